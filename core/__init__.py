@@ -1,0 +1,1 @@
+"""kernelscope's Qt-free core: building, disassembling, importing profiles, the kernel DB."""

@@ -1,0 +1,116 @@
+"""What a build workspace records about a model and its kernels (``manifest.json``).
+
+Plain dataclasses that serialise to JSON; every later feature (profile import, viewer,
+kernel DB) reads a workspace through these types rather than through the JSON itself.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+MANIFEST_VERSION = 1
+
+
+@dataclass
+class TensorInfo:
+    """A tensor argument: shape (ints; a symbolic dimension is kept as its name) and dtype."""
+
+    shape: list[int | str]
+    dtype: str
+    name: str = ""
+
+
+@dataclass
+class OpInfo:
+    """One Relax operator a kernel was fused from, as it stood before legalization.
+
+    ``op`` is the Relax operator (``relax.nn.conv2d``, ``relax.matmul``...), ``prim`` the
+    PrimFunc TVM legalized it into, ``attrs`` its attributes (strides, padding, axes...).
+    """
+
+    op: str
+    prim: str
+    inputs: list[TensorInfo]
+    output: TensorInfo | None
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class KernelInfo:
+    """One ``__global__`` function of the built module and how it is launched."""
+
+    name: str
+    file: str  # relative to the workspace, e.g. "kernels/softmax_kernel.cu"
+    primfunc: str  # the fused PrimFunc whose host side launches this kernel
+    grid: list[int]  # [x, y, z]
+    block: list[int]  # [x, y, z]
+    dynamic_smem_bytes: int
+    params: list[TensorInfo]  # in the kernel's parameter order, shapes from the PrimFunc
+    ops: list[OpInfo]  # the Relax operators fused into it, in program order
+    source_lines: int = 0
+    registers: int | None = None  # from ptxas
+    static_smem_bytes: int | None = None
+    local_bytes: int | None = None  # stack frame / spills, from ptxas
+    sass_instructions: int = 0
+    # Kernels that are in the module but never launched by the model's functions keep
+    # grid/block of [0, 0, 0].
+
+    @property
+    def launched(self) -> bool:
+        return self.grid[0] > 0
+
+
+@dataclass
+class Manifest:
+    model: str  # file name of the model as given
+    model_sha256: str
+    model_format: str  # "onnx" | "relax-py" | "nn-module"
+    entry: str  # the Relax function to run, e.g. "main" or "forward"
+    target: dict[str, Any]  # {"kind": "cuda", "arch": "sm_90"}
+    inputs: list[TensorInfo]  # runtime inputs in call order
+    params_mode: str  # "random" (weights given seeded values) | "runtime" | "embedded"
+    params_seed: int | None
+    versions: dict[str, str]  # tvm, nvcc, nvdisasm, python, kernelscope
+    nvcc_flags: list[str]
+    cache_key: str
+    timings: dict[str, float]  # seconds per step
+    kernels: list[KernelInfo]
+    files: dict[str, str]  # role -> path relative to the workspace
+    notes: list[str] = field(default_factory=list)
+    version: int = MANIFEST_VERSION
+
+    def kernel(self, name: str) -> KernelInfo:
+        for k in self.kernels:
+            if k.name == name:
+                return k
+        raise KeyError(name)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> Manifest:
+        raw = json.loads(text)
+        if raw.get("version") != MANIFEST_VERSION:
+            raise ValueError(f"unsupported manifest version {raw.get('version')!r}")
+        raw["inputs"] = [TensorInfo(**t) for t in raw["inputs"]]
+        raw["kernels"] = [_kernel_from_dict(k) for k in raw["kernels"]]
+        return cls(**raw)
+
+
+def _kernel_from_dict(raw: dict[str, Any]) -> KernelInfo:
+    raw = dict(raw)
+    raw["params"] = [TensorInfo(**t) for t in raw["params"]]
+    raw["ops"] = [
+        OpInfo(
+            op=o["op"],
+            prim=o["prim"],
+            inputs=[TensorInfo(**t) for t in o["inputs"]],
+            output=TensorInfo(**o["output"]) if o.get("output") else None,
+            attrs=o.get("attrs", {}),
+        )
+        for o in raw["ops"]
+    ]
+    return KernelInfo(**raw)

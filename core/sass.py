@@ -1,0 +1,114 @@
+"""SASS of a cubin, per kernel, with each instruction's source line (``nvdisasm -c -g -gi``).
+
+nvdisasm prints, before a run of instructions, comment lines naming where they come from::
+
+    //## File "/ws/src/kernels/softmax_kernel.cu", line 12
+    //## File "/usr/include/crt/math_functions.hpp", line 42 inlined at "/ws/src/kernels/k.cu", line 9
+
+and each instruction as ``/*0040*/  IMAD R1, R2, R3, R4 ;``. With ``-gi`` the innermost frame
+comes first and the call sites follow in ``inlined at`` clauses.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_LABEL_RE = re.compile(r"^\s*(?P<label>\.L_\w+):\s*$")
+_LOC_RE = re.compile(r'^\s*//## File "(?P<file>[^"]*)", line (?P<line>\d+)(?P<rest>.*)$')
+_INLINED_RE = re.compile(r'inlined at "(?P<file>[^"]*)", line (?P<line>\d+)')
+_INSN_RE = re.compile(r"^\s*/\*(?P<off>[0-9a-fA-F]{4,})\*/\s*(?P<text>.*?)\s*;?\s*(?:/\*.*\*/)?\s*$")
+_SECTION_RE = re.compile(r'^\s*\.section\s+"?\.text\.(?P<name>[^",\s]+)')
+
+
+@dataclass
+class SassInstruction:
+    offset: int  # byte offset from the start of the kernel
+    text: str  # e.g. "@P0 BRA `(.L_x_3)" without the trailing ';'
+    file: str | None  # innermost source file (a header for inlined code)
+    line: int | None
+    inlined_at: list[tuple[str, int]] = field(default_factory=list)  # call sites, inner first
+
+    @property
+    def opcode(self) -> str:
+        words = self.text.split()
+        if words and words[0].startswith("@"):
+            words = words[1:]
+        return words[0] if words else ""
+
+    @property
+    def kernel_line(self) -> tuple[str, int] | None:
+        """Where this instruction sits in the kernel's own file: the outermost frame."""
+        if self.inlined_at:
+            return self.inlined_at[-1]
+        if self.file is None or self.line is None:
+            return None
+        return self.file, self.line
+
+
+@dataclass
+class KernelSass:
+    """The instructions of one kernel and its branch-target labels (label -> offset)."""
+
+    instructions: list[SassInstruction] = field(default_factory=list)
+    labels: dict[str, int] = field(default_factory=dict)
+
+
+def parse_nvdisasm(text: str) -> dict[str, KernelSass]:
+    """Split ``nvdisasm -c -g -gi`` output into per-kernel instruction lists.
+
+    nvdisasm prints an inlined location as a group of consecutive ``//##`` lines, innermost
+    frame first (with its ``inlined at`` chain), then the outer frame on its own; the whole
+    group describes the instructions that follow it.
+    """
+    kernels: dict[str, KernelSass] = {}
+    current: KernelSass | None = None
+    location: tuple[str | None, int | None, list[tuple[str, int]]] = (None, None, [])
+    group: list[tuple[str, int, list[tuple[str, int]]]] = []
+    pending_labels: list[str] = []
+    for raw in text.splitlines():
+        section = _SECTION_RE.match(raw)
+        if section:
+            current = kernels.setdefault(section.group("name"), KernelSass())
+            location, group, pending_labels = (None, None, []), [], []
+            continue
+        if current is None:
+            continue
+        m = _LOC_RE.match(raw)
+        if m:
+            inlined = [(f, int(n)) for f, n in _INLINED_RE.findall(m.group("rest"))]
+            group.append((m.group("file"), int(m.group("line")), inlined))
+            continue
+        m = _INSN_RE.match(raw)
+        if m:
+            if group:
+                location = _group_location(group)
+                group = []
+            offset = int(m.group("off"), 16)
+            for label in pending_labels:
+                current.labels[label] = offset
+            pending_labels = []
+            current.instructions.append(
+                SassInstruction(
+                    offset=offset,
+                    text=" ".join(m.group("text").rstrip(" ;").split()),
+                    file=location[0],
+                    line=location[1],
+                    inlined_at=list(location[2]),
+                )
+            )
+            continue
+        m = _LABEL_RE.match(raw)
+        if m:
+            pending_labels.append(m.group("label"))
+    return kernels
+
+
+def _group_location(
+    group: list[tuple[str, int, list[tuple[str, int]]]],
+) -> tuple[str | None, int | None, list[tuple[str, int]]]:
+    outer = group[-1]
+    for file, line, inlined in group:
+        if inlined and inlined[-1] == (outer[0], outer[1]):
+            return file, line, inlined
+    return outer
