@@ -70,7 +70,8 @@ class Manifest:
     entry: str  # the Relax function to run, e.g. "main" or "forward"
     target: dict[str, Any]  # {"kind": "cuda", "arch": "sm_90"}
     inputs: list[TensorInfo]  # runtime inputs in call order
-    params_mode: str  # "random" (weights given seeded values) | "runtime" | "embedded"
+    weights: list[TensorInfo]  # the parameters after the inputs (values in params.npz)
+    params_mode: str  # "model" | "random" (seeded values) | "runtime" (no values) | "none"
     params_seed: int | None
     versions: dict[str, str]  # tvm, nvcc, nvdisasm, python, kernelscope
     nvcc_flags: list[str]
@@ -96,6 +97,7 @@ class Manifest:
         if raw.get("version") != MANIFEST_VERSION:
             raise ValueError(f"unsupported manifest version {raw.get('version')!r}")
         raw["inputs"] = [TensorInfo(**t) for t in raw["inputs"]]
+        raw["weights"] = [TensorInfo(**t) for t in raw["weights"]]
         raw["kernels"] = [_kernel_from_dict(k) for k in raw["kernels"]]
         return cls(**raw)
 

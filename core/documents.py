@@ -1,0 +1,43 @@
+"""Open whatever a user points the viewer at, as a ``ViewDocument``.
+
+Models (``.onnx``...) are not documents: they have to be built first, which is the caller's
+decision (the viewer offers Build & Profile); ``is_model`` tells them apart.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.kernel_view import ViewDocument, document_from_workspace
+from kernelscope.core.workspace import MANIFEST, Workspace
+
+MODEL_SUFFIXES = (".onnx", ".pt2", ".py")
+REPORT_SUFFIXES = (".ncu-rep", ".csv")
+
+
+def is_model(path: str | os.PathLike[str]) -> bool:
+    return Path(path).suffix.lower() in MODEL_SUFFIXES
+
+
+def open_document(path: str | os.PathLike[str]) -> ViewDocument:
+    """A workspace folder (or its manifest.json), an Nsight Compute report or CSV export."""
+    path = Path(path)
+    if path.name == MANIFEST:
+        path = path.parent
+    if not path.exists():
+        raise KernelscopeError(f"{path} does not exist")
+    if path.is_dir():
+        return document_from_workspace(Workspace.open(path))
+    if path.suffix.lower() in REPORT_SUFFIXES:
+        raise KernelscopeError(
+            f"cannot open {path.name} yet: Nsight Compute import is not available in "
+            "this version",
+            hint="open the build workspace the report was made from",
+        )
+    raise KernelscopeError(
+        f"{path.name} is neither a kernelscope workspace nor an Nsight Compute report",
+        hint="open a workspace folder, a .ncu-rep file or a CSV export from ncu; "
+        "build a model (.onnx) with Build & Profile",
+    )
