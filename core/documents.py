@@ -32,8 +32,7 @@ def open_document(path: str | os.PathLike[str]) -> ViewDocument:
         return document_from_workspace(Workspace.open(path))
     if path.suffix.lower() in REPORT_SUFFIXES:
         raise KernelscopeError(
-            f"cannot open {path.name} yet: Nsight Compute import is not available in "
-            "this version",
+            f"cannot open {path.name} yet: Nsight Compute import is not available in this version",
             hint="open the build workspace the report was made from",
         )
     raise KernelscopeError(

@@ -1,0 +1,84 @@
+"""Starting the GUI: the QApplication, the window, and screenshot mode for docs and tests."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.viewer.main_window import MainWindow
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtWidgets import QApplication
+
+SCREENSHOT_SIZE = (1600, 1000)
+
+
+def application() -> QApplication:
+    """The process's QApplication, created once with kernelscope's identity."""
+    QCoreApplication.setOrganizationName("kernelscope")
+    QCoreApplication.setApplicationName("kernelscope")
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication(sys.argv[:1])
+        app.setDesktopFileName("kernelscope")
+    assert isinstance(app, QApplication)
+    return app
+
+
+def show_location(window: MainWindow, kernel: str | None, line: int | None) -> None:
+    """Select ``kernel`` (a name or a unique part of one) and ``line`` of its source."""
+    state = window.state
+    if kernel and state.document is not None:
+        names = [s.name for s in state.document.summaries]
+        matches = [n for n in names if n == kernel] or [n for n in names if kernel in n]
+        if len(matches) != 1:
+            raise KernelscopeError(
+                f"--kernel {kernel!r} matches {len(matches)} kernels",
+                hint="kernels: " + ", ".join(names),
+            )
+        state.set_kernel(matches[0])
+    if line:
+        state.select_line(line)
+        window.source.show_row(line - 1, center=True)
+
+
+def screenshot(window: MainWindow, out: Path) -> None:
+    window.resize(*SCREENSHOT_SIZE)
+    window.show()
+    QApplication.processEvents()
+    if not window.grab().save(str(out)):
+        raise KernelscopeError(f"could not write {out}", hint="check the folder exists")
+
+
+def run(
+    path: str | None = None,
+    *,
+    screenshot_to: str | None = None,
+    kernel: str | None = None,
+    line: int | None = None,
+) -> int:
+    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit."""
+    if screenshot_to and "QT_QPA_PLATFORM" not in os.environ:
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    app = application()
+    window = MainWindow()
+    if screenshot_to:
+        if path and not window.open_path(path):
+            return 1
+        show_location(window, kernel, line)
+        screenshot(window, Path(screenshot_to))
+        window.close()
+        return 0
+    window.show()
+    if path:
+        QTimer.singleShot(0, lambda: _open_then_locate(window, path, kernel, line))
+    return app.exec()
+
+
+def _open_then_locate(window: MainWindow, path: str, kernel: str | None, line: int | None) -> None:
+    if window.open_path(path):
+        try:
+            show_location(window, kernel, line)
+        except KernelscopeError as exc:
+            window.show_error("Cannot show that location", exc)

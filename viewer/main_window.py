@@ -1,0 +1,357 @@
+"""The main window: source and SASS side by side, kernel list and hot lines in docks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kernelscope.core.documents import is_model, open_document
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.viewer.code_pane import CodePane
+from kernelscope.viewer.error_dialog import error_box
+from kernelscope.viewer.formatting import format_dims
+from kernelscope.viewer.hot_lines import HotLinesPanel
+from kernelscope.viewer.kernel_list import KernelList
+from kernelscope.viewer.sass_pane import SassPane
+from kernelscope.viewer.search_bar import SearchBar
+from kernelscope.viewer.source_pane import SourcePane
+from kernelscope.viewer.state import SelectionState
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QComboBox,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+MAX_RECENT = 10
+OPEN_FILTER = (
+    "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx);;Workspaces (manifest.json);;"
+    "Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;All files (*)"
+)
+
+
+class MainWindow(QMainWindow):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("main_window")
+        self.setWindowTitle("kernelscope")
+        self.setAcceptDrops(True)
+        icon = Path(__file__).resolve().parent.parent / "resources" / "kernelscope.svg"
+        if icon.is_file():
+            self.setWindowIcon(QIcon(str(icon)))
+        self.state = SelectionState(self)
+        self.settings = QSettings()
+        self.source = SourcePane(self.state)
+        self.sass = SassPane(self.state)
+        self.search_bar = SearchBar()
+        self.search_bar.hide()
+        self._search_pane: CodePane = self.source
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.setObjectName("code_splitter")
+        self.splitter.addWidget(self.source)
+        self.splitter.addWidget(self.sass)
+        central = QWidget()
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.splitter, 1)
+        layout.addWidget(self.search_bar)
+        self.setCentralWidget(central)
+        self.kernels = KernelList(self.state)
+        self.hot = HotLinesPanel(self.state)
+        self.kernel_dock = self._dock("Kernels", self.kernels, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.hot_dock = self._dock("Hot lines", self.hot, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.metric_box = QComboBox()
+        self.metric_box.setToolTip("Metric for heat strips, hot lines and next/previous hot line")
+        self.metric_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.doc_label = QLabel("Open a workspace, report or model (Ctrl+O), or drop it here")
+        self.kernel_label = QLabel()
+        self.line_label = QLabel()
+        self.statusBar().addWidget(self.doc_label, 1)
+        self.statusBar().addPermanentWidget(self.line_label)
+        self.statusBar().addPermanentWidget(self.kernel_label)
+        self._build_actions()
+        self.search_bar.find_requested.connect(self._find)
+        self.metric_box.currentTextChanged.connect(self._on_metric_chosen)
+        self.state.document_changed.connect(self._on_document)
+        self.state.kernel_changed.connect(self._on_kernel)
+        self.state.selection_changed.connect(self._on_selection)
+        QApplication.instance().focusChanged.connect(self._on_focus)  # type: ignore[union-attr]
+        self.resize(1500, 900)
+        self.splitter.setSizes([800, 700])
+        self.resizeDocks([self.kernel_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.hot_dock], [220], Qt.Orientation.Vertical)
+        self._restore_layout()
+
+    # ---- construction -------------------------------------------------------------------
+    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{widget.objectName()}")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _action(
+        self, text: str, slot, shortcut: QKeySequence | str | None = None, tip: str = ""
+    ) -> QAction:  # noqa: ANN001
+        action = QAction(text, self)
+        if shortcut is not None:
+            action.setShortcut(QKeySequence(shortcut))
+        if tip:
+            action.setStatusTip(tip)
+            action.setToolTip(f"{tip} ({action.shortcut().toString()})" if shortcut else tip)
+        action.triggered.connect(slot)
+        self.addAction(action)
+        return action
+
+    def _build_actions(self) -> None:
+        std = QKeySequence.StandardKey
+        self.open_action = self._action(
+            "&Open…", self.choose_file, std.Open, "Open a workspace, report or model"
+        )
+        self.build_action = self._action(
+            "&Build && Profile…",
+            self.build_and_profile,
+            "Ctrl+B",
+            "Build a model with TVM and profile it",
+        )
+        quit_action = self._action("&Quit", self.close, std.Quit)
+        find = self._action("&Find…", self.open_search, std.Find, "Search the source or SASS pane")
+        find_next = self._action("Find &Next", lambda: self.search_bar.search(False), std.FindNext)
+        find_prev = self._action(
+            "Find &Previous", lambda: self.search_bar.search(True), std.FindPrevious
+        )
+        self.next_hot = self._action(
+            "Next Hot Line", lambda: self.step_hot(False), "F8", "Go to the next hottest line"
+        )
+        self.prev_hot = self._action(
+            "Previous Hot Line",
+            lambda: self.step_hot(True),
+            "Shift+F8",
+            "Go back to the previous hotter line",
+        )
+        follow = self._action(
+            "Follow Branch",
+            self._follow_branch,
+            "Ctrl+Return",
+            "Jump to the selected branch's target",
+        )
+        kernels_focus = self._action("Kernel List", self._focus_kernels, "Ctrl+1")
+        source_focus = self._action("Source", lambda: self.source.table.setFocus(), "Ctrl+2")
+        sass_focus = self._action("SASS", lambda: self.sass.table.setFocus(), "Ctrl+3")
+        filter_focus = self._action("Filter Kernels", self._focus_filter, "Ctrl+K")
+        reset = self._action("Reset Layout", self.reset_layout)
+        about = self._action("&About kernelscope", self._about)
+        menu = self.menuBar()
+        file_menu = menu.addMenu("&File")
+        file_menu.addAction(self.open_action)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        file_menu.addSeparator()
+        file_menu.addAction(self.build_action)
+        file_menu.addSeparator()
+        file_menu.addAction(quit_action)
+        edit = menu.addMenu("&Edit")
+        for action in (find, find_next, find_prev):
+            edit.addAction(action)
+        nav = menu.addMenu("&Navigate")
+        for action in (self.next_hot, self.prev_hot, follow):
+            nav.addAction(action)
+        nav.addSeparator()
+        for action in (kernels_focus, filter_focus, source_focus, sass_focus):
+            nav.addAction(action)
+        view = menu.addMenu("&View")
+        view.addAction(self.kernel_dock.toggleViewAction())
+        view.addAction(self.hot_dock.toggleViewAction())
+        view.addSeparator()
+        view.addAction(reset)
+        menu.addMenu("&Help").addAction(about)
+        toolbar = self.addToolBar("Main")
+        toolbar.setObjectName("main_toolbar")
+        toolbar.addAction(self.open_action)
+        toolbar.addAction(self.build_action)
+        toolbar.addSeparator()
+        toolbar.addWidget(QLabel(" Metric: "))
+        toolbar.addWidget(self.metric_box)
+        toolbar.addAction(self.prev_hot)
+        toolbar.addAction(self.next_hot)
+        toolbar.addSeparator()
+        toolbar.addAction(find)
+        self._fill_recent()
+
+    # ---- opening ------------------------------------------------------------------------
+    def choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open", "", OPEN_FILTER)
+        if path:
+            self.open_path(path)
+
+    def open_path(self, path: str | Path) -> bool:
+        """Open a workspace or report; a model opens Build & Profile. False on failure."""
+        if is_model(path):
+            self.build_and_profile(Path(path))
+            return True
+        try:
+            document = open_document(path)
+        except KernelscopeError as exc:
+            self.show_error(f"Cannot open {Path(path).name}", exc)
+            return False
+        self.state.set_document(document)
+        self._remember(str(Path(path).resolve()))
+        self.kernels.select_first()
+        return True
+
+    def show_error(self, title: str, error: BaseException) -> None:
+        self.statusBar().showMessage(str(error).splitlines()[0], 10000)
+        box = error_box(self, title, error)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def build_and_profile(self, model: Path | None = None) -> None:
+        from kernelscope.viewer.build_dialog import BuildDialog
+
+        dialog = BuildDialog(self, model)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.finished_document.connect(self._on_built)
+        dialog.import_requested.connect(self.choose_file)
+        dialog.open()
+
+    def _on_built(self, path: str) -> None:
+        self.open_path(path)
+
+    # ---- following the state -----------------------------------------------------------
+    def _on_document(self) -> None:
+        document = self.state.document
+        self.metric_box.blockSignals(True)
+        self.metric_box.clear()
+        if document is not None:
+            self.metric_box.addItems(document.line_metric_names)
+            self.metric_box.setCurrentText(self.state.metric)
+        self.metric_box.blockSignals(False)
+        if document is None:
+            self.setWindowTitle("kernelscope")
+            return
+        self.setWindowTitle(f"{document.title} — kernelscope")
+        self.doc_label.setText(
+            f"{document.title}: {len(document.summaries)} kernels — {document.path}"
+        )
+
+    def _on_kernel(self) -> None:
+        kernel, document = self.state.kernel, self.state.document
+        if kernel is None or document is None:
+            self.kernel_label.setText("")
+            return
+        s = document.summary(kernel.name)
+        grid = f"grid {format_dims(s.grid)} block {format_dims(s.block)}" if s.grid else ""
+        self.kernel_label.setText(f"{kernel.name}  {grid}  {len(kernel.instructions)} instructions")
+
+    def _on_selection(self) -> None:
+        if self.state.kernel is None or not self.state.line:
+            self.line_label.setText("")
+            return
+        n = len(self.state.instructions)
+        self.line_label.setText(f"line {self.state.line}: {n} SASS instruction{'s' * (n != 1)}")
+
+    def _on_metric_chosen(self, name: str) -> None:
+        if name:
+            self.state.set_metric(name)
+
+    def _on_focus(self, old: QWidget | None, new: QWidget | None) -> None:
+        if new is self.source.table:
+            self._search_pane = self.source
+        elif new is self.sass.table:
+            self._search_pane = self.sass
+
+    # ---- actions ------------------------------------------------------------------------
+    def open_search(self) -> None:
+        self.search_bar.open()
+
+    def _find(self, pattern: str, regex: bool, case: bool, backwards: bool) -> None:
+        found = self._search_pane.find(pattern, regex=regex, case=case, backwards=backwards)
+        self.search_bar.show_result(found)
+
+    def step_hot(self, backwards: bool) -> None:
+        pane = self.sass if self._search_pane is self.sass else self.source
+        if not pane.step_hot(backwards):
+            self.statusBar().showMessage(f"no line has any {self.state.metric}", 5000)
+
+    def _follow_branch(self) -> None:
+        if not self.sass.follow_branch(self.sass.current_row()):
+            self.statusBar().showMessage("the selected instruction is not a branch", 5000)
+
+    def _focus_kernels(self) -> None:
+        self.kernel_dock.show()
+        self.kernels.table.setFocus()
+
+    def _focus_filter(self) -> None:
+        self.kernel_dock.show()
+        self.kernels.filter.setFocus()
+        self.kernels.filter.selectAll()
+
+    def _about(self) -> None:
+        QMessageBox.about(
+            self,
+            "About kernelscope",
+            "<b>kernelscope</b><br>TVM-generated CUDA kernels, their SASS and Nsight Compute "
+            "metrics, line by line.",
+        )
+
+    # ---- settings -----------------------------------------------------------------------
+    def _remember(self, path: str) -> None:
+        recent = [p for p in self.recent_files() if p != path]
+        self.settings.setValue("recent_files", [path, *recent][:MAX_RECENT])
+        self._fill_recent()
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent_files", [])
+        if isinstance(value, str):
+            return [value]
+        return [str(v) for v in value or []]
+
+    def _fill_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent_files():
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda checked=False, p=path: self.open_path(p))
+        self.recent_menu.setEnabled(bool(self.recent_files()))
+
+    def _restore_layout(self) -> None:
+        self._default_state = self.saveState()
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+        splitter = self.settings.value("window/splitter")
+        if isinstance(splitter, QByteArray):
+            self.splitter.restoreState(splitter)
+
+    def reset_layout(self) -> None:
+        self.restoreState(self._default_state)
+        self.kernel_dock.show()
+        self.hot_dock.show()
+        self.splitter.setSizes([self.width() // 2, self.width() // 2])
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.setValue("window/splitter", self.splitter.saveState())
+        QApplication.instance().focusChanged.disconnect(self._on_focus)  # type: ignore[union-attr]
+        super().closeEvent(event)
+
+    # ---- drag and drop ------------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        urls = [u for u in event.mimeData().urls() if u.isLocalFile()]
+        if urls:
+            event.acceptProposedAction()
+            self.open_path(urls[0].toLocalFile())
