@@ -32,16 +32,17 @@ def canonical_order(param_names: list[str]) -> list[int]:
     """Kernel parameter indices sorted as NNFusion passes them: input0.., then output0.."""
 
     def rank(i: int) -> tuple[int, int]:
-        name = param_names[i]
-        kind = 0 if name.startswith("input") else 1
-        return kind, int(name.removeprefix("input").removeprefix("output"))
+        kind, _, index = param_names[i].partition("put")
+        return (0 if kind == "in" else 1), int(index)
 
     return sorted(range(len(param_names)), key=rank)
 
 
-def signature(op_type: str, kernel: cuda.KernelSource, param_names: list[str]) -> str:
+def signature(
+    op_type: str, kernel: cuda.KernelSource, param_names: list[str], canonical: bool = True
+) -> str:
     """``extern "C" __global__  void (float* input0, ...)`` in canonical parameter order."""
-    order = canonical_order(param_names)
+    order = canonical_order(param_names) if canonical else list(range(len(param_names)))
     if op_type == "Dot":  # convert_external.py's spelling for Dot
         args = ",  ".join(f"{kernel.params[i].ctype} __restrict__ {param_names[i]}" for i in order)
     else:
@@ -103,7 +104,7 @@ def make_function(
             f"({syncs.reason}); a wrong count deadlocks block-fused kernels"
         )
     function = {
-        "function_signature": signature(op_type, kernel, names),
+        "function_signature": signature(op_type, kernel, names, param_names is not None),
         "function_body": body,
         "grid_dim": list(grid),
         "block_dim": list(block),

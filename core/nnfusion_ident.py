@@ -255,7 +255,11 @@ def _map(kernel: KernelInfo, written: set[int]) -> NNFusionOp:
         raise _NotUsable("the model never launches this kernel, so it has no launch sizes")
     names = [o.op for o in ops]
     out = _static(ops[-1].output, "the output")
-    if names[0] == "relax.nn.conv2d" and names[1:] in ([], ["relax.nn.relu"], ["relax.add", "relax.nn.relu"]):
+    if names[0] == "relax.nn.conv2d" and names[1:] in (
+        [],
+        ["relax.nn.relu"],
+        ["relax.add", "relax.nn.relu"],
+    ):
         return _conv(kernel, ops, out, written)
     if len(ops) > 1:
         kinds = "+".join(_DISPLAY.get(n) or _camel(n) for n in names)
@@ -321,9 +325,7 @@ def _dot(kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]) -> 
     )
 
 
-def _conv(
-    kernel: KernelInfo, ops: list[OpInfo], out: TensorInfo, written: set[int]
-) -> NNFusionOp:
+def _conv(kernel: KernelInfo, ops: list[OpInfo], out: TensorInfo, written: set[int]) -> NNFusionOp:
     conv = ops[0]
     attrs = conv.attrs
     if len(conv.inputs) != 2:
@@ -392,8 +394,10 @@ def _conv(
 
 def _is_channel_bias(t: TensorInfo, out: TensorInfo) -> bool:
     channels = out.shape[1]
-    return t.dtype == out.dtype and math.prod(t.shape) == channels and (
-        list(t.shape) in ([channels], [channels, 1, 1], [1, channels, 1, 1])
+    return (
+        t.dtype == out.dtype
+        and math.prod(t.shape) == channels
+        and (list(t.shape) in ([channels], [channels, 1, 1], [1, channels, 1, 1]))
     )
 
 
@@ -434,9 +438,7 @@ def _pool(kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]) ->
     )
 
 
-def _elementwise(
-    kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]
-) -> NNFusionOp:
+def _elementwise(kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]) -> NNFusionOp:
     op_type = ELEMENTWISE[op.op]
     inputs = [_static(t, f"an operand of {op.op}") for t in op.inputs]
     for t in inputs:
