@@ -9,6 +9,7 @@ folder, so the line table of every cubin names files that stay where it says the
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import importlib.metadata
@@ -101,7 +102,14 @@ def build_model(
     flags = nvcc.kernelscope_flags(arch)
     model_sha = file_sha256(model_path)
     key = _digest(
-        model_sha, fmt, request.shapes, request.params, request.seed, arch, versions, flags,
+        model_sha,
+        fmt,
+        request.shapes,
+        request.params,
+        request.seed,
+        arch,
+        versions,
+        flags,
         str(tools["nvcc"].path),
     )
     cached = cache_root() / "builds" / key
@@ -116,8 +124,17 @@ def build_model(
             (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
         else:
             manifest = _build_into(
-                stage, model_path, fmt, model_sha, request, arch, versions, flags, key,
-                report, checkpoint,
+                stage,
+                model_path,
+                fmt,
+                model_sha,
+                request,
+                arch,
+                versions,
+                flags,
+                key,
+                report,
+                checkpoint,
             )
             if request.use_cache:
                 _store(stage, cached)
@@ -141,10 +158,8 @@ def _store(stage: Path, cached: Path) -> None:
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cached.parent))
     shutil.copytree(stage, tmp / "ws")
-    try:
+    with contextlib.suppress(OSError):  # another process stored the same build first
         (tmp / "ws").rename(cached)
-    except OSError:
-        pass  # another process stored the same build first
     shutil.rmtree(tmp, ignore_errors=True)
 
 
@@ -178,9 +193,16 @@ def _build_into(
             np.savez(stage / "params.npz", **model.weight_values)
     with timed("split", 0.5, "splitting the CUDA source into per-kernel files"):
         split = split_module(_cuda_source(executable))
-    compile_dir = cache_root() / "cubin" / _digest(
-        split.unit_file(), split.prelude_file(), [split.kernel_file(k) for k in split.kernels],
-        flags, versions["nvcc"],
+    compile_dir = (
+        cache_root()
+        / "cubin"
+        / _digest(
+            split.unit_file(),
+            split.prelude_file(),
+            [split.kernel_file(k) for k in split.kernels],
+            flags,
+            versions["nvcc"],
+        )
     )
     with timed("nvcc", 0.55, f"nvcc: {len(split.kernels)} kernels with -lineinfo"):
         log = _compile_cached(compile_dir, split, flags, request.use_cache, checkpoint)
@@ -192,7 +214,8 @@ def _build_into(
             parse_nvdisasm(
                 nvcc.run_tool(
                     [str(find_tool("nvdisasm").require()), "-c", "-g", "-gi", str(cubin)],
-                    stage, "nvdisasm",
+                    stage,
+                    "nvdisasm",
                 )
             ),
             compile_dir,
@@ -201,7 +224,8 @@ def _build_into(
         usage = nvcc.resources(
             nvcc.run_tool(
                 [str(find_tool("cuobjdump").require()), "--dump-resource-usage", str(cubin)],
-                stage, "cuobjdump",
+                stage,
+                "cuobjdump",
             ),
             log,
         )
@@ -296,7 +320,8 @@ def _cuda_source(executable: Any) -> str:
     pending = list(executable.mod.imports)
     while pending:
         module = pending.pop(0)
-        if getattr(module, "kind", None) == "cuda" or "cuda" in str(getattr(module, "type_key", "")):
+        kind = getattr(module, "kind", None) or getattr(module, "type_key", "")
+        if "cuda" in str(kind):
             return str(module.inspect_source("cuda"))
         pending.extend(module.imports)
     raise KernelscopeError("TVM's build holds no CUDA module: nothing to run on the GPU")
@@ -337,7 +362,10 @@ def _compile_cached(
             (src / KERNEL_DIR / k.file_name).write_text(split.kernel_file(k), encoding="utf-8")
         nvcc_path = find_tool("nvcc").require()
         log, _ = nvcc.compile_unit(
-            nvcc_path, src / "module.cu", compile_dir / "module.cubin", flags,
+            nvcc_path,
+            src / "module.cu",
+            compile_dir / "module.cubin",
+            flags,
             cancelled=lambda: _raises(checkpoint),
         )
         (compile_dir / "build.log").write_text(log, encoding="utf-8")
@@ -361,7 +389,7 @@ def _relative_paths(kernels: dict[str, KernelSass], compile_dir: Path) -> dict[s
         if path is None:
             return None
         clean = path.replace("/./", "/")
-        return clean[len(prefix):] if clean.startswith(prefix) else clean
+        return clean[len(prefix) :] if clean.startswith(prefix) else clean
 
     for ks in kernels.values():
         for insn in ks.instructions:

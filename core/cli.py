@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from kernelscope.core import cli_build
+from kernelscope.core import cli_build, cli_gui
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
-COMMAND_MODULES = (cli_build,)
+COMMAND_MODULES = (cli_build, cli_gui)
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -26,7 +26,7 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = make_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(cli_gui.route(parser, argv))
     if not getattr(args, "func", None):
         parser.print_help()
         return 2

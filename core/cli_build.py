@@ -22,7 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("model", type=Path, help="an .onnx file or a .py file defining a Relax IRModule")
     p.add_argument("-o", "--output", type=Path, help="workspace folder (default: MODEL.kscope)")
-    p.add_argument("--arch", help="CUDA architecture, e.g. sm_90 (default: the local GPU's, else sm_90)")
+    p.add_argument(
+        "--arch", help="CUDA architecture, e.g. sm_90 (default: the local GPU's, else sm_90)"
+    )
     p.add_argument(
         "--shape",
         action="append",
@@ -42,7 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
     p.set_defaults(func=_build)
 
-    d = sub.add_parser("doctor", help="report the NVIDIA tools kernelscope found and what is missing")
+    d = sub.add_parser(
+        "doctor", help="report the NVIDIA tools kernelscope found and what is missing"
+    )
     d.add_argument("--json", action="store_true")
     d.set_defaults(func=_doctor)
 

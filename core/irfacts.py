@@ -66,7 +66,9 @@ def extract(snapshots: dict[str, Any]) -> IRFacts:
     split = snapshots.get("after:tirx.SplitHostDevice")
     if split is not None:
         facts.launches = _launches(split)
-    stages = [snapshots.get(k) for k in ("before:LegalizeOps", "after:LegalizeOps", "after:FuseOps")]
+    stages = [
+        snapshots.get(k) for k in ("before:LegalizeOps", "after:LegalizeOps", "after:FuseOps")
+    ]
     if all(stage is not None for stage in stages):
         facts.ops_by_primfunc = _ops_by_primfunc(*stages)
     return facts

@@ -162,7 +162,12 @@ def _load_onnx(path: Path, shapes: dict[str, list[int]], params: str, seed: int)
     num_input = int(func.attrs["num_input"]) if "num_input" in func.attrs else len(func.params)
     values = [np.asarray(v.numpy()) for v in detached.get(entry, [])]
     mode = ("random" if params == "random" else "runtime") if weight_inputs else "model"
-    return _loaded(mod, entry, "onnx", num_input, values, notes, mode)
+    loaded = _loaded(mod, entry, "onnx", num_input, values, notes, mode)
+    # TVM renames inputs whose names are not identifiers (fc1.weight -> fc1_weight); users
+    # and their .npz files know the ONNX names.
+    for info, vi in zip(loaded.inputs, data_inputs, strict=False):
+        info.name = vi.name
+    return loaded
 
 
 def _from_onnx(model: Any, shape_dict: dict[str, list[int]], name: str) -> Any:
@@ -245,8 +250,7 @@ def _load_relax_py(path: Path, params: str, seed: int) -> LoadedModel:
     elif weights and params == "random":
         rng = np.random.default_rng(seed)
         values = [
-            (rng.standard_normal([int(d) for d in w.shape]) * 0.05).astype(w.dtype)
-            for w in weights
+            (rng.standard_normal([int(d) for d in w.shape]) * 0.05).astype(w.dtype) for w in weights
         ]
         notes.append(
             f"{len(weights)} weights were given seeded random values (seed {seed}), "

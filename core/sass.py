@@ -3,7 +3,7 @@
 nvdisasm prints, before a run of instructions, comment lines naming where they come from::
 
     //## File "/ws/src/kernels/softmax_kernel.cu", line 12
-    //## File "/usr/include/crt/math_functions.hpp", line 42 inlined at "/ws/src/kernels/k.cu", line 9
+    //## File "/inc/crt/math_functions.hpp", line 42 inlined at "/ws/src/kernels/k.cu", line 9
 
 and each instruction as ``/*0040*/  IMAD R1, R2, R3, R4 ;``. With ``-gi`` the innermost frame
 comes first and the call sites follow in ``inlined at`` clauses.
@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 _LABEL_RE = re.compile(r"^\s*(?P<label>\.L_\w+):\s*$")
 _LOC_RE = re.compile(r'^\s*//## File "(?P<file>[^"]*)", line (?P<line>\d+)(?P<rest>.*)$')
 _INLINED_RE = re.compile(r'inlined at "(?P<file>[^"]*)", line (?P<line>\d+)')
-_INSN_RE = re.compile(r"^\s*/\*(?P<off>[0-9a-fA-F]{4,})\*/\s*(?P<text>.*?)\s*;?\s*(?:/\*.*\*/)?\s*$")
+_INSN_RE = re.compile(
+    r"^\s*/\*(?P<off>[0-9a-fA-F]{4,})\*/\s*(?P<text>.*?)\s*;?\s*(?:/\*.*\*/)?\s*$"
+)
 _SECTION_RE = re.compile(r'^\s*\.section\s+"?\.text\.(?P<name>[^",\s]+)')
 
 

@@ -179,4 +179,3 @@ def staged_workspace(target: Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
-

@@ -1,0 +1,45 @@
+"""Shared test setup: no display, an isolated cache, and real builds made once per session."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+DATA = Path(__file__).parent / "data"
+MODELS = DATA / "models"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Every test session starts with an empty kernelscope cache of its own."""
+    cache = tmp_path_factory.mktemp("kernelscope-cache")
+    old = os.environ.get("KERNELSCOPE_CACHE_DIR")
+    os.environ["KERNELSCOPE_CACHE_DIR"] = str(cache)
+    yield cache
+    if old is None:
+        os.environ.pop("KERNELSCOPE_CACHE_DIR", None)
+    else:
+        os.environ["KERNELSCOPE_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def build_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., object]:
+    """``build_once("small_cnn.onnx")`` -> Workspace, built with the real toolchain once."""
+    from kernelscope.core.build import BuildRequest, build_model
+
+    built: dict[tuple, object] = {}
+    root = tmp_path_factory.mktemp("workspaces")
+
+    def build(model: str, **options: object) -> object:
+        key = (model, tuple(sorted(options.items())))
+        if key not in built:
+            out = root / f"{Path(model).stem}-{len(built)}.kscope"
+            built[key] = build_model(BuildRequest(model=MODELS / model, output=out, **options))
+        return built[key]
+
+    return build

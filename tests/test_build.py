@@ -1,0 +1,284 @@
+"""Real builds of small models with TVM and nvcc: the workspace, the split, the line table,
+the launch facts, and the ways a build can fail without losing anything."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernelscope.core import nvcc
+from kernelscope.core.build import BuildRequest, build_model
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.sass import parse_nvdisasm
+from kernelscope.core.toolchain import find_tool
+from kernelscope.core.workspace import Workspace
+
+MODELS = Path(__file__).parent / "data" / "models"
+
+_BOUNDS_RE = re.compile(r"__launch_bounds__\((\d+)\)")
+
+
+def test_workspace_holds_one_file_per_kernel_and_the_build_outputs(build_once) -> None:
+    ws = build_once("small_cnn.onnx")
+    m = ws.manifest
+    assert {k.name for k in m.kernels} >= {"fused_conv2d_add_relu_kernel", "max_pool2d_kernel"}
+    for role in ("cubin", "library", "tvm_source", "prelude", "unit", "sass", "log"):
+        assert ws.file(role).is_file(), role
+    for k in m.kernels:
+        text = ws.source_text(k)
+        assert text.startswith('#include "../tvm_prelude.cuh"\n')
+        assert f" {k.name}(" in text
+        assert text.count("__global__") == 1
+        assert k.source_lines == text.count("\n")
+    assert m.target == {"kind": "cuda", "arch": "sm_90"}
+    assert m.versions["tvm"].startswith("0.27")
+    assert "-lineinfo" in m.nvcc_flags and "--use_fast_math" in m.nvcc_flags
+    assert set(m.timings) >= {"load", "tvm", "nvcc", "disassemble"}
+
+
+def test_launch_facts_agree_with_the_ir_and_the_source(build_once) -> None:
+    ws = build_once("small_cnn.onnx")
+    conv = ws.manifest.kernel("fused_conv2d_add_relu_kernel")
+    assert [o.op for o in conv.ops] == ["relax.nn.conv2d", "relax.add", "relax.nn.relu"]
+    conv_op = conv.ops[0]
+    assert conv_op.attrs["padding"] == [1, 1, 1, 1] and conv_op.attrs["strides"] == [1, 1]
+    assert [t.shape for t in conv_op.inputs] == [[2, 3, 16, 16], [8, 3, 3, 3]]
+    assert conv_op.output is not None and conv_op.output.shape == [2, 8, 16, 16]
+    assert {tuple(p.shape) for p in conv.params} >= {(2, 3, 16, 16), (8, 3, 3, 3)}
+    for k in ws.manifest.kernels:
+        assert k.launched
+        threads = k.block[0] * k.block[1] * k.block[2]
+        bounds = _BOUNDS_RE.search(ws.source_text(k))
+        if bounds:
+            assert threads == int(bounds.group(1)), k.name
+        assert k.registers and k.registers > 0
+        assert all(p.dtype == "float32" for p in k.params)
+    pool = ws.manifest.kernel("max_pool2d_kernel")
+    assert pool.ops[0].op == "relax.nn.max_pool2d"
+    # one thread per output element, at least
+    out = pool.ops[0].output
+    assert out is not None
+    assert pool.grid[0] * pool.block[0] >= int(np.prod(out.shape))
+
+
+def test_every_sass_instruction_maps_to_its_kernel_file_or_a_cuda_header(build_once) -> None:
+    ws = build_once("small_cnn.onnx")
+    for k in ws.manifest.kernels:
+        sass = ws.sass(k.name)
+        real = [i for i in sass.instructions if i.opcode != "NOP"]
+        assert len(real) == k.sass_instructions > 0
+        own = [i for i in sass.instructions if i.kernel_line and i.kernel_line[0] == k.file]
+        assert own, f"{k.name}: no instruction maps to {k.file}"
+        for insn in sass.instructions:
+            if insn.file is None:
+                continue
+            assert insn.file == k.file or not insn.file.startswith("src/"), (k.name, insn)
+            if insn.file != k.file:
+                assert insn.file.endswith((".h", ".hpp")), insn.file
+        lines = {i.kernel_line[1] for i in own if i.kernel_line}
+        assert max(lines) <= k.source_lines
+
+
+def test_kernels_are_the_code_tvm_would_run(build_once, tmp_path: Path) -> None:
+    """Compiling TVM's whole source the stock way gives the same instructions per kernel."""
+    ws = build_once("small_cnn.onnx")
+    stock = tmp_path / "stock.cu"
+    stock.write_text(ws.file("tvm_source").read_text())
+    nvcc.compile_unit(
+        find_tool("nvcc").require(), stock, tmp_path / "stock.cubin", nvcc.tvm_flags("sm_90")
+    )
+    disasm = nvcc.run_tool(
+        [str(find_tool("nvdisasm").require()), "-c", str(tmp_path / "stock.cubin")],
+        tmp_path,
+        "nvdisasm",
+    )
+    stock_sass = parse_nvdisasm(disasm)
+    assert set(stock_sass) == {k.name for k in ws.manifest.kernels}
+    for name, ks in stock_sass.items():
+        assert [i.text for i in ks.instructions] == [i.text for i in ws.sass(name).instructions]
+
+
+def test_unchanged_model_rebuilds_from_the_cache(build_once, tmp_path: Path) -> None:
+    first = build_once("small_cnn.onnx")
+    steps: list[str] = []
+    start = time.perf_counter()
+    again = build_model(
+        BuildRequest(model=MODELS / "small_cnn.onnx", output=tmp_path / "again.kscope"),
+        progress=lambda step, fraction, message: steps.append(step),
+    )
+    elapsed = time.perf_counter() - start
+    assert "cache" in steps and "tvm" not in steps
+    assert elapsed < 2.0
+    assert [k.name for k in again.manifest.kernels] == [k.name for k in first.manifest.kernels]
+    assert again.file("cubin").read_bytes() == first.file("cubin").read_bytes()
+
+
+def test_relax_python_model_with_random_weights(build_once) -> None:
+    ws = build_once("tiny_mlp.py")
+    m = ws.manifest
+    assert m.model_format == "relax-py" and m.entry == "forward"
+    assert [t.shape for t in m.inputs] == [[4, 64]]
+    assert m.params_mode == "random" and m.params_seed == 0
+    params = np.load(ws.file("params"))
+    assert sorted(params.files) == sorted(w.name for w in m.weights)
+    assert params["fc1.weight"].shape == (128, 64)
+    softmax = m.kernel("softmax_kernel")
+    assert [o.op for o in softmax.ops] == ["relax.nn.softmax"]
+    assert softmax.ops[0].attrs["axis"] == -1
+
+
+def test_onnx_weights_from_graph_inputs_and_external_data(build_once) -> None:
+    noparams = build_once("small_mlp_noparams.onnx")
+    assert noparams.manifest.params_mode == "random"
+    assert any("seeded random values" in n for n in noparams.manifest.notes)
+    assert sorted(np.load(noparams.file("params")).files) == [
+        "fc1.bias",
+        "fc1.weight",
+        "fc2.weight",
+    ]
+    external = build_once("small_cnn_external.onnx")
+    assert external.manifest.params_mode == "model"
+    inline = build_once("small_cnn.onnx")
+    a, b = np.load(external.file("params")), np.load(inline.file("params"))
+    assert sorted(a.files) == sorted(b.files)
+    assert all(np.array_equal(a[k], b[k]) for k in a.files)
+
+
+def test_runtime_params_keep_weights_as_inputs(build_once) -> None:
+    ws = build_once("small_mlp_noparams.onnx", params="runtime")
+    assert ws.manifest.params_mode in ("runtime", "none")
+    assert [t.name for t in ws.manifest.inputs] == ["input", "fc1.weight", "fc1.bias", "fc2.weight"]
+    assert "params" not in ws.manifest.files
+
+
+def test_dynamic_dimension_needs_a_shape(tmp_path: Path) -> None:
+    with pytest.raises(KernelscopeError, match="dynamic shape") as err:
+        build_model(BuildRequest(model=MODELS / "dynamic_batch.onnx", output=tmp_path / "d"))
+    assert "--shape x=" in err.value.hint
+    ws = build_model(
+        BuildRequest(
+            model=MODELS / "dynamic_batch.onnx", output=tmp_path / "d", shapes={"x": [8, 16]}
+        )
+    )
+    assert [t.shape for t in ws.manifest.inputs] == [[8, 16]]
+
+
+def test_failed_build_leaves_the_previous_workspace(build_once, tmp_path: Path) -> None:
+    good = build_once("tiny_mlp.py")
+    target = tmp_path / "ws.kscope"
+    import shutil
+
+    shutil.copytree(good.path, target)
+    before = (target / "manifest.json").read_bytes()
+    with pytest.raises(KernelscopeError, match="mystery_node"):
+        build_model(BuildRequest(model=MODELS / "unsupported_op.onnx", output=target))
+    assert (target / "manifest.json").read_bytes() == before
+    assert not [p for p in tmp_path.iterdir() if ".building-" in p.name]
+
+
+def test_not_a_model(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.onnx"
+    junk.write_bytes(os.urandom(2000))
+    with pytest.raises(KernelscopeError, match="not a readable ONNX model"):
+        build_model(BuildRequest(model=junk, output=tmp_path / "j"))
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    with pytest.raises(KernelscopeError, match="not a model"):
+        build_model(BuildRequest(model=text, output=tmp_path / "t"))
+    assert not (tmp_path / "j").exists() and not (tmp_path / "t").exists()
+
+
+def test_folder_with_other_content_is_not_overwritten(tmp_path: Path) -> None:
+    target = tmp_path / "precious"
+    target.mkdir()
+    (target / "thesis.tex").write_text("years of work")
+    with pytest.raises(KernelscopeError, match="refusing to overwrite"):
+        build_model(BuildRequest(model=MODELS / "small_cnn.onnx", output=target))
+    assert (target / "thesis.tex").read_text() == "years of work"
+
+
+def test_missing_nvcc_says_how_to_get_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KERNELSCOPE_NVCC", str(tmp_path / "no-nvcc-here"))
+    find_tool.cache_clear()
+    try:
+        with pytest.raises(KernelscopeError, match="nvcc not found") as err:
+            build_model(BuildRequest(model=MODELS / "small_cnn.onnx", output=tmp_path / "w"))
+        assert "nvidia-cuda-nvcc" in err.value.hint
+    finally:
+        find_tool.cache_clear()
+
+
+def test_nvcc_error_names_the_kernel_file_and_keeps_the_log(tmp_path: Path) -> None:
+    (tmp_path / "kernels").mkdir()
+    (tmp_path / "kernels" / "broken_kernel.cu").write_text(
+        'extern "C" __global__ void broken_kernel(float* a) {\n  a[0] = undefined_name;\n}\n'
+    )
+    unit = tmp_path / "module.cu"
+    unit.write_text('#include "kernels/broken_kernel.cu"\n')
+    with pytest.raises(KernelscopeError, match=r"kernels/broken_kernel\.cu, line 2") as err:
+        nvcc.compile_unit(find_tool("nvcc").require(), unit, tmp_path / "m.cubin", ["-arch=sm_90"])
+    assert "undefined_name" in err.value.details
+
+
+def _kernelscope(*args: str, **kwargs) -> subprocess.Popen:  # noqa: ANN003
+    return subprocess.Popen(
+        [sys.executable, "-m", "kernelscope.core.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def test_cli_build_prints_the_kernel_table(build_once, tmp_path: Path) -> None:
+    build_once("small_cnn.onnx")  # warm cache: the CLI run below restores it
+    proc = _kernelscope("build", str(MODELS / "small_cnn.onnx"), "-o", str(tmp_path / "c"))
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "fused_conv2d_add_relu_kernel" in out and "nn.conv2d+add+nn.relu" in out
+    header = out.splitlines()[0].split()
+    assert header[:4] == ["kernel", "grid", "block", "regs"]
+    assert "reusing" in err
+
+
+def test_cli_reports_errors_without_a_traceback(tmp_path: Path) -> None:
+    proc = _kernelscope("build", str(MODELS / "unsupported_op.onnx"), "-o", str(tmp_path / "u"))
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1
+    assert "mystery_node (NotARealOp)" in err and "Traceback" not in err
+
+
+def test_ctrl_c_mid_build_keeps_the_previous_workspace(build_once, tmp_path: Path) -> None:
+    import shutil
+
+    target = tmp_path / "ws.kscope"
+    shutil.copytree(build_once("tiny_mlp.py").path, target)
+    before = (target / "manifest.json").read_bytes()
+    proc = _kernelscope("build", str(MODELS / "small_cnn.onnx"), "-o", str(target), "--no-cache")
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if "tvm.compile" in line or "nvcc" in line:
+            break
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "nothing was changed" in err
+    assert (target / "manifest.json").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ws.kscope"]
+    assert Workspace.open(target).manifest.model == "tiny_mlp.py"
+
+
+def test_doctor_lists_the_tools() -> None:
+    proc = _kernelscope("doctor")
+    out, _ = proc.communicate(timeout=60)
+    assert re.search(r"^nvcc\s+ok \d+\.\d+", out, re.M)
+    assert re.search(r"^ncu\s+(ok|MISSING)", out, re.M)
