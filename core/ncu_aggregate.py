@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from kernelscope.core.ncu_metrics import INST_EXECUTED, Kind, kind_of
+from kernelscope.core.ncu_metrics import INST_EXECUTED, ZERO_IS_ABSENT, Kind, kind_of
 from kernelscope.core.ncu_model import InstructionTable, LineMetrics, Location
 
 
@@ -44,11 +44,13 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
         for row, (t, pos) in enumerate(zip(tables, positions, strict=True)):
             stacked[row, pos] = t.metric(key)
         present = ~np.isnan(stacked)
+        if key in ZERO_IS_ABSENT:
+            present &= stacked != 0
         if kind_of(key) is Kind.AVERAGE:
             w = np.where(present, np.vstack(weights), 0.0)
             wsum = w.sum(axis=0)
             vals = np.where(present, stacked, 0.0)
-            mean = np.where(present, stacked, 0.0).sum(axis=0) / np.maximum(present.sum(0), 1)
+            mean = vals.sum(axis=0) / np.maximum(present.sum(0), 1)
             weighted = (vals * w).sum(axis=0) / np.where(wsum > 0, wsum, 1.0)
             col = np.where(wsum > 0, weighted, mean)
         else:
@@ -66,22 +68,31 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
     return InstructionTable(offsets, locations, numbers, categories, sass)
 
 
-def aggregate_rows(table: InstructionTable, rows: Sequence[int] | np.ndarray) -> dict[str, float]:
-    """Numeric metrics over the given row indices."""
-    rows = np.asarray(rows, dtype=np.int64)
-    w = np.nan_to_num(table.metric(INST_EXECUTED)[rows])
-    out: dict[str, float] = {}
+def aggregate_groups(
+    table: InstructionTable, groups: Sequence[np.ndarray]
+) -> list[dict[str, float]]:
+    """Numeric metrics over each group of row indices (vectorised: one pass per metric)."""
+    out: list[dict[str, float]] = [{} for _ in groups]
+    sizes = [len(g) for g in groups]
+    if not groups or not all(sizes):
+        raise ValueError("every group needs at least one row")
+    order = np.concatenate(groups).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    w = np.nan_to_num(table.metric(INST_EXECUTED)[order])
     for key, col in table.numbers.items():
-        v = col[rows]
+        v = col[order]
         present = ~np.isnan(v)
-        if not present.any():
-            continue
+        if key in ZERO_IS_ABSENT:
+            present &= v != 0
+        count = np.add.reduceat(present.astype(np.int64), starts)
         if kind_of(key) is Kind.AVERAGE:
-            wp = w[present]
-            total = wp.sum()
-            out[key] = float((v[present] * wp).sum() / total) if total > 0 else 0.0
+            num = np.add.reduceat(np.where(present, v * w, 0.0), starts)
+            den = np.add.reduceat(np.where(present, w, 0.0), starts)
+            values = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
         else:
-            out[key] = float(v[present].sum())
+            values = np.add.reduceat(np.where(present, v, 0.0), starts)
+        for g in np.flatnonzero(count).tolist():
+            out[g][key] = float(values[g])
     return out
 
 
@@ -91,43 +102,57 @@ def histogram(values: Iterable[str | None]) -> str:
     return ",".join(f"{v}({n})" if n > 1 else v for v, n in counts.items())
 
 
-def _group(table: InstructionTable, rows: np.ndarray, file: str | None, line: int | None):
-    cats = {}
-    for key, col in table.categories.items():
-        h = histogram(col[i] for i in rows)
-        if h:
-            cats[key] = h
-    return LineMetrics(
-        file=file,
-        line=line,
-        values=aggregate_rows(table, rows),
-        categories=cats,
-        offsets=[int(table.offsets[i]) for i in rows],
-    )
+def _groups(
+    table: InstructionTable, groups: dict[tuple[str | None, int | None], np.ndarray]
+) -> list[LineMetrics]:
+    keys = list(groups)
+    rows = [groups[k] for k in keys]
+    values = aggregate_groups(table, rows) if rows else []
+    out = []
+    for (file, line), r, vals in zip(keys, rows, values, strict=True):
+        cats = {}
+        for key, col in table.categories.items():
+            h = histogram(col[i] for i in r)
+            if h:
+                cats[key] = h
+        offsets = table.offsets[r].tolist()
+        out.append(LineMetrics(file=file, line=line, values=vals, categories=cats, offsets=offsets))
+    return out
 
 
 def by_line(table: InstructionTable, file: str | None = None) -> dict[Location, LineMetrics]:
-    """Per source line (innermost frame), optionally only the lines of one file."""
+    """Per source line, optionally only the lines of one file.
+
+    An instruction counts on its line in the kernel's file and, when it was inlined from a
+    header and the inlined frame is known, on the header line too (as Nsight Compute's
+    Source view shows it). Sums over the kernel's own file therefore equal the kernel totals.
+    """
     groups: dict[Location, list[int]] = {}
-    for i, loc in enumerate(table.locations):
-        if loc is not None and (file is None or loc[0] == file):
-            groups.setdefault(loc, []).append(i)
-    return {
-        loc: _group(table, np.asarray(rows), loc[0], loc[1])
-        for loc, rows in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1]))
-    }
+    frames = [table.locations] + ([table.inlined] if table.inlined else [])
+    for column in frames:
+        for i, loc in enumerate(column):
+            if loc is not None and (file is None or loc[0] == file):
+                groups.setdefault(loc, []).append(i)
+    ordered = {loc: np.asarray(groups[loc]) for loc in sorted(groups)}
+    return dict(zip(ordered, _groups(table, ordered), strict=True))  # type: ignore[arg-type]
 
 
 def by_file(table: InstructionTable) -> dict[str, LineMetrics]:
-    groups: dict[str, list[int]] = {}
-    for i, loc in enumerate(table.locations):
-        if loc is not None:
-            groups.setdefault(loc[0], []).append(i)
-    return {f: _group(table, np.asarray(rows), f, None) for f, rows in groups.items()}
+    """Per file: the kernel's files hold every instruction once; headers their inlined ones."""
+    groups: dict[str, set[int]] = {}
+    frames = [table.locations] + ([table.inlined] if table.inlined else [])
+    for column in frames:
+        for i, loc in enumerate(column):
+            if loc is not None:
+                groups.setdefault(loc[0], set()).add(i)
+    keyed = {(f, None): np.asarray(sorted(r)) for f, r in groups.items()}
+    return {lm.file: lm for lm in _groups(table, keyed)}  # type: ignore[misc]
 
 
 def total(table: InstructionTable) -> LineMetrics:
-    return _group(table, np.arange(len(table)), None, None)
+    if not len(table):
+        return LineMetrics(None, None, {})
+    return _groups(table, {(None, None): np.arange(len(table))})[0]
 
 
 def combine_totals(parts: Sequence[tuple[LineMetrics, float]]) -> LineMetrics:

@@ -16,7 +16,15 @@ from pathlib import Path
 import numpy as np
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.ncu_csv import MISSING, CsvText, Page, base_name, kernel_key, read_csv
+from kernelscope.core.ncu_csv import (
+    MISSING,
+    CsvText,
+    Page,
+    base_name,
+    kernel_key,
+    parse_number,
+    read_csv,
+)
 from kernelscope.core.ncu_csv_pages import (
     SourceBlock,
     read_details,
@@ -26,7 +34,6 @@ from kernelscope.core.ncu_csv_pages import (
     read_source_cuda_sass,
     read_source_sass,
 )
-from kernelscope.core.ncu_csv import parse_number
 from kernelscope.core.ncu_metrics import Kind, by_label
 from kernelscope.core.ncu_model import InstructionTable, Launch, Location
 
@@ -97,9 +104,11 @@ def import_csvs(paths: list[str | Path]) -> CsvImport:
         start = min(main.addresses)
         launch.function_start = start
         table = block_table(main, start)
-        if sb is not None and lb is not None:
+        if lb is not None:
             where = dict(zip(lb.addresses, lb.locations, strict=True))
+            inl = {lb.addresses[i]: loc for i, loc in lb.inlined.items()}
             table.locations = [where.get(int(o) + start) for o in table.offsets]
+            table.inlined = [inl.get(int(o) + start) for o in table.offsets] if inl else None
         tables[launch.id] = table
         launch.has_source_metrics = True
     if texts and not tables and (Page.SOURCE_SASS in texts or Page.SOURCE_CUDA_SASS in texts):
@@ -142,7 +151,11 @@ def _assign(
         for match in (kernel_key, base_name):
             key = match(block.kernel)
             target = next(
-                (ln for ln in launches if ln.id not in out and match(ln.demangled or ln.name) == key),
+                (
+                    ln
+                    for ln in launches
+                    if ln.id not in out and match(ln.demangled or ln.name) == key
+                ),
                 None,
             )
             if target is not None:

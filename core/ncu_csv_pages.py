@@ -222,6 +222,9 @@ class SourceBlock:
     chunks: list[tuple[list[str], list[list[str]]]] = field(default_factory=list)
     line_rows: dict[Location, dict[str, float | str | None]] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
+    # row index -> header line the instruction was inlined from (cuda,sass lists an inlined
+    # instruction under its call site and again under the header line)
+    inlined: dict[int, Location] = field(default_factory=dict)
 
     def start_chunk(self, labels: list[str]) -> None:
         self.chunks.append((labels, []))
@@ -239,7 +242,8 @@ class SourceBlock:
             if not rows:
                 continue
             width = len(labels)
-            cols = zip(*(r if len(r) == width else (r + [""] * width)[:width] for r in rows))
+            padded = (r if len(r) == width else (r + [""] * width)[:width] for r in rows)
+            cols = zip(*padded, strict=True)
             for label, cells in zip(labels, cols, strict=True):
                 col = out.get(label)
                 if col is None:
@@ -308,7 +312,9 @@ def read_source_sass(ct: CsvText) -> list[SourceBlock]:
         seen.add(address)
         if len(row) < len(header):
             ct.warnings.append(f"{ct.where(i)}: row cut short; missing metrics left empty")
-        cells = row[2:] if (addr_i, src_i) == (0, 1) else [row[j] for j in metric_idx if j < len(row)]
+        cells = (
+            row[2:] if (addr_i, src_i) == (0, 1) else [row[j] for j in metric_idx if j < len(row)]
+        )
         block.add(address, row[src_i] if src_i < len(row) else "", None, cells)
     _close(blocks, block)
     return blocks
@@ -333,7 +339,7 @@ def read_source_cuda_sass(ct: CsvText) -> list[SourceBlock]:
     pairs: set[tuple[str, str]] = set()
     file = function = ""
     header: list[str] = []
-    seen: set[int] = set()
+    seen: dict[int, int] = {}
     labels: list[str] = []
     current: Location | None = None
     for i in range(ct.start, len(ct.lines)):
@@ -348,7 +354,7 @@ def read_source_cuda_sass(ct: CsvText) -> list[SourceBlock]:
                 if block is not None:
                     blocks.append(block)
                 block = SourceBlock(function, i)
-                pairs, seen = set(), set()
+                pairs, seen = set(), {}
             pairs.add((file, function))
             block.files.add(file)
             current = None
@@ -383,9 +389,13 @@ def read_source_cuda_sass(ct: CsvText) -> list[SourceBlock]:
         address = _address(row[2])
         if address is None:
             continue  # "..." gap rows between address ranges
-        if address in seen:
+        known = seen.get(address)
+        if known is not None:
+            first = block.locations[known]
+            if current is not None and first is not None and first[0] != current[0]:
+                block.inlined.setdefault(known, current)
             continue
-        seen.add(address)
+        seen[address] = len(block.addresses)
         if len(row) < len(header):
             ct.warnings.append(f"{ct.where(i)}: row cut short; missing metrics left empty")
         block.add(address, row[3], current, cells)

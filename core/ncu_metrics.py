@@ -12,6 +12,8 @@ launches of one kernel is fixed by its ``kind``:
 * ``COUNT``: values add up (instructions, samples, sectors).
 * ``AVERAGE``: a per-execution average; combined as the mean weighted by ``inst_executed``,
   never summed (``Avg. Threads Executed`` of a line is thread instructions / instructions).
+  Nsight Compute's own Source view *sums* these over a line's instructions (a line of 15
+  full-warp instructions shows 480 "Avg. Threads Executed"); kernelscope does not.
 * ``CATEGORY``: an enum or string per instruction (``Global``, ``Load``); combined into a
   histogram printed the way Nsight Compute prints it, e.g. ``Global(3),Shared``.
 """
@@ -156,6 +158,10 @@ SOURCE_METRICS: tuple[SourceMetric, ...] = (
     *(_m(stall_key(r), label) for r, label, _ in _STALLS),
     *(_m(stall_key(r, True), label) for r, _, label in _STALLS),
 )
+
+# Averages that CSV exports print as 0 on instructions they do not apply to (a shared-memory
+# conflict factor is at least 1 on a shared access); a 0 there is no value, not a weight.
+ZERO_IS_ABSENT = frozenset({"derived__memory_l1_conflicts_shared_nway"})
 
 BY_KEY: dict[str, SourceMetric] = {m.key: m for m in SOURCE_METRICS}
 _BY_LABEL: dict[str, SourceMetric] = {

@@ -73,10 +73,14 @@ class Launch:
 @dataclass
 class InstructionTable:
     offsets: np.ndarray  # int64, sorted ascending
-    locations: list[Location | None]  # innermost source frame (a header for inlined code)
+    locations: list[Location | None]  # line in the kernel's own file (call site if inlined)
     numbers: dict[str, np.ndarray]  # metric key -> float64, NaN = no value
     categories: dict[str, list[str | None]] = field(default_factory=dict)
     sass: list[str] | None = None  # SASS text per row; None when not loaded
+    # Header line an instruction was inlined from (crt/math_functions.hpp:1133), when known:
+    # ncu_report only gives the call site in the kernel's file; the cuda,sass CSV view and a
+    # workspace's nvdisasm line table also give the inlined frame.
+    inlined: list[Location | None] | None = None
 
     def __len__(self) -> int:
         return len(self.offsets)
