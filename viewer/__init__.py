@@ -1,5 +1,5 @@
 """kernelscope's Qt user interface. It calls kernelscope.core and never parses files itself."""
 
-from kernelscope.viewer import pyside_none_fix
+from kernelscope.viewer import pyside_refcount_fix
 
-pyside_none_fix.apply()
+pyside_refcount_fix.apply()

@@ -6,10 +6,12 @@ import os
 import sys
 from pathlib import Path
 
-from kernelscope.core.errors import KernelscopeError
-from kernelscope.viewer.main_window import MainWindow
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
+
+from kernelscope.core.documents import open_document
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.viewer.main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
 
@@ -44,8 +46,6 @@ def show_location(window: MainWindow, kernel: str | None, line: int | None) -> N
 
 
 def screenshot(window: MainWindow, out: Path) -> None:
-    window.resize(*SCREENSHOT_SIZE)
-    window.show()
     QApplication.processEvents()
     if not window.grab().save(str(out)):
         raise KernelscopeError(f"could not write {out}", hint="check the folder exists")
@@ -62,14 +62,20 @@ def run(
     if screenshot_to and "QT_QPA_PLATFORM" not in os.environ:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     app = application()
-    window = MainWindow()
     if screenshot_to:
-        if path and not window.open_path(path):
-            return 1
+        # a fixed size and the default layout, so that screenshots do not depend on settings
+        window = MainWindow(restore_layout=False)
+        window.resize(*SCREENSHOT_SIZE)
+        window.show()
+        QApplication.processEvents()
+        if path:
+            window.state.set_document(open_document(path))
+            window.kernels.select_first()
         show_location(window, kernel, line)
         screenshot(window, Path(screenshot_to))
         window.close()
         return 0
+    window = MainWindow()
     window.show()
     if path:
         QTimer.singleShot(0, lambda: _open_then_locate(window, path, kernel, line))

@@ -9,11 +9,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
 from kernelscope.core.kernel_view import KernelView, Metrics
 from kernelscope.viewer.formatting import format_number
 from kernelscope.viewer.highlight import LineHighlighter, cuda_highlighter, sass_highlighter
 from kernelscope.viewer.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

@@ -5,10 +5,6 @@ from __future__ import annotations
 
 import re
 
-from kernelscope.viewer.code_models import _CodeModel
-from kernelscope.viewer.delegates import BarDelegate, CodeDelegate, PlainDelegate
-from kernelscope.viewer.heat_strip import HeatStrip
-from kernelscope.viewer.state import SelectionState
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
@@ -20,6 +16,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from kernelscope.viewer.code_models import _CodeModel
+from kernelscope.viewer.delegates import BarDelegate, CodeDelegate, PlainDelegate
+from kernelscope.viewer.heat_strip import HeatStrip
+from kernelscope.viewer.state import SelectionState
 
 
 class CodeTable(QTableView):
@@ -56,7 +57,9 @@ class CodeTable(QTableView):
             if column == code:
                 delegate, width = self._code, chars * 90
             elif 0 < column < code:
-                delegate, width = self._bar, chars * 9
+                title = str(model.headerData(column, Qt.Orientation.Horizontal))
+                header = self.fontMetrics().horizontalAdvance(title) + chars * 2
+                delegate, width = self._bar, min(max(chars * 9, header), chars * 20)
             else:
                 delegate, width = self._plain, chars * (label_chars + 2)
             self.setItemDelegateForColumn(column, delegate)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from kernelscope.viewer.roles import BarRole, HighlightRole, SpansRole, item_data
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+
+from kernelscope.viewer.roles import BarRole, HighlightRole, SpansRole, item_data
 
 Index = QModelIndex | QPersistentModelIndex
 BAR_COLOUR = QColor(230, 110, 40)

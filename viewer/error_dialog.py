@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from kernelscope.core.errors import KernelscopeError
 from PySide6.QtWidgets import QMessageBox, QWidget
+
+from kernelscope.core.errors import KernelscopeError
 
 
 def error_box(parent: QWidget | None, title: str, error: BaseException) -> QMessageBox:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from kernelscope.viewer.delegates import BAR_COLOUR
 from PySide6.QtCore import QRect, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QWidget
+
+from kernelscope.viewer.delegates import BAR_COLOUR
 
 
 class HeatStrip(QWidget):

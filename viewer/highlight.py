@@ -6,11 +6,12 @@ kernel costs nothing here and scrolling costs one small lexer call per new row.
 
 from __future__ import annotations
 
-from kernelscope.viewer.sass_lexer import SassLexer
 from pygments.lexer import Lexer
 from pygments.lexers.c_like import CudaLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
+
+from kernelscope.viewer.sass_lexer import SassLexer
 
 Span = tuple[str, QColor | None]
 

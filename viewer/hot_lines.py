@@ -5,11 +5,6 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from kernelscope.core.kernel_view import HotLine, hot_lines
-from kernelscope.viewer.delegates import BarDelegate
-from kernelscope.viewer.formatting import format_number
-from kernelscope.viewer.roles import BarRole, KeyRole, SortRole
-from kernelscope.viewer.state import SelectionState
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -21,6 +16,12 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from kernelscope.core.kernel_view import HotLine, hot_lines
+from kernelscope.viewer.delegates import BarDelegate
+from kernelscope.viewer.formatting import format_number
+from kernelscope.viewer.roles import BarRole, KeyRole, SortRole
+from kernelscope.viewer.state import SelectionState
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-from kernelscope.viewer.delegates import BarDelegate
-from kernelscope.viewer.kernel_list_model import KernelListModel
-from kernelscope.viewer.roles import BarRole, KeyRole, SortRole, item_data
-from kernelscope.viewer.state import SelectionState
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -15,6 +11,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from kernelscope.viewer.delegates import BarDelegate
+from kernelscope.viewer.kernel_list_model import KernelListModel
+from kernelscope.viewer.roles import BarRole, KeyRole, SortRole, item_data
+from kernelscope.viewer.state import SelectionState
 
 
 class KernelList(QWidget):
@@ -42,6 +43,7 @@ class KernelList(QWidget):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         self._bars = BarDelegate(self.table)
         layout = QVBoxLayout(self)

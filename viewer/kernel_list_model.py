@@ -6,10 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
 from kernelscope.core.kernel_view import KernelSummary, ViewDocument
 from kernelscope.viewer.formatting import format_dims, format_number
 from kernelscope.viewer.roles import BarRole, KeyRole, SortRole
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
 Index = QModelIndex | QPersistentModelIndex
 

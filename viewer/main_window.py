@@ -4,17 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernelscope.core.documents import is_model, open_document
-from kernelscope.core.errors import KernelscopeError
-from kernelscope.viewer.code_pane import CodePane
-from kernelscope.viewer.error_dialog import error_box
-from kernelscope.viewer.formatting import format_dims
-from kernelscope.viewer.hot_lines import HotLinesPanel
-from kernelscope.viewer.kernel_list import KernelList
-from kernelscope.viewer.sass_pane import SassPane
-from kernelscope.viewer.search_bar import SearchBar
-from kernelscope.viewer.source_pane import SourcePane
-from kernelscope.viewer.state import SelectionState
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
 from PySide6.QtWidgets import (
@@ -30,6 +19,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.documents import is_model, open_document
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.viewer.code_pane import CodePane
+from kernelscope.viewer.error_dialog import error_box
+from kernelscope.viewer.formatting import format_dims
+from kernelscope.viewer.hot_lines import HotLinesPanel
+from kernelscope.viewer.kernel_list import KernelList
+from kernelscope.viewer.sass_pane import SassPane
+from kernelscope.viewer.search_bar import SearchBar
+from kernelscope.viewer.source_pane import SourcePane
+from kernelscope.viewer.state import SelectionState
+
 MAX_RECENT = 10
 OPEN_FILTER = (
     "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx);;Workspaces (manifest.json);;"
@@ -38,7 +39,7 @@ OPEN_FILTER = (
 
 
 class MainWindow(QMainWindow):
-    def __init__(self) -> None:
+    def __init__(self, *, restore_layout: bool = True) -> None:
         super().__init__()
         self.setObjectName("main_window")
         self.setWindowTitle("kernelscope")
@@ -88,7 +89,10 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([800, 700])
         self.resizeDocks([self.kernel_dock], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.hot_dock], [220], Qt.Orientation.Vertical)
-        self._restore_layout()
+        self._default_state = self.saveState()
+        self._save_layout = restore_layout
+        if restore_layout:
+            self._restore_layout()
 
     # ---- construction -------------------------------------------------------------------
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
@@ -321,7 +325,6 @@ class MainWindow(QMainWindow):
         self.recent_menu.setEnabled(bool(self.recent_files()))
 
     def _restore_layout(self) -> None:
-        self._default_state = self.saveState()
         geometry = self.settings.value("window/geometry")
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
@@ -339,9 +342,10 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.settings.setValue("window/geometry", self.saveGeometry())
-        self.settings.setValue("window/state", self.saveState())
-        self.settings.setValue("window/splitter", self.splitter.saveState())
+        if self._save_layout:
+            self.settings.setValue("window/geometry", self.saveGeometry())
+            self.settings.setValue("window/state", self.saveState())
+            self.settings.setValue("window/splitter", self.splitter.saveState())
         QApplication.instance().focusChanged.disconnect(self._on_focus)  # type: ignore[union-attr]
         super().closeEvent(event)
 

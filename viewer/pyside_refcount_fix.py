@@ -1,11 +1,12 @@
-"""Work around PySide6 6.12 losing a reference to ``None`` on Python < 3.12.
+"""Work around PySide6 6.12 losing references to ``None``/``True``/``False`` on Python < 3.12.
 
 With PySide6/shiboken6 6.12.0 on CPython 3.11, every call of a C++ method that returns
 ``void`` (``QPainter.save()``, ``QObject.setObjectName()``...) and every invalid QVariant
-converted to Python decrements ``None``'s reference count without having incremented it
-(harmless on 3.12+, where ``None`` is immortal). A few thousand repaints later the
-interpreter aborts with "none_dealloc: deallocating None". Until a fixed PySide6 is
-required, make ``None`` effectively immortal here too, as CPython 3.12 does.
+converted to Python decrements ``None``'s reference count without having incremented it,
+and some bool results do the same to ``True``/``False`` (harmless on 3.12+, where these are
+immortal). A few thousand repaints later the interpreter aborts with "none_dealloc:
+deallocating None". Until a fixed PySide6 is required, make these objects effectively
+immortal here too, as CPython 3.12 does.
 """
 
 from __future__ import annotations
@@ -23,4 +24,5 @@ def apply() -> None:
         return
     if sys.implementation.name != "cpython":
         return
-    ctypes.c_ssize_t.from_address(id(None)).value = _IMMORTAL
+    for singleton in (None, True, False):
+        ctypes.c_ssize_t.from_address(id(singleton)).value = _IMMORTAL

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QModelIndex
+
 from kernelscope.viewer.code_models import SassModel
 from kernelscope.viewer.code_pane import CodePane
 from kernelscope.viewer.state import SelectionState
-from PySide6.QtCore import QModelIndex
 
 
 class SassPane(CodePane):

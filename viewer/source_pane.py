@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 
+from PySide6.QtWidgets import QComboBox, QLabel
+
 from kernelscope.viewer.code_models import SourceModel
 from kernelscope.viewer.code_pane import CodePane
 from kernelscope.viewer.state import SelectionState
-from PySide6.QtWidgets import QComboBox, QLabel
 
 
 class SourcePane(CodePane):

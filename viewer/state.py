@@ -7,8 +7,9 @@ instructions it produced, choosing an instruction selects its source line.
 
 from __future__ import annotations
 
-from kernelscope.core.kernel_view import SASS_COUNT, KernelView, ViewDocument
 from PySide6.QtCore import QObject, Signal
+
+from kernelscope.core.kernel_view import SASS_COUNT, KernelView, ViewDocument
 
 
 class SelectionState(QObject):
