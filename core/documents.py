@@ -11,6 +11,8 @@ from pathlib import Path
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_view import ViewDocument, document_from_workspace
+from kernelscope.core.ncu_profile import Profile
+from kernelscope.core.profile_view import document_from_profile
 from kernelscope.core.workspace import MANIFEST, Workspace
 
 MODEL_SUFFIXES = (".onnx", ".pt2", ".py")
@@ -29,12 +31,14 @@ def open_document(path: str | os.PathLike[str]) -> ViewDocument:
     if not path.exists():
         raise KernelscopeError(f"{path} does not exist")
     if path.is_dir():
-        return document_from_workspace(Workspace.open(path))
+        workspace = Workspace.open(path)
+        reports = sorted(workspace.profiles_dir.glob("*.ncu-rep"), key=lambda p: p.stat().st_mtime)
+        if reports:  # the newest profile attached to this build
+            profile = Profile.open(reports[-1], workspace=workspace)
+            return document_from_profile(profile, workspace)
+        return document_from_workspace(workspace)
     if path.suffix.lower() in REPORT_SUFFIXES:
-        raise KernelscopeError(
-            f"cannot open {path.name} yet: Nsight Compute import is not available in this version",
-            hint="open the build workspace the report was made from",
-        )
+        return document_from_profile(Profile.open(path))
     raise KernelscopeError(
         f"{path.name} is neither a kernelscope workspace nor an Nsight Compute report",
         hint="open a workspace folder, a .ncu-rep file or a CSV export from ncu; "

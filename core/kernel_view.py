@@ -67,8 +67,8 @@ class KernelView:
     files: dict[str, SourceFile]
     instructions: list[SassInstruction]
     labels: dict[str, int]  # branch label -> offset
-    instruction_metrics: list[Metrics]  # parallel to ``instructions``
-    line_metrics: dict[Location, Metrics] = field(default_factory=dict)
+    instruction_metrics: list[Metrics]  # parallel to ``instructions``; counts only
+    _file_metrics: dict[str, dict[int, Metrics]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def _line_index(self) -> dict[Location, list[int]]:
@@ -103,14 +103,21 @@ class KernelView:
         return frames[0] if frames else None
 
     def file_metrics(self, file: str) -> dict[int, Metrics]:
-        """Metrics per line of one file: the profile's, plus the static instruction count."""
+        """Metrics per line of one file: the instruction count, and the sum of each
+        per-instruction metric over the line's instructions (inlined ones included)."""
+        cached = self._file_metrics.get(file)
+        if cached is not None:
+            return cached
         out: dict[int, Metrics] = {}
-        for (f, n), idx in self._line_index.items():
-            if f == file:
-                out[n] = {SASS_COUNT: float(len(idx))}
-        for (f, n), metrics in self.line_metrics.items():
-            if f == file:
-                out.setdefault(n, {}).update(metrics)
+        for (f, n), indices in self._line_index.items():
+            if f != file:
+                continue
+            metrics: Metrics = {SASS_COUNT: float(len(indices))}
+            for i in indices:
+                for key, value in self.instruction_metrics[i].items():
+                    metrics[key] = metrics.get(key, 0.0) + value
+            out[n] = metrics
+        self._file_metrics[file] = out
         return out
 
     def files_in_use(self) -> list[str]:
@@ -262,5 +269,9 @@ def hot_lines(
 
 
 def _top_stall(metrics: Metrics) -> str:
-    stalls = [(v, k) for k, v in metrics.items() if "stall" in k.lower() and v > 0]
+    stalls = [
+        (v, k)
+        for k, v in metrics.items()
+        if k.startswith("stall_") and "not issued" not in k.lower() and v > 0
+    ]
     return max(stalls)[1] if stalls else ""

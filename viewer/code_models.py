@@ -11,13 +11,19 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from kernelscope.core.kernel_view import KernelView, Metrics
+from kernelscope.core.kernel_view import SASS_COUNT, KernelView, Metrics
 from kernelscope.viewer.formatting import format_number
 from kernelscope.viewer.highlight import LineHighlighter, cuda_highlighter, sass_highlighter
 from kernelscope.viewer.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole
 
 Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+SHOWN_METRICS = 2  # profile metrics shown as columns; the metric box offers all of them
+
+
+def column_metrics(names: list[str]) -> list[str]:
+    """The metric columns of a code pane: the first profile metrics and the SASS count."""
+    return [*[n for n in names if n != SASS_COUNT][:SHOWN_METRICS], SASS_COUNT]
 
 
 class _CodeModel(QAbstractTableModel):

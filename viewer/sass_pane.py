@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex
 
-from kernelscope.viewer.code_models import SassModel
+from kernelscope.core.kernel_view import KernelView
+from kernelscope.viewer.code_models import SassModel, column_metrics
 from kernelscope.viewer.code_pane import CodePane
 from kernelscope.viewer.state import SelectionState
 
@@ -46,11 +47,12 @@ class SassPane(CodePane):
     def _on_kernel(self) -> None:
         kernel = self.state.kernel
         document = self.state.document
-        names = (
+        profiled = (
             [n for n in document.line_metric_names if kernel and _has(kernel, n)]
             if document
             else []
         )
+        names = column_metrics(profiled)[:-1]  # no instruction count on an instruction
         self.sass_model.set_kernel(kernel, names)
         self.table.configure_columns(self.model, 5)
         chars = self.table.fontMetrics().horizontalAdvance("0")
@@ -64,5 +66,5 @@ class SassPane(CodePane):
             self.show_row(self.state.instruction)
 
 
-def _has(kernel, name: str) -> bool:  # noqa: ANN001
+def _has(kernel: KernelView, name: str) -> bool:
     return any(name in m for m in kernel.instruction_metrics)

@@ -6,7 +6,7 @@ import os
 
 from PySide6.QtWidgets import QComboBox, QLabel
 
-from kernelscope.viewer.code_models import SourceModel
+from kernelscope.viewer.code_models import SourceModel, column_metrics
 from kernelscope.viewer.code_pane import CodePane
 from kernelscope.viewer.state import SelectionState
 
@@ -47,7 +47,7 @@ class SourcePane(CodePane):
 
     def _on_file(self) -> None:
         kernel, file = self.state.kernel, self.state.file
-        names = self.state.document.line_metric_names if self.state.document else []
+        names = column_metrics(self.state.document.line_metric_names) if self.state.document else []
         self.source_model.set_file(kernel, file, names)
         self.table.configure_columns(self.model, 5)
         position = self.files.findData(file)

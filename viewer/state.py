@@ -36,8 +36,10 @@ class SelectionState(QObject):
         self.kernel = None
         self.file = ""
         self._clear()
-        if document is not None and self.metric not in document.line_metric_names:
-            self.metric = document.line_metric_names[0]
+        if document is not None and (
+            self.metric == SASS_COUNT or self.metric not in document.line_metric_names
+        ):
+            self.metric = document.line_metric_names[0]  # the profile's first, if any
         self.document_changed.emit()
         self.kernel_changed.emit()
         self.file_changed.emit()
