@@ -1,0 +1,130 @@
+"""Viewer speed and memory, offscreen: ``python benchmarks/bench_viewer.py [REPORT]``.
+
+1. start to usable window: a fresh interpreter imports the viewer, shows the window on the
+   test workspace with a kernel selected, and paints it (TVM must not be imported);
+2. selecting a kernel with 5,000 SASS instructions fills the source and SASS panes (painted);
+3. resident memory with the largest report open (default: the transformer_layer fixture
+   copied under tests/data, else the path given).
+Budgets: 1.5 s, 150 ms, 400 MB.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKSPACE = ROOT / "tests" / "data" / "ws_mlp"
+ENV = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+
+START = textwrap.dedent(
+    """
+    import sys, time
+    from kernelscope.viewer.app import application
+    from kernelscope.viewer.main_window import MainWindow
+    app = application()
+    window = MainWindow(restore_layout=False)
+    window.resize(1600, 1000)
+    window.show()
+    window.open_path(sys.argv[1])
+    window.repaint()
+    app.processEvents()
+    print("TVM" if "tvm" in sys.modules else "no TVM", flush=True)
+    window.close()
+    """
+)
+
+SELECT = textwrap.dedent(
+    """
+    import sys, time
+    from dataclasses import replace
+    from kernelscope.core.documents import open_document
+    from kernelscope.viewer.app import application
+    from kernelscope.viewer.main_window import MainWindow
+    app = application()
+    window = MainWindow(restore_layout=False)
+    window.resize(1600, 1000)
+    window.show()
+    document = open_document(sys.argv[1])
+    big = document.kernel("fused_matmul_add_relu_kernel")
+    base = big.instructions
+    big.instructions = [
+        replace(base[i % len(base)], offset=16 * i) for i in range(5000)
+    ]
+    big.instruction_metrics = [{} for _ in big.instructions]
+    window.state.set_document(document)
+    window.state.set_kernel("softmax_kernel")
+    app.processEvents()
+    times = []
+    for name in ["fused_matmul_add_relu_kernel", "softmax_kernel"] * 5:
+        t = time.perf_counter()
+        window.state.set_kernel(name)
+        window.state.select_line(17)
+        window.repaint()
+        app.processEvents()
+        if name.startswith("fused"):
+            times.append(time.perf_counter() - t)
+    print(len(big.instructions), min(times), max(times))
+    window.close()
+    """
+)
+
+MEMORY = textwrap.dedent(
+    """
+    import sys
+    from kernelscope.viewer.app import application
+    from kernelscope.viewer.main_window import MainWindow
+    app = application()
+    window = MainWindow(restore_layout=False)
+    window.resize(1600, 1000)
+    window.show()
+    window.open_path(sys.argv[1])
+    window.hot.scope.setCurrentIndex(1)
+    for s in window.state.document.summaries:
+        window.state.set_kernel(s.name)
+        window.repaint()
+        app.processEvents()
+    rss = [l for l in open("/proc/self/status") if l.startswith("VmRSS")][0].split()[1]
+    print(int(rss) / 1024)
+    window.close()
+    """
+)
+
+
+def run(code: str, *args: str) -> tuple[str, float]:
+    started = time.perf_counter()
+    out = subprocess.run(
+        [sys.executable, "-c", code, *args], capture_output=True, text=True, env=ENV, check=True
+    ).stdout
+    return out.strip().splitlines()[-1], time.perf_counter() - started
+
+
+def main() -> int:
+    report = Path(sys.argv[1]) if len(sys.argv) > 1 else None
+    run(START, str(WORKSPACE))  # warm the file cache once
+    starts = []
+    for _ in range(3):
+        marker, seconds = run(START, str(WORKSPACE))
+        starts.append(seconds)
+    print(f"start to usable window: {min(starts):.2f} s (best of 3; {marker})  budget 1.5 s")
+    line, _ = run(SELECT, str(WORKSPACE))
+    count, best, worst = line.split()
+    print(
+        f"select a kernel with {count} SASS lines, both panes painted: "
+        f"{1000 * float(best):.0f} ms best, {1000 * float(worst):.0f} ms worst  budget 150 ms"
+    )
+    if report is not None:
+        rss, _ = run(MEMORY, str(report))
+        print(
+            f"resident memory with {report.name} open, every kernel shown: {float(rss):.0f} MB"
+            "  budget 400 MB"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
