@@ -187,49 +187,54 @@ def _build_into(
         model = load_model(model_path, request.shapes, request.params, request.seed)
     with timed("tvm", 0.1, f"tvm.compile for {arch}"):
         executable, facts = _tvm_compile(model, arch)
-    with timed("export", 0.45, "exporting the model library"):
-        _export_library(executable, stage / "model.so")
-        if model.weight_values:
-            np.savez(stage / "params.npz", **model.weight_values)
-    with timed("split", 0.5, "splitting the CUDA source into per-kernel files"):
-        split = split_module(_cuda_source(executable))
-    compile_dir = (
-        cache_root()
-        / "cubin"
-        / _digest(
-            split.unit_file(),
-            split.prelude_file(),
-            [split.kernel_file(k) for k in split.kernels],
-            flags,
-            versions["nvcc"],
+    # TVM links the model library with g++ on one core while nvcc uses the others.
+    export = _Background(lambda: _export_library(executable, stage / "model.so"))
+    if model.weight_values:
+        np.savez(stage / "params.npz", **model.weight_values)
+    try:
+        with timed("split", 0.5, "splitting the CUDA source into per-kernel files"):
+            split = split_module(_cuda_source(executable))
+        compile_dir = (
+            cache_root()
+            / "cubin"
+            / _digest(
+                split.unit_file(),
+                split.prelude_file(),
+                [split.kernel_file(k) for k in split.kernels],
+                flags,
+                versions["nvcc"],
+            )
         )
-    )
-    with timed("nvcc", 0.55, f"nvcc: {len(split.kernels)} kernels with -lineinfo"):
-        log = _compile_cached(compile_dir, split, flags, request.use_cache, checkpoint)
-    with timed("disassemble", 0.9, "nvdisasm: SASS and its line table"):
-        shutil.copytree(compile_dir / "src", stage / "src")
-        shutil.copy2(compile_dir / "module.cubin", stage / "module.cubin")
-        cubin = stage / "module.cubin"
-        sass = _relative_paths(
-            parse_nvdisasm(
+        with timed("nvcc", 0.55, f"nvcc: {len(split.kernels)} kernels with -lineinfo"):
+            log = _compile_cached(compile_dir, split, flags, request.use_cache, checkpoint)
+        with timed("disassemble", 0.9, "nvdisasm: SASS and its line table"):
+            shutil.copytree(compile_dir / "src", stage / "src")
+            shutil.copy2(compile_dir / "module.cubin", stage / "module.cubin")
+            cubin = stage / "module.cubin"
+            sass = _relative_paths(
+                parse_nvdisasm(
+                    nvcc.run_tool(
+                        [str(find_tool("nvdisasm").require()), "-c", "-g", "-gi", str(cubin)],
+                        stage,
+                        "nvdisasm",
+                    )
+                ),
+                compile_dir,
+            )
+            write_sass(stage / SASS, sass)
+            usage = nvcc.resources(
                 nvcc.run_tool(
-                    [str(find_tool("nvdisasm").require()), "-c", "-g", "-gi", str(cubin)],
+                    [str(find_tool("cuobjdump").require()), "--dump-resource-usage", str(cubin)],
                     stage,
-                    "nvdisasm",
-                )
-            ),
-            compile_dir,
-        )
-        write_sass(stage / SASS, sass)
-        usage = nvcc.resources(
-            nvcc.run_tool(
-                [str(find_tool("cuobjdump").require()), "--dump-resource-usage", str(cubin)],
-                stage,
-                "cuobjdump",
-            ),
-            log,
-        )
-        (stage / "build.log").write_text(log, encoding="utf-8")
+                    "cuobjdump",
+                ),
+                log,
+            )
+            (stage / "build.log").write_text(log, encoding="utf-8")
+    finally:
+        export.thread.join()  # never leave g++ writing into a folder being removed
+    with timed("export", 0.95, "waiting for the model library"):
+        export.join()
 
     kernels = []
     for k in split.kernels:
@@ -282,6 +287,26 @@ def _build_into(
     )
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     return manifest
+
+
+class _Background:
+    """Run ``work`` in a thread; ``join`` re-raises what it raised."""
+
+    def __init__(self, work: Callable[[], None]) -> None:
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, args=(work,), daemon=True)
+        self.thread.start()
+
+    def _run(self, work: Callable[[], None]) -> None:
+        try:
+            work()
+        except BaseException as exc:  # handed to the joining thread
+            self.error = exc
+
+    def join(self) -> None:
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
 
 
 class _Timer:

@@ -1,0 +1,61 @@
+# Sourced by start.sh and test.sh: make the virtual environment (outside the clone, in the
+# user's cache folder, so TVM is downloaded once per machine) and install kernelscope into it.
+set -euo pipefail
+
+KS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+KS_VENV="${KERNELSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope/venv}"
+
+ks_say() { printf 'kernelscope setup: %s\n' "$*" >&2; }
+
+ks_system_packages() {
+    # What pip cannot bring: a C++ compiler (TVM's export_library links the model library),
+    # venv support, and the shared libraries Qt loads.
+    local missing=()
+    command -v g++ >/dev/null || missing+=(g++)
+    python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+    for lib in libEGL.so.1 libGL.so.1 libxkbcommon.so.0 libfontconfig.so.1 libdbus-1.so.3 \
+               libxcb-cursor.so.0 libxkbcommon-x11.so.0; do
+        ldconfig -p 2>/dev/null | grep -q "$lib" || missing+=("$lib")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    local debs=()
+    for m in "${missing[@]}"; do
+        case "$m" in
+            libEGL.so.1) debs+=(libegl1) ;;
+            libGL.so.1) debs+=(libgl1) ;;
+            libxkbcommon.so.0) debs+=(libxkbcommon0) ;;
+            libfontconfig.so.1) debs+=(libfontconfig1) ;;
+            libdbus-1.so.3) debs+=(libdbus-1-3) ;;
+            libxcb-cursor.so.0) debs+=(libxcb-cursor0) ;;
+            libxkbcommon-x11.so.0) debs+=(libxkbcommon-x11-0) ;;
+            *) debs+=("$m") ;;
+        esac
+    done
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+    if command -v apt-get >/dev/null && $sudo true 2>/dev/null; then
+        ks_say "installing system packages: ${debs[*]}"
+        $sudo apt-get update -qq >/dev/null
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${debs[@]}" >/dev/null
+    else
+        ks_say "please install these Debian/Ubuntu packages: ${debs[*]}"
+    fi
+}
+
+ks_venv() {
+    python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+        ks_say "Python 3.11 or newer is needed (python3 is $(python3 --version 2>&1))"
+        exit 1
+    }
+    ks_system_packages
+    [ -x "$KS_VENV/bin/python" ] || { ks_say "creating $KS_VENV"; python3 -m venv "$KS_VENV"; }
+    # Reinstall only when pyproject.toml or the clone's location changed.
+    local stamp
+    stamp="$(cat "$KS_ROOT/pyproject.toml" - <<<"$KS_ROOT" | sha256sum | cut -c1-16)"
+    if [ "$(cat "$KS_VENV/.kernelscope-stamp" 2>/dev/null)" != "$stamp" ]; then
+        ks_say "installing kernelscope and its dependencies (TVM, Qt, the CUDA compiler wheels)"
+        "$KS_VENV/bin/python" -m pip install -q --upgrade pip
+        "$KS_VENV/bin/python" -m pip install -q -e "$KS_ROOT[dev]"
+        echo "$stamp" >"$KS_VENV/.kernelscope-stamp"
+    fi
+}

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set everything up, build the bundled demo model and open it in kernelscope.
+source "$(dirname "$0")/bootstrap.sh"
+ks_venv
+demo="${XDG_DATA_HOME:-$HOME/.local/share}/kernelscope/demo/squeezenet1_1.kscope"
+"$KS_VENV/bin/kernelscope" build "$KS_ROOT/resources/demo/squeezenet1_1.onnx" -o "$demo"
+if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then
+    ks_say "no display here: the demo workspace is at $demo; open it on a desktop with"
+    ks_say "  $KS_VENV/bin/kernelscope $demo"
+    exit 0
+fi
+exec "$KS_VENV/bin/kernelscope" "$demo" "$@"

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up if needed, then run the whole test suite headless (and the linter).
+source "$(dirname "$0")/bootstrap.sh"
+ks_venv
+cd "$KS_ROOT"
+export QT_QPA_PLATFORM=offscreen
+"$KS_VENV/bin/python" -m pytest -q "$@"
+"$KS_VENV/bin/ruff" check --quiet .
