@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from kernelscope.core import cli_build, cli_db, cli_gui
+from kernelscope.core import cli_build, cli_db, cli_gui, cli_ncu
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
-COMMAND_MODULES = (cli_build, cli_gui, cli_db)
+COMMAND_MODULES = (cli_build, cli_gui, cli_db, cli_ncu)
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -97,9 +97,10 @@ def aggregate_groups(
 
 
 def histogram(values: Iterable[str | None]) -> str:
-    """``Global(3),Shared``: values in first-seen order, with counts above one."""
+    """``Global,Shared(2)``, ``64,128(3)``: sorted (numbers by value), counts above one."""
     counts = Counter(v for v in values if v is not None)
-    return ",".join(f"{v}({n})" if n > 1 else v for v, n in counts.items())
+    order = sorted(counts, key=lambda v: (0, int(v), "") if v.isdigit() else (1, 0, v))
+    return ",".join(f"{v}({counts[v]})" if counts[v] > 1 else v for v in order)
 
 
 def _groups(

@@ -66,6 +66,12 @@ def read_csv(path: str | Path) -> CsvText:
         warnings.append(f"{path}:{bad}: bytes that are not UTF-8 were replaced")
     lines = text.splitlines()
     page, start = sniff(lines)
+    if page is None and "No lineinfo available" in text:
+        raise KernelscopeError(
+            f"{path}:1: holds only ncu's warning that the kernels have no line information",
+            hint="source correlation needs kernels compiled with nvcc -lineinfo; the sass view "
+            "(--print-source sass) still has per-instruction metrics",
+        )
     if page is None:
         first = next((ln for ln in lines if ln.strip()), "")[:80]
         raise KernelscopeError(

@@ -46,9 +46,7 @@ class CsvImport:
     session: dict[str, str]
     warnings: list[str] = field(default_factory=list)
     # ncu's own per-line aggregates from the cuda,sass view, by launch id (for cross-checks)
-    reported_lines: dict[int, dict[Location, dict[str, float | str | None]]] = field(
-        default_factory=dict
-    )
+    reported_lines: dict[int, dict[Location, dict[str, str]]] = field(default_factory=dict)
 
 
 def import_csvs(paths: list[str | Path]) -> CsvImport:
@@ -93,7 +91,7 @@ def import_csvs(paths: list[str | Path]) -> CsvImport:
     sass_for = _assign(sass_blocks, launches, "sass", warnings)
     lines_for = _assign(line_blocks, launches, "cuda,sass", warnings)
     tables: dict[int, InstructionTable] = {}
-    reported: dict[int, dict[Location, dict[str, float | str | None]]] = {}
+    reported: dict[int, dict[Location, dict[str, str]]] = {}
     for launch in launches:
         sb, lb = sass_for.get(launch.id), lines_for.get(launch.id)
         if lb is not None:

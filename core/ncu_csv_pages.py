@@ -14,7 +14,6 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu_csv import (
     CsvText,
     Page,
-    number_or_text,
     parse_dim3,
     parse_number,
     split_source_row,
@@ -220,7 +219,7 @@ class SourceBlock:
     sass: list[str] = field(default_factory=list)
     locations: list[Location | None] = field(default_factory=list)
     chunks: list[tuple[list[str], list[list[str]]]] = field(default_factory=list)
-    line_rows: dict[Location, dict[str, float | str | None]] = field(default_factory=dict)
+    line_rows: dict[Location, dict[str, str]] = field(default_factory=dict)  # raw cells
     files: set[str] = field(default_factory=set)
     # row index -> header line the instruction was inlined from (cuda,sass lists an inlined
     # instruction under its call site and again under the header line)
@@ -382,9 +381,7 @@ def read_source_cuda_sass(ct: CsvText) -> list[SourceBlock]:
                 ct.warnings.append(f"{ct.where(i)}: bad line number {row[0]!r}; row skipped")
                 current = None
                 continue
-            block.line_rows[current] = {
-                lab: number_or_text(c) for lab, c in zip(labels, cells, strict=False)
-            }
+            block.line_rows[current] = dict(zip(labels, cells, strict=False))
             continue
         address = _address(row[2])
         if address is None:

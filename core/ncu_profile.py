@@ -45,6 +45,16 @@ from kernelscope.core.ncu_sources import ResolvedSource, SourceResolver
 from kernelscope.core.workspace import Workspace
 
 REPORT_SUFFIX = ".ncu-rep"
+REPORT_MAGIC = b"NVR\0"
+
+
+def is_report(path: Path) -> bool:
+    """An Nsight Compute report, by its first bytes (or its suffix when unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == REPORT_MAGIC
+    except OSError:
+        return path.suffix == REPORT_SUFFIX
 
 
 @dataclass
@@ -120,7 +130,7 @@ class Profile:
         for f in files:
             if not f.is_file():
                 raise KernelscopeError(f"{f}: no such file")
-        reports = [f for f in files if f.suffix == REPORT_SUFFIX]
+        reports = [f for f in files if f.suffix == REPORT_SUFFIX or is_report(f)]
         if reports and len(files) > 1:
             raise KernelscopeError(
                 "give either one .ncu-rep report or CSV exports, not both",
@@ -153,7 +163,9 @@ class Profile:
 
     @property
     def name(self) -> str:
-        return self.paths[0].name if len(self.paths) == 1 else self.paths[0].parent.name
+        if len(self.paths) == 1:
+            return self.paths[0].name
+        return f"{self.paths[0].resolve().parent.name}/ ({len(self.paths)} CSV files)"
 
     # ---- kernel list -----------------------------------------------------------------------
     def kernels(self) -> list[KernelSummary]:

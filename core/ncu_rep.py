@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from kernelscope.core.ncu_metrics import (
 from kernelscope.core.ncu_model import InstructionTable, Launch, Location, RuleResult
 
 # ncu_report's rule message types as the details CSV prints them.
-_RULE_KIND = {1: "INF", 2: "OPT", 3: "ERR", 4: "WRN"}
+_RULE_KIND = {1: "INF", 2: "OPT", 3: "WRN", 4: "ERR"}
 _SPEEDUP_TYPE = {1: "local", 2: "global"}
 # Instanced per-PC metrics read for the Source view (group metrics are computed from these).
 _PC_METRICS = [m for m in SOURCE_METRICS if not m.key.startswith("group:")]
@@ -234,13 +235,23 @@ def _rules(a: Any) -> list[RuleResult]:
                 rule=r.get("rule_identifier", ""),
                 section=r.get("section_identifier", ""),
                 kind=_RULE_KIND.get(msg.get("type", 0), ""),
-                message=msg["message"],
+                message=plain_rule_text(msg["message"]),
                 title=msg.get("title", ""),
                 speedup_type=_SPEEDUP_TYPE.get(sp.get("type", 0), ""),
                 speedup_pct=sp.get("speedup"),
             )
         )
     return out
+
+
+_URL_RE = re.compile(r"@url:([^:@]+):([^@]+)@")
+_LINK_RE = re.compile(r"@\w+:[^:@]*:([^@]+)@")
+
+
+def plain_rule_text(message: str) -> str:
+    """Rule text as the CSV export prints it: ``@section:Id:Label@`` -> ``Label``,
+    ``@url:Text:https://...@`` -> ``Text (https://...)``."""
+    return _LINK_RE.sub(r"\1", _URL_RE.sub(r"\1 (\2)", message))
 
 
 def _per_pc(a: Any, name: str) -> dict[int, float | int]:

@@ -4,7 +4,8 @@ A report records the paths of the machine that compiled the kernels. In order:
 
 1. the copy embedded in the report (``ncu --import-source yes``) or given as a ``cuda`` CSV view;
 2. a kernelscope workspace's split files, matched by file name (``<kernel>.cu``);
-3. user search paths: ``<dir>/<name>``, then ``<dir>/<parent>/<name>`` and so on.
+3. user search paths: ``<dir>/<name>``, then ``<dir>/<parent>/<name>`` and so on;
+4. the recorded path itself, for a report made on this machine.
 
 A local file found in 2 or 3 is checked against what the profile knows: the embedded copy's
 hash when there is one, else the highest line the profile has metrics for. A mismatch is
@@ -25,7 +26,7 @@ from kernelscope.core.workspace import Workspace
 class ResolvedSource:
     path: str  # as recorded in the report
     text: str | None  # what to show; None when nothing was found
-    origin: str  # "embedded", "workspace", "search path" or "missing"
+    origin: str  # "embedded", "workspace", "search path", "recorded path" or "missing"
     status: str  # "ok", "changed" (local copy differs from what was profiled) or "missing"
     local_path: Path | None = None
     note: str = ""
@@ -96,6 +97,8 @@ class SourceResolver:
         local, origin = self.workspace_file(recorded), "workspace"
         if local is None:
             local, origin = self._search(recorded), "search path"
+        if local is None and Path(recorded).is_absolute() and Path(recorded).is_file():
+            local, origin = Path(recorded), "recorded path"
         local_text = _read(local) if local is not None else None
         if embedded is not None:
             status, note = "ok", ""
@@ -114,7 +117,7 @@ class SourceResolver:
                 "missing",
                 "missing",
                 note="not embedded in the profile (profile with --import-source yes) and not "
-                "found in the workspace or the search paths",
+                "found in the workspace, the search paths or at its recorded path",
             )
         needed = self.max_lines.get(recorded, 0)
         have = len(local_text.splitlines())

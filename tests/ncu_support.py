@@ -1,0 +1,76 @@
+"""Paths of the Nsight Compute test data and a small workspace made from the mlp fixture."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import shutil
+from pathlib import Path
+from typing import Any
+
+from kernelscope.core.manifest import KernelInfo, Manifest
+from kernelscope.core.workspace import MANIFEST
+
+NCU = Path(__file__).parent / "data" / "ncu"
+BAD = Path(__file__).parent / "data" / "bad"
+MLP = NCU / "mlp"
+CNN = NCU / "cnn"
+SMALL = NCU / "small"
+
+MLP_CSVS = [MLP / f for f in ("details.csv", "raw.csv", "session.csv", "source_sass.csv")] + [
+    MLP / "source_cuda_sass.csv",
+    MLP / "source_cuda.csv",
+]
+CNN_CSVS = [CNN / f for f in ("details.csv", "raw.csv", "source_sass.csv", "source_cuda_sass.csv")]
+
+
+def make_mlp_workspace(root: Path, kernels: list[str] | None = None) -> Path:
+    """A workspace holding the mlp fixture's split kernel files (no build needed)."""
+    names = kernels or sorted(p.stem for p in (MLP / "kernels").glob("*.cu"))
+    (root / "src" / "kernels").mkdir(parents=True)
+    infos = []
+    for name in names:
+        src = MLP / "kernels" / f"{name}.cu"
+        dst = root / "src" / "kernels" / f"{name}.cu"
+        if src.is_file():
+            shutil.copyfile(src, dst)
+        else:
+            dst.write_text(f'extern "C" __global__ void {name}() {{}}\n', encoding="utf-8")
+        infos.append(
+            _fill(
+                KernelInfo,
+                name=name,
+                file=f"src/kernels/{name}.cu",
+                primfunc=name.removesuffix("_kernel"),
+                grid=[1, 1, 1],
+                block=[128, 1, 1],
+            )
+        )
+    manifest = _fill(
+        Manifest,
+        model="mlp.py",
+        model_sha256="0" * 64,
+        model_format="nn-module",
+        entry="forward",
+        target={"kind": "cuda", "arch": "sm_90"},
+        params_mode="random",
+        nvcc_flags=["-lineinfo"],
+        cache_key="test",
+        kernels=infos,
+    )
+    (root / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
+    return root
+
+
+def _fill(cls: type, **given: Any) -> Any:
+    """An instance with ``given`` fields and empty values for the other required ones, so
+    the helper keeps working as the manifest gains fields."""
+    empty: dict[str, Any] = {"list": [], "dict": {}, "str": "", "int": 0, "float": 0.0}
+    for f in dataclasses.fields(cls):
+        if f.name in given or f.default is not dataclasses.MISSING:
+            continue
+        if f.default_factory is not dataclasses.MISSING:
+            continue
+        kind = str(f.type).split("[")[0].split("|")[0].strip()
+        given[f.name] = None if "None" in str(f.type) else copy.copy(empty.get(kind))
+    return cls(**given)
