@@ -45,6 +45,7 @@ class CsvImport:
     sources: dict[str, str]  # file path -> text (from the cuda view)
     session: dict[str, str]
     warnings: list[str] = field(default_factory=list)
+    has_line_view: bool = False  # a cuda,sass Source view was given
     # ncu's own per-line aggregates from the cuda,sass view, by launch id (for cross-checks)
     reported_lines: dict[int, dict[Location, dict[str, str]]] = field(default_factory=dict)
 
@@ -111,7 +112,15 @@ def import_csvs(paths: list[str | Path]) -> CsvImport:
         launch.has_source_metrics = True
     if texts and not tables and (Page.SOURCE_SASS in texts or Page.SOURCE_CUDA_SASS in texts):
         warnings.append("the Source-page export holds no instruction rows")
-    return CsvImport(launches, tables, sources, session, warnings, reported)
+    return CsvImport(
+        launches,
+        tables,
+        sources,
+        session,
+        warnings,
+        has_line_view=Page.SOURCE_CUDA_SASS in texts,
+        reported_lines=reported,
+    )
 
 
 def _merge_launch_lists(details: dict[int, Launch], raw: dict[int, Launch]) -> list[Launch]:

@@ -119,7 +119,7 @@ def read_details(ct: CsvText) -> dict[int, Launch]:
         metric = row[cols["Metric Name"]]
         if metric:
             unit = row[cols["Metric Unit"]] if "Metric Unit" in cols else ""
-            fname = DETAILS_FIELDS.get((section, metric)) or METRIC_FIELDS.get(metric)
+            fname = _details_field(section, metric)
             if fname:
                 try:
                     value = parse_number(row[cols["Metric Value"]])
@@ -132,6 +132,13 @@ def read_details(ct: CsvText) -> dict[int, Launch]:
         if rule:
             launch.rules.append(rule)
     return launches
+
+
+def _details_field(section: str, label: str) -> str | None:
+    """The Launch field a details row fills; older ncu called the section "GPU Speed Of Light"."""
+    if section.startswith("GPU Speed Of Light") and "Roofline" not in section:
+        section = "GPU Speed Of Light Throughput"
+    return DETAILS_FIELDS.get((section, label)) or METRIC_FIELDS.get(label)
 
 
 def _rule(row: list[str], cols: dict[str, int], section: str) -> RuleResult | None:
@@ -254,12 +261,20 @@ class SourceBlock:
                     col.extend([""] * (done - len(col)))
         return out
 
-    def same_as(self, other: SourceBlock) -> bool:
-        return (
-            self.kernel == other.kernel
-            and self.addresses == other.addresses
-            and self.chunks == other.chunks
-        )
+    def repeats(self, previous: SourceBlock) -> bool:
+        """The same rows as ``previous`` (or their beginning, for an export cut short)."""
+        n = len(self.addresses)
+        if self.kernel != previous.kernel or self.addresses != previous.addresses[:n]:
+            return False
+        mine = [r for _, rows in self.chunks for r in rows]
+        theirs = [r for _, rows in previous.chunks for r in rows][:n]
+        return mine == theirs
+
+
+def _title(line: str) -> str:
+    """The value of a ``"Kernel Name","x",`` style line ('' when the line is cut)."""
+    parts = split_source_row(line, 2, 1)
+    return parts[1] if len(parts) > 1 else ""
 
 
 def _address(text: str) -> int | None:
@@ -272,7 +287,7 @@ def _address(text: str) -> int | None:
 def read_source_sass(ct: CsvText) -> list[SourceBlock]:
     """``--print-source sass``: a ``"Kernel Name"`` line, a header, one row per instruction.
 
-    ncu 2025.3 prints every block twice in a row; a block identical to the previous one is
+    ncu 2025.3 prints every block twice in a row; a block that repeats the previous one is
     dropped (two launches of one kernel differ at least in their sampled stalls).
     """
     blocks: list[SourceBlock] = []
@@ -285,7 +300,7 @@ def read_source_sass(ct: CsvText) -> list[SourceBlock]:
         line = ct.lines[i]
         if line.startswith('"Kernel Name",'):
             _close(blocks, block)
-            block = SourceBlock(split_source_row(line, 2, 1)[1], i)
+            block = SourceBlock(_title(line), i)
             header, seen = [], set()
             continue
         if block is None or not line.startswith('"'):
@@ -293,7 +308,9 @@ def read_source_sass(ct: CsvText) -> list[SourceBlock]:
         if not header:
             header = split_source_row(line, 0, 0)
             if "Address" not in header or "Source" not in header:
-                raise KernelscopeError(f"{ct.where(i)}: expected the Address/Source header")
+                ct.warnings.append(f"{ct.where(i)}: expected the Address/Source header; skipped")
+                header = []
+                continue
             addr_i, src_i = header.index("Address"), header.index("Source")
             metric_idx = [j for j in range(len(header)) if j not in (addr_i, src_i)]
             block.start_chunk([header[j] for j in metric_idx])
@@ -322,7 +339,7 @@ def read_source_sass(ct: CsvText) -> list[SourceBlock]:
 def _close(blocks: list[SourceBlock], block: SourceBlock | None) -> None:
     if block is None or not block.addresses:
         return
-    if blocks and blocks[-1].same_as(block):
+    if blocks and block.repeats(blocks[-1]):
         return
     blocks.append(block)
 
@@ -344,16 +361,17 @@ def read_source_cuda_sass(ct: CsvText) -> list[SourceBlock]:
     for i in range(ct.start, len(ct.lines)):
         line = ct.lines[i]
         if line.startswith('"File Path",'):
-            file = split_source_row(line, 2, 1)[1]
+            file = _title(line)
             header = []
             continue
         if line.startswith('"Function Name",'):
-            function = split_source_row(line, 2, 1)[1]
+            function = _title(line)
             if block is None or block.kernel != function or (file, function) in pairs:
-                if block is not None:
+                if block is not None and block.addresses:
                     blocks.append(block)
                 block = SourceBlock(function, i)
                 pairs, seen = set(), {}
+            header = []
             pairs.add((file, function))
             block.files.add(file)
             current = None
@@ -363,9 +381,11 @@ def read_source_cuda_sass(ct: CsvText) -> list[SourceBlock]:
         if not header:
             header = split_source_row(line, 0, 0)
             if header[:4] != ["Line No", "Source", "Address", "Source"]:
-                raise KernelscopeError(
-                    f"{ct.where(i)}: expected a 'Line No,Source,Address,Source' header"
+                ct.warnings.append(
+                    f"{ct.where(i)}: expected a 'Line No,Source,Address,Source' header; skipped"
                 )
+                header = []
+                continue
             labels = header[4:]
             block.start_chunk(labels)
             continue
@@ -408,7 +428,7 @@ def read_source_cuda(ct: CsvText) -> dict[str, str]:
     for i in range(ct.start, len(ct.lines)):
         line = ct.lines[i]
         if line.startswith('"File Name",'):
-            current = files.setdefault(split_source_row(line, 2, 1)[1], {})
+            current = files.setdefault(_title(line), {})
             continue
         if current is None or line.startswith('"Line No","Source"'):
             continue

@@ -371,10 +371,7 @@ class Profile:
                 "(collect the SourceCounters section, e.g. --set full)"
             )
         if not table.has_lines:
-            return (
-                "the kernel was compiled without line information: SASS-level metrics only; "
-                "source correlation needs nvcc -lineinfo"
-            )
+            return self._loader.no_lines_reason()
         return None
 
 
@@ -393,6 +390,12 @@ class _Loader:
     def sources_for(self, path: str) -> dict[str, str]:
         """Source files known to the data, at least trying to include ``path``."""
         raise NotImplementedError
+
+    def no_lines_reason(self) -> str:
+        return (
+            "the kernel was compiled without line information: SASS-level metrics only; "
+            "source correlation needs nvcc -lineinfo"
+        )
 
 
 class _ReportLoader(_Loader):
@@ -455,3 +458,11 @@ class _CsvLoader(_Loader):
 
     def sources_for(self, path: str) -> dict[str, str]:
         return self.data.sources
+
+    def no_lines_reason(self) -> str:
+        if not self.data.has_line_view:
+            return (
+                "these CSV exports have no source lines: "
+                "export --print-source cuda,sass as well (or use the .ncu-rep)"
+            )
+        return super().no_lines_reason()
