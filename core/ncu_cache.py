@@ -3,7 +3,8 @@
 Layout: ``<cache root>/ncu/<key>/<part>.pickle`` where the root is platformdirs' user cache
 folder for ``kernelscope`` (or ``$KERNELSCOPE_CACHE_DIR``) and the parts are the kernel list,
 the embedded sources and one file per launch's instruction table, written as they are first
-computed. Renaming the report does not lose its cache; changing one byte does.
+computed; ``ncu/keys/`` remembers the hashes of files already seen. Renaming the report does
+not lose its cache; changing one byte does.
 
 Entries are pickles of kernelscope's own dataclasses and numpy arrays (fast to load: the
 kernel list of a 60-launch report comes back in milliseconds). The key includes
@@ -27,7 +28,7 @@ SCHEMA = "ncu-1"
 _CHUNK = 1 << 20
 
 
-def content_key(paths: Sequence[Path]) -> str:
+def _hash_files(paths: Sequence[Path]) -> str:
     h = hashlib.blake2b(SCHEMA.encode(), digest_size=20)
     for p in paths:
         with open(p, "rb") as f:
@@ -35,6 +36,41 @@ def content_key(paths: Sequence[Path]) -> str:
                 h.update(chunk)
         h.update(b"\0--file--\0")
     return h.hexdigest()
+
+
+def content_key(paths: Sequence[Path], root: Path | None = None) -> str:
+    """A hash of the files' content (blake2b, ~0.6 GB/s here).
+
+    Hashing a 150 MB report costs a quarter of a second, so the hash is remembered per file
+    path together with its size, mtime and inode; a file whose stat is unchanged is not read
+    again. A renamed or copied file is hashed anew and meets the same cache entries.
+    """
+    stats = [os.stat(p) for p in paths]
+    ident = [
+        (str(Path(p).resolve()), s.st_size, s.st_mtime_ns, s.st_ino)
+        for p, s in zip(paths, stats, strict=True)
+    ]
+    memo = (
+        (root or cache_root())
+        / "ncu"
+        / "keys"
+        / (hashlib.blake2b(repr(ident).encode(), digest_size=16).hexdigest() + ".key")
+    )
+    try:
+        key = memo.read_text(encoding="ascii").strip()
+        if len(key) == 40:
+            return key
+    except OSError:
+        pass
+    key = _hash_files(paths)
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(key, encoding="ascii")
+        os.replace(tmp, memo)
+    except OSError:
+        pass
+    return key
 
 
 class ProfileCache:

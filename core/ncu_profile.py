@@ -215,18 +215,29 @@ class Profile:
 
     # ---- per-instruction data --------------------------------------------------------------
     def launch_instructions(self, launch_id: int) -> InstructionTable | None:
-        if launch_id not in self._tables:
-            table = self._cache.load(f"launch-{launch_id}") if self._cache else None
-            if table is None:
-                table = self._loader.instructions(self.launch(launch_id))
-                if self._cache and table is not None:
-                    self._cache.store(f"launch-{launch_id}", table)
-            self._tables[launch_id] = table
+        self.prefetch([launch_id])
         return self._tables[launch_id]
+
+    def prefetch(self, launch_ids: Sequence[int]) -> None:
+        """Load (from the cache, else the profile) the per-instruction data of these launches."""
+        todo = []
+        for i in launch_ids:
+            if i in self._tables:
+                continue
+            table = self._cache.load(f"launch-{i}") if self._cache else None
+            if table is not None:
+                self._tables[i] = table
+            else:
+                todo.append(self.launch(i))
+        for launch in todo:
+            table = self._tables[launch.id] = self._loader.instructions(launch)
+            if self._cache and table is not None:
+                self._cache.store(f"launch-{launch.id}", table)
 
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
         """Per-instruction metrics of a kernel, its launches combined (or one launch)."""
         ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
+        self.prefetch(ids)
         tables = [t for t in (self.launch_instructions(i) for i in ids) if t is not None]
         if not tables:
             return None
@@ -260,6 +271,7 @@ class Profile:
             table = self.instructions(kernel, launch)
             return agg.total(table) if table is not None else LineMetrics(None, None, {})
         parts = []
+        self.prefetch([x.id for x in self.launches])
         for k in self.kernels():
             t = self.instructions(k.name)
             if t is not None:
@@ -300,6 +312,7 @@ class Profile:
         call site), so the shares add up to at most 1 over a kernel or the model.
         """
         names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
+        self.prefetch([x.id for name in names for x in self.kernel(name).launches])
         entries: list[tuple[str, Location, LineMetrics]] = []
         grand = 0.0
         for name in names:

@@ -92,9 +92,10 @@ class ReportReader:
         return a
 
     def launches(self) -> list[Launch]:
+        """Every launch's kernel-list data, in report order, up to the first damaged one."""
         out = []
         for i in range(len(self._index)):
-            launch = self._launch(i, self._action(i))
+            launch = self.launch(i)
             if launch is None:
                 self.warnings.append(
                     f"{self.path}: launch {i} is incomplete (truncated report?); "
@@ -103,6 +104,13 @@ class ReportReader:
                 break
             out.append(launch)
         return out
+
+    def launch(self, launch_id: int) -> Launch | None:
+        """One launch's kernel-list data; None when the launch is damaged."""
+        try:
+            return self._launch(launch_id, self._action(launch_id))
+        except Exception:  # a truncated action fails in the SWIG layer
+            return None
 
     def _launch(self, i: int, a: Any) -> Launch | None:
         name = a.name()

@@ -1,0 +1,231 @@
+"""Benchmark the Nsight Compute import against the targets of issue 3.
+
+    python benchmarks/bench_import.py [--quick]
+
+Data: the fixtures in tests/data/ncu (cnn: 4 launches, 8.5 MB, the largest report there; mlp:
+5 launches of a ``--set full`` profile), plus synthetic data written to benchmarks/out/:
+
+* ``mlp_x12.ncu-rep``: the mlp report's results repeated 12 times, a 60-launch ``--set full``
+  report (the kernel-list target is stated for 60 launches);
+* ``cnn_x20.ncu-rep``: the cnn report 20 times over (80 launches, 20x its size);
+* ``cnn_x20_source_sass.csv`` / ``cnn_x20_source_cuda_sass.csv``: the cnn Source-page exports
+  20 times over (each copy reads as 4 more launches), 22 and 33 MB.
+
+A report is a sequence of length-prefixed protobuf messages; a profiled result is a header
+message (field 2 = 1) followed by its payload, so appending copies of those pairs makes a valid
+report with more launches (checked with ncu_report before timing anything).
+
+Every "cold" figure runs in a fresh Python process with an empty kernelscope cache (the OS
+file cache is warm); "cached" figures run in a fresh process on the cache the cold run left.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "ncu"
+OUT = Path(__file__).resolve().parent / "out"
+
+TARGETS = {
+    "kernel list, cold (60 launches)": 1.0,
+    "kernel list, cached": 0.2,
+    "per-line data of one kernel": 0.15,
+    "25 MB source CSV parsed": 2.0,
+    "hot lines of the whole model, cold": 3.0,
+}
+
+
+# ---- synthetic data ---------------------------------------------------------------------------
+def _blocks(data: bytes) -> list[bytes]:
+    out, off = [], 4
+    while off < len(data):
+        (size,) = struct.unpack_from("<I", data, off)
+        out.append(data[off : off + 4 + size])
+        off += 4 + size
+    if off != len(data):
+        raise ValueError("not a sequence of length-prefixed messages")
+    return out
+
+
+def _is_result_header(block: bytes) -> bool:
+    # protobuf: field 1 (varint, any value), then field 2 (varint) == 1
+    body = block[4:]
+    if len(body) < 4 or body[0] != 0x08:
+        return False
+    i = 1
+    while body[i] & 0x80:
+        i += 1
+    return body[i + 1 : i + 3] == b"\x10\x01"
+
+
+def repeat_report(src: Path, dst: Path, times: int) -> int:
+    """Append ``times - 1`` more copies of every result (header + payload) to the report."""
+    data = src.read_bytes()
+    blocks = _blocks(data)
+    results = [
+        blocks[i] + blocks[i + 1] for i in range(len(blocks) - 1) if _is_result_header(blocks[i])
+    ]
+    dst.write_bytes(data + b"".join(results) * (times - 1))
+    return len(results) * times
+
+
+def repeat_text(src: Path, dst: Path, times: int) -> None:
+    text = src.read_bytes()
+    with open(dst, "wb") as f:
+        for _ in range(times):
+            f.write(text)
+
+
+def make_data() -> dict[str, Path]:
+    OUT.mkdir(exist_ok=True)
+    files = {
+        "mlp_x12": OUT / "mlp_x12.ncu-rep",
+        "cnn_x20": OUT / "cnn_x20.ncu-rep",
+        "sass_x20": OUT / "cnn_x20_source_sass.csv",
+        "cuda_sass_x20": OUT / "cnn_x20_source_cuda_sass.csv",
+    }
+    import ncu_report
+
+    for key, src, times in (
+        ("mlp_x12", DATA / "mlp/mlp.ncu-rep", 12),
+        ("cnn_x20", DATA / "cnn/cnn.ncu-rep", 20),
+    ):
+        if not files[key].is_file():
+            want = repeat_report(src, files[key], times)
+            got = ncu_report.load_report(str(files[key])).range_by_idx(0).num_actions()
+            if got != want:
+                raise SystemExit(
+                    f"synthetic {files[key].name}: ncu_report sees {got} launches, not {want}"
+                )
+    if not files["sass_x20"].is_file():
+        repeat_text(DATA / "cnn/source_sass.csv", files["sass_x20"], 20)
+    if not files["cuda_sass_x20"].is_file():
+        repeat_text(DATA / "cnn/source_cuda_sass.csv", files["cuda_sass_x20"], 20)
+    return files
+
+
+# ---- one measurement per process --------------------------------------------------------------
+def _measure(case: str, paths: list[str]) -> dict[str, float]:
+    """Runs in a child process; the cache folder comes from KERNELSCOPE_CACHE_DIR."""
+    t0 = time.perf_counter()
+    from kernelscope.core.ncu_profile import Profile
+
+    imported = time.perf_counter()
+    out: dict[str, float] = {"import s": imported - t0}
+    if case == "csv":
+        from kernelscope.core.ncu_csv_import import import_csvs
+
+        data = import_csvs(paths)
+        out["parse s"] = time.perf_counter() - imported
+        out["launches"] = len(data.launches)
+        out["rows"] = sum(len(t) for t in data.tables.values())
+        return out
+    profile = Profile.open(paths if len(paths) > 1 else paths[0])
+    kernels = profile.kernels()
+    t1 = time.perf_counter()
+    out["kernel list s"] = t1 - imported
+    out["launches"] = len(profile.launches)
+    # the costliest kernel's per-line data: its first launch, then all its launches combined
+    biggest = max(kernels, key=lambda k: k.duration_ns or 0.0)
+    first = biggest.first.id
+    own = profile.source_files(biggest.name, launch=first)[0]
+    profile.lines(biggest.name, own, launch=first)
+    t2 = time.perf_counter()
+    out["lines of one launch s"] = t2 - t1
+    lines = profile.lines(biggest.name, own)
+    t3 = time.perf_counter()
+    out["lines of one kernel s"] = t3 - t1
+    out["launches of that kernel"] = len(biggest.launches)
+    out["line count"] = len(lines)
+    t2 = t3
+    if case == "full":
+        hot = profile.hot_lines(top=20)
+        out["hot lines s"] = time.perf_counter() - t2
+        out["open + hot lines s"] = time.perf_counter() - imported
+        out["top line samples"] = hot[0].value
+    return out
+
+
+def run_child(case: str, paths: list[Path], cache: Path) -> dict[str, float]:
+    env = dict(os.environ, KERNELSCOPE_CACHE_DIR=str(cache))
+    cmd = [sys.executable, __file__, "--child", case, *map(str, paths)]
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr}")
+    result = json.loads(proc.stdout)
+    result["process wall s"] = time.perf_counter() - t
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("--quick", action="store_true", help="skip the 20x report")
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(_measure(args.child[0], args.child[1:])))
+        return
+    files = make_data()
+    reports = {
+        "cnn (fixture, 4 launches)": DATA / "cnn/cnn.ncu-rep",
+        "mlp_x12 (60 launches)": files["mlp_x12"],
+    }
+    if not args.quick:
+        reports["cnn_x20 (80 launches)"] = files["cnn_x20"]
+    rows: list[tuple[str, str, float]] = []
+    for label, report in reports.items():
+        size = report.stat().st_size / 1e6
+        with tempfile.TemporaryDirectory() as cache:
+            cold = run_child("full", [report], Path(cache))
+            warm = run_child("full", [report], Path(cache))
+        name = f"{label}, {size:.0f} MB"
+        n = cold["launches of that kernel"]
+        rows += [
+            (name, "kernel list, cold", cold["kernel list s"]),
+            (name, "kernel list, cached", warm["kernel list s"]),
+            (name, "per-line data of one launch, cold", cold["lines of one launch s"]),
+            (
+                name,
+                f"per-line data of one kernel ({n} launches), cold",
+                cold["lines of one kernel s"],
+            ),
+            (
+                name,
+                f"per-line data of one kernel ({n} launches), cached",
+                warm["lines of one kernel s"],
+            ),
+            (name, "hot lines of the whole model, cold (open + hot)", cold["open + hot lines s"]),
+            (name, "hot lines of the whole model, cached", warm["open + hot lines s"]),
+            (name, "python + kernelscope import (not in the above)", cold["import s"]),
+        ]
+    for key in ("sass_x20", "cuda_sass_x20"):
+        path = files[key]
+        with tempfile.TemporaryDirectory() as cache:
+            res = run_child("csv", [path], Path(cache))
+        rows.append(
+            (
+                f"{path.name}, {path.stat().st_size / 1e6:.0f} MB, {res['rows']:.0f} rows",
+                "source CSV parsed",
+                res["parse s"],
+            )
+        )
+    width = max(len(r[0]) for r in rows)
+    wwhat = max(len(r[1]) for r in rows)
+    print(f"{'data':<{width}}  {'what':<{wwhat}}  seconds")
+    for data, what, secs in rows:
+        print(f"{data:<{width}}  {what:<{wwhat}}  {secs:7.3f}")
+    print("\ntargets (issue 3):", ", ".join(f"{k} < {v} s" for k, v in TARGETS.items()))
+
+
+if __name__ == "__main__":
+    main()
