@@ -379,10 +379,7 @@ class Profile:
         """Why per-line numbers cannot be shown for a kernel, or None if they can."""
         table = self.instructions(kernel)
         if table is None:
-            return (
-                "the profile has no per-instruction metrics for this kernel "
-                "(collect the SourceCounters section, e.g. --set full)"
-            )
+            return self._loader.no_instructions_reason()
         if not table.has_lines:
             return self._loader.no_lines_reason()
         return None
@@ -403,6 +400,12 @@ class _Loader:
     def sources_for(self, path: str) -> dict[str, str]:
         """Source files known to the data, at least trying to include ``path``."""
         raise NotImplementedError
+
+    def no_instructions_reason(self) -> str:
+        return (
+            "the profile has no per-instruction metrics for this kernel "
+            "(collect the SourceCounters section, e.g. --set full)"
+        )
 
     def no_lines_reason(self) -> str:
         return (
@@ -471,6 +474,14 @@ class _CsvLoader(_Loader):
 
     def sources_for(self, path: str) -> dict[str, str]:
         return self.data.sources
+
+    def no_instructions_reason(self) -> str:
+        if not self.data.tables:
+            return (
+                "these CSV exports hold no per-instruction metrics: "
+                "export --page source --print-source cuda,sass as well"
+            )
+        return super().no_instructions_reason()
 
     def no_lines_reason(self) -> str:
         if not self.data.has_line_view:

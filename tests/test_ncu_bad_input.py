@@ -111,6 +111,13 @@ def test_sources_neither_embedded_nor_found(capsys: pytest.CaptureFixture[str]) 
     assert "not embedded in the profile" in err
 
 
+def test_csv_of_a_page_without_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, _, err = run_cli(["hot", str(MLP / "details.csv")], capsys)
+    assert rc == 1 and "details.csv" in err and "--print-source cuda,sass" in err
+    rc, _, err = run_cli(["hot", str(MLP / "session.csv")], capsys)
+    assert rc == 1 and "session.csv: no kernel launches found" in err
+
+
 def test_report_and_csv_together_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     rc, _, err = run_cli(["kernels", str(MLP / "mlp.ncu-rep"), str(MLP / "details.csv")], capsys)
     assert rc == 1 and "not both" in err

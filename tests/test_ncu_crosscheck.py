@@ -173,5 +173,6 @@ def test_offsets_are_relative_to_the_function_start() -> None:
             for key, value in ra.items():
                 if isinstance(value, float) and not math.isnan(value):
                     assert rb.get(key, 0.0) == pytest.approx(value), (k.name, off, key)
-        sass = rep.sass(k.name)
+        sass = rep.sass(k.name)  # the whole function, trailing NOP padding included
+        assert sorted(sass) == b.offsets.tolist()
         assert sass[0] == b.sass[0]
