@@ -20,9 +20,14 @@ Open a report (``.ncu-rep``) or any set of CSV exports of one report::
 (d) hot lines: ``profile.hot_lines(metric="smsp__pcsamp_sample_count", top=20, kernel=None)``
     -> ``list[HotLine]`` with the dominant stall reasons of each line.
 
-Every per-kernel call takes ``launch=<result id>`` to look at one launch instead of all of a
-kernel's launches combined. Metric keys are Nsight Compute metric names
-(``ncu_metrics.SOURCE_METRICS`` lists them with their labels; ``resolve_metric`` accepts labels).
+Also: ``profile.files(kernel)`` (per-file totals), ``profile.totals(kernel)`` and
+``profile.totals()`` (the whole model), ``profile.correlation_problem(kernel)`` (why there are
+no per-line numbers: no SourceCounters, no -lineinfo, no cuda,sass export), ``profile.warnings``
+(partial data: file:line of what was skipped). Every per-kernel call takes
+``launch=<result id>`` to look at one launch instead of all of a kernel's launches combined.
+A Profile is not thread-safe: use it from one thread (e.g. one worker) at a time. Metric keys
+are Nsight Compute metric names (``ncu_metrics.SOURCE_METRICS`` lists them with their labels;
+``resolve_metric`` accepts labels).
 
 Speed: the kernel list is read first and alone; per-instruction data is read per kernel on
 demand, SASS text only when asked for. Everything read is cached by content (``ncu_cache``),
