@@ -152,13 +152,6 @@ def parse_number(token: str) -> float | None:
     return value
 
 
-def number_or_text(token: str) -> float | str | None:
-    try:
-        return parse_number(token)
-    except ValueError:
-        return token.strip()
-
-
 # Scale factors to base units: time -> ns, frequency -> hz, size -> byte (SI, factor 1000).
 _PREFIX = {"": 1.0, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15}
 _TIME = {"ns": 1.0, "nsecond": 1.0, "us": 1e3, "usecond": 1e3, "ms": 1e6, "msecond": 1e6}

@@ -211,8 +211,3 @@ def resolve_metric_name(text: str, available: set[str] | None = None) -> str | N
             if key.casefold() == folded:
                 return key
     return None
-
-
-def stall_label(key: str) -> str:
-    """Short name of a stall-reason metric: ``long_scoreboard``."""
-    return key.removeprefix(STALL_PREFIX)
