@@ -256,6 +256,8 @@ def _build_into(
                 static_smem_bytes=res.static_smem_bytes if res else None,
                 local_bytes=res.local_bytes if res else None,
                 sass_instructions=_count(sass.get(k.name)),
+                launched=launch is not None
+                and (facts.called_primfuncs is None or primfunc in facts.called_primfuncs),
             )
         )
     manifest = Manifest(

@@ -6,10 +6,10 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from kernelscope.core import cli_build, cli_db, cli_gui, cli_ncu
+from kernelscope.core import cli_build, cli_db, cli_gui, cli_ncu, cli_profile
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
-COMMAND_MODULES = (cli_build, cli_gui, cli_db, cli_ncu)
+COMMAND_MODULES = (cli_build, cli_profile, cli_ncu, cli_db, cli_gui)
 
 
 def make_parser() -> argparse.ArgumentParser:

@@ -24,6 +24,7 @@ _SNAPSHOTS = {
     "before:LegalizeOps",
     "after:LegalizeOps",
     "after:FuseOps",
+    "after:RewriteDataflowReshape",
     "after:tirx.SplitHostDevice",
 }
 
@@ -42,6 +43,7 @@ class Launch:
 class IRFacts:
     launches: dict[str, Launch] = field(default_factory=dict)
     ops_by_primfunc: dict[str, list[OpInfo]] = field(default_factory=dict)
+    called_primfuncs: set[str] | None = None  # None: not known
 
 
 def make_instrument(snapshots: dict[str, Any]) -> Any:
@@ -66,6 +68,15 @@ def extract(snapshots: dict[str, Any]) -> IRFacts:
     split = snapshots.get("after:tirx.SplitHostDevice")
     if split is not None:
         facts.launches = _launches(split)
+    final = snapshots.get("after:RewriteDataflowReshape")
+    if final is not None:
+        facts.called_primfuncs = {
+            prim
+            for func in final.functions.values()
+            if type(func).__name__ == "Function"
+            for b in _bindings(func)
+            if (prim := _call_tir_prim(b.value))
+        }
     stages = [
         snapshots.get(k) for k in ("before:LegalizeOps", "after:LegalizeOps", "after:FuseOps")
     ]

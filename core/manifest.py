@@ -54,12 +54,9 @@ class KernelInfo:
     static_smem_bytes: int | None = None
     local_bytes: int | None = None  # stack frame / spills, from ptxas
     sass_instructions: int = 0
-    # Kernels that are in the module but never launched by the model's functions keep
-    # grid/block of [0, 0, 0].
-
-    @property
-    def launched(self) -> bool:
-        return self.grid[0] > 0
+    # Whether running the model launches this kernel. TVM keeps kernels it never calls (a
+    # reshape turned into a view by RewriteDataflowReshape, say) in the module.
+    launched: bool = True
 
 
 @dataclass

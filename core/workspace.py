@@ -164,6 +164,9 @@ def staged_workspace(target: Path) -> Iterator[Path]:
     check_target_folder(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    stage.chmod(0o777 & ~umask)  # mkdtemp makes it private; a workspace is an ordinary folder
     try:
         yield stage
         old_profiles = target / PROFILES

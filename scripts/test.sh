@@ -2,6 +2,7 @@
 # Set up if needed, then run the whole test suite headless (and the linter).
 source "$(dirname "$0")/bootstrap.sh"
 ks_venv
+ks_test_tools
 cd "$KS_ROOT"
 export QT_QPA_PLATFORM=offscreen
 "$KS_VENV/bin/python" -m pytest -q "$@"

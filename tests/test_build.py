@@ -53,8 +53,12 @@ def test_launch_facts_agree_with_the_ir_and_the_source(build_once) -> None:
     assert [t.shape for t in conv_op.inputs] == [[2, 3, 16, 16], [8, 3, 3, 3]]
     assert conv_op.output is not None and conv_op.output.shape == [2, 8, 16, 16]
     assert {tuple(p.shape) for p in conv.params} >= {(2, 3, 16, 16), (8, 3, 3, 3)}
+    # RewriteDataflowReshape turns reshapes into views: their kernels stay in the module
+    # but the model never launches them (the H200 profile in test_profile confirms it).
+    launched = {k.name: k.launched for k in ws.manifest.kernels}
+    assert launched.pop("reshape_kernel") is False and launched.pop("reshape1_kernel") is False
+    assert all(launched.values())
     for k in ws.manifest.kernels:
-        assert k.launched
         threads = k.block[0] * k.block[1] * k.block[2]
         bounds = _BOUNDS_RE.search(ws.source_text(k))
         if bounds:

@@ -1,0 +1,223 @@
+"""Profiling: the report made on an H200 by kernelscope's own runner and profiler, the runner's
+checks, the ncu command, and what happens on a machine without a GPU or when ncu fails."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernelscope.core import runner
+from kernelscope.core.cli_ncu import check_against_workspace
+from kernelscope.core.errors import Cancelled, KernelscopeError
+from kernelscope.core.ncu_profile import Profile
+from kernelscope.core.profiler import (
+    ProfileRequest,
+    ncu_arguments,
+    profile_workspace,
+    profiling_problem,
+)
+from kernelscope.core.toolchain import find_tool
+
+H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
+
+
+def test_h200_report_matches_the_workspace_kernel_for_kernel(build_once) -> None:
+    ws = build_once("small_cnn.onnx")
+    profile = Profile.open(H200_REPORT, workspace=ws)
+    check = check_against_workspace(profile, ws)
+    launched = sorted(k.name for k in ws.manifest.kernels if k.launched)
+    assert sorted(check["matched"]) == launched
+    assert check["profile_only"] == [] and check["build_only"] == []
+    assert [s["status"] for s in check["sources"]] == ["ok"] * len(launched)
+    for name in launched:
+        own = profile.source_files(name)[0]
+        assert profile.resolver.workspace_file(own).resolve() == ws.source_path(name).resolve()
+        assert profile.source(own).text == ws.source_text(name)
+    # the launch facts kernelscope read from TVM's IR are what the GPU ran
+    for k in profile.kernels():
+        info = ws.manifest.kernel(k.name)
+        assert tuple(info.grid) == tuple(k.first.grid)
+        assert tuple(info.block) == tuple(k.first.block)
+        # ptxas's count, except that ncu reports at least 16 per thread (the least allocated)
+        assert info.registers is not None and k.registers == max(info.registers, 16)
+
+
+def test_h200_report_per_instruction_data_lines_up_with_the_static_sass(build_once) -> None:
+    ws = build_once("small_cnn.onnx")
+    profile = Profile.open(H200_REPORT, workspace=ws)
+    for kernel in ("fused_conv2d_add_relu_kernel", "max_pool2d_kernel"):
+        static = {i.offset: i.text for i in ws.sass(kernel).instructions}
+        measured = profile.sass(kernel)
+        assert measured, kernel
+        for offset, text in measured.items():
+            # ncu prints SASS without nvdisasm's operand-reuse flags, and branch targets as
+            # addresses where nvdisasm prints labels
+            ours = static[offset].replace(".reuse", "").split("`(")[0]
+            assert " ".join(text.split()).startswith(ours), offset
+
+
+def test_no_gpu_here_says_what_is_missing_and_writes_nothing(build_once, tmp_path: Path) -> None:
+    if find_tool("ncu").found and profiling_problem() is None:
+        pytest.skip("this machine can profile")
+    ws_path = tmp_path / "ws"
+    shutil.copytree(build_once("small_cnn.onnx").path, ws_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "kernelscope.core.cli", "profile", str(ws_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1
+    assert "ncu" in proc.stderr or "no NVIDIA GPU" in proc.stderr
+    assert "kernelscope import" in proc.stderr
+    assert not (ws_path / "profiles").exists()
+
+
+def test_ncu_command_profiles_with_sources_and_the_chosen_filters(tmp_path: Path) -> None:
+    req = ProfileRequest(
+        workspace=tmp_path,
+        set=None,
+        sections=["SourceCounters", "SpeedOfLight"],
+        kernel_regex="conv",
+        launch_skip=2,
+        launch_count=5,
+        clock_control="none",
+    )
+    args = ncu_arguments(req, "/ws/profiles/.partial-x", "/ws/src")
+    joined = " ".join(args)
+    assert "--import-source yes" in joined and "--source-folders /ws/src" in joined
+    assert "--section SourceCounters --section SpeedOfLight" in joined and "--set" not in args
+    assert "--kernel-name regex:conv" in joined
+    assert "--launch-skip 2 --launch-count 5" in joined and "--clock-control none" in joined
+    assert args[args.index("-o") + 1] == "/ws/profiles/.partial-x"
+
+
+def _runner(ws: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, runner.__file__, str(ws), *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_runner_names_inputs_it_cannot_feed(build_once, tmp_path: Path) -> None:
+    ws = build_once("tiny_mlp.py")
+    np.savez(tmp_path / "wrong.npz", y=np.zeros((4, 64), "float32"))
+    proc = _runner(ws.path, "--inputs", str(tmp_path / "wrong.npz"))
+    assert proc.returncode == runner.EXIT_BAD_INPUT
+    assert "does not take: y" in proc.stderr and "it takes: x" in proc.stderr
+    np.savez(tmp_path / "shape.npz", x=np.zeros((4, 65), "float32"))
+    proc = _runner(ws.path, "--inputs", str(tmp_path / "shape.npz"))
+    assert proc.returncode == runner.EXIT_BAD_INPUT
+    assert "x: the model takes float32[4, 64], the .npz has float32[4, 65]" in proc.stderr
+
+
+def test_runner_refuses_a_cuda_source_that_is_not_the_built_one(build_once, tmp_path: Path):
+    """The compile callback is what TVM's runtime calls with the module's CUDA source."""
+    import tvm_ffi
+
+    ws = build_once("tiny_mlp.py")
+    calls = runner._install_cubin(tvm_ffi, ws.path, ws.manifest.files)
+    callback = tvm_ffi.get_global_func("tvm_callback_cuda_compile")
+    try:
+        good = ws.file("tvm_source").read_text()
+        assert bytes(callback(good)) == ws.file("cubin").read_bytes()
+        with pytest.raises(Exception, match="refusing to run different code"):
+            callback(good.replace("max(", "fmaxf(", 1))
+        assert calls == {"count": 1, "mismatch": 1}
+    finally:
+        from tvm.support import nvcc  # re-register TVM's own compiler callback
+
+        tvm_ffi.register_global_func(
+            "tvm_callback_cuda_compile", nvcc.tvm_callback_cuda_compile, override=True
+        )
+
+
+# --- ncu failures, with a stand-in for ncu: there is no GPU on this machine -----------------
+
+
+def _stand_in_ncu(tmp_path: Path, body: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "ncu"
+    script.write_text("#!/usr/bin/env bash\n" + body)
+    script.chmod(0o755)
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(script))
+    find_tool.cache_clear()
+
+
+@pytest.fixture()
+def ws_with_profile(build_once, tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    shutil.copytree(build_once("small_cnn.onnx").path, ws)
+    (ws / "profiles").mkdir()
+    shutil.copy(H200_REPORT, ws / "profiles" / "earlier.ncu-rep")
+    yield ws
+    find_tool.cache_clear()
+
+
+HALF_THEN_FAIL = """
+out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+echo '==PROF== Profiling "fused_conv2d_add_relu_kernel" - 0: 0%....50%....100% - 9 passes'
+echo partial > "$out.ncu-rep"
+echo '==ERROR== The application returned an error code (1).'
+exit 1
+"""
+
+
+def test_failed_profile_leaves_no_partial_report_and_keeps_earlier_ones(
+    ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stand_in_ncu(tmp_path, HALF_THEN_FAIL, monkeypatch)
+    before = (ws_with_profile / "profiles" / "earlier.ncu-rep").read_bytes()
+    with pytest.raises(KernelscopeError, match="ncu failed") as err:
+        profile_workspace(ProfileRequest(workspace=ws_with_profile, name="new"))
+    assert "application returned an error code" in str(err.value)
+    assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
+    assert (ws_with_profile / "profiles" / "earlier.ncu-rep").read_bytes() == before
+
+
+def test_missing_counter_permission_names_the_driver_setting(
+    ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stand_in_ncu(
+        tmp_path,
+        'echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access '
+        'NVIDIA GPU Performance Counters on the target device 0."\nexit 1\n',
+        monkeypatch,
+    )
+    with pytest.raises(KernelscopeError) as err:
+        profile_workspace(ProfileRequest(workspace=ws_with_profile))
+    assert "NVreg_RestrictProfilingToAdminUsers=0" in err.value.hint
+    assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
+
+
+def test_cancel_stops_ncu_and_discards_the_partial_report(
+    ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stand_in_ncu(
+        tmp_path,
+        'out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done\n'
+        'echo \'==PROF== Profiling "k" - 0: 0%\'; echo partial > "$out.ncu-rep"; sleep 60\n',
+        monkeypatch,
+    )
+    cancel = threading.Event()
+    seen: list[str] = []
+
+    def progress(step: str, fraction: float | None, message: str) -> None:
+        seen.append(message)
+        if step == "profile":
+            cancel.set()
+
+    with pytest.raises(Cancelled):
+        profile_workspace(
+            ProfileRequest(workspace=ws_with_profile, name="new"), progress=progress, cancel=cancel
+        )
+    assert any("profiling k" in m for m in seen)
+    assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
