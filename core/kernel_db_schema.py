@@ -17,6 +17,7 @@ import sqlite3
 from pathlib import Path
 
 import sqlite_utils
+
 from kernelscope.core.errors import KernelscopeError
 
 SCHEMA_VERSION = 1
@@ -187,6 +188,8 @@ def create_tables(conn: sqlite3.Connection) -> None:
         db["ks_entries"].create_index(["op_type"])
         db["ks_entries"].create_index(["device_name"])
         db["ks_entries"].create_index(["twin_of"])
+        db["ks_entries"].create_index(["identifier", "device_type"])
+        db["ks_entries"].create_index(["exported_at"])
         db["ks_entries"].enable_fts(FTS_COLUMNS, create_triggers=True, tokenize="trigram")
     if not db["ks_sources"].exists():
         db["ks_sources"].create({"key": str, "path": str, "text": str}, pk=("key", "path"))

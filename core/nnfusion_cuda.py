@@ -17,6 +17,7 @@ questions asked of the source are narrow:
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from dataclasses import dataclass, field
@@ -326,6 +327,8 @@ def count_syncthreads(body: str, raw_text: str | None = None) -> SyncCount:
     text = raw_text if raw_text is not None else body
     if re.search(r"\bbar(?:rier)?\.(?:sync|arrive|red)\b", text):
         return SyncCount(None, "the kernel uses a barrier in inline PTX (bar.sync)")
+    if "__syncthreads" not in body:
+        return SyncCount(0)
     toks = _struct_tokens(body)
     if not toks or toks[0].text != "{":
         raise KernelSourceError("kernel body must start with '{'")
@@ -404,7 +407,8 @@ def _trip_count(header: list[str]) -> int | None:
 # --- the TVM prelude ---------------------------------------------------------------------
 
 
-def prelude_symbols(prelude: str) -> set[str]:
+@functools.lru_cache(maxsize=8)
+def prelude_symbols(prelude: str) -> frozenset[str]:
     """Names the TVM prelude defines (macros, types, device functions)."""
     names = set(re.findall(r"^\s*#\s*define\s+([A-Za-z_]\w*)", prelude, re.MULTILINE))
     names |= set(re.findall(r"\busing\s+([A-Za-z_]\w*)\s*=", prelude))
@@ -416,7 +420,7 @@ def prelude_symbols(prelude: str) -> set[str]:
         )
     )
     names.discard("operator")
-    return names
+    return frozenset(names)
 
 
 def prelude_dependencies(body: str, prelude: str) -> list[str]:
@@ -427,9 +431,10 @@ def prelude_dependencies(body: str, prelude: str) -> list[str]:
 
 def expand_type_macros(body: str) -> str:
     """Replace the prelude's ``uint``/``uchar``/``ushort`` macros by the types they name."""
-    for macro, expansion in PRELUDE_TYPE_MACROS.items():
-        body = re.sub(rf"\b{macro}\b", expansion, body)
-    return body
+    return _TYPE_MACRO_RE.sub(lambda m: PRELUDE_TYPE_MACROS[m.group(0)], body)
+
+
+_TYPE_MACRO_RE = re.compile(r"\b(?:" + "|".join(PRELUDE_TYPE_MACROS) + r")\b")
 
 
 def _strip_comments(text: str) -> str:
