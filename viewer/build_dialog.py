@@ -1,7 +1,8 @@
-"""Build & Profile: choose a model, target and profiling options; watch the build's log.
+"""Build & Profile: choose a model, target and profiling options; watch the log.
 
-The build runs in a ``BuildThread``; Cancel stops it at its next checkpoint and the
-workspace on disk and the results on screen stay as they were.
+The build and the profile run in a ``BuildThread``; Cancel stops the build at its next
+checkpoint and ncu at once, and the workspace on disk and the results on screen stay as
+they were. Without a GPU or ncu the build still runs and the log says what is missing.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.toolchain import find_tool
 from kernelscope.viewer.build_worker import BuildThread
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
@@ -174,9 +174,12 @@ class BuildDialog(QDialog):
         self._append(f"building {request.model} for {request.arch}…")  # type: ignore[attr-defined]
         self.bar.setRange(0, 1000)
         self.bar.setValue(0)
-        thread = self.thread_ = BuildThread(request)
+        profile = self.profile_request if self.profile.isChecked() else None
+        thread = self.thread_ = BuildThread(request, profile)
         thread.progress.connect(self._on_progress)
-        thread.succeeded.connect(self._on_succeeded)
+        thread.built.connect(self._on_built)
+        thread.profiled.connect(self._on_profiled)
+        thread.profile_skipped.connect(self._on_profile_skipped)
         thread.failed.connect(self._on_failed)
         thread.finished.connect(self._on_thread_finished)
         self.start.setEnabled(False)
@@ -200,33 +203,33 @@ class BuildDialog(QDialog):
             self.bar.setRange(0, 0)  # busy
         self._append(f"[{step}] {message}")
 
-    def _on_succeeded(self, path: str) -> None:
+    def profile_request(self, workspace: str) -> object:
+        """The ProfileRequest for a built workspace, from the dialog's fields."""
+        from kernelscope.core.profiler import ProfileRequest
+
+        return ProfileRequest(
+            workspace=Path(workspace),
+            set=self.ncu_set.currentText() or None,
+            sections=self.sections.text().replace(",", " ").split(),
+            kernel_regex=self.kernel_filter.text().strip() or None,
+            seed=self.seed.value(),
+        )
+
+    def _on_built(self, path: str) -> None:
         self.bar.setRange(0, 1000)
         self.bar.setValue(1000)
         self._append(f"built {path}")
         self.finished_document.emit(path)
-        if self.profile.isChecked():
-            self._append(self.profile_blocker() or "profiling is not available in this version")
 
-    def profile_blocker(self) -> str:
-        """What stops profiling on this machine, in words ("" when nothing does)."""
-        from kernelscope.core.toolchain import local_gpu_arch
+    def _on_profiled(self, report: str) -> None:
+        self._append(f"profiled: {report}")
+        self.finished_document.emit(str(Path(report).parents[1]))
 
-        missing = []
-        ncu = find_tool("ncu")
-        if not ncu.found:
-            try:
-                ncu.require()
-            except KernelscopeError as exc:
-                missing.append(str(exc))
-        if local_gpu_arch() is None:
-            missing.append("no NVIDIA GPU found (nvidia-smi did not report one)")
-        if not missing:
-            return ""
-        return (
-            "Cannot profile here: "
-            + "; ".join(missing)
-            + "\nProfile on a GPU machine and open its report with Import Report…"
+    def _on_profile_skipped(self, problem: str) -> None:
+        self._append(
+            f"Cannot profile here: {problem}.\nProfile on a GPU machine "
+            "(kernelscope profile WORKSPACE [--host user@gpu]) and open its report with "
+            "Import Report…"
         )
 
     def _on_failed(self, error: BaseException) -> None:
