@@ -70,7 +70,9 @@ def main() -> None:
     print(f"stock path           {stock:6.1f} s  (TVM {t_tvm:.1f} s + nvcc {t_nvcc:.1f} s)")
     print(f"kernelscope cold     {cold:6.1f} s  ratio {cold / stock:.2f} (target <= 1.0)")
     print(f"kernelscope warm     {warm:6.2f} s  ratio {warm / cold:.3f} of cold (target <= 0.1)")
-    print("kernelscope steps    " + ", ".join(f"{k} {v:.1f}s" for k, v in ws.manifest.timings.items()))
+    print(
+        "kernelscope steps    " + ", ".join(f"{k} {v:.1f}s" for k, v in ws.manifest.timings.items())
+    )
     for label, seconds in timings.items():
         print(f"nvcc {label:36} {seconds:6.1f} s")
 

@@ -42,7 +42,9 @@ def make_resnet50(path: Path, batch: int = 1, seed: int = 0) -> Path:
 
     x = conv("input", 3, 64, 7, 2)
     nodes.append(
-        helper.make_node("MaxPool", [x], ["pool"], kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4)
+        helper.make_node(
+            "MaxPool", [x], ["pool"], kernel_shape=[3, 3], strides=[2, 2], pads=[1] * 4
+        )
     )
     x, cin = "pool", 64
     for stage, (blocks, width) in enumerate([(3, 64), (4, 128), (6, 256), (3, 512)]):
@@ -58,7 +60,9 @@ def make_resnet50(path: Path, batch: int = 1, seed: int = 0) -> Path:
             x, cin = out + "r", width * 4
     nodes.append(helper.make_node("GlobalAveragePool", [x], ["gap"]))
     nodes.append(helper.make_node("Flatten", ["gap"], ["flat"], axis=1))
-    nodes.append(helper.make_node("Gemm", ["flat", weight(1000, 2048), weight(1000)], ["logits"], transB=1))
+    nodes.append(
+        helper.make_node("Gemm", ["flat", weight(1000, 2048), weight(1000)], ["logits"], transB=1)
+    )
     graph = helper.make_graph(
         nodes,
         "resnet50",

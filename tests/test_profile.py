@@ -164,6 +164,7 @@ def ws_with_profile(build_once, tmp_path: Path) -> Path:
 
 HALF_THEN_FAIL = """
 out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+[ -n "$out" ] || exit 2
 echo '==PROF== Profiling "fused_conv2d_add_relu_kernel" - 0: 0%....50%....100% - 9 passes'
 echo partial > "$out.ncu-rep"
 echo '==ERROR== The application returned an error code (1).'
@@ -204,6 +205,7 @@ def test_cancel_stops_ncu_and_discards_the_partial_report(
     _stand_in_ncu(
         tmp_path,
         'out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done\n'
+        '[ -n "$out" ] || exit 2\n'
         'echo \'==PROF== Profiling "k" - 0: 0%\'; echo partial > "$out.ncu-rep"; sleep 60\n',
         monkeypatch,
     )
