@@ -10,6 +10,7 @@ from typing import Any
 
 from kernelscope.core.kernel_db import EntryDetail, EntrySummary, KernelDB
 from kernelscope.core.kernel_db_export import KernelTimes, export_workspace
+from kernelscope.core.kernel_db_export import profile_times as times_of
 from kernelscope.core.kernel_db_schema import default_db_path
 
 
@@ -77,14 +78,7 @@ def profile_times(report: Path) -> tuple[KernelTimes, str | None]:
     """Mean time per kernel name and the Nsight Compute version, from a report or CSVs."""
     from kernelscope.core.ncu_profile import Profile  # the Nsight Compute import feature
 
-    profile = Profile.open(report)
-    times: dict[str, tuple[str, float]] = {}
-    for k in profile.kernels():
-        measured = [x.duration_ns for x in k.launches if x.duration_ns is not None]
-        if measured:
-            times[k.name] = (k.first.device_name, sum(measured) / len(measured))
-    version = next((v for n, v in profile.session.items() if "version" in n.lower()), None)
-    return times, version
+    return times_of(Profile.open(report))
 
 
 def _export(args: argparse.Namespace) -> int:

@@ -20,9 +20,10 @@ import fnmatch
 import hashlib
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Protocol
 
 from kernelscope.core import nnfusion_cuda, nnfusion_function, nnfusion_ident
 from kernelscope.core.errors import KernelscopeError
@@ -37,6 +38,25 @@ PATTERN_DEVICE_TYPE = "CUDA"
 
 # kernel name -> (device name as CUDA reports it, e.g. "NVIDIA H200", mean time in ns)
 KernelTimes = Mapping[str, tuple[str, float]]
+# progress(step, fraction or None, message), as for builds
+Progress = Callable[[str, float | None, str], None]
+
+
+class _ProfileLike(Protocol):  # ncu_profile.Profile, without importing the NCU import here
+    session: dict[str, str]
+
+    def kernels(self) -> Sequence[Any]: ...
+
+
+def profile_times(profile: _ProfileLike) -> tuple[dict[str, tuple[str, float]], str | None]:
+    """Mean time per kernel name and the Nsight Compute version, from an opened profile."""
+    times: dict[str, tuple[str, float]] = {}
+    for k in profile.kernels():
+        measured = [x.duration_ns for x in k.launches if x.duration_ns is not None]
+        if measured:
+            times[k.name] = (k.first.device_name, sum(measured) / len(measured))
+    version = next((v for n, v in profile.session.items() if "version" in n.lower()), None)
+    return times, version
 
 
 @dataclass
@@ -190,13 +210,16 @@ def entries_from_workspace(
     kernels: Sequence[str] | None = None,
     times: KernelTimes | None = None,
     ncu_version: str | None = None,
+    progress: Progress | None = None,
 ) -> list[DbEntry]:
     times = times or {}
-    return [
-        e
-        for k in select_kernels(ws, kernels)
-        for e in entries_for_kernel(ws, k, times.get(k.name), ncu_version)
-    ]
+    chosen = select_kernels(ws, kernels)
+    entries = []
+    for i, k in enumerate(chosen):
+        if progress is not None:
+            progress("prepare", i / len(chosen), k.name)
+        entries += entries_for_kernel(ws, k, times.get(k.name), ncu_version)
+    return entries
 
 
 def export_workspace(
@@ -208,10 +231,16 @@ def export_workspace(
     ncu_version: str | None = None,
     replace_identifier: bool = False,
     timeout: float = 10.0,
+    progress: Progress | None = None,
 ) -> ExportReport:
-    """Export kernels of a workspace into the DB at ``db_path`` in one transaction."""
+    """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
+
+    ``progress`` hears ("prepare", fraction, kernel) per kernel, then ("write", None, path).
+    """
     ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
-    entries = entries_from_workspace(ws, kernels, times, ncu_version)
+    entries = entries_from_workspace(ws, kernels, times, ncu_version, progress)
+    if progress is not None:
+        progress("write", None, str(db_path))
     with KernelDB.open(db_path, write=True, timeout=timeout) as db:
         changes = db.write(entries, replace_identifier=replace_identifier)
     return ExportReport(Path(db_path), changes)
