@@ -17,10 +17,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kernelscope.core.manifest import KernelInfo
 from kernelscope.core.sass import SassInstruction
 from kernelscope.core.workspace import Workspace
+
+if TYPE_CHECKING:
+    from kernelscope.core.ncu_profile import Profile
 
 Location = tuple[str, int]
 Metrics = dict[str, float]
@@ -156,6 +160,7 @@ class ViewDocument:
         kernel_metric_names: Iterable[str] = (),
         line_metric_names: Iterable[str] = (),
         workspace: Workspace | None = None,
+        profile: Profile | None = None,
     ) -> None:
         self.title = title
         self.path = path
@@ -163,6 +168,7 @@ class ViewDocument:
         self.kernel_metric_names = list(kernel_metric_names)
         self.line_metric_names = [*line_metric_names, SASS_COUNT]
         self.workspace = workspace
+        self.profile = profile  # the Nsight Compute profile the numbers come from, if any
         self._load_kernel = load_kernel
         self._kernels: dict[str, KernelView] = {}
 

@@ -93,6 +93,7 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
         kernel_metric_names=KERNEL_COLUMNS,
         line_metric_names=[label_of(key) for key in columns],
         workspace=workspace,
+        profile=profile,
     )
 
 
