@@ -2,16 +2,22 @@
 
 Models (``.onnx``...) are not documents: they have to be built first, which is the caller's
 decision (the viewer offers Build & Profile); ``is_model`` tells them apart.
+
+A long-lived process passes ``read_in_child=True``: a report not read before is then read in
+a short-lived child process (``ncu_prefill``), so that NVIDIA's reader never loads into it;
+``cancel`` stops that child.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_view import ViewDocument, document_from_workspace
-from kernelscope.core.ncu_profile import Profile
+from kernelscope.core.ncu_prefill import fill_cache_in_child
+from kernelscope.core.ncu_profile import REPORT_SUFFIX, Profile
 from kernelscope.core.profile_view import document_from_profile
 from kernelscope.core.workspace import MANIFEST, Workspace
 
@@ -23,8 +29,19 @@ def is_model(path: str | os.PathLike[str]) -> bool:
     return Path(path).suffix.lower() in MODEL_SUFFIXES
 
 
-def open_document(path: str | os.PathLike[str]) -> ViewDocument:
+def open_document(
+    path: str | os.PathLike[str],
+    *,
+    read_in_child: bool = False,
+    cancel: threading.Event | None = None,
+) -> ViewDocument:
     """A workspace folder (or its manifest.json), an Nsight Compute report or CSV export."""
+
+    def profile(report: Path, workspace: Workspace | None = None) -> Profile:
+        if read_in_child and report.suffix == REPORT_SUFFIX and report.is_file():
+            fill_cache_in_child(report, cancel)
+        return Profile.open(report, workspace=workspace)
+
     path = Path(path)
     if path.name == MANIFEST:
         path = path.parent
@@ -34,11 +51,10 @@ def open_document(path: str | os.PathLike[str]) -> ViewDocument:
         workspace = Workspace.open(path)
         reports = sorted(workspace.profiles_dir.glob("*.ncu-rep"), key=lambda p: p.stat().st_mtime)
         if reports:  # the newest profile attached to this build
-            profile = Profile.open(reports[-1], workspace=workspace)
-            return document_from_profile(profile, workspace)
+            return document_from_profile(profile(reports[-1], workspace), workspace)
         return document_from_workspace(workspace)
     if path.suffix.lower() in REPORT_SUFFIXES:
-        return document_from_profile(Profile.open(path))
+        return document_from_profile(profile(path))
     raise KernelscopeError(
         f"{path.name} is neither a kernelscope workspace nor an Nsight Compute report",
         hint="open a workspace folder, a .ncu-rep file or a CSV export from ncu; "
