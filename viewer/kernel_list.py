@@ -37,7 +37,8 @@ class KernelList(QWidget):
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
@@ -83,6 +84,11 @@ class KernelList(QWidget):
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         if current.isValid():
             self.state.set_kernel(item_data(current, KeyRole))
+
+    def selected_names(self) -> list[str]:
+        """Kernels selected in the list, in the list's order."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [item_data(self.proxy.index(r, 0), KeyRole) for r in rows]
 
     def select_first(self) -> None:
         if self.proxy.rowCount() > 0:
