@@ -31,6 +31,7 @@ START = textwrap.dedent(
     window.resize(1600, 1000)
     window.show()
     window.open_path(sys.argv[1])
+    window.wait_for_document()
     window.repaint()
     app.processEvents()
     print("TVM" if "tvm" in sys.modules else "no TVM", flush=True)
@@ -83,6 +84,7 @@ MEMORY = textwrap.dedent(
     window.resize(1600, 1000)
     window.show()
     window.open_path(sys.argv[1])
+    window.wait_for_document()
     window.hot.scope.setCurrentIndex(1)
     for s in window.state.document.summaries:
         window.state.set_kernel(s.name)

@@ -39,6 +39,7 @@ def test_build_dialog_builds_opens_and_explains_profiling(qtbot, window, tmp_pat
         assert "Cannot profile here:" in log
         assert "Import Report" in log
     window.open_path(built.args[0])
+    assert window.wait_for_document()
     assert window.state.document.workspace.path == (tmp_path / "cnn.kscope").resolve()
     dialog.close()
 

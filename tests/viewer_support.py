@@ -53,5 +53,6 @@ def window(qtbot) -> Iterator[object]:  # noqa: ANN001
     win.resize(1400, 900)
     win.show()
     assert win.open_path(WORKSPACE)
+    assert win.wait_for_document()
     yield win
     win.close()

@@ -83,7 +83,7 @@ def run(
 
 
 def _open_then_locate(window: MainWindow, path: str, kernel: str | None, line: int | None) -> None:
-    if window.open_path(path):
+    if window.open_path(path) and window.wait_for_document() and window.state.document:
         try:
             show_location(window, kernel, line)
         except KernelscopeError as exc:

@@ -1,7 +1,12 @@
-"""The main window: source and SASS side by side, kernel list and hot lines in docks."""
+"""The main window: source and SASS side by side; kernel list, hot lines and kernel DB in docks.
+
+Documents open off the GUI thread (``DocumentLoader``): what is on screen stays until the
+newest requested document is ready. Exports to the kernel DB run in an ``ExportThread``.
+"""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -19,12 +24,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.documents import is_model, open_document
+from kernelscope.core.documents import is_model
 from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.kernel_db_export import ExportReport, profile_times
+from kernelscope.core.kernel_view import ViewDocument
+from kernelscope.viewer.busy import BusyIndicator
 from kernelscope.viewer.code_pane import CodePane
+from kernelscope.viewer.db_export import ExportThread, summary_box
+from kernelscope.viewer.document_loader import DocumentLoader
 from kernelscope.viewer.error_dialog import error_box
 from kernelscope.viewer.formatting import format_dims
 from kernelscope.viewer.hot_lines import HotLinesPanel
+from kernelscope.viewer.kernel_db_panel import KernelDbPanel
 from kernelscope.viewer.kernel_list import KernelList
 from kernelscope.viewer.sass_pane import SassPane
 from kernelscope.viewer.search_bar import SearchBar
@@ -69,6 +80,16 @@ class MainWindow(QMainWindow):
         self.hot = HotLinesPanel(self.state)
         self.kernel_dock = self._dock("Kernels", self.kernels, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.hot_dock = self._dock("Hot lines", self.hot, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.db_panel = KernelDbPanel(self.settings)
+        self.db_dock = self._dock(
+            "Kernel DB", self.db_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.tabifyDockWidget(self.hot_dock, self.db_dock)
+        self.hot_dock.raise_()
+        self.loader = DocumentLoader(self)
+        self.open_busy = BusyIndicator("open_busy")
+        self.export_busy = BusyIndicator("export_busy")
+        self._export_thread: ExportThread | None = None
         self.metric_box = QComboBox()
         self.metric_box.setToolTip("Metric for heat strips, hot lines and next/previous hot line")
         self.metric_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -76,6 +97,8 @@ class MainWindow(QMainWindow):
         self.kernel_label = QLabel()
         self.line_label = QLabel()
         self.statusBar().addWidget(self.doc_label, 1)
+        self.statusBar().addPermanentWidget(self.open_busy)
+        self.statusBar().addPermanentWidget(self.export_busy)
         self.statusBar().addPermanentWidget(self.line_label)
         self.statusBar().addPermanentWidget(self.kernel_label)
         self._build_actions()
@@ -84,6 +107,12 @@ class MainWindow(QMainWindow):
         self.state.document_changed.connect(self._on_document)
         self.state.kernel_changed.connect(self._on_kernel)
         self.state.selection_changed.connect(self._on_selection)
+        self.loader.opened.connect(self._on_opened)
+        self.loader.failed.connect(self._on_open_failed)
+        self.loader.busy_changed.connect(self._on_open_busy)
+        self.open_busy.cancel_requested.connect(self.loader.cancel)
+        self.db_panel.error.connect(self.show_error)
+        self.db_panel.reexport_requested.connect(self.export_to_db)
         QApplication.instance().focusChanged.connect(self._on_focus)  # type: ignore[union-attr]
         self.resize(1500, 900)
         self.splitter.setSizes([800, 700])
@@ -126,6 +155,20 @@ class MainWindow(QMainWindow):
             "Ctrl+B",
             "Build a model with TVM and profile it",
         )
+        self.export_action = self._action(
+            "&Export to Kernel DB",
+            lambda: self.export_to_db(self.kernels.selected_names()),
+            "Ctrl+E",
+            "Export the selected kernels (with the open profile's times) to the kernel DB",
+        )
+        self.export_all_action = self._action(
+            "Export &All Kernels to Kernel DB",
+            lambda: self.export_to_db(None),
+            tip="Export every kernel of the open workspace to the kernel DB",
+        )
+        choose_db = self._action(
+            "Choose Kernel &DB…", self.db_panel.choose_db, tip="Kernel DB file to export into"
+        )
         quit_action = self._action("&Quit", self.close, std.Quit)
         find = self._action("&Find…", self.open_search, std.Find, "Search the source or SASS pane")
         find_next = self._action("Find &Next", lambda: self.search_bar.search(False), std.FindNext)
@@ -160,6 +203,9 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.build_action)
         file_menu.addSeparator()
+        for action in (self.export_action, self.export_all_action, choose_db):
+            file_menu.addAction(action)
+        file_menu.addSeparator()
         file_menu.addAction(quit_action)
         edit = menu.addMenu("&Edit")
         for action in (find, find_next, find_prev):
@@ -173,6 +219,7 @@ class MainWindow(QMainWindow):
         view = menu.addMenu("&View")
         view.addAction(self.kernel_dock.toggleViewAction())
         view.addAction(self.hot_dock.toggleViewAction())
+        view.addAction(self.db_dock.toggleViewAction())
         view.addSeparator()
         view.addAction(reset)
         menu.addMenu("&Help").addAction(about)
@@ -180,6 +227,7 @@ class MainWindow(QMainWindow):
         toolbar.setObjectName("main_toolbar")
         toolbar.addAction(self.open_action)
         toolbar.addAction(self.build_action)
+        toolbar.addAction(self.export_action)
         toolbar.addSeparator()
         toolbar.addWidget(QLabel(" Metric: "))
         toolbar.addWidget(self.metric_box)
@@ -187,6 +235,8 @@ class MainWindow(QMainWindow):
         toolbar.addAction(self.next_hot)
         toolbar.addSeparator()
         toolbar.addAction(find)
+        self.kernels.table.addAction(self.export_action)
+        self.kernels.table.addAction(self.export_all_action)
         self._fill_recent()
 
     # ---- opening ------------------------------------------------------------------------
@@ -196,19 +246,37 @@ class MainWindow(QMainWindow):
             self.open_path(path)
 
     def open_path(self, path: str | Path) -> bool:
-        """Open a workspace or report; a model opens Build & Profile. False on failure."""
+        """Start opening a workspace or report in the background (a newer call wins); a model
+        opens Build & Profile. False when there is nothing to open."""
         if is_model(path):
             self.build_and_profile(Path(path))
             return True
-        try:
-            document = open_document(path)
-        except KernelscopeError as exc:
-            self.show_error(f"Cannot open {Path(path).name}", exc)
+        if not str(path):
             return False
+        self.loader.open(path)
+        return True
+
+    def wait_for_document(self, timeout_s: float = 120.0) -> bool:
+        """Process events until the pending open is done (scripts, benchmarks, tests)."""
+        deadline = time.monotonic() + timeout_s
+        while self.loader.busy and time.monotonic() < deadline:
+            QApplication.processEvents()
+            time.sleep(0.002)
+        return not self.loader.busy
+
+    def _on_opened(self, document: ViewDocument, path: str) -> None:
         self.state.set_document(document)
         self._remember(str(Path(path).resolve()))
         self.kernels.select_first()
-        return True
+
+    def _on_open_failed(self, error: BaseException, path: str) -> None:
+        self.show_error(f"Cannot open {Path(path).name}", error)
+
+    def _on_open_busy(self, busy: bool) -> None:
+        if busy:
+            self.open_busy.start("Opening…", cancellable=True)
+        else:
+            self.open_busy.stop()
 
     def show_error(self, title: str, error: BaseException) -> None:
         self.statusBar().showMessage(str(error).splitlines()[0], 10000)
@@ -228,6 +296,65 @@ class MainWindow(QMainWindow):
     def _on_built(self, path: str) -> None:
         self.open_path(path)
 
+    # ---- kernel DB ----------------------------------------------------------------------
+    def export_to_db(self, kernels: list[str] | None = None) -> bool:
+        """Export these kernels (all when None or empty) of the open workspace, in a thread."""
+        document = self.state.document
+        if document is None or document.workspace is None:
+            self.show_error(
+                "Nothing to export",
+                KernelscopeError(
+                    "Export to kernel DB needs a build workspace",
+                    hint="open a workspace or build a model first; a report alone has no "
+                    "kernel sources to export",
+                ),
+            )
+            return False
+        if self._export_thread is not None:
+            self.statusBar().showMessage("an export to the kernel DB is already running", 5000)
+            return False
+        known = {k.name for k in document.workspace.manifest.kernels}
+        chosen = [k for k in kernels or [] if k in known]
+        if kernels and not chosen:
+            self.show_error(
+                "Nothing to export",
+                KernelscopeError(
+                    f"{', '.join(kernels)} not in the open workspace",
+                    hint="open the workspace the entries were exported from",
+                ),
+            )
+            return False
+        times, version = profile_times(document.profile) if document.profile else ({}, None)
+        thread = ExportThread(
+            str(document.workspace.path), str(self.db_panel.path), chosen, times, version
+        )
+        thread.progress.connect(self.export_busy.set_progress)
+        thread.exported.connect(self._on_exported)
+        thread.failed.connect(lambda exc: self.show_error("Export to kernel DB failed", exc))
+        thread.finished.connect(self._on_export_finished)
+        self._export_thread = thread
+        self.export_busy.start(f"Exporting to {self.db_panel.path.name}…")
+        self.export_action.setEnabled(False)
+        self.export_all_action.setEnabled(False)
+        thread.start()
+        return True
+
+    def _on_exported(self, report: ExportReport) -> None:
+        self.db_panel.reload()
+        self.db_dock.show()
+        self.db_dock.raise_()
+        box = summary_box(self, report)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
+
+    def _on_export_finished(self) -> None:
+        self.export_busy.stop()
+        self.export_action.setEnabled(True)
+        self.export_all_action.setEnabled(True)
+        if self._export_thread is not None:
+            self._export_thread.deleteLater()
+            self._export_thread = None
+
     # ---- following the state -----------------------------------------------------------
     def _on_document(self) -> None:
         document = self.state.document
@@ -237,6 +364,8 @@ class MainWindow(QMainWindow):
             self.metric_box.addItems(document.line_metric_names)
             self.metric_box.setCurrentText(self.state.metric)
         self.metric_box.blockSignals(False)
+        times = profile_times(document.profile)[0] if document and document.profile else {}
+        self.db_panel.set_profile_times({k: ns / 1000 for k, (_, ns) in times.items()})
         if document is None:
             self.setWindowTitle("kernelscope")
             return
@@ -339,9 +468,15 @@ class MainWindow(QMainWindow):
         self.restoreState(self._default_state)
         self.kernel_dock.show()
         self.hot_dock.show()
+        self.db_dock.show()
+        self.hot_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.loader.shutdown()
+        if self._export_thread is not None:
+            self._export_thread.wait()  # one transaction: let it commit or roll back
+        self.db_panel.close_db()
         if self._save_layout:
             self.settings.setValue("window/geometry", self.saveGeometry())
             self.settings.setValue("window/state", self.saveState())
