@@ -2,7 +2,8 @@
 
 All reading and writing goes through ``core.kernel_db`` (the panel never touches SQLite
 itself). The DB is opened read-only and kept open; deleting opens it for writing for the
-one transaction. The chosen file is remembered in QSettings.
+one transaction. The chosen file is remembered in QSettings. Call ``load()`` once the
+``error`` signal is connected.
 """
 
 from __future__ import annotations
@@ -77,7 +78,6 @@ class KernelDbPanel(QWidget):
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SortRole)
         self._build()
-        self.load()
 
     # ---- construction -------------------------------------------------------------------
     def _build(self) -> None:
@@ -108,6 +108,10 @@ class KernelDbPanel(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the DB's order: newest first
+        chars = self.fontMetrics().horizontalAdvance("0")
+        for column, width in enumerate((30, 16, 34, 9, 10, 10)):
+            self.table.setColumnWidth(column, chars * width)
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

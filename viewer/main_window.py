@@ -113,6 +113,7 @@ class MainWindow(QMainWindow):
         self.open_busy.cancel_requested.connect(self.loader.cancel)
         self.db_panel.error.connect(self.show_error)
         self.db_panel.reexport_requested.connect(self.export_to_db)
+        self.db_panel.load()
         QApplication.instance().focusChanged.connect(self._on_focus)  # type: ignore[union-attr]
         self.resize(1500, 900)
         self.splitter.setSizes([800, 700])
