@@ -168,22 +168,14 @@ def _profile_local(
     return _stream(cmd, expected, report, cancel)
 
 
-def _ssh(req: ProfileRequest) -> list[str]:
-    ssh = shutil.which("ssh")
-    if not ssh:
+def _openssh(tool: str, req: ProfileRequest, *flags: str) -> list[str]:
+    """``ssh`` or ``scp`` in batch mode (never a password prompt) with the user's options."""
+    path = shutil.which(tool)
+    if not path:
         raise KernelscopeError(
-            "ssh not found", hint="install OpenSSH's client: apt-get install openssh-client"
+            f"{tool} not found", hint="install OpenSSH's client: apt-get install openssh-client"
         )
-    return [ssh, "-o", "BatchMode=yes", *req.ssh_options]
-
-
-def _scp(req: ProfileRequest) -> list[str]:
-    scp = shutil.which("scp")
-    if not scp:
-        raise KernelscopeError(
-            "scp not found", hint="install OpenSSH's client: apt-get install openssh-client"
-        )
-    return [scp, "-q", "-r", "-o", "BatchMode=yes", *req.ssh_options]
+    return [path, *flags, "-o", "BatchMode=yes", *req.ssh_options]
 
 
 def _profile_remote(
@@ -196,7 +188,8 @@ def _profile_remote(
 ) -> tuple[str, int]:
     assert req.host
     host = req.host
-    ssh = _ssh(req)
+    ssh = _openssh("ssh", req)
+    scp = _openssh("scp", req, "-q", "-r")
     report("connect", 0.0, f"preparing a folder on {host}")
     remote = (
         _check([*ssh, host, "mktemp -d -t kernelscope.XXXXXX"], f"ssh {host}", cancel)
@@ -207,9 +200,9 @@ def _profile_remote(
         report("copy", 0.02, f"copying the workspace to {host}:{remote}")
         local = [str(ws.path / f) for f in _RUNNER_FILES if (ws.path / f).exists()]
         _check([*ssh, host, f"mkdir -p {shlex.quote(remote + '/ws')}"], f"ssh {host}", cancel)
-        _check([*_scp(req), *local, f"{host}:{remote}/ws/"], f"scp to {host}", cancel)
+        _check([*scp, *local, f"{host}:{remote}/ws/"], f"scp to {host}", cancel)
         extra = [runner.__file__] + ([str(req.inputs)] if req.inputs else [])
-        _check([*_scp(req), *extra, f"{host}:{remote}/"], f"scp to {host}", cancel)
+        _check([*scp, *extra, f"{host}:{remote}/"], f"scp to {host}", cancel)
         inputs = f"{remote}/{req.inputs.name}" if req.inputs else None
         command = shlex.join(
             [
@@ -223,9 +216,7 @@ def _profile_remote(
         log, launches = _stream([*ssh, host, command], expected, report, cancel)
         report("fetch", 0.98, f"fetching the report from {host}")
         target = partial.with_name(partial.name + ".ncu-rep")
-        _check(
-            [*_scp(req), f"{host}:{remote}/report.ncu-rep", str(target)], f"scp from {host}", cancel
-        )
+        _check([*scp, f"{host}:{remote}/report.ncu-rep", str(target)], f"scp from {host}", cancel)
         return log, launches
     finally:
         subprocess.run(

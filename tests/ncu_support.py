@@ -16,6 +16,8 @@ BAD = Path(__file__).parent / "data" / "bad"
 MLP = NCU / "mlp"
 CNN = NCU / "cnn"
 SMALL = NCU / "small"
+# The mlp fixture's split kernel files, as the hand-made workspace tests/data/ws_mlp holds them.
+MLP_KERNELS = Path(__file__).parent / "data" / "ws_mlp" / "src" / "kernels"
 
 MLP_CSVS = [MLP / f for f in ("details.csv", "raw.csv", "session.csv", "source_sass.csv")] + [
     MLP / "source_cuda_sass.csv",
@@ -26,11 +28,11 @@ CNN_CSVS = [CNN / f for f in ("details.csv", "raw.csv", "source_sass.csv", "sour
 
 def make_mlp_workspace(root: Path, kernels: list[str] | None = None) -> Path:
     """A workspace holding the mlp fixture's split kernel files (no build needed)."""
-    names = kernels or sorted(p.stem for p in (MLP / "kernels").glob("*.cu"))
+    names = kernels or sorted(p.stem for p in MLP_KERNELS.glob("*.cu"))
     (root / "src" / "kernels").mkdir(parents=True)
     infos = []
     for name in names:
-        src = MLP / "kernels" / f"{name}.cu"
+        src = MLP_KERNELS / f"{name}.cu"
         dst = root / "src" / "kernels" / f"{name}.cu"
         if src.is_file():
             shutil.copyfile(src, dst)

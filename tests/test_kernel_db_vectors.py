@@ -9,7 +9,7 @@ import pytest
 from kernelscope.core import nnfusion_cuda, nnfusion_function, nnfusion_ident
 from kernelscope.core.manifest import KernelInfo, OpInfo, TensorInfo
 
-DATA = Path(__file__).parent / "data" / "kernel_db"
+DATA = Path(__file__).parent / "data" / "ws_mlp" / "src"
 
 
 def t(*shape: int, dtype: str = "float32", name: str = "") -> TensorInfo:
@@ -143,7 +143,7 @@ def test_dot_function_json_as_convert_external_writes_it() -> None:
 
 
 def test_tvm_softmax_kernel_counts_six_barriers_and_moves_aligned_shared_arrays() -> None:
-    text = (DATA / "softmax_kernel.cu").read_text()
+    text = (DATA / "kernels" / "softmax_kernel.cu").read_text()
     prelude = (DATA / "tvm_prelude.cuh").read_text()
     f = nnfusion_function.make_function(text, "Softmax", None, [32, 1, 1], [256, 1, 1], 0, prelude)
     assert f.function["num_syncthreads"] == 6

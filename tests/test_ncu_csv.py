@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from ncu_support import CNN, MLP, SMALL
+from ncu_support import CNN, MLP, MLP_KERNELS, SMALL
 
 from kernelscope.core.ncu_csv import (
     Page,
@@ -38,10 +38,10 @@ def test_splitter_rejoins_unescaped_quotes_into_the_source_column() -> None:
 def test_splitter_on_every_row_of_the_real_source_views() -> None:
     files = read_source_cuda(read_csv(MLP / "source_cuda.csv"))
     text = files[next(p for p in files if p.endswith("transpose_kernel.cu"))]
-    assert text == (MLP / "kernels" / "transpose_kernel.cu").read_text(encoding="utf-8")
+    assert text == (MLP_KERNELS / "transpose_kernel.cu").read_text(encoding="utf-8")
     for name in ("softmax_kernel", "fused_matmul_add_relu_kernel"):
         path = next(p for p in files if p.endswith(f"{name}.cu"))
-        assert files[path] == (MLP / "kernels" / f"{name}.cu").read_text(encoding="utf-8")
+        assert files[path] == (MLP_KERNELS / f"{name}.cu").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

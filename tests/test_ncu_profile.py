@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from ncu_support import MLP, MLP_CSVS, SMALL, make_mlp_workspace
+from ncu_support import MLP, MLP_CSVS, MLP_KERNELS, SMALL, make_mlp_workspace
 
 from kernelscope.core.ncu_cache import ProfileCache, content_key
 from kernelscope.core.ncu_metrics import INST_EXECUTED, SAMPLES, stall_key
@@ -104,7 +104,7 @@ def test_sources_embedded_in_the_report() -> None:
     path = profile.source_files("softmax_kernel")[0]
     src = profile.source(path)
     assert (src.origin, src.status) == ("embedded", "ok")
-    assert src.text == (MLP / "kernels" / "softmax_kernel.cu").read_text(encoding="utf-8")
+    assert src.text == (MLP_KERNELS / "softmax_kernel.cu").read_text(encoding="utf-8")
 
 
 def test_sources_from_the_workspace_and_a_changed_file(tmp_path: Path) -> None:
