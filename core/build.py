@@ -17,10 +17,11 @@ import json
 import platform
 import re
 import shutil
+import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -331,16 +332,38 @@ def _tvm_compile(model: LoadedModel, arch: str) -> tuple[Any, irfacts.IRFacts]:
 
     snapshots: dict[str, Any] = {}
     target = tvm.target.Target({"kind": "cuda", "arch": arch})
-    try:
-        with tvm.transform.PassContext(instruments=[irfacts.make_instrument(snapshots)]):
-            executable = tvm.compile(model.mod, target=target)
-    except Exception as exc:
-        lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
-        raise KernelscopeError(
-            f"TVM could not compile the model: {lines[-1] if lines else type(exc).__name__}",
-            details=str(exc),
-        ) from exc
+    with _interrupt_flag() as interrupted:
+        try:
+            with tvm.transform.PassContext(instruments=[irfacts.make_instrument(snapshots)]):
+                executable = tvm.compile(model.mod, target=target)
+        except Exception as exc:
+            if interrupted:  # TVM's FFI turns Ctrl-C inside a pass into a RuntimeError
+                raise KeyboardInterrupt from exc
+            lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
+            raise KernelscopeError(
+                f"TVM could not compile the model: {lines[-1] if lines else type(exc).__name__}",
+                details=str(exc),
+            ) from exc
     return executable, irfacts.extract(snapshots)
+
+
+@contextlib.contextmanager
+def _interrupt_flag() -> Iterator[list[bool]]:
+    """Record Ctrl-C (on the main thread) so an error it caused can be told from a real one."""
+    seen: list[bool] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield seen
+        return
+
+    def on_sigint(signum: int, frame: object) -> None:
+        seen.append(True)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _cuda_source(executable: Any) -> str:
