@@ -25,11 +25,16 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
     n = len(offsets)
     positions = [np.searchsorted(offsets, t.offsets) for t in tables]
     locations: list[Location | None] = [None] * n
+    inlined: list[Location | None] | None = None
+    if any(t.inlined for t in tables):
+        inlined = [None] * n
     sass: list[str] | None = [""] * n if all(t.sass is not None for t in tables) else None
     for t, pos in zip(tables, positions, strict=True):
         for i, p in enumerate(pos):
             if locations[p] is None:
                 locations[p] = t.locations[i]
+            if inlined is not None and t.inlined and inlined[p] is None:
+                inlined[p] = t.inlined[i]
             if sass is not None and not sass[p]:
                 sass[p] = t.sass[i]  # type: ignore[index]
     keys = {k for t in tables for k in t.numbers}
@@ -65,7 +70,7 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
                 if merged[pos[i]] is None:
                     merged[pos[i]] = v
         categories[key] = merged
-    return InstructionTable(offsets, locations, numbers, categories, sass)
+    return InstructionTable(offsets, locations, numbers, categories, sass, inlined)
 
 
 def aggregate_groups(

@@ -223,6 +223,40 @@ class Profile:
         self.prefetch([launch_id])
         return self._tables[launch_id]
 
+    def _with_inline_frames(self, launch: Launch, table: InstructionTable | None) -> None:
+        """Fill the header frames ncu_report does not give from the workspace's line table.
+
+        Only when the workspace's instructions outside inlined code sit on the very lines the
+        report records for them (the same build): otherwise numbers would land on wrong lines.
+        """
+        if table is None or table.inlined is not None or self.workspace is None:
+            return
+        try:
+            sass = self.workspace.sass(launch.name)
+        except (KeyError, OSError, ValueError):  # not this build's kernel, or no line table
+            return
+        by_offset = {i.offset: i for i in sass.instructions}
+        own_file = next((loc[0] for loc in table.locations if loc is not None), None)
+        if own_file is not None:
+            self._embedded(own_file)  # loads the report's list of embedded files
+        embedded = [path for path, text in (self._sources or {}).items() if text]
+        inlined: list[Location | None] = []
+        for offset, loc in zip(table.offsets.tolist(), table.locations, strict=True):
+            insn = by_offset.get(int(offset))
+            if insn is None or insn.file is None or insn.line is None:
+                inlined.append(None)
+                continue
+            if not insn.inlined_at:
+                if loc is not None and insn.line != loc[1]:
+                    return  # a different build of this kernel
+                inlined.append(None)
+                continue
+            # nvdisasm prints a location only when the innermost frame changes, so its call
+            # site can lag behind; the report's is exact and stays in table.locations.
+            inlined.append((_recorded_name(insn.file, embedded), insn.line))
+        if any(inlined):
+            table.inlined = inlined
+
     def prefetch(self, launch_ids: Sequence[int]) -> None:
         """Load (from the cache, else the profile) the per-instruction data of these launches."""
         todo = []
@@ -238,6 +272,8 @@ class Profile:
             table = self._tables[launch.id] = self._loader.instructions(launch)
             if self._cache and table is not None:
                 self._cache.store(f"launch-{launch.id}", table)
+        for i in launch_ids:  # workspace-dependent: added after the cache, never stored in it
+            self._with_inline_frames(self.launch(i), self._tables[i])
 
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
         """Per-instruction metrics of a kernel, its launches combined (or one launch)."""
@@ -495,3 +531,14 @@ class _CsvLoader(_Loader):
                 "export --print-source cuda,sass as well (or use the .ncu-rep)"
             )
         return super().no_lines_reason()
+
+
+def _recorded_name(path: str, embedded: list[str]) -> str:
+    """The report's own name for a header the workspace knows by its build-machine path."""
+    parts = os.path.normpath(path).split(os.sep)
+    for n in (3, 2, 1):
+        tail = os.sep.join(parts[-n:])
+        matches = [e for e in embedded if os.path.normpath(e).endswith(os.sep + tail)]
+        if len(matches) == 1:
+            return matches[0]
+    return os.path.normpath(path)
