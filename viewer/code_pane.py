@@ -44,6 +44,7 @@ class CodeTable(QTableView):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setHighlightSections(False)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
         header.setStretchLastSection(True)
         self._bar = BarDelegate(self)
         self._code = CodeDelegate(self)
@@ -59,7 +60,8 @@ class CodeTable(QTableView):
             elif 0 < column < code:
                 title = str(model.headerData(column, Qt.Orientation.Horizontal))
                 header = self.fontMetrics().horizontalAdvance(title) + chars * 2
-                delegate, width = self._bar, min(max(chars * 9, header), chars * 20)
+                # Narrow metric columns (long labels are elided) leave room for the code.
+                delegate, width = self._bar, min(max(chars * 9, header), chars * 12)
             else:
                 delegate, width = self._plain, chars * (label_chars + 2)
             self.setItemDelegateForColumn(column, delegate)
