@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 from kernelscope.core.errors import KernelscopeError
@@ -30,12 +31,23 @@ def is_model(path: str | os.PathLike[str]) -> bool:
 
 
 def open_document(
-    path: str | os.PathLike[str],
+    path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     read_in_child: bool = False,
     cancel: threading.Event | None = None,
 ) -> ViewDocument:
-    """A workspace folder (or its manifest.json), an Nsight Compute report or CSV export."""
+    """A workspace folder (or its manifest.json), an Nsight Compute report, or the CSV
+    exports of one report (a single file or several: details and source pages together)."""
+    if not isinstance(path, str | os.PathLike):
+        paths = [Path(p) for p in path]
+        if len(paths) != 1:
+            if not paths or any(p.suffix.lower() != ".csv" for p in paths):
+                raise KernelscopeError(
+                    "several files open together only as CSV exports of one report",
+                    hint="open a workspace or an .ncu-rep on its own",
+                )
+            return document_from_profile(Profile.open(paths))
+        path = paths[0]
 
     def profile(report: Path, workspace: Workspace | None = None) -> Profile:
         if read_in_child and report.suffix == REPORT_SUFFIX and report.is_file():

@@ -198,3 +198,29 @@ def test_screenshot_mode_writes_a_png(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert out.stat().st_size > 50_000
+
+
+def test_several_csv_exports_open_together(qtbot, window, monkeypatch) -> None:  # noqa: ANN001
+    """File > Open with the details and source pages of one report selected together."""
+    from ncu_support import MLP
+    from PySide6.QtWidgets import QFileDialog
+
+    chosen = [str(MLP / "details.csv"), str(MLP / "source_cuda_sass.csv")]
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: (chosen, ""))
+    window.choose_file()
+    assert window.wait_for_document()
+    document = window.state.document
+    assert document.workspace is None
+    softmax = document.kernel("softmax_kernel")
+    assert softmax.main_file.endswith("softmax_kernel.cu")
+    assert window.recent_files()[0] == str(WORKSPACE.resolve())  # a file set is not "recent"
+
+
+def test_several_files_other_than_csv_are_refused(window, tmp_path) -> None:  # noqa: ANN001
+    document = window.state.document
+    window.loader.open([str(WORKSPACE), str(tmp_path)])
+    assert window.wait_for_document()
+    box = next(w for w in window.findChildren(QMessageBox) if w.isVisible())
+    assert "only as CSV exports of one report" in box.text()
+    box.close()
+    assert window.state.document is document

@@ -22,15 +22,15 @@ class OpenThread(QThread):
     opened = Signal(int, object)  # generation, ViewDocument
     failed = Signal(int, object)  # generation, exception
 
-    def __init__(self, generation: int, path: Path) -> None:
+    def __init__(self, generation: int, paths: list[Path]) -> None:
         super().__init__()
         self.generation = generation
-        self.path = path
+        self.paths = paths
         self.cancel_event = threading.Event()
 
     def run(self) -> None:
         try:
-            document = open_document(self.path, read_in_child=True, cancel=self.cancel_event)
+            document = open_document(self.paths, read_in_child=True, cancel=self.cancel_event)
         except Exception as exc:  # any failure, bug or not, must reach the error dialog
             self.failed.emit(self.generation, exc)
         else:
@@ -38,24 +38,25 @@ class OpenThread(QThread):
 
 
 class DocumentLoader(QObject):
-    opened = Signal(object, str)  # ViewDocument, path: the newest request's only
-    failed = Signal(object, str)  # exception, path
+    opened = Signal(object, str)  # ViewDocument, path(s) (joined by ", "): the newest only
+    failed = Signal(object, str)  # exception, path(s)
     busy_changed = Signal(bool)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._generation = 0
-        self._wanted: Path | None = None
+        self._wanted: list[Path] | None = None
         self._threads: list[OpenThread] = []
 
     @property
     def busy(self) -> bool:
         return self._wanted is not None
 
-    def open(self, path: str | Path) -> None:
+    def open(self, path: str | Path | list[str] | list[Path]) -> None:
+        """Open one path, or several CSV exports of one report together."""
         self._stop_running()
         self._generation += 1
-        self._wanted = Path(path)
+        self._wanted = [Path(p) for p in path] if isinstance(path, list) else [Path(path)]
         thread = OpenThread(self._generation, self._wanted)
         thread.opened.connect(self._on_opened)
         thread.failed.connect(self._on_failed)
@@ -96,13 +97,13 @@ class DocumentLoader(QObject):
     def _on_opened(self, generation: int, document: object) -> None:
         if generation != self._generation or self._wanted is None:
             return  # stale: a newer request is on its way, or it was cancelled
-        path, self._wanted = self._wanted, None
+        paths, self._wanted = self._wanted, None
         self.busy_changed.emit(False)
-        self.opened.emit(document, str(path))
+        self.opened.emit(document, ", ".join(str(p) for p in paths))
 
     def _on_failed(self, generation: int, error: BaseException) -> None:
         if generation != self._generation or self._wanted is None:
             return
-        path, self._wanted = self._wanted, None
+        paths, self._wanted = self._wanted, None
         self.busy_changed.emit(False)
-        self.failed.emit(error, str(path))
+        self.failed.emit(error, ", ".join(str(p) for p in paths))

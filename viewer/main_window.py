@@ -242,9 +242,12 @@ class MainWindow(QMainWindow):
 
     # ---- opening ------------------------------------------------------------------------
     def choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open", "", OPEN_FILTER)
-        if path:
-            self.open_path(path)
+        """Open one file, or several CSV exports of one report (details + source pages)."""
+        paths, _ = QFileDialog.getOpenFileNames(self, "Open", "", OPEN_FILTER)
+        if len(paths) == 1:
+            self.open_path(paths[0])
+        elif paths:
+            self.loader.open(paths)
 
     def open_path(self, path: str | Path) -> bool:
         """Start opening a workspace or report in the background (a newer call wins); a model
@@ -267,11 +270,12 @@ class MainWindow(QMainWindow):
 
     def _on_opened(self, document: ViewDocument, path: str) -> None:
         self.state.set_document(document)
-        self._remember(str(Path(path).resolve()))
+        if Path(path).exists():  # not for several CSV files opened together
+            self._remember(str(Path(path).resolve()))
         self.kernels.select_first()
 
     def _on_open_failed(self, error: BaseException, path: str) -> None:
-        self.show_error(f"Cannot open {Path(path).name}", error)
+        self.show_error(f"Cannot open {path}", error)
 
     def _on_open_busy(self, busy: bool) -> None:
         if busy:
