@@ -7,6 +7,11 @@ nvdisasm prints, before a run of instructions, comment lines naming where they c
 
 and each instruction as ``/*0040*/  IMAD R1, R2, R3, R4 ;``. With ``-gi`` the innermost frame
 comes first and the call sites follow in ``inlined at`` clauses.
+
+nvdisasm prints a location only when the innermost frame changes (its JSON output too), so for
+a run of instructions inlined from one header line the call site shown is that of the first
+of them, even where the line table moves the call site on; a profile's own line table (and
+with it the viewer once a report is attached) has the exact call site.
 """
 
 from __future__ import annotations
