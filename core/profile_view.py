@@ -10,6 +10,7 @@ metrics are used (``ncu_metrics.Kind.COUNT``).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from kernelscope.core.kernel_view import (
@@ -78,6 +79,8 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
         table = profile.instructions(name)
         if workspace is not None and name in infos:
             view = _kernel_from_workspace(workspace, infos[name])
+            if table is not None:
+                view.instructions = _exact_call_sites(view.instructions, table)
         else:
             view = _kernel_from_report(profile, name, table)
         if table is not None:
@@ -95,6 +98,21 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
         workspace=workspace,
         profile=profile,
     )
+
+
+def _exact_call_sites(
+    instructions: list[SassInstruction], table: InstructionTable
+) -> list[SassInstruction]:
+    """The report's call-site lines for inlined instructions (nvdisasm's can lag, see sass.py)."""
+    out = []
+    for insn in instructions:
+        i = table.index_of(insn.offset)
+        where = table.locations[i] if i is not None else None
+        if insn.inlined_at and where is not None and insn.inlined_at[-1][1] != where[1]:
+            frames = [*insn.inlined_at[:-1], (insn.inlined_at[-1][0], where[1])]
+            insn = dataclasses.replace(insn, inlined_at=frames)
+        out.append(insn)
+    return out
 
 
 def _add_profile_numbers(summary: KernelSummary, k: ProfileKernel) -> None:

@@ -43,3 +43,18 @@ def test_header_lines_need_the_same_build(tmp_path: Path) -> None:
     assert report.source_files("softmax_kernel")[1:] == []
     without = Profile.open(MLP / "mlp.ncu-rep", use_cache=False)
     assert report.lines("softmax_kernel") == without.lines("softmax_kernel")
+
+
+def test_viewer_uses_the_reports_exact_call_site_for_inlined_instructions() -> None:
+    """nvdisasm keeps offset 0x100 (inlined fmaxf) at call site 11; the report says 13."""
+    from kernelscope.core.profile_view import document_from_profile
+
+    ws = Workspace.open(WS_MLP)
+    static = {i.offset: i for i in ws.sass("softmax_kernel").instructions}
+    assert static[0x100].inlined_at[-1][1] == 11
+    profile = Profile.open(MLP / "mlp.ncu-rep", workspace=ws, use_cache=False)
+    view = document_from_profile(profile, ws).kernel("softmax_kernel")
+    insn = next(i for i in view.instructions if i.offset == 0x100)
+    assert insn.kernel_line is not None and insn.kernel_line[1] == 13
+    assert insn.file is not None and insn.file.endswith("math_functions.hpp")
+    assert static[0x100].inlined_at[-1][1] == 11  # the workspace's own data is not changed
