@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -38,6 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("kernelscope: interrupted; nothing was changed", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `kernelscope ... | head`: the reader has gone, which is fine
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     except KernelscopeError as exc:
         print(f"kernelscope: error: {exc}", file=sys.stderr)
         if exc.details:

@@ -9,7 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from kernelscope.core.kernel_db import EntryDetail, EntrySummary, KernelDB
-from kernelscope.core.kernel_db_export import KernelTimes, export_workspace
+from kernelscope.core.kernel_db_export import (
+    KernelTimes,
+    describe_line_summary,
+    export_workspace,
+    profile_line_summaries,
+)
 from kernelscope.core.kernel_db_export import profile_times as times_of
 from kernelscope.core.kernel_db_schema import default_db_path
 
@@ -74,15 +79,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     rm.set_defaults(func=_delete)
 
 
-def profile_times(report: Path) -> tuple[KernelTimes, str | None]:
-    """Mean time per kernel name and the Nsight Compute version, from a report or CSVs."""
+def profile_facts(
+    report: Path, workspace: Path
+) -> tuple[KernelTimes, str | None, dict[str, dict[str, Any]]]:
+    """Mean time per kernel, the Nsight Compute version and per-kernel line summaries."""
     from kernelscope.core.ncu_profile import Profile  # the Nsight Compute import feature
+    from kernelscope.core.workspace import Workspace
 
-    return times_of(Profile.open(report))
+    profile = Profile.open(report, workspace=Workspace.open(workspace))
+    times, version = times_of(profile)
+    return times, version, profile_line_summaries(profile)
 
 
 def _export(args: argparse.Namespace) -> int:
-    times, version = profile_times(args.profile) if args.profile else ({}, None)
+    times, version, metrics = (
+        profile_facts(args.profile, args.workspace) if args.profile else ({}, None, {})
+    )
     report = export_workspace(
         args.workspace,
         args.db,
@@ -91,6 +103,7 @@ def _export(args: argparse.Namespace) -> int:
         ncu_version=version,
         replace_identifier=args.replace,
         timeout=args.timeout,
+        metrics=metrics,
     )
     if args.json:
         print(json.dumps([dataclasses.asdict(c) for c in report.changes], indent=1))
@@ -178,6 +191,8 @@ def _describe(d: EntryDetail, with_source: bool) -> str:
         f"signature    {f.get('function_signature')}",
     ]
     lines += [f"{k:<12} {v}" for k, v in d.provenance.items()]
+    lines += [f"measured     {text}" for text in describe_line_summary(d.metrics)[:1]]
+    lines += [f"  hot        {text}" for text in describe_line_summary(d.metrics)[1:]]
     if d.twins:
         lines.append(f"CUDA copy    {', '.join(t[:12] for t in d.twins)}")
     if with_source:

@@ -44,8 +44,70 @@ Progress = Callable[[str, float | None, str], None]
 
 class _ProfileLike(Protocol):  # ncu_profile.Profile, without importing the NCU import here
     session: dict[str, str]
+    name: str
 
     def kernels(self) -> Sequence[Any]: ...
+
+    def totals(self, kernel: str | None = None) -> Any: ...
+
+    def hot_lines(self, metric: str = ..., top: int = ..., kernel: str | None = None) -> Any: ...
+
+
+KernelMetrics = Mapping[str, dict[str, Any]]
+_SAMPLES = "smsp__pcsamp_sample_count"
+_INSTRUCTIONS = "inst_executed"
+
+
+def profile_line_summaries(
+    profile: _ProfileLike, kernels: Sequence[str] | None = None, top: int = 10
+) -> dict[str, dict[str, Any]]:
+    """Per kernel: totals, dominant stall reasons and the hottest lines of its own file, as
+    stored beside a kernel in the DB (``ks_entries.metrics``) so a library entry keeps why
+    it was fast or slow. Kernels without per-instruction data are left out."""
+    wanted = set(kernels) if kernels is not None else None
+    out: dict[str, dict[str, Any]] = {}
+    for k in profile.kernels():
+        if wanted is not None and k.name not in wanted:
+            continue
+        totals = profile.totals(k.name)
+        if not totals.values:
+            continue
+        out[k.name] = {
+            "profile": profile.name,
+            "launches": len(k.launches),
+            "samples": totals.get(_SAMPLES),
+            "inst_executed": totals.get(_INSTRUCTIONS),
+            "stalls": [[r, round(share, 4)] for r, _, share in totals.stalls(5)],
+            "hot_lines": [
+                {
+                    "line": h.line,
+                    "samples": h.value,
+                    "share": round(h.share, 4),
+                    "inst_executed": h.metrics.get(_INSTRUCTIONS),
+                    "stalls": [[r, round(share, 4)] for r, _, share in h.stalls],
+                }
+                for h in profile.hot_lines(metric=_SAMPLES, top=top, kernel=k.name)
+            ],
+        }
+    return out
+
+
+def describe_line_summary(metrics: Mapping[str, Any] | None) -> list[str]:
+    """``profile_line_summaries``' entry for one kernel in words, one line per item."""
+    if not metrics:
+        return []
+
+    def stalls(pairs: Sequence[Sequence[Any]]) -> str:
+        return ", ".join(f"{r} {share:.0%}" for r, share in pairs[:3]) or "no stall samples"
+
+    samples, instructions = metrics.get("samples", 0), metrics.get("inst_executed", 0)
+    lines = [
+        f"{metrics.get('profile', 'profile')}: {samples:,.0f} warp-stall samples, "
+        f"{instructions:,.0f} instructions; {stalls(metrics.get('stalls', []))}"
+    ]
+    for h in metrics.get("hot_lines", []):
+        lines.append(f"line {h['line']}: {h['share']:.1%} of samples ({stalls(h['stalls'])})")
+    return lines
 
 
 def profile_times(profile: _ProfileLike) -> tuple[dict[str, tuple[str, float]], str | None]:
@@ -112,6 +174,7 @@ def entries_for_kernel(
     kernel: KernelInfo,
     time: tuple[str, float] | None = None,
     ncu_version: str | None = None,
+    metrics: dict[str, Any] | None = None,
 ) -> list[DbEntry]:
     """The row for one kernel, plus its DeviceType="CUDA" twin for Convolution patterns."""
     text = ws.source_text(kernel)
@@ -186,6 +249,7 @@ def entries_for_kernel(
         },
         time_us=time_us,
         device_name=device_name,
+        metrics=metrics,
         sources={kernel.file: text, **({prelude_path: prelude} if prelude_path else {})},
         sass=_sass_text(ws, kernel.name),
     )
@@ -211,14 +275,16 @@ def entries_from_workspace(
     times: KernelTimes | None = None,
     ncu_version: str | None = None,
     progress: Progress | None = None,
+    metrics: KernelMetrics | None = None,
 ) -> list[DbEntry]:
     times = times or {}
+    metrics = metrics or {}
     chosen = select_kernels(ws, kernels)
     entries = []
     for i, k in enumerate(chosen):
         if progress is not None:
             progress("prepare", i / len(chosen), k.name)
-        entries += entries_for_kernel(ws, k, times.get(k.name), ncu_version)
+        entries += entries_for_kernel(ws, k, times.get(k.name), ncu_version, metrics.get(k.name))
     return entries
 
 
@@ -232,13 +298,15 @@ def export_workspace(
     replace_identifier: bool = False,
     timeout: float = 10.0,
     progress: Progress | None = None,
+    metrics: KernelMetrics | None = None,
 ) -> ExportReport:
     """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
 
     ``progress`` hears ("prepare", fraction, kernel) per kernel, then ("write", None, path).
+    ``metrics`` (``profile_line_summaries``) is stored with each kernel it names.
     """
     ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
-    entries = entries_from_workspace(ws, kernels, times, ncu_version, progress)
+    entries = entries_from_workspace(ws, kernels, times, ncu_version, progress, metrics)
     if progress is not None:
         progress("write", None, str(db_path))
     with KernelDB.open(db_path, write=True, timeout=timeout) as db:

@@ -1,13 +1,14 @@
 """Export to kernel DB: ``core.kernel_db_export`` in a QThread, and the summary dialog after it.
 
 The thread opens the workspace itself (a ``Workspace`` is cheap to open and then belongs to
-that thread alone) and gets the kernel times as a plain mapping, read from the profile on
-the GUI thread before it starts.
+that thread alone) and gets the kernel times and line summaries as plain mappings, read from
+the profile on the GUI thread before it starts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
@@ -27,6 +28,7 @@ class ExportThread(QThread):
         kernels: Sequence[str] | None,
         times: Mapping[str, tuple[str, float]],
         ncu_version: str | None,
+        metrics: Mapping[str, dict[str, Any]] | None = None,
     ) -> None:
         super().__init__()
         self.workspace = workspace
@@ -34,6 +36,7 @@ class ExportThread(QThread):
         self.kernels = list(kernels) if kernels else None
         self.times = dict(times)
         self.ncu_version = ncu_version
+        self.metrics = dict(metrics or {})
 
     def run(self) -> None:
         try:
@@ -45,6 +48,7 @@ class ExportThread(QThread):
                 ncu_version=self.ncu_version,
                 timeout=5.0,
                 progress=self._report,
+                metrics=self.metrics,
             )
         except Exception as exc:  # any failure, bug or not, must reach the error dialog
             self.failed.emit(exc)

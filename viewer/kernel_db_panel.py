@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_db import EntryDetail, KernelDB
+from kernelscope.core.kernel_db_export import describe_line_summary
 from kernelscope.core.kernel_db_schema import default_db_path
 from kernelscope.viewer.formatting import format_dims, format_number
 from kernelscope.viewer.highlight import LineHighlighter, cuda_highlighter
@@ -382,6 +383,7 @@ def _describe(d: EntryDetail) -> str:
         parts.append(f"Stored time: {format_number(d.time_us)} µs on {d.device_name or '?'}")
     if d.model:
         parts.append(f"Model: {_escape(d.model)}, exported {d.exported_at}")
+    parts += [_escape(text) for text in describe_line_summary(d.metrics)]
     if d.usable:
         parts.append("Usable by NNFusion")
     else:

@@ -26,7 +26,11 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.documents import is_model
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db_export import ExportReport, profile_times
+from kernelscope.core.kernel_db_export import (
+    ExportReport,
+    profile_line_summaries,
+    profile_times,
+)
 from kernelscope.core.kernel_view import ViewDocument
 from kernelscope.viewer.busy import BusyIndicator
 from kernelscope.viewer.code_pane import CodePane
@@ -330,8 +334,12 @@ class MainWindow(QMainWindow):
             )
             return False
         times, version = profile_times(document.profile) if document.profile else ({}, None)
+        # Line summaries read the profile, which belongs to this thread (cached: fast).
+        metrics = (
+            profile_line_summaries(document.profile, chosen or None) if document.profile else {}
+        )
         thread = ExportThread(
-            str(document.workspace.path), str(self.db_panel.path), chosen, times, version
+            str(document.workspace.path), str(self.db_panel.path), chosen, times, version, metrics
         )
         thread.progress.connect(self.export_busy.set_progress)
         thread.exported.connect(self._on_exported)
