@@ -68,22 +68,22 @@ ks_test_tools() {
         return 0
     fi
     local dir="${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope/tools/openssh"
-    if [ ! -x "$dir/root/usr/sbin/sshd" ] && command -v apt-get >/dev/null; then
+    if [ ! -x "$dir/unpacked/usr/sbin/sshd" ] && command -v apt-get >/dev/null; then
         ks_say "unpacking an OpenSSH server for the remote-profiling tests into $dir"
         mkdir -p "$dir" && (
             cd "$dir" &&
                 { apt-get download openssh-server openssh-sftp-server libwrap0 >/dev/null 2>&1 ||
                     { apt-get update -qq >/dev/null 2>&1 &&
                         apt-get download openssh-server openssh-sftp-server libwrap0 >/dev/null 2>&1; }; } &&
-                for deb in ./*.deb; do dpkg -x "$deb" root; done
+                for deb in ./*.deb; do dpkg -x "$deb" unpacked; done
         ) || ks_say "could not unpack an OpenSSH server; the SSH tests will be skipped"
     fi
     if [ "$(id -u)" -eq 0 ] && ! id sshd >/dev/null 2>&1; then
         # sshd started as root drops privileges to this user (the server package makes it).
         useradd --system --no-create-home --home-dir /run/sshd --shell /usr/sbin/nologin sshd
     fi
-    if [ -x "$dir/root/usr/sbin/sshd" ]; then
-        export KERNELSCOPE_TEST_SSHD="$dir/root/usr/sbin/sshd"
-        export KERNELSCOPE_TEST_SSHD_LIBS="$dir/root/lib/x86_64-linux-gnu:$dir/root/usr/lib/x86_64-linux-gnu"
+    if [ -x "$dir/unpacked/usr/sbin/sshd" ]; then
+        export KERNELSCOPE_TEST_SSHD="$dir/unpacked/usr/sbin/sshd"
+        export KERNELSCOPE_TEST_SSHD_LIBS="$dir/unpacked/lib/x86_64-linux-gnu:$dir/unpacked/usr/lib/x86_64-linux-gnu"
     fi
 }
