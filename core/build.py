@@ -77,11 +77,6 @@ def build_model(
     """Build ``request.model`` into the workspace ``request.output`` and open it."""
     report = progress or (lambda step, fraction, message: None)
     token = cancel or threading.Event()
-
-    def checkpoint() -> None:
-        if token.is_set():
-            raise Cancelled("build")
-
     arch = request.arch or default_arch()
     if not _ARCH_RE.match(arch):
         raise KernelscopeError(f"--arch {arch!r} is not a CUDA architecture like sm_90")
@@ -135,11 +130,12 @@ def build_model(
                 flags,
                 key,
                 report,
-                checkpoint,
+                token.is_set,
             )
             if request.use_cache:
                 _store(stage, cached)
-        checkpoint()
+        if token.is_set():  # the last moment a Cancel keeps the previous workspace
+            raise Cancelled("build")
         report("done", 1.0, f"{len(manifest.kernels)} kernels in {output}")
     return Workspace.open(output)
 
@@ -175,12 +171,13 @@ def _build_into(
     flags: list[str],
     key: str,
     report: ProgressFn,
-    checkpoint: Callable[[], None],
+    cancelled: Callable[[], bool],
 ) -> Manifest:
     timings: dict[str, float] = {}
 
     def timed(step: str, fraction: float, message: str) -> _Timer:
-        checkpoint()
+        if cancelled():
+            raise Cancelled("build")
         report(step, fraction, message)
         return _Timer(timings, step)
 
@@ -207,7 +204,7 @@ def _build_into(
             )
         )
         with timed("nvcc", 0.55, f"nvcc: {len(split.kernels)} kernels with -lineinfo"):
-            log = _compile_cached(compile_dir, split, flags, request.use_cache, checkpoint)
+            log = _compile_cached(compile_dir, split, flags, request.use_cache, cancelled)
         with timed("disassemble", 0.9, "nvdisasm: SASS and its line table"):
             shutil.copytree(compile_dir / "src", stage / "src")
             shutil.copy2(compile_dir / "module.cubin", stage / "module.cubin")
@@ -393,7 +390,7 @@ def _compile_cached(
     split: SplitModule,
     flags: list[str],
     use_cache: bool,
-    checkpoint: Callable[[], None],
+    cancelled: Callable[[], bool],
 ) -> str:
     """Compile in the content-addressed folder unless a finished cubin is already there."""
     compile_dir.mkdir(parents=True, exist_ok=True)
@@ -416,19 +413,11 @@ def _compile_cached(
             src / "module.cu",
             compile_dir / "module.cubin",
             flags,
-            cancelled=lambda: _raises(checkpoint),
+            cancelled=cancelled,
         )
         (compile_dir / "build.log").write_text(log, encoding="utf-8")
         done.write_text("ok", encoding="utf-8")
         return log
-
-
-def _raises(checkpoint: Callable[[], None]) -> bool:
-    try:
-        checkpoint()
-    except Cancelled:
-        return True
-    return False
 
 
 def _relative_paths(kernels: dict[str, KernelSass], compile_dir: Path) -> dict[str, KernelSass]:

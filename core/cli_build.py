@@ -8,9 +8,10 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.manifest import KernelInfo
+from kernelscope.core.models import parse_shapes
 from kernelscope.core.progress import TerminalProgress
+from kernelscope.core.text_table import dims, format_table
 from kernelscope.core.toolchain import doctor_report
 from kernelscope.core.workspace import Workspace
 
@@ -51,21 +52,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     d.set_defaults(func=_doctor)
 
 
-def parse_shapes(items: list[str]) -> dict[str, list[int]]:
-    shapes: dict[str, list[int]] = {}
-    for item in items:
-        name, sep, dims = item.partition("=")
-        try:
-            if not sep or not name:
-                raise ValueError
-            shapes[name] = [int(d) for d in dims.split(",")]
-        except ValueError:
-            raise KernelscopeError(
-                f"--shape {item!r}: expected NAME=D0,D1,... e.g. input=1,3,224,224"
-            ) from None
-    return shapes
-
-
 def _build(args: argparse.Namespace) -> int:
     from kernelscope.core.build import BuildRequest, build_model
 
@@ -99,10 +85,6 @@ def _doctor(args: argparse.Namespace) -> int:
     return 0 if all(r[1] != "MISSING" for r in rows if r[0] in ("nvcc", "nvdisasm")) else 1
 
 
-def _dims(values: list[int]) -> str:
-    return "x".join(str(v) for v in values) if any(values) else "-"
-
-
 def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
     rows = []
     for k in kernels:
@@ -110,8 +92,8 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
         rows.append(
             [
                 k.name,
-                _dims(k.grid),
-                _dims(k.block),
+                dims(k.grid),
+                dims(k.block),
                 "-" if k.registers is None else str(k.registers),
                 str(smem),
                 str(k.source_lines),
@@ -125,15 +107,7 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
 def print_kernel_table(ws: Workspace, out=None) -> None:  # noqa: ANN001 - a text stream
     out = out or sys.stdout
     header = ["kernel", "grid", "block", "regs", "smem B", "lines", "SASS", "fused from"]
-    rows = kernel_rows(ws.manifest.kernels)
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    right = {1, 2, 3, 4, 5, 6}
-    for row in [header, *rows]:
-        cells = [
-            c.rjust(w) if i in right else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        print("  ".join(cells).rstrip(), file=out)
+    print(format_table(header, kernel_rows(ws.manifest.kernels), {1, 2, 3, 4, 5, 6}), file=out)
     m = ws.manifest
     print(
         f"\n{len(m.kernels)} kernels, {m.target['arch']}, TVM {m.versions.get('tvm')}, "

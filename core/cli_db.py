@@ -17,6 +17,7 @@ from kernelscope.core.kernel_db_export import (
 )
 from kernelscope.core.kernel_db_export import profile_times as times_of
 from kernelscope.core.kernel_db_schema import default_db_path
+from kernelscope.core.text_table import dims, format_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -143,17 +144,13 @@ def _table(rows: list[EntrySummary]) -> str:
             r.op_type,
             r.kernel_name or "-",
             f"{r.time_us:.3f}" if r.time_us is not None else "-",
-            "x".join(map(str, r.grid)) if r.grid else "-",
-            "x".join(map(str, r.block)) if r.block else "-",
+            dims(r.grid),
+            dims(r.block),
             "yes" if r.usable else "no",
         )
         for r in rows
     ]
-    widths = [max(len(str(c)) for c in col) for col in zip(header, *body, strict=True)]
-    return "\n".join(
-        "  ".join(str(c).ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
-        for line in [header, *body]
-    )
+    return format_table(header, body)
 
 
 def _show(args: argparse.Namespace) -> int:

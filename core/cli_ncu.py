@@ -16,6 +16,8 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu_metrics import SAMPLES, label_of
 from kernelscope.core.ncu_model import HotLine, Launch
 from kernelscope.core.ncu_profile import Profile, is_report
+from kernelscope.core.profile_match import check_against_workspace
+from kernelscope.core.text_table import dims, format_table
 from kernelscope.core.workspace import MANIFEST, Workspace
 
 
@@ -83,20 +85,6 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
-def _dims(d: tuple[int, int, int] | None) -> str:
-    return "-" if d is None else "x".join(str(v) for v in d)
-
-
-def _table(header: list[str], rows: list[list[str]], right: set[int]) -> None:
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        cells = [
-            c.rjust(w) if i in right else c.ljust(w)
-            for i, (c, w) in enumerate(zip(row, widths, strict=True))
-        ]
-        print("  ".join(cells).rstrip())
-
-
 # ---- kernels ---------------------------------------------------------------------------------
 def _kernels(args: argparse.Namespace) -> int:
     if len(args.inputs) == 1 and _is_workspace(args.inputs[0]):
@@ -141,8 +129,8 @@ def _kernels(args: argparse.Namespace) -> int:
                 [
                     str(len(k.launches)),
                     k.name,
-                    _dims(f.grid),
-                    _dims(f.block),
+                    dims(f.grid),
+                    dims(f.block),
                     _fmt(k.duration_ns / 1e3 if k.duration_ns is not None else None, 2),
                     _fmt(k.share * 100),
                     _fmt(k.sm_throughput_pct),
@@ -158,8 +146,8 @@ def _kernels(args: argparse.Namespace) -> int:
                 [
                     str(x.id),
                     x.name,
-                    _dims(x.grid),
-                    _dims(x.block),
+                    dims(x.grid),
+                    dims(x.block),
                     _fmt(x.duration_ns / 1e3 if x.duration_ns is not None else None, 2),
                     _fmt((x.duration_ns or 0.0) / total * 100 if total else None),
                     _fmt(x.sm_throughput_pct),
@@ -169,7 +157,7 @@ def _kernels(args: argparse.Namespace) -> int:
                     _smem(x),
                 ]
             )
-    _table(header, rows, right={0, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+    print(format_table(header, rows, right={0, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
     device = profile.launches[0].device_name or profile.session.get("display_name", "")
     print(
         f"\n{len(profile.launches)} launches of {len(profile.kernels())} kernels, "
@@ -258,7 +246,7 @@ def _hot(args: argparse.Namespace) -> int:
             ]
         )
     print(f"hottest lines by {label_of(metric)} ({metric})" + (f" in {kernel}" if kernel else ""))
-    _table(["#", "share", "value", "line", "top stalls", "source"], rows, right={0, 1, 2})
+    print(format_table(["#", "share", "value", "line", "top stalls", "source"], rows, {0, 1, 2}))
     missing = sorted({h.file for h in hot if h.source is None})
     for f in missing:
         print(f"note: {f}: {profile.source(f).note}", file=sys.stderr)
@@ -334,45 +322,6 @@ def _import(args: argparse.Namespace) -> int:
         if item["status"] != "ok":
             print(f"  mismatch: {item['kernel']}: {item['note']}")
     return 0
-
-
-def check_against_workspace(profile: Profile, ws: Workspace) -> dict[str, Any]:
-    """Which profiled kernels the build has, and whether their source files are its files."""
-    built = {k.name for k in ws.manifest.kernels}
-    launched = {k.name for k in ws.manifest.kernels if k.launched}
-    profiled = [k.name for k in profile.kernels()]
-    sources = []
-    for name in profiled:
-        if name not in built:
-            continue
-        files = profile.source_files(name)
-        own = files[:1]
-        if not own:
-            sources.append(
-                {"kernel": name, "file": None, "status": "missing", "note": "no line information"}
-            )
-            continue
-        local = profile.resolver.workspace_file(own[0])
-        expected = ws.source_path(name)
-        if local is None or local.resolve() != expected.resolve():
-            note = f"its source {own[0]} does not resolve to the build's {expected.name}"
-            sources.append({"kernel": name, "file": own[0], "status": "missing", "note": note})
-            continue
-        resolved = profile.source(own[0])
-        sources.append(
-            {
-                "kernel": name,
-                "file": own[0],
-                "status": resolved.status,
-                "note": resolved.note or f"matches {expected.relative_to(ws.path)}",
-            }
-        )
-    return {
-        "matched": [n for n in profiled if n in built],
-        "profile_only": [n for n in profiled if n not in built],
-        "build_only": sorted(launched - set(profiled)),
-        "sources": sources,
-    }
 
 
 def _copy_atomically(src: Path, folder: Path) -> Path:

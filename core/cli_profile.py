@@ -89,7 +89,8 @@ def _profile(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from kernelscope.core.build import BuildRequest, build_model
-    from kernelscope.core.cli_build import parse_shapes, print_kernel_table
+    from kernelscope.core.cli_build import print_kernel_table
+    from kernelscope.core.models import parse_shapes
 
     output = args.output or args.model.with_suffix(".kscope")
     with TerminalProgress() as progress:

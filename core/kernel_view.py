@@ -187,17 +187,17 @@ class ViewDocument:
 
 def document_from_workspace(ws: Workspace) -> ViewDocument:
     """Static view of a build: sources, SASS and the line table; no metrics yet."""
-    summaries = [_summary_from_info(k) for k in ws.manifest.kernels]
+    summaries = [summary_from_info(k) for k in ws.manifest.kernels]
     return ViewDocument(
         title=ws.manifest.model or ws.path.name,
         summaries=summaries,
-        load_kernel=lambda name: _kernel_from_workspace(ws, ws.manifest.kernel(name)),
+        load_kernel=lambda name: kernel_from_workspace(ws, ws.manifest.kernel(name)),
         path=ws.path,
         workspace=ws,
     )
 
 
-def _summary_from_info(k: KernelInfo) -> KernelSummary:
+def summary_from_info(k: KernelInfo) -> KernelSummary:
     return KernelSummary(
         name=k.name,
         ops=[o.op for o in k.ops],
@@ -209,7 +209,7 @@ def _summary_from_info(k: KernelInfo) -> KernelSummary:
     )
 
 
-def _kernel_from_workspace(ws: Workspace, info: KernelInfo) -> KernelView:
+def kernel_from_workspace(ws: Workspace, info: KernelInfo) -> KernelView:
     sass = ws.sass(info.name)
     own = Path(info.file).name
     recorded = {f for insn in sass.instructions for f, _ in _frames(insn)}

@@ -43,6 +43,22 @@ def file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
+def parse_shapes(items: list[str]) -> dict[str, list[int]]:
+    """``["x=1,3,224,224", "y=4"]`` (from --shape or the Build dialog) -> {name: dims}."""
+    shapes: dict[str, list[int]] = {}
+    for item in items:
+        name, sep, dims = (part.strip() for part in item.partition("="))
+        try:
+            if not sep or not name:
+                raise ValueError
+            shapes[name] = [int(d) for d in dims.split(",")]
+        except ValueError:
+            raise KernelscopeError(
+                f"shape {item.strip()!r}: expected NAME=D0,D1,... e.g. input=1,3,224,224"
+            ) from None
+    return shapes
+
+
 def model_format(path: Path) -> str:
     suffix = path.suffix.lower()
     if suffix == ".onnx":

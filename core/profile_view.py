@@ -19,8 +19,8 @@ from kernelscope.core.kernel_view import (
     Metrics,
     SourceFile,
     ViewDocument,
-    _kernel_from_workspace,
-    _summary_from_info,
+    kernel_from_workspace,
+    summary_from_info,
 )
 from kernelscope.core.ncu_metrics import (
     INST_EXECUTED,
@@ -64,7 +64,7 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
     infos = {k.name: k for k in workspace.manifest.kernels} if workspace else {}
     summaries = []
     for k in kernels:
-        summary = _summary_from_info(infos[k.name]) if k.name in infos else KernelSummary(k.name)
+        summary = summary_from_info(infos[k.name]) if k.name in infos else KernelSummary(k.name)
         _add_profile_numbers(summary, k)
         stalls = profile.totals(k.name).stalls(1)
         summary.top_stall = stalls[0][0] if stalls else ""
@@ -78,7 +78,7 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
     def load(name: str) -> KernelView:
         table = profile.instructions(name)
         if workspace is not None and name in infos:
-            view = _kernel_from_workspace(workspace, infos[name])
+            view = kernel_from_workspace(workspace, infos[name])
             if table is not None:
                 view.instructions = _exact_call_sites(view.instructions, table)
         else:

@@ -14,9 +14,9 @@ import numpy as np
 import pytest
 
 from kernelscope.core import runner
-from kernelscope.core.cli_ncu import check_against_workspace
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.ncu_profile import Profile
+from kernelscope.core.profile_match import check_against_workspace
 from kernelscope.core.profiler import (
     ProfileRequest,
     ncu_arguments,

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
+from kernelscope.core.models import parse_shapes as core_parse_shapes
 from kernelscope.viewer.build_worker import BuildThread
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
@@ -36,16 +37,7 @@ NCU_SETS = ["basic", "detailed", "full"]
 
 def parse_shapes(text: str) -> dict[str, list[int]]:
     """``"x=1,3,224,224; y=4"`` -> {"x": [1, 3, 224, 224], "y": [4]}."""
-    shapes: dict[str, list[int]] = {}
-    for part in filter(None, (p.strip() for p in text.split(";"))):
-        name, _, dims = part.partition("=")
-        try:
-            shapes[name.strip()] = [int(d) for d in dims.split(",") if d.strip()]
-        except ValueError as exc:
-            raise KernelscopeError(
-                f"input shape {part!r} is not NAME=D0,D1,...", hint="for example x=1,3,224,224"
-            ) from exc
-    return shapes
+    return core_parse_shapes([part for part in text.split(";") if part.strip()])
 
 
 class BuildDialog(QDialog):
