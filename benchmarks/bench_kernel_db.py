@@ -22,7 +22,7 @@ from kernelscope.core.kernel_db import DbEntry, KernelDB
 from kernelscope.core.kernel_db_export import export_workspace
 from kernelscope.core.manifest import KernelInfo, Manifest, OpInfo, TensorInfo
 
-DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "kernel_db"
+DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ws_mlp" / "src"
 
 RELU = """#include "../tvm_prelude.cuh"
 extern "C" __global__ void __launch_bounds__(1024) {name}(float* __restrict__ T_relu_ptr, float* __restrict__ x_ptr) {{
@@ -37,7 +37,7 @@ def synthetic_workspace(root: Path, count: int) -> Path:
     kernels_dir = root / "src" / "kernels"
     kernels_dir.mkdir(parents=True)
     (root / "src" / "tvm_prelude.cuh").write_text((DATA / "tvm_prelude.cuh").read_text())
-    softmax = (DATA / "softmax_kernel.cu").read_text()
+    softmax = (DATA / "kernels" / "softmax_kernel.cu").read_text()
     kernels = []
     for i in range(count):
         if i % 2:
