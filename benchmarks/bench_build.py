@@ -8,7 +8,7 @@ cold         kernelscope build with an empty cache: the same plus split files, -
              nvdisasm line table, resource usage, manifest
 warm         kernelscope build of the unchanged model again
 Also times the ways of compiling the split sources (one unit with and without
---split-compile) so the choice in core/nvcc.py can be checked on another machine.
+--split-compile) so the choice in core/toolchain/nvcc.py can be checked on another machine.
 """
 
 from __future__ import annotations
@@ -30,10 +30,15 @@ def main() -> None:
     root.mkdir(parents=True, exist_ok=True)
     os.environ["KERNELSCOPE_CACHE_DIR"] = str(root / "cache")
 
-    from kernelscope.core import nvcc
-    from kernelscope.core.build import BuildRequest, _cuda_source, _tvm_compile, build_model
-    from kernelscope.core.models import load_model
-    from kernelscope.core.toolchain import find_tool
+    from kernelscope.core.build.model_loader import load_model
+    from kernelscope.core.build.pipeline import (
+        BuildRequest,
+        _cuda_source,
+        _tvm_compile,
+        build_model,
+    )
+    from kernelscope.core.toolchain import nvcc
+    from kernelscope.core.toolchain.find import find_tool
 
     model = make_resnet50(root / "resnet50.onnx")
     nvcc_path = find_tool("nvcc").require()

@@ -117,12 +117,12 @@ def make_data() -> dict[str, Path]:
 def _measure(case: str, paths: list[str]) -> dict[str, float]:
     """Runs in a child process; the cache folder comes from KERNELSCOPE_CACHE_DIR."""
     t0 = time.perf_counter()
-    from kernelscope.core.ncu_profile import Profile
+    from kernelscope.core.ncu.profile import Profile
 
     imported = time.perf_counter()
     out: dict[str, float] = {"import s": imported - t0}
     if case == "csv":
-        from kernelscope.core.ncu_csv_import import import_csvs
+        from kernelscope.core.ncu.csv_merge import import_csvs
 
         data = import_csvs(paths)
         out["parse s"] = time.perf_counter() - imported

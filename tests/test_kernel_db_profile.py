@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from kernelscope.core import cli
-from kernelscope.core.kernel_db import KernelDB
+from kernelscope.core.cli import main as cli
+from kernelscope.core.kernel_db.store import KernelDB
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 

@@ -6,8 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from kernelscope.core import nnfusion_cuda, nnfusion_function, nnfusion_ident
-from kernelscope.core.manifest import KernelInfo, OpInfo, TensorInfo
+from kernelscope.core.nnfusion import cuda_scan as nnfusion_cuda
+from kernelscope.core.nnfusion import function_json as nnfusion_function
+from kernelscope.core.nnfusion import identifier as nnfusion_ident
+from kernelscope.core.workspace.manifest import KernelInfo, OpInfo, TensorInfo
 
 DATA = Path(__file__).parent / "data" / "ws_mlp" / "src"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from ncu_support import MLP, MLP_CSVS, SMALL, make_mlp_workspace
 
-from kernelscope.core import cli
+from kernelscope.core.cli import main as cli
 
 
 def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from ncu_support import CNN, MLP, MLP_KERNELS, SMALL
 
-from kernelscope.core.ncu_csv import (
+from kernelscope.core.ncu.csv_merge import import_csvs
+from kernelscope.core.ncu.csv_pages import read_source_cuda, read_source_sass
+from kernelscope.core.ncu.csv_text import (
     Page,
     base_name,
     kernel_key,
@@ -16,9 +18,7 @@ from kernelscope.core.ncu_csv import (
     split_source_row,
     to_base,
 )
-from kernelscope.core.ncu_csv_import import import_csvs
-from kernelscope.core.ncu_csv_pages import read_source_cuda, read_source_sass
-from kernelscope.core.ncu_metrics import STALLS_ALL, by_label
+from kernelscope.core.ncu.metrics import STALLS_ALL, by_label
 
 
 def test_splitter_rejoins_unescaped_quotes_into_the_source_column() -> None:

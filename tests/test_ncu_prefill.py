@@ -12,17 +12,17 @@ from pathlib import Path
 import pytest
 
 from kernelscope.core.errors import Cancelled
-from kernelscope.core.ncu_prefill import fill_cache_in_child
+from kernelscope.core.ncu.prefill import fill_cache_in_child
 
 REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
 PARENT = """
 import sys
-from kernelscope.core.documents import open_document
+from kernelscope.core.view.open import open_document
 document = open_document(sys.argv[1], read_in_child=True)
 for s in document.summaries:
     document.kernel(s.name)
-print(len(document.summaries), "kernelscope.core.ncu_rep" in sys.modules)
+print(len(document.summaries), "kernelscope.core.ncu.report" in sys.modules)
 """
 
 

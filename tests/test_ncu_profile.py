@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from ncu_support import MLP, MLP_CSVS, MLP_KERNELS, SMALL, make_mlp_workspace
 
-from kernelscope.core.ncu_cache import ProfileCache, content_key
-from kernelscope.core.ncu_metrics import INST_EXECUTED, SAMPLES, stall_key
-from kernelscope.core.ncu_profile import Profile
-from kernelscope.core.workspace import Workspace
+from kernelscope.core.ncu.cache import ProfileCache, content_key
+from kernelscope.core.ncu.metrics import INST_EXECUTED, SAMPLES, stall_key
+from kernelscope.core.ncu.profile import Profile
+from kernelscope.core.workspace.workspace import Workspace
 
 
 @pytest.fixture()
@@ -144,7 +144,7 @@ def test_sources_from_search_paths_and_missing(tmp_path: Path) -> None:
 
 def test_workspace_kernel_list_fall_through_uses_no_report(tmp_path: Path) -> None:
     ws_path = make_mlp_workspace(tmp_path / "ws")
-    from kernelscope.core import cli
+    from kernelscope.core.cli import main as cli
 
     assert cli.main(["kernels", str(ws_path), "--json"]) == 0
     assert os.path.isdir(ws_path)

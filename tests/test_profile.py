@@ -13,17 +13,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernelscope.core import runner
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.ncu_profile import Profile
-from kernelscope.core.profile_match import check_against_workspace
-from kernelscope.core.profiler import (
+from kernelscope.core.ncu.profile import Profile
+from kernelscope.core.profiling import model_runner as runner
+from kernelscope.core.profiling.run_ncu import (
     ProfileRequest,
     ncu_arguments,
     profile_workspace,
     profiling_problem,
 )
-from kernelscope.core.toolchain import find_tool
+from kernelscope.core.toolchain.find import find_tool
+from kernelscope.core.workspace.attach import check_against_workspace
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 

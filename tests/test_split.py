@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from kernelscope.core.build.split_cuda import safe_file_stem, split_module
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.split import safe_file_stem, split_module
 
 SOURCE = """#include <cuda.h>
 extern "C" __global__ void __launch_bounds__(64) first_kernel(float* __restrict__ a);

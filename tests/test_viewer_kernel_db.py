@@ -12,10 +12,10 @@ import pytest
 import viewer_support
 from PySide6.QtWidgets import QMessageBox
 
-from kernelscope.core.kernel_db import KernelDB
-from kernelscope.core.kernel_db_export import export_workspace
-from kernelscope.core.ncu_prefill import is_cached
-from kernelscope.viewer.kernel_db_model import PROFILE, STORED, KernelDbModel
+from kernelscope.core.kernel_db.export import export_workspace
+from kernelscope.core.kernel_db.store import KernelDB
+from kernelscope.core.ncu.prefill import is_cached
+from kernelscope.viewer.panels.kernel_db_model import PROFILE, STORED, KernelDbModel
 
 WORKSPACE = viewer_support.WORKSPACE
 no_leaks = viewer_support.no_leaks

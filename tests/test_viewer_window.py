@@ -10,11 +10,11 @@ import viewer_support
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from kernelscope.core.documents import open_document
-from kernelscope.core.kernel_view import SASS_COUNT, hot_lines
-from kernelscope.viewer.code_models import SassModel, SourceModel
-from kernelscope.viewer.hot_lines import HotLinesModel
-from kernelscope.viewer.kernel_list_model import KernelListModel
+from kernelscope.core.view.document import SASS_COUNT, hot_lines
+from kernelscope.core.view.open import open_document
+from kernelscope.viewer.code.code_models import SassModel, SourceModel
+from kernelscope.viewer.panels.hot_lines_panel import HotLinesModel
+from kernelscope.viewer.panels.kernel_list_model import KernelListModel
 
 MATMUL = "fused_matmul_add_relu_kernel"
 WORKSPACE = viewer_support.WORKSPACE

@@ -9,9 +9,10 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
-from kernelscope.core.documents import open_document
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.viewer.main_window import MainWindow
+from kernelscope.core.view.open import open_document
+
+from .main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
 

@@ -24,27 +24,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.documents import is_model
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db_export import (
+from kernelscope.core.kernel_db.export import (
     ExportReport,
     profile_line_summaries,
     profile_times,
 )
-from kernelscope.core.kernel_view import ViewDocument
-from kernelscope.viewer.busy import BusyIndicator
-from kernelscope.viewer.code_pane import CodePane
-from kernelscope.viewer.db_export import ExportThread, summary_box
-from kernelscope.viewer.document_loader import DocumentLoader
-from kernelscope.viewer.error_dialog import error_box
-from kernelscope.viewer.formatting import format_dims
-from kernelscope.viewer.hot_lines import HotLinesPanel
-from kernelscope.viewer.kernel_db_panel import KernelDbPanel
-from kernelscope.viewer.kernel_list import KernelList
-from kernelscope.viewer.sass_pane import SassPane
-from kernelscope.viewer.search_bar import SearchBar
-from kernelscope.viewer.source_pane import SourcePane
-from kernelscope.viewer.state import SelectionState
+from kernelscope.core.view.document import ViewDocument
+from kernelscope.core.view.open import is_model
+
+from .code.code_pane import CodePane
+from .code.sass_pane import SassPane
+from .code.search_bar import SearchBar
+from .code.source_pane import SourcePane
+from .dialogs.error_dialog import error_box
+from .panels.hot_lines_panel import HotLinesPanel
+from .panels.kernel_db_panel import KernelDbPanel
+from .panels.kernel_list import KernelList
+from .selection import SelectionState
+from .widgets.busy import BusyIndicator
+from .widgets.formatting import format_dims
+from .workers.export_worker import ExportThread, summary_box
+from .workers.open_worker import DocumentLoader
 
 MAX_RECENT = 10
 OPEN_FILTER = (
@@ -294,7 +295,7 @@ class MainWindow(QMainWindow):
         box.open()
 
     def build_and_profile(self, model: Path | None = None) -> None:
-        from kernelscope.viewer.build_dialog import BuildDialog
+        from .dialogs.build_dialog import BuildDialog
 
         dialog = BuildDialog(self, model)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

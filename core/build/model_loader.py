@@ -1,0 +1,305 @@
+"""Loading a model into a Relax IRModule with its weights as runtime parameters.
+
+Formats: ONNX (initializers, external data files, or weights that are graph inputs) and a
+Python file that defines a Relax ``IRModule`` at module level (for example the result of
+``nn.Module.export_tvm``). Weights stay runtime parameters of the entry function
+(``num_input`` tells inputs from weights), so a build never bakes megabytes of constants
+into the kernels and the same build serves any weight values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import runpy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import KernelscopeError
+from ..workspace.manifest import TensorInfo
+
+PARAMS_MODES = ("random", "runtime")
+
+
+@dataclass
+class LoadedModel:
+    mod: Any  # tvm.IRModule
+    entry: str
+    format: str
+    inputs: list[TensorInfo]  # runtime inputs, in call order
+    weights: list[TensorInfo]  # parameters after the inputs, in call order
+    weight_values: dict[str, np.ndarray]  # name -> value for every weight that has one
+    params_mode: str  # "model" | "random" | "runtime" | "none"
+    notes: list[str] = field(default_factory=list)
+
+
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def parse_shapes(items: list[str]) -> dict[str, list[int]]:
+    """``["x=1,3,224,224", "y=4"]`` (from --shape or the Build dialog) -> {name: dims}."""
+    shapes: dict[str, list[int]] = {}
+    for item in items:
+        name, sep, dims = (part.strip() for part in item.partition("="))
+        try:
+            if not sep or not name:
+                raise ValueError
+            shapes[name] = [int(d) for d in dims.split(",")]
+        except ValueError:
+            raise KernelscopeError(
+                f"shape {item.strip()!r}: expected NAME=D0,D1,... e.g. input=1,3,224,224"
+            ) from None
+    return shapes
+
+
+def model_format(path: Path) -> str:
+    suffix = path.suffix.lower()
+    if suffix == ".onnx":
+        return "onnx"
+    if suffix == ".py":
+        return "relax-py"
+    raise KernelscopeError(
+        f"{path.name}: not a model kernelscope can read (expected .onnx or a .py file "
+        "defining a Relax IRModule)",
+    )
+
+
+def load_model(
+    path: Path,
+    shapes: dict[str, list[int]] | None = None,
+    params: str = "random",
+    seed: int = 0,
+) -> LoadedModel:
+    if not path.is_file():
+        raise KernelscopeError(f"{path}: no such file")
+    if params not in PARAMS_MODES:
+        raise KernelscopeError(f"--params must be one of {', '.join(PARAMS_MODES)}")
+    fmt = model_format(path)
+    if fmt == "onnx":
+        model = _load_onnx(path, shapes or {}, params, seed)
+    else:
+        model = _load_relax_py(path, params, seed)
+    return model
+
+
+# --- ONNX -----------------------------------------------------------------------------
+
+
+def _onnx_dims(value_info: Any) -> list[int | str]:
+    dims: list[int | str] = []
+    for d in value_info.type.tensor_type.shape.dim:
+        if d.HasField("dim_value") and d.dim_value > 0:
+            dims.append(int(d.dim_value))
+        else:
+            dims.append(d.dim_param or "?")
+    return dims
+
+
+def _load_onnx(path: Path, shapes: dict[str, list[int]], params: str, seed: int) -> LoadedModel:
+    import onnx
+    from onnx import helper, numpy_helper
+
+    try:
+        model = onnx.load(str(path), load_external_data=True)
+    except FileNotFoundError as exc:
+        raise KernelscopeError(
+            f"{path.name}: an external data file of this model is missing: {exc.filename}",
+            hint="keep the model's .data files next to the .onnx file",
+        ) from exc
+    except Exception as exc:  # onnx raises DecodeError and friends
+        raise KernelscopeError(f"{path.name}: not a readable ONNX model ({exc})") from exc
+
+    graph = model.graph
+    initialized = {init.name for init in graph.initializer}
+    graph_inputs = [i for i in graph.input if i.name not in initialized]
+    if not graph_inputs and not graph.node:
+        raise KernelscopeError(f"{path.name}: the ONNX graph is empty")
+    notes: list[str] = []
+    # Exporters that leave weights out (export_params=False) make them graph inputs after
+    # the real inputs. The first graph input is the model's input; the others are weights.
+    data_inputs = graph_inputs[:1]
+    weight_inputs = graph_inputs[1:]
+    for name in shapes:
+        if name not in {i.name for i in graph_inputs}:
+            raise KernelscopeError(
+                f"--shape {name}=...: the model has no input called {name!r}",
+                hint="its inputs are: " + ", ".join(i.name for i in data_inputs),
+            )
+
+    shape_dict: dict[str, list[int]] = {}
+    for vi in data_inputs:
+        dims = shapes.get(vi.name) or _onnx_dims(vi)
+        if any(not isinstance(d, int) for d in dims):
+            raise KernelscopeError(
+                f"input {vi.name!r} has a dynamic shape {dims}; kernels are built for fixed sizes",
+                hint=f"give its size, e.g. --shape {vi.name}="
+                + ",".join(str(d) if isinstance(d, int) else "1" for d in dims),
+            )
+        shape_dict[vi.name] = [int(d) for d in dims]
+
+    if weight_inputs and params == "random":
+        rng = np.random.default_rng(seed)
+        for vi in weight_inputs:
+            dims = _onnx_dims(vi)
+            if any(not isinstance(d, int) for d in dims):
+                raise KernelscopeError(f"weight {vi.name!r} has a dynamic shape {dims}")
+            dtype = helper.tensor_dtype_to_np_dtype(vi.type.tensor_type.elem_type)
+            value = (rng.standard_normal(dims) * 0.05).astype(dtype)
+            graph.initializer.append(numpy_helper.from_array(value, vi.name))
+        for vi in weight_inputs:
+            graph.input.remove(vi)
+        notes.append(
+            f"{len(weight_inputs)} weights were graph inputs without values; they were given "
+            f"seeded random values (seed {seed}), stored in params.npz"
+        )
+    elif weight_inputs:
+        for vi in weight_inputs:
+            shape_dict[vi.name] = [int(d) for d in _onnx_dims(vi) if isinstance(d, int)]
+        notes.append(
+            f"{len(weight_inputs)} weights have no values in the model; they stay runtime "
+            "inputs that profiling must be given (an .npz with their names)"
+        )
+        data_inputs = graph_inputs
+
+    mod = _from_onnx(model, shape_dict, path.name)
+
+    from tvm import relax
+
+    mod, detached = relax.frontend.detach_params(mod)
+    entry = "main"
+    func = mod[entry]
+    num_input = int(func.attrs["num_input"]) if "num_input" in func.attrs else len(func.params)
+    values = [np.asarray(v.numpy()) for v in detached.get(entry, [])]
+    mode = ("random" if params == "random" else "runtime") if weight_inputs else "model"
+    loaded = _loaded(mod, entry, "onnx", num_input, values, notes, mode)
+    # TVM renames inputs whose names are not identifiers (fc1.weight -> fc1_weight); users
+    # and their .npz files know the ONNX names.
+    for info, vi in zip(loaded.inputs, data_inputs, strict=False):
+        info.name = vi.name
+    return loaded
+
+
+def _from_onnx(model: Any, shape_dict: dict[str, list[int]], name: str) -> Any:
+    from tvm.relax.frontend.onnx import from_onnx
+
+    try:
+        return from_onnx(model, shape_dict=shape_dict, keep_params_in_input=True)
+    except Exception as exc:
+        message = str(exc).strip().splitlines()
+        first = message[-1] if message else type(exc).__name__
+        unsupported = [
+            n for n in model.graph.node if n.op_type in str(exc) and "not supported" in str(exc)
+        ]
+        if unsupported:
+            nodes = ", ".join(f"{n.name or '(unnamed)'} ({n.op_type})" for n in unsupported[:10])
+            raise KernelscopeError(
+                f"{name}: TVM cannot convert these ONNX nodes: {nodes}",
+                hint="the operator is not supported by TVM's Relax ONNX frontend; replace it "
+                "in the exporter or open an issue with TVM",
+                details=str(exc),
+            ) from exc
+        raise KernelscopeError(
+            f"{name}: TVM's ONNX frontend failed: {first}", details=str(exc)
+        ) from exc
+
+
+# --- Relax Python file ----------------------------------------------------------------
+
+
+def _load_relax_py(path: Path, params: str, seed: int) -> LoadedModel:
+    import tvm
+
+    try:
+        namespace = runpy.run_path(str(path), run_name="kernelscope_model")
+    except Exception as exc:
+        raise KernelscopeError(
+            f"{path.name}: running the file failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    modules = {k: v for k, v in namespace.items() if isinstance(v, tvm.IRModule)}
+    if not modules:
+        raise KernelscopeError(
+            f"{path.name}: defines no Relax IRModule at module level",
+            hint="define one, e.g. `mod, _ = MyModel().export_tvm(spec)` or an "
+            "`@I.ir_module class Module`",
+        )
+    if len(modules) > 1:
+        chosen = modules.get("Module") or modules.get("mod")
+        if chosen is None:
+            raise KernelscopeError(
+                f"{path.name}: defines several IRModules ({', '.join(modules)}); "
+                "name the one to build `mod` or `Module`"
+            )
+    else:
+        chosen = next(iter(modules.values()))
+    entries = [
+        gv.name_hint
+        for gv, f in chosen.functions.items()
+        if type(f).__name__ == "Function" and (f.attrs is None or "Primitive" not in f.attrs)
+    ]
+    entry = "main" if "main" in entries else (entries[0] if len(entries) == 1 else None)
+    if entry is None:
+        raise KernelscopeError(
+            f"{path.name}: cannot tell which Relax function to build ({', '.join(entries)})",
+            hint="name it main",
+        )
+    func = chosen[entry]
+    num_input = int(func.attrs["num_input"]) if func.attrs and "num_input" in func.attrs else None
+    n_params = len(func.params)
+    num_input = n_params if num_input is None else num_input
+    given = namespace.get("params")
+    notes: list[str] = []
+    mode = "model" if isinstance(given, dict) else params
+    values: list[np.ndarray] = []
+    weights = [_param_info(p) for p in func.params[num_input:]]
+    if isinstance(given, dict):
+        missing = [w.name for w in weights if w.name not in given]
+        if missing:
+            raise KernelscopeError(f"{path.name}: `params` has no value for {missing}")
+        values = [np.asarray(given[w.name]) for w in weights]
+    elif weights and params == "random":
+        rng = np.random.default_rng(seed)
+        values = [
+            (rng.standard_normal([int(d) for d in w.shape]) * 0.05).astype(w.dtype) for w in weights
+        ]
+        notes.append(
+            f"{len(weights)} weights were given seeded random values (seed {seed}), "
+            "stored in params.npz"
+        )
+    elif weights:
+        notes.append(f"{len(weights)} weights stay runtime inputs without values")
+    return _loaded(chosen, entry, "relax-py", num_input, values, notes, mode)
+
+
+def _param_info(var: Any) -> TensorInfo:
+    ty = getattr(var, "struct_info", None) or getattr(var, "ty", None)
+    shape = getattr(ty, "shape", None)
+    values = getattr(shape, "values", shape) or []
+    dims: list[int | str] = []
+    for d in values:
+        value = getattr(d, "value", d)
+        dims.append(int(value) if isinstance(value, int) else str(d))
+    name = str(getattr(var, "name_hint", None) or var.name)
+    return TensorInfo(shape=dims, dtype=str(getattr(ty, "dtype", "")), name=name)
+
+
+def _loaded(
+    mod: Any,
+    entry: str,
+    fmt: str,
+    num_input: int,
+    values: list[np.ndarray],
+    notes: list[str],
+    mode: str,
+) -> LoadedModel:
+    params = [_param_info(p) for p in mod[entry].params]
+    inputs, weights = params[:num_input], params[num_input:]
+    weight_values = {w.name: v for w, v in zip(weights, values, strict=False)}
+    mode = mode if weights else "none"
+    return LoadedModel(mod, entry, fmt, inputs, weights, weight_values, mode, notes)

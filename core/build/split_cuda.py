@@ -1,0 +1,123 @@
+"""Splitting TVM's one-string CUDA module into a prelude header and one file per kernel.
+
+TVM emits every kernel of a model into one source: a prelude (includes, macros, helper
+types) followed by ``extern "C" __global__ void ... name(...) { ... }`` functions. We cut at
+each ``extern "C" __global__`` and find the kernel's end by matching braces (skipping
+comments, string and character literals). Text between two kernels that is not blank
+(rare: a helper declaration) moves to the prelude, which precedes every kernel anyway.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from ..errors import KernelscopeError
+
+PRELUDE_NAME = "tvm_prelude.cuh"
+KERNEL_DIR = "kernels"
+_KERNEL_START = re.compile(r'extern\s+"C"\s+__global__\s')
+_NAME_RE = re.compile(r"(\w+)\s*\(")
+_SAFE_RE = re.compile(r"[^A-Za-z0-9_]")
+_MAX_STEM = 120
+
+
+@dataclass
+class SplitKernel:
+    name: str
+    file_name: str  # e.g. "softmax_kernel.cu", safe on every file system
+    text: str  # the kernel's own text, from `extern "C"` to its closing brace
+
+
+@dataclass
+class SplitModule:
+    prelude: str
+    kernels: list[SplitKernel]
+    source: str  # TVM's source as it was given
+
+    def kernel_file(self, kernel: SplitKernel) -> str:
+        return f'#include "../{PRELUDE_NAME}"\n{kernel.text}\n'
+
+    def prelude_file(self) -> str:
+        return "#pragma once\n" + self.prelude.rstrip() + "\n"
+
+    def unit_file(self) -> str:
+        """The translation unit nvcc compiles: the prelude, then every kernel file."""
+        lines = [f'#include "{PRELUDE_NAME}"']
+        lines += [f'#include "{KERNEL_DIR}/{k.file_name}"' for k in self.kernels]
+        return "\n".join(lines) + "\n"
+
+
+def safe_file_stem(name: str, taken: set[str]) -> str:
+    """A file stem for a kernel name: [A-Za-z0-9_], bounded length, unique ignoring case."""
+    stem = _SAFE_RE.sub("_", name) or "kernel"
+    if len(stem) > _MAX_STEM or stem != name:
+        digest = hashlib.sha1(name.encode()).hexdigest()[:8]
+        stem = f"{stem[:_MAX_STEM]}_{digest}" if stem != name or len(stem) > _MAX_STEM else stem
+    candidate, n = stem, 1
+    while candidate.lower() in taken:
+        n += 1
+        candidate = f"{stem}_{n}"
+    taken.add(candidate.lower())
+    return candidate
+
+
+def _end_of_body(src: str, open_brace: int) -> int:
+    """Index just past the brace that closes the one at ``open_brace``."""
+    depth = 0
+    i, n = open_brace, len(src)
+    while i < n:
+        c = src[i]
+        if c == "/" and src.startswith("//", i):
+            i = src.find("\n", i)
+            i = n if i < 0 else i
+        elif c == "/" and src.startswith("/*", i):
+            j = src.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            continue
+        elif c in "\"'":
+            i += 1
+            while i < n and src[i] != c:
+                i += 2 if src[i] == "\\" else 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    raise KernelscopeError("TVM's CUDA source ends inside a kernel body (unbalanced braces)")
+
+
+def _blank_or(text: str) -> str:
+    return text if text.strip() else ""
+
+
+def split_module(source: str) -> SplitModule:
+    prelude_parts: list[str] = []
+    kernels: list[SplitKernel] = []
+    taken: set[str] = set()
+    pos = 0
+    for match in _KERNEL_START.finditer(source):
+        start = match.start()
+        if start < pos:
+            continue  # inside a kernel already consumed
+        brace, semi = source.find("{", start), source.find(";", start)
+        if brace < 0 or 0 <= semi < brace:
+            continue  # a forward declaration: stays in the prelude
+        prelude_parts.append(source[pos:start] if not kernels else _blank_or(source[pos:start]))
+        names = [n for n in _NAME_RE.findall(source[start:brace]) if n != "__launch_bounds__"]
+        if not names:
+            raise KernelscopeError(f"cannot read the kernel signature at offset {start}")
+        end = _end_of_body(source, brace)
+        stem = safe_file_stem(names[-1], taken)
+        kernels.append(SplitKernel(names[-1], f"{stem}.cu", source[start:end]))
+        pos = end
+    if not kernels:
+        raise KernelscopeError(
+            "TVM generated no CUDA kernels for this model",
+            hint="check that the target is CUDA and that the model has operators to run",
+        )
+    prelude_parts.append(_blank_or(source[pos:]))
+    return SplitModule(prelude="".join(prelude_parts), kernels=kernels, source=source)

@@ -1,0 +1,118 @@
+"""``kernelscope build``, ``kernelscope doctor`` and the kernel table of a workspace."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+from ..build.model_loader import parse_shapes
+from ..toolchain.find import doctor_report
+from ..workspace.manifest import KernelInfo
+from ..workspace.workspace import Workspace
+from .progress import TerminalProgress
+from .table import dims, format_table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "build",
+        help="build a model with TVM into per-kernel .cu files, a cubin with line info and SASS",
+    )
+    p.add_argument("model", type=Path, help="an .onnx file or a .py file defining a Relax IRModule")
+    p.add_argument("-o", "--output", type=Path, help="workspace folder (default: MODEL.kscope)")
+    p.add_argument(
+        "--arch", help="CUDA architecture, e.g. sm_90 (default: the local GPU's, else sm_90)"
+    )
+    p.add_argument(
+        "--shape",
+        action="append",
+        default=[],
+        metavar="NAME=D0,D1,...",
+        help="size of an input with dynamic dimensions (repeatable)",
+    )
+    p.add_argument(
+        "--params",
+        choices=("random", "runtime"),
+        default="random",
+        help="weights the model has no values for: give them seeded random values (default) "
+        "or keep them as runtime inputs",
+    )
+    p.add_argument("--seed", type=int, default=0, help="seed for random weights (default 0)")
+    p.add_argument("--no-cache", action="store_true", help="rebuild even if nothing changed")
+    p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
+    p.set_defaults(func=_build)
+
+    d = sub.add_parser(
+        "doctor", help="report the NVIDIA tools kernelscope found and what is missing"
+    )
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=_doctor)
+
+
+def _build(args: argparse.Namespace) -> int:
+    from ..build.pipeline import BuildRequest, build_model
+
+    output = args.output or args.model.with_suffix(".kscope")
+    request = BuildRequest(
+        model=args.model,
+        output=output,
+        arch=args.arch,
+        shapes=parse_shapes(args.shape),
+        params=args.params,
+        seed=args.seed,
+        use_cache=not args.no_cache,
+    )
+    with TerminalProgress() as progress:
+        ws = build_model(request, progress=progress)
+    if args.json:
+        print(json.dumps([asdict(k) for k in ws.manifest.kernels], indent=1))
+    else:
+        print_kernel_table(ws)
+    return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    rows = doctor_report()
+    if args.json:
+        print(json.dumps([dict(zip(("tool", "status", "detail"), r, strict=True)) for r in rows]))
+    else:
+        width = max(len(r[1]) for r in rows)
+        for tool, status, detail in rows:
+            print(f"{tool:10} {status:{width}}  {detail}")
+    return 0 if all(r[1] != "MISSING" for r in rows if r[0] in ("nvcc", "nvdisasm")) else 1
+
+
+def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
+    rows = []
+    for k in kernels:
+        smem = (k.static_smem_bytes or 0) + k.dynamic_smem_bytes
+        rows.append(
+            [
+                k.name,
+                dims(k.grid),
+                dims(k.block),
+                "-" if k.registers is None else str(k.registers),
+                str(smem),
+                str(k.source_lines),
+                str(k.sass_instructions),
+                "+".join(o.op.removeprefix("relax.") for o in k.ops) or "-",
+            ]
+        )
+    return rows
+
+
+def print_kernel_table(ws: Workspace, out=None) -> None:  # noqa: ANN001 - a text stream
+    out = out or sys.stdout
+    header = ["kernel", "grid", "block", "regs", "smem B", "lines", "SASS", "fused from"]
+    print(format_table(header, kernel_rows(ws.manifest.kernels), {1, 2, 3, 4, 5, 6}), file=out)
+    m = ws.manifest
+    print(
+        f"\n{len(m.kernels)} kernels, {m.target['arch']}, TVM {m.versions.get('tvm')}, "
+        f"nvcc {m.versions.get('nvcc')}; workspace {ws.path}",
+        file=out,
+    )
+    for note in m.notes:
+        print(f"note: {note}", file=out)

@@ -1,0 +1,208 @@
+"""``kernelscope export-db`` and ``kernelscope db list|show|delete``: the NNFusion kernel DB."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+from pathlib import Path
+from typing import Any
+
+from ..kernel_db.export import (
+    KernelTimes,
+    describe_line_summary,
+    export_workspace,
+    profile_line_summaries,
+)
+from ..kernel_db.export import profile_times as times_of
+from ..kernel_db.schema import default_db_path
+from ..kernel_db.store import EntryDetail, EntrySummary, KernelDB
+from .table import dims, format_table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    default = str(default_db_path())
+    p = sub.add_parser(
+        "export-db",
+        help="export kernels of a workspace into an NNFusion kernel DB",
+        description="Write kernels of a build workspace into an NNFusion-compatible kernel "
+        "cache (SQLite). Kernels NNFusion cannot use are stored for browsing and flagged.",
+    )
+    p.add_argument("workspace", type=Path)
+    p.add_argument("--db", type=Path, default=Path(default), help=f"default: {default}")
+    p.add_argument(
+        "--kernels",
+        action="append",
+        metavar="GLOB",
+        help="only kernels whose name matches (repeatable), e.g. 'fused_conv2d*'",
+    )
+    p.add_argument(
+        "--profile",
+        type=Path,
+        metavar="REPORT",
+        help="Nsight Compute report (.ncu-rep) or CSV export giving each kernel's mean time",
+    )
+    p.add_argument(
+        "--replace",
+        action="store_true",
+        help="delete other rows with the same identifier (NNFusion takes the first it reads)",
+    )
+    p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a lock")
+    p.add_argument("--json", action="store_true", help="print the changes as JSON")
+    p.set_defaults(func=_export)
+
+    db = sub.add_parser("db", help="browse or edit a kernel DB")
+    dbsub = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+
+    ls = dbsub.add_parser("list", help="list entries")
+    ls.add_argument("--db", type=Path, default=Path(default))
+    ls.add_argument("--op", help="op type, e.g. Convolution (also matches fused ones)")
+    ls.add_argument("--device", help="DeviceType (CUDA_GPU) or GPU name (NVIDIA H200)")
+    ls.add_argument("--shape", help="an input or output shape, e.g. 1,64,56,56")
+    ls.add_argument("--search", help="text in kernel name, identifier, op, model")
+    ls.add_argument("--usable", action="store_true", help="only rows NNFusion can use")
+    ls.add_argument("--limit", type=int, default=200)
+    ls.add_argument("--offset", type=int, default=0)
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=_list)
+
+    show = dbsub.add_parser("show", help="show one entry with its Function JSON and sources")
+    show.add_argument("--db", type=Path, default=Path(default))
+    show.add_argument("entry", help="key, unique key prefix, or identifier")
+    show.add_argument("--json", action="store_true")
+    show.add_argument("--source", action="store_true", help="also print the source files")
+    show.set_defaults(func=_show)
+
+    rm = dbsub.add_parser("delete", help="delete entries (with their pattern copies)")
+    rm.add_argument("--db", type=Path, default=Path(default))
+    rm.add_argument("entries", nargs="+", help="keys, unique key prefixes or identifiers")
+    rm.add_argument("--timeout", type=float, default=10.0)
+    rm.set_defaults(func=_delete)
+
+
+def profile_facts(
+    report: Path, workspace: Path
+) -> tuple[KernelTimes, str | None, dict[str, dict[str, Any]]]:
+    """Mean time per kernel, the Nsight Compute version and per-kernel line summaries."""
+    from ..ncu.profile import Profile  # the Nsight Compute import feature
+    from ..workspace.workspace import Workspace
+
+    profile = Profile.open(report, workspace=Workspace.open(workspace))
+    times, version = times_of(profile)
+    return times, version, profile_line_summaries(profile)
+
+
+def _export(args: argparse.Namespace) -> int:
+    times, version, metrics = (
+        profile_facts(args.profile, args.workspace) if args.profile else ({}, None, {})
+    )
+    report = export_workspace(
+        args.workspace,
+        args.db,
+        args.kernels,
+        times,
+        ncu_version=version,
+        replace_identifier=args.replace,
+        timeout=args.timeout,
+        metrics=metrics,
+    )
+    if args.json:
+        print(json.dumps([dataclasses.asdict(c) for c in report.changes], indent=1))
+    else:
+        print(report.summary())
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    with KernelDB.open(args.db) as db:
+        filters: dict[str, Any] = {
+            "op": args.op,
+            "device": args.device,
+            "shape": args.shape,
+            "search": args.search,
+            "usable": True if args.usable else None,
+        }
+        rows = db.list_entries(**filters, limit=args.limit, offset=args.offset)
+        total = db.count_entries(**filters)
+        if args.json:
+            print(json.dumps([dataclasses.asdict(r) for r in rows], indent=1))
+            return 0
+        print(_table(rows))
+        shown = f"{len(rows)} of {total}" if total != len(rows) else str(total)
+        print(f"{shown} entries in {db.path}")
+        if db.unindexed:
+            print(f"({db.unindexed} rows written by other tools are not indexed: the file is "
+                  "read-only)")  # fmt: skip
+    return 0
+
+
+def _table(rows: list[EntrySummary]) -> str:
+    header = ("key", "op type", "kernel", "time µs", "grid", "block", "NNFusion")
+    body = [
+        (
+            r.key[:12],
+            r.op_type,
+            r.kernel_name or "-",
+            f"{r.time_us:.3f}" if r.time_us is not None else "-",
+            dims(r.grid),
+            dims(r.block),
+            "yes" if r.usable else "no",
+        )
+        for r in rows
+    ]
+    return format_table(header, body)
+
+
+def _show(args: argparse.Namespace) -> int:
+    with KernelDB.open(args.db) as db:
+        d = db.get(args.entry)
+    if args.json:
+        data = dataclasses.asdict(d)
+        if not args.source:
+            data.pop("sources")
+            data.pop("sass")
+        print(json.dumps(data, indent=1))
+        return 0
+    print(_describe(d, args.source))
+    return 0
+
+
+def _describe(d: EntryDetail, with_source: bool) -> str:
+    f = d.function
+    lines = [
+        f"key          {d.key}",
+        f"identifier   {d.identifier}",
+        f"op type      {d.op_type}    device type {d.device_type}    source {d.source}",
+        f"tags         {','.join(d.tags) or '-'}",
+        f"NNFusion     {'usable' if d.usable else 'not usable (stored for browsing)'}",
+    ]
+    lines += [f"  reason     {r}" for r in d.reasons]
+    lines += [f"  note       {n}" for n in d.notes]
+    if d.kernel_name:
+        lines.append(f"kernel       {d.kernel_name}  from {d.model}")
+    lines += [
+        f"launch       grid {f.get('grid_dim')}  block {f.get('block_dim')}  "
+        f"syncthreads {f.get('num_syncthreads')}",
+        f"shared       {json.dumps(f.get('shared_memory'))}",
+        f"profile      {json.dumps(d.miscs.get('external_profile'))}",
+        f"signature    {f.get('function_signature')}",
+    ]
+    lines += [f"{k:<12} {v}" for k, v in d.provenance.items()]
+    lines += [f"measured     {text}" for text in describe_line_summary(d.metrics)[:1]]
+    lines += [f"  hot        {text}" for text in describe_line_summary(d.metrics)[1:]]
+    if d.twins:
+        lines.append(f"CUDA copy    {', '.join(t[:12] for t in d.twins)}")
+    if with_source:
+        for path, text in d.sources.items():
+            lines += ["", f"==> {path} <==", text]
+    else:
+        lines.append(f"sources      {', '.join(d.sources) or '-'}  (--source prints them)")
+    return "\n".join(lines)
+
+
+def _delete(args: argparse.Namespace) -> int:
+    with KernelDB.open(args.db, write=True, timeout=args.timeout) as db:
+        keys = [db.get(e).key for e in args.entries]
+        removed = db.delete(keys)
+    print(f"deleted {removed} rows from {args.db}")
+    return 0

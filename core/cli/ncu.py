@@ -1,0 +1,338 @@
+"""``kernelscope kernels``, ``kernelscope hot`` and ``kernelscope import``: Nsight Compute data."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from ..errors import KernelscopeError
+from ..ncu.metrics import SAMPLES, label_of
+from ..ncu.profile import Profile, is_report
+from ..ncu.records import HotLine, Launch
+from ..workspace.attach import check_against_workspace
+from ..workspace.workspace import MANIFEST, Workspace
+from .table import dims, format_table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    k = sub.add_parser(
+        "kernels",
+        help="list the kernels of a profile (.ncu-rep or CSV exports) or of a build workspace",
+    )
+    k.add_argument(
+        "inputs", nargs="+", type=Path, help="REPORT.ncu-rep, CSV exports, or a workspace"
+    )
+    k.add_argument("--by-kernel", action="store_true", help="one row per kernel, launches combined")
+    k.add_argument("--rules", action="store_true", help="also print Nsight Compute's hints")
+    k.add_argument("--json", action="store_true", help="machine-readable output")
+    k.set_defaults(func=_kernels)
+
+    h = sub.add_parser(
+        "hot", help="the hottest source lines of a profile, with their stall reasons"
+    )
+    h.add_argument("inputs", nargs="+", type=Path, help="REPORT.ncu-rep or CSV exports")
+    h.add_argument("--top", type=int, default=20, help="how many lines (default 20)")
+    h.add_argument("--kernel", help="only this kernel (default: the whole model)")
+    h.add_argument(
+        "--metric",
+        default=SAMPLES,
+        help="rank by this metric: ncu name or Source-page label "
+        "(default: warp-stall samples, smsp__pcsamp_sample_count)",
+    )
+    _source_options(h)
+    h.add_argument("--json", action="store_true", help="machine-readable output")
+    h.set_defaults(func=_hot)
+
+    i = sub.add_parser("import", help="attach an Nsight Compute report to a build workspace")
+    i.add_argument("report", type=Path, help="REPORT.ncu-rep")
+    i.add_argument("-w", "--workspace", type=Path, required=True, help="the build workspace")
+    i.add_argument(
+        "--force", action="store_true", help="import even if no kernel matches the workspace"
+    )
+    i.add_argument("--json", action="store_true", help="machine-readable check results")
+    i.set_defaults(func=_import)
+
+
+def _source_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-w", "--workspace", type=Path, help="a build workspace to find sources in")
+    p.add_argument(
+        "--source-path",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="folder to look for source files the profile names (repeatable)",
+    )
+
+
+def _is_workspace(path: Path) -> bool:
+    return path.is_dir() and (path / MANIFEST).is_file()
+
+
+def _warn(profile: Profile) -> None:
+    for w in profile.warnings:
+        print(f"kernelscope: warning: {w}", file=sys.stderr)
+
+
+def _fmt(value: float | None, digits: int = 1) -> str:
+    return "-" if value is None else f"{value:.{digits}f}"
+
+
+# ---- kernels ---------------------------------------------------------------------------------
+def _kernels(args: argparse.Namespace) -> int:
+    if len(args.inputs) == 1 and _is_workspace(args.inputs[0]):
+        from .build import print_kernel_table
+
+        ws = Workspace.open(args.inputs[0])
+        if args.json:
+            print(json.dumps([asdict(k) for k in ws.manifest.kernels], indent=1))
+        else:
+            print_kernel_table(ws)
+        return 0
+    if len(args.inputs) == 1 and args.inputs[0].is_dir():
+        raise KernelscopeError(
+            f"{args.inputs[0]} is a folder but not a kernelscope workspace (no {MANIFEST})",
+            hint="pass a .ncu-rep report, CSV exports, or a workspace folder",
+        )
+    profile = Profile.open(args.inputs)
+    _warn(profile)
+    total = sum(x.duration_ns or 0.0 for x in profile.launches)
+    if args.json:
+        print(json.dumps(_kernels_json(profile, args.by_kernel), indent=1))
+        return 0
+    header = [
+        "ID",
+        "kernel",
+        "grid",
+        "block",
+        "time us",
+        "%",
+        "SM %",
+        "mem %",
+        "occ %",
+        "regs",
+        "smem B",
+    ]
+    rows = []
+    if args.by_kernel:
+        header[0] = "launches"
+        for k in profile.kernels():
+            f = k.first
+            rows.append(
+                [
+                    str(len(k.launches)),
+                    k.name,
+                    dims(f.grid),
+                    dims(f.block),
+                    _fmt(k.duration_ns / 1e3 if k.duration_ns is not None else None, 2),
+                    _fmt(k.share * 100),
+                    _fmt(k.sm_throughput_pct),
+                    _fmt(k.memory_throughput_pct),
+                    _fmt(k.achieved_occupancy_pct),
+                    "-" if k.registers is None else str(k.registers),
+                    _smem(f),
+                ]
+            )
+    else:
+        for x in profile.launches:
+            rows.append(
+                [
+                    str(x.id),
+                    x.name,
+                    dims(x.grid),
+                    dims(x.block),
+                    _fmt(x.duration_ns / 1e3 if x.duration_ns is not None else None, 2),
+                    _fmt((x.duration_ns or 0.0) / total * 100 if total else None),
+                    _fmt(x.sm_throughput_pct),
+                    _fmt(x.memory_throughput_pct),
+                    _fmt(x.achieved_occupancy_pct),
+                    "-" if x.registers is None else str(x.registers),
+                    _smem(x),
+                ]
+            )
+    print(format_table(header, rows, right={0, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
+    device = profile.launches[0].device_name or profile.session.get("display_name", "")
+    print(
+        f"\n{len(profile.launches)} launches of {len(profile.kernels())} kernels, "
+        f"{total / 1e3:.2f} us in all{', ' + device if device else ''}; {profile.name}"
+    )
+    if args.rules:
+        for x in profile.launches:
+            hints = sorted(
+                (r for r in x.rules if r.kind in ("OPT", "WRN", "ERR")),
+                key=lambda r: -(r.speedup_pct or 0.0),
+            )
+            if hints:
+                print(f"\n[{x.id}] {x.name}")
+            for r in hints:
+                gain = (
+                    f" (est. speedup {r.speedup_pct:.1f}% {r.speedup_type})"
+                    if r.speedup_pct
+                    else ""
+                )
+                print(f"  {r.kind} {r.rule}{gain}: {r.message}")
+    return 0
+
+
+def _smem(x: Launch) -> str:
+    if x.shared_static_bytes is None and x.shared_dynamic_bytes is None:
+        return "-"
+    return str((x.shared_static_bytes or 0) + (x.shared_dynamic_bytes or 0))
+
+
+def _kernels_json(profile: Profile, by_kernel: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {"profile": [str(p) for p in profile.paths], "session": profile.session}
+    if by_kernel:
+        out["kernels"] = [
+            {
+                "name": k.name,
+                "launch_ids": [x.id for x in k.launches],
+                "duration_ns": k.duration_ns,
+                "share": k.share,
+                "sm_throughput_pct": k.sm_throughput_pct,
+                "memory_throughput_pct": k.memory_throughput_pct,
+                "achieved_occupancy_pct": k.achieved_occupancy_pct,
+                "registers": k.registers,
+            }
+            for k in profile.kernels()
+        ]
+    else:
+        out["launches"] = [asdict(x) for x in profile.launches]
+    out["warnings"] = profile.warnings
+    return out
+
+
+# ---- hot -------------------------------------------------------------------------------------
+def _hot(args: argparse.Namespace) -> int:
+    ws = Workspace.open(args.workspace) if args.workspace else None
+    profile = Profile.open(args.inputs, workspace=ws, search_paths=args.source_path)
+    _warn(profile)
+    metric = profile.resolve_metric(args.metric)
+    kernel = profile.kernel(args.kernel).name if args.kernel else None
+    names = [kernel] if kernel else [k.name for k in profile.kernels()]
+    problems = {n: p for n in names if (p := profile.correlation_problem(n))}
+    if len(problems) < len(names):
+        for name, problem in problems.items():
+            print(f"kernelscope: warning: {name}: {problem}", file=sys.stderr)
+    if problems and len(problems) == len(names):
+        raise KernelscopeError(
+            f"no source-line metrics in {profile.name}: {next(iter(problems.values()))}"
+        )
+    hot = profile.hot_lines(metric=metric, top=args.top, kernel=kernel)
+    if args.json:
+        print(json.dumps(_hot_json(profile, hot, metric), indent=1))
+        return 0
+    if not hot:
+        print(f"no line has a non-zero {label_of(metric)}")
+        return 0
+    rows = []
+    for h in hot:
+        stalls = ", ".join(f"{r} {s:.0%}" for r, _, s in h.stalls[:2])
+        rows.append(
+            [
+                str(h.rank),
+                f"{h.share:.1%}",
+                _number(h.value),
+                f"{os.path.basename(h.file)}:{h.line}",
+                stalls or "-",
+                (h.source or "").strip()[:70],
+            ]
+        )
+    print(f"hottest lines by {label_of(metric)} ({metric})" + (f" in {kernel}" if kernel else ""))
+    print(format_table(["#", "share", "value", "line", "top stalls", "source"], rows, {0, 1, 2}))
+    missing = sorted({h.file for h in hot if h.source is None})
+    for f in missing:
+        print(f"note: {f}: {profile.source(f).note}", file=sys.stderr)
+    for f in sorted({h.file for h in hot}):
+        src = profile.source(f)
+        if src.status == "changed":
+            print(f"warning: {src.note}", file=sys.stderr)
+    return 0
+
+
+def _number(v: float) -> str:
+    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}"
+
+
+def _hot_json(profile: Profile, hot: list[HotLine], metric: str) -> dict[str, Any]:
+    return {
+        "profile": [str(p) for p in profile.paths],
+        "metric": metric,
+        "label": label_of(metric),
+        "lines": [
+            {
+                "rank": h.rank,
+                "kernel": h.kernel,
+                "file": h.file,
+                "line": h.line,
+                "value": h.value,
+                "share": h.share,
+                "stalls": [{"reason": r, "samples": v, "share": s} for r, v, s in h.stalls],
+                "source": h.source,
+                "source_status": profile.source(h.file).status,
+                "metrics": h.metrics.values,
+                "categories": h.metrics.categories,
+            }
+            for h in hot
+        ],
+        "warnings": profile.warnings,
+    }
+
+
+# ---- import ----------------------------------------------------------------------------------
+def _import(args: argparse.Namespace) -> int:
+    ws = Workspace.open(args.workspace)
+    report: Path = args.report
+    if not report.is_file():
+        raise KernelscopeError(f"{report}: no such file")
+    if not is_report(report):
+        raise KernelscopeError(
+            f"{report}: only .ncu-rep reports can be attached to a workspace",
+            hint="CSV exports can be read directly: kernelscope hot FILE.csv ...",
+        )
+    profile = Profile.open(report, workspace=ws)
+    _warn(profile)
+    check = check_against_workspace(profile, ws)
+    matched = check["matched"]
+    if not matched and not args.force:
+        raise KernelscopeError(
+            f"none of the {len(check['profile_only'])} kernels in {report.name} is a kernel of "
+            f"{ws.path}; not imported",
+            hint="is it a profile of another build? use --force to attach it anyway",
+        )
+    target = _copy_atomically(report, ws.profiles_dir)
+    check["imported_as"] = str(target)
+    if args.json:
+        print(json.dumps(check, indent=1))
+        return 0
+    print(f"attached {report.name} to {ws.path} as {target.relative_to(ws.path)}")
+    print(f"  {len(matched)} kernels match the build")
+    for name in check["profile_only"]:
+        print(f"  mismatch: {name} is in the profile but not in this build")
+    for name in check["build_only"]:
+        print(f"  note: {name} is launched by the build but was not profiled")
+    for item in check["sources"]:
+        if item["status"] != "ok":
+            print(f"  mismatch: {item['kernel']}: {item['note']}")
+    return 0
+
+
+def _copy_atomically(src: Path, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    target = folder / src.name
+    fd, tmp = tempfile.mkstemp(prefix=f".{src.name}.", dir=folder)
+    os.close(fd)
+    try:
+        shutil.copyfile(src, tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

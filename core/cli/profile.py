@@ -1,0 +1,124 @@
+"""``kernelscope profile WORKSPACE`` and ``kernelscope run MODEL`` (build + profile + hot lines)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from ..errors import KernelscopeError
+from .progress import TerminalProgress
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "profile", help="run a workspace's model under Nsight Compute (locally or over SSH)"
+    )
+    p.add_argument("workspace", type=Path)
+    _profile_options(p)
+    p.set_defaults(func=_profile)
+
+    r = sub.add_parser("run", help="build a model, profile it and print its hottest lines")
+    r.add_argument("model", type=Path, help="an .onnx file or a .py file defining a Relax IRModule")
+    r.add_argument("-o", "--output", type=Path, help="workspace folder (default: MODEL.kscope)")
+    r.add_argument("--arch", help="CUDA architecture (default: the local GPU's, else sm_90)")
+    r.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...")
+    _profile_options(r)
+    r.set_defaults(func=_run)
+
+
+def _profile_options(p: argparse.ArgumentParser) -> None:
+    g = p.add_argument_group("Nsight Compute")
+    g.add_argument("--set", default="full", help="ncu section set (default: full; 'none': none)")
+    g.add_argument("--section", action="append", default=[], help="ncu section (repeatable)")
+    g.add_argument("--kernel", help="profile only kernels whose name matches this regex")
+    g.add_argument("--launch-skip", type=int, default=0, help="kernel launches to skip first")
+    g.add_argument("--launch-count", type=int, help="profile at most this many launches")
+    g.add_argument(
+        "--clock-control",
+        choices=("base", "none"),
+        default="base",
+        help="lock clocks to base (ncu's default, repeatable numbers) or leave them",
+    )
+    g.add_argument("--iterations", type=int, default=1, help="forward passes profiled (default 1)")
+    g.add_argument("--warmup", type=int, default=0, help="forward passes before (default 0)")
+    g.add_argument("--inputs", type=Path, help=".npz with the model's inputs by name")
+    g.add_argument("--seed", type=int, default=0, help="seed of random inputs")
+    g.add_argument("--name", help="report name (default: profile-<date>-<time>)")
+    g.add_argument("--top", type=int, default=10, help="hot lines to print afterwards")
+    r = p.add_argument_group("remote GPU")
+    r.add_argument("--host", help="profile on this SSH host (user@gpu) with its ncu")
+    r.add_argument(
+        "--ssh-option",
+        action="append",
+        default=[],
+        metavar="OPT",
+        help="passed to ssh and scp, e.g. --ssh-option=-p2222 (repeatable)",
+    )
+    r.add_argument("--remote-ncu", default="ncu", help="ncu on the host (default: ncu)")
+    r.add_argument("--remote-python", default="python3", help="Python with TVM on the host")
+
+
+def _request(args: argparse.Namespace, workspace: Path):  # noqa: ANN202 - ProfileRequest
+    from ..profiling.run_ncu import ProfileRequest
+
+    if args.iterations < 1 or args.warmup < 0:
+        raise KernelscopeError("--iterations must be at least 1 and --warmup at least 0")
+    return ProfileRequest(
+        workspace=workspace,
+        set=None if args.set == "none" else args.set,
+        sections=args.section,
+        kernel_regex=args.kernel,
+        launch_skip=args.launch_skip,
+        launch_count=args.launch_count,
+        clock_control=args.clock_control,
+        warmup=args.warmup,
+        iterations=args.iterations,
+        inputs=args.inputs,
+        seed=args.seed,
+        name=args.name,
+        host=args.host,
+        ssh_options=args.ssh_option,
+        remote_ncu=args.remote_ncu,
+        remote_python=args.remote_python,
+    )
+
+
+def _profile(args: argparse.Namespace) -> int:
+    return _profile_and_report(args, args.workspace)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..build.model_loader import parse_shapes
+    from ..build.pipeline import BuildRequest, build_model
+    from .build import print_kernel_table
+
+    output = args.output or args.model.with_suffix(".kscope")
+    with TerminalProgress() as progress:
+        ws = build_model(
+            BuildRequest(
+                model=args.model, output=output, arch=args.arch, shapes=parse_shapes(args.shape)
+            ),
+            progress=progress,
+        )
+    print_kernel_table(ws)
+    print()
+    return _profile_and_report(args, ws.path)
+
+
+def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
+    from ..profiling.run_ncu import profile_workspace, profiling_problem
+    from .main import main as cli_main
+
+    request = _request(args, workspace)
+    if not request.host:
+        problem = profiling_problem()
+        if problem:
+            raise KernelscopeError(
+                problem,
+                hint="profile on a GPU machine (also: kernelscope profile WS --host user@gpu), "
+                "then attach the report: kernelscope import REPORT -w WORKSPACE",
+            )
+    with TerminalProgress() as progress:
+        result = profile_workspace(request, progress=progress)
+    print(f"profiled {result.launches} kernel launches in {result.seconds:.1f} s: {result.report}")
+    return cli_main(["hot", str(result.report), "-w", str(workspace), "--top", str(args.top)])

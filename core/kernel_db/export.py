@@ -1,0 +1,346 @@
+"""Turn the kernels of a build workspace into kernel DB rows, and export them.
+
+For each kernel: its NNFusion identifier and parameter order (``nnfusion_ident``), its
+``Function`` JSON (``nnfusion_function``), ``Miscs.external_profile`` from a measured mean
+time, and kernelscope's record (all source files, SASS, provenance). A kernel NNFusion
+cannot use is still stored, for browsing, but as ``Source="kernelscope"`` with no emitter
+tags and a ``kernelscope:``-prefixed identifier NNFusion never computes, with the reasons
+in ``Miscs.kernelscope.reasons``: an ``External`` row without ``BlockCudaEmitter`` would
+abort NNFusion, and a row of an unknown OpType would hide every other row of its identifier.
+
+Convolution patterns (Conv+Relu, Conv+Add+Relu) get a second row with DeviceType ``CUDA``:
+NNFusion's pattern pass looks them up under ``CUDA``, its kernel selector under
+``CUDA_GPU`` (kernel_db reference, 5.2).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import fnmatch
+import hashlib
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from ..build.nvdisasm import KernelSass
+from ..errors import KernelscopeError
+from ..nnfusion import cuda_scan as nnfusion_cuda
+from ..nnfusion import function_json as nnfusion_function
+from ..nnfusion import identifier as nnfusion_ident
+from ..workspace.manifest import KernelInfo
+from ..workspace.workspace import Workspace
+from .store import DbEntry, EntryChange, KernelDB
+
+EMITTER_TAGS = ["KernelEmitter", "CudaEmitter", "BlockCudaEmitter"]
+DEVICE_TYPE = "CUDA_GPU"
+PATTERN_DEVICE_TYPE = "CUDA"
+
+# kernel name -> (device name as CUDA reports it, e.g. "NVIDIA H200", mean time in ns)
+KernelTimes = Mapping[str, tuple[str, float]]
+# progress(step, fraction or None, message), as for builds
+Progress = Callable[[str, float | None, str], None]
+
+
+class _ProfileLike(Protocol):  # ncu.Profile, without importing the NCU import here
+    session: dict[str, str]
+    name: str
+
+    def kernels(self) -> Sequence[Any]: ...
+
+    def totals(self, kernel: str | None = None) -> Any: ...
+
+    def hot_lines(self, metric: str = ..., top: int = ..., kernel: str | None = None) -> Any: ...
+
+
+KernelMetrics = Mapping[str, dict[str, Any]]
+_SAMPLES = "smsp__pcsamp_sample_count"
+_INSTRUCTIONS = "inst_executed"
+
+
+def profile_line_summaries(
+    profile: _ProfileLike, kernels: Sequence[str] | None = None, top: int = 10
+) -> dict[str, dict[str, Any]]:
+    """Per kernel: totals, dominant stall reasons and the hottest lines of its own file, as
+    stored beside a kernel in the DB (``ks_entries.metrics``) so a library entry keeps why
+    it was fast or slow. Kernels without per-instruction data are left out."""
+    wanted = set(kernels) if kernels is not None else None
+    out: dict[str, dict[str, Any]] = {}
+    for k in profile.kernels():
+        if wanted is not None and k.name not in wanted:
+            continue
+        totals = profile.totals(k.name)
+        if not totals.values:
+            continue
+        out[k.name] = {
+            "profile": profile.name,
+            "launches": len(k.launches),
+            "samples": totals.get(_SAMPLES),
+            "inst_executed": totals.get(_INSTRUCTIONS),
+            "stalls": [[r, round(share, 4)] for r, _, share in totals.stalls(5)],
+            "hot_lines": [
+                {
+                    "line": h.line,
+                    "samples": h.value,
+                    "share": round(h.share, 4),
+                    "inst_executed": h.metrics.get(_INSTRUCTIONS),
+                    "stalls": [[r, round(share, 4)] for r, _, share in h.stalls],
+                }
+                for h in profile.hot_lines(metric=_SAMPLES, top=top, kernel=k.name)
+            ],
+        }
+    return out
+
+
+def describe_line_summary(metrics: Mapping[str, Any] | None) -> list[str]:
+    """``profile_line_summaries``' entry for one kernel in words, one line per item."""
+    if not metrics:
+        return []
+
+    def stalls(pairs: Sequence[Sequence[Any]]) -> str:
+        return ", ".join(f"{r} {share:.0%}" for r, share in pairs[:3]) or "no stall samples"
+
+    samples, instructions = metrics.get("samples", 0), metrics.get("inst_executed", 0)
+    lines = [
+        f"{metrics.get('profile', 'profile')}: {samples:,.0f} warp-stall samples, "
+        f"{instructions:,.0f} instructions; {stalls(metrics.get('stalls', []))}"
+    ]
+    for h in metrics.get("hot_lines", []):
+        lines.append(f"line {h['line']}: {h['share']:.1%} of samples ({stalls(h['stalls'])})")
+    return lines
+
+
+def profile_times(profile: _ProfileLike) -> tuple[dict[str, tuple[str, float]], str | None]:
+    """Mean time per kernel name and the Nsight Compute version, from an opened profile."""
+    times: dict[str, tuple[str, float]] = {}
+    for k in profile.kernels():
+        measured = [x.duration_ns for x in k.launches if x.duration_ns is not None]
+        if measured:
+            times[k.name] = (k.first.device_name, sum(measured) / len(measured))
+    version = next((v for n, v in profile.session.items() if "version" in n.lower()), None)
+    return times, version
+
+
+@dataclass
+class ExportReport:
+    db_path: Path
+    changes: list[EntryChange] = field(default_factory=list)
+
+    @property
+    def primary(self) -> list[EntryChange]:
+        """One change per kernel (without the DeviceType="CUDA" pattern copies)."""
+        return [c for c in self.changes if not c.kernel_name.endswith(" [CUDA]")]
+
+    def summary(self) -> str:
+        rows = self.primary
+        counts = {s: sum(c.status == s for c in rows) for s in ("added", "updated", "unchanged")}
+        flagged = [c for c in rows if not c.usable]
+        lines = [
+            f"{self.db_path}: {len(rows)} kernels: {counts['added']} added, "
+            f"{counts['updated']} updated, {counts['unchanged']} unchanged; "
+            f"{len(rows) - len(flagged)} usable by NNFusion, {len(flagged)} stored for "
+            "browsing only"
+        ]
+        for c in rows:
+            what = c.status + (f" ({', '.join(c.changed)})" if c.changed else "")
+            lines.append(f"  {c.kernel_name}: {what}  {c.identifier[:90]}")
+            if not c.usable:
+                lines += [f"      not for NNFusion: {r}" for r in c.reasons]
+            if c.replaced:
+                lines.append(f"      replaced {len(c.replaced)} older row(s) of this identifier")
+            if c.others_for_identifier:
+                lines.append(
+                    f"      note: {c.others_for_identifier} other row(s) have this identifier; "
+                    "NNFusion takes the first it reads (use --replace to keep only this one)"
+                )
+        return "\n".join(lines)
+
+
+def select_kernels(ws: Workspace, patterns: Sequence[str] | None) -> list[KernelInfo]:
+    kernels = ws.manifest.kernels
+    if not patterns:
+        return list(kernels)
+    chosen = [k for k in kernels if any(fnmatch.fnmatchcase(k.name, p) for p in patterns)]
+    if not chosen:
+        raise KernelscopeError(
+            f"no kernel of {ws.path} matches {', '.join(patterns)}",
+            hint="kernels: " + ", ".join(k.name for k in kernels),
+        )
+    return chosen
+
+
+def entries_for_kernel(
+    ws: Workspace,
+    kernel: KernelInfo,
+    time: tuple[str, float] | None = None,
+    ncu_version: str | None = None,
+    metrics: dict[str, Any] | None = None,
+) -> list[DbEntry]:
+    """The row for one kernel, plus its DeviceType="CUDA" twin for Convolution patterns."""
+    text = ws.source_text(kernel)
+    prelude_path, prelude = _prelude(ws, kernel)
+    source = nnfusion_cuda.parse_kernel(text)
+    written_names = nnfusion_cuda.written_params(source.body, [p.name for p in source.params])
+    written = {i for i, p in enumerate(source.params) if p.name in written_names}
+    op = nnfusion_ident.map_kernel(kernel, written)
+    func = nnfusion_function.make_function(
+        text,
+        op.op_type,
+        op.param_names if op.supported else None,
+        kernel.grid,
+        kernel.block,
+        kernel.dynamic_smem_bytes,
+        prelude,
+    )
+    usable = op.supported and func.block_fusion
+    reasons = op.reasons + ([] if not op.supported else func.reasons)
+    nnfusion_identifier = op.identifier if op.supported else ""
+    identifier = op.identifier
+    if op.supported and not usable:
+        identifier = f"{nnfusion_ident.FOREIGN_PREFIX}{kernel.name}:{op.identifier}"
+    notes = op.notes + func.notes
+    resource = math.ceil(math.prod(kernel.block) / 32) * 32 * math.prod(kernel.grid)
+    device_name, time_us = (time[0], time[1] / 1000.0) if time else (None, None)
+    miscs = {
+        "external_profile": {
+            "time": f"{device_name}:{time_us:.4f};" if time else "",
+            "resource": resource,
+        },
+        "kernelscope": {
+            "kernel": kernel.name,
+            "model": ws.manifest.model,
+            "usable": usable,
+            "reasons": reasons,
+            "notes": notes,
+        },
+    }
+    manifest = ws.manifest
+    entry = DbEntry(
+        key=_key(identifier, DEVICE_TYPE, func.function["function_body"]),
+        identifier=identifier,
+        op_type=op.op_type,
+        attributes=op.attributes,
+        source="External" if usable else "kernelscope",
+        device_type=DEVICE_TYPE,
+        function=func.function,
+        tags=EMITTER_TAGS + op.extra_tags if usable else [],
+        miscs=miscs,
+        kernel_name=kernel.name,
+        usable=usable,
+        reasons=reasons,
+        notes=notes,
+        nnfusion_identifier=nnfusion_identifier,
+        relax_ops=[o.op for o in kernel.ops],
+        shapes=[p.shape for p in kernel.params],
+        provenance={
+            "model": manifest.model,
+            "model_sha256": manifest.model_sha256,
+            "workspace": str(ws.path.resolve()),
+            "arch": str(manifest.target.get("arch", "")),
+            "tvm_version": manifest.versions.get("tvm", ""),
+            "nvcc_version": manifest.versions.get("nvcc", ""),
+            "ncu_version": ncu_version or "",
+        },
+        launch={
+            "dynamic_smem_bytes": kernel.dynamic_smem_bytes,
+            "static_smem_bytes": kernel.static_smem_bytes,
+            "registers": kernel.registers,
+            "sass_instructions": kernel.sass_instructions,
+        },
+        time_us=time_us,
+        device_name=device_name,
+        metrics=metrics,
+        sources={kernel.file: text, **({prelude_path: prelude} if prelude_path else {})},
+        sass=_sass_text(ws, kernel.name),
+    )
+    entries = [entry]
+    if usable and op.pattern:
+        key = _key(identifier, PATTERN_DEVICE_TYPE, func.function["function_body"])
+        entries.append(
+            dataclasses.replace(
+                entry,
+                key=key,
+                device_type=PATTERN_DEVICE_TYPE,
+                kernel_name=f"{kernel.name} [CUDA]",
+                twin_of=entry.key,
+                notes=[*notes, "copy for NNFusion's pattern substitution, which looks up 'CUDA'"],
+            )
+        )
+    return entries
+
+
+def entries_from_workspace(
+    ws: Workspace,
+    kernels: Sequence[str] | None = None,
+    times: KernelTimes | None = None,
+    ncu_version: str | None = None,
+    progress: Progress | None = None,
+    metrics: KernelMetrics | None = None,
+) -> list[DbEntry]:
+    times = times or {}
+    metrics = metrics or {}
+    chosen = select_kernels(ws, kernels)
+    entries = []
+    for i, k in enumerate(chosen):
+        if progress is not None:
+            progress("prepare", i / len(chosen), k.name)
+        entries += entries_for_kernel(ws, k, times.get(k.name), ncu_version, metrics.get(k.name))
+    return entries
+
+
+def export_workspace(
+    workspace: str | os.PathLike[str] | Workspace,
+    db_path: str | os.PathLike[str],
+    kernels: Sequence[str] | None = None,
+    times: KernelTimes | None = None,
+    *,
+    ncu_version: str | None = None,
+    replace_identifier: bool = False,
+    timeout: float = 10.0,
+    progress: Progress | None = None,
+    metrics: KernelMetrics | None = None,
+) -> ExportReport:
+    """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
+
+    ``progress`` hears ("prepare", fraction, kernel) per kernel, then ("write", None, path).
+    ``metrics`` (``profile_line_summaries``) is stored with each kernel it names.
+    """
+    ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
+    entries = entries_from_workspace(ws, kernels, times, ncu_version, progress, metrics)
+    if progress is not None:
+        progress("write", None, str(db_path))
+    with KernelDB.open(db_path, write=True, timeout=timeout) as db:
+        changes = db.write(entries, replace_identifier=replace_identifier)
+    return ExportReport(Path(db_path), changes)
+
+
+def _key(identifier: str, device_type: str, body: str) -> str:
+    """KernelCache.Key: only has to be unique; a digest keeps it short enough to type."""
+    return hashlib.sha256(f"{identifier}\n{device_type}\n{body}".encode()).hexdigest()
+
+
+def _prelude(ws: Workspace, kernel: KernelInfo) -> tuple[str, str]:
+    """The prelude header a kernel file includes (path relative to the workspace, text)."""
+    files = ws.manifest.files
+    if "prelude" in files:
+        path = ws.path / files["prelude"]
+        if path.is_file():
+            return files["prelude"], path.read_text(encoding="utf-8")
+    guess = (ws.path / kernel.file).parent.parent / "tvm_prelude.cuh"
+    if guess.is_file():
+        return guess.relative_to(ws.path).as_posix(), guess.read_text(encoding="utf-8")
+    return "", ""
+
+
+def _sass_text(ws: Workspace, name: str) -> str | None:
+    try:
+        ks: KernelSass = ws.sass(name)
+    except (KeyError, OSError, ValueError):
+        return None
+    lines = []
+    for ins in ks.instructions:
+        where = f"  // {os.path.basename(ins.file)}:{ins.line}" if ins.file else ""
+        lines.append(f"/*{ins.offset:04x}*/ {ins.text}{where}")
+    return "\n".join(lines)

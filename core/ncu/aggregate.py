@@ -1,0 +1,177 @@
+"""Combining per-instruction metrics: launches of one kernel, lines, files, kernels, the model.
+
+Counts add; averages are weighted by ``inst_executed`` (the number of warp-level executions
+they are an average over), never summed; categories become histograms such as
+``Global(3),Shared`` (the way Nsight Compute's Source page prints them). A metric that has no
+value on any instruction of a group stays absent from that group rather than becoming 0.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from .metrics import INST_EXECUTED, ZERO_IS_ABSENT, Kind, kind_of
+from .records import InstructionTable, LineMetrics, Location
+
+
+def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
+    """One table for several launches of the same kernel (rows matched by offset)."""
+    if len(tables) == 1:
+        return tables[0]
+    offsets = np.unique(np.concatenate([t.offsets for t in tables]))
+    n = len(offsets)
+    positions = [np.searchsorted(offsets, t.offsets) for t in tables]
+    locations: list[Location | None] = [None] * n
+    inlined: list[Location | None] | None = None
+    if any(t.inlined for t in tables):
+        inlined = [None] * n
+    sass: list[str] | None = [""] * n if all(t.sass is not None for t in tables) else None
+    for t, pos in zip(tables, positions, strict=True):
+        for i, p in enumerate(pos):
+            if locations[p] is None:
+                locations[p] = t.locations[i]
+            if inlined is not None and t.inlined and inlined[p] is None:
+                inlined[p] = t.inlined[i]
+            if sass is not None and not sass[p]:
+                sass[p] = t.sass[i]  # type: ignore[index]
+    keys = {k for t in tables for k in t.numbers}
+    weights = []
+    for t, pos in zip(tables, positions, strict=True):
+        w = np.zeros(n)
+        w[pos] = np.nan_to_num(t.metric(INST_EXECUTED))
+        weights.append(w)
+    numbers: dict[str, np.ndarray] = {}
+    for key in keys:
+        stacked = np.full((len(tables), n), np.nan)
+        for row, (t, pos) in enumerate(zip(tables, positions, strict=True)):
+            stacked[row, pos] = t.metric(key)
+        present = ~np.isnan(stacked)
+        if key in ZERO_IS_ABSENT:
+            present &= stacked != 0
+        if kind_of(key) is Kind.AVERAGE:
+            w = np.where(present, np.vstack(weights), 0.0)
+            wsum = w.sum(axis=0)
+            vals = np.where(present, stacked, 0.0)
+            mean = vals.sum(axis=0) / np.maximum(present.sum(0), 1)
+            weighted = (vals * w).sum(axis=0) / np.where(wsum > 0, wsum, 1.0)
+            col = np.where(wsum > 0, weighted, mean)
+        else:
+            col = np.nansum(stacked, axis=0)
+        col[~present.any(axis=0)] = np.nan
+        numbers[key] = col
+    categories: dict[str, list[str | None]] = {}
+    for key in {k for t in tables for k in t.categories}:
+        merged: list[str | None] = [None] * n
+        for t, pos in zip(tables, positions, strict=True):
+            for i, v in enumerate(t.categories.get(key, ())):
+                if merged[pos[i]] is None:
+                    merged[pos[i]] = v
+        categories[key] = merged
+    return InstructionTable(offsets, locations, numbers, categories, sass, inlined)
+
+
+def aggregate_groups(
+    table: InstructionTable, groups: Sequence[np.ndarray]
+) -> list[dict[str, float]]:
+    """Numeric metrics over each group of row indices (vectorised: one pass per metric)."""
+    out: list[dict[str, float]] = [{} for _ in groups]
+    sizes = [len(g) for g in groups]
+    if not groups or not all(sizes):
+        raise ValueError("every group needs at least one row")
+    order = np.concatenate(groups).astype(np.int64)
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    w = np.nan_to_num(table.metric(INST_EXECUTED)[order])
+    for key, col in table.numbers.items():
+        v = col[order]
+        present = ~np.isnan(v)
+        if key in ZERO_IS_ABSENT:
+            present &= v != 0
+        count = np.add.reduceat(present.astype(np.int64), starts)
+        if kind_of(key) is Kind.AVERAGE:
+            num = np.add.reduceat(np.where(present, v * w, 0.0), starts)
+            den = np.add.reduceat(np.where(present, w, 0.0), starts)
+            values = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+        else:
+            values = np.add.reduceat(np.where(present, v, 0.0), starts)
+        for g in np.flatnonzero(count).tolist():
+            out[g][key] = float(values[g])
+    return out
+
+
+def histogram(values: Iterable[str | None]) -> str:
+    """``Global,Shared(2)``, ``64,128(3)``: sorted (numbers by value), counts above one."""
+    counts = Counter(v for v in values if v is not None)
+    order = sorted(counts, key=lambda v: (0, int(v), "") if v.isdigit() else (1, 0, v))
+    return ",".join(f"{v}({counts[v]})" if counts[v] > 1 else v for v in order)
+
+
+def _groups(
+    table: InstructionTable, groups: dict[tuple[str | None, int | None], np.ndarray]
+) -> list[LineMetrics]:
+    keys = list(groups)
+    rows = [groups[k] for k in keys]
+    values = aggregate_groups(table, rows) if rows else []
+    out = []
+    for (file, line), r, vals in zip(keys, rows, values, strict=True):
+        cats = {}
+        for key, col in table.categories.items():
+            h = histogram(col[i] for i in r)
+            if h:
+                cats[key] = h
+        offsets = table.offsets[r].tolist()
+        out.append(LineMetrics(file=file, line=line, values=vals, categories=cats, offsets=offsets))
+    return out
+
+
+def by_line(table: InstructionTable, file: str | None = None) -> dict[Location, LineMetrics]:
+    """Per source line, optionally only the lines of one file.
+
+    An instruction counts on its line in the kernel's file and, when it was inlined from a
+    header and the inlined frame is known, on the header line too (as Nsight Compute's
+    Source view shows it). Sums over the kernel's own file therefore equal the kernel totals.
+    """
+    groups: dict[Location, list[int]] = {}
+    frames = [table.locations] + ([table.inlined] if table.inlined else [])
+    for column in frames:
+        for i, loc in enumerate(column):
+            if loc is not None and (file is None or loc[0] == file):
+                groups.setdefault(loc, []).append(i)
+    ordered = {loc: np.asarray(groups[loc]) for loc in sorted(groups)}
+    return dict(zip(ordered, _groups(table, ordered), strict=True))  # type: ignore[arg-type]
+
+
+def by_file(table: InstructionTable) -> dict[str, LineMetrics]:
+    """Per file: the kernel's files hold every instruction once; headers their inlined ones."""
+    groups: dict[str, set[int]] = {}
+    frames = [table.locations] + ([table.inlined] if table.inlined else [])
+    for column in frames:
+        for i, loc in enumerate(column):
+            if loc is not None:
+                groups.setdefault(loc[0], set()).add(i)
+    keyed = {(f, None): np.asarray(sorted(r)) for f, r in groups.items()}
+    return {lm.file: lm for lm in _groups(table, keyed)}  # type: ignore[misc]
+
+
+def total(table: InstructionTable) -> LineMetrics:
+    if not len(table):
+        return LineMetrics(None, None, {})
+    return _groups(table, {(None, None): np.arange(len(table))})[0]
+
+
+def combine_totals(parts: Sequence[tuple[LineMetrics, float]]) -> LineMetrics:
+    """Whole-model figures from per-kernel totals; each part comes with its inst_executed."""
+    values: dict[str, float] = {}
+    weights: dict[str, float] = {}
+    for lm, w in parts:
+        for key, v in lm.values.items():
+            if kind_of(key) is Kind.AVERAGE:
+                values[key] = values.get(key, 0.0) + v * w
+                weights[key] = weights.get(key, 0.0) + w
+            else:
+                values[key] = values.get(key, 0.0) + v
+    for key, w in weights.items():
+        values[key] = values[key] / w if w > 0 else 0.0
+    return LineMetrics(file=None, line=None, values=values)

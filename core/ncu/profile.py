@@ -1,0 +1,544 @@
+"""An imported Nsight Compute profile: what the viewer and the CLI read.
+
+Open a report (``.ncu-rep``) or any set of CSV exports of one report::
+
+    from .profile import Profile
+    profile = Profile.open("model.ncu-rep")                 # or ["details.csv", "source.csv"]
+    profile = Profile.open(path, workspace=ws, search_paths=[...])   # for source resolution
+
+(a) the kernel list: ``profile.kernels()`` -> ``list[KernelSummary]`` (launches of one kernel
+    grouped, in first-launch order; ``.launches`` has each ``ncu_model.Launch``, and
+    ``profile.launches`` is the flat list in report order).
+(b) per-line metrics of one kernel's file: ``profile.lines("softmax_kernel", file)`` ->
+    ``{(file, line): LineMetrics}``; ``profile.source_files("softmax_kernel")`` lists the files
+    (its own first, inlined headers after), ``profile.source(file)`` gives their text
+    (``ncu_sources.ResolvedSource``: embedded, workspace or search path, or a note why not).
+(c) per-instruction metrics by offset from the function start:
+    ``profile.instructions("softmax_kernel")`` -> ``ncu_model.InstructionTable``
+    (``.row(offset)``, ``.metric(key)``, ``.offsets``); SASS text with
+    ``profile.sass("softmax_kernel")`` -> ``{offset: text}``.
+(d) hot lines: ``profile.hot_lines(metric="smsp__pcsamp_sample_count", top=20, kernel=None)``
+    -> ``list[HotLine]`` with the dominant stall reasons of each line.
+
+Also: ``profile.files(kernel)`` (per-file totals), ``profile.totals(kernel)`` and
+``profile.totals()`` (the whole model), ``profile.correlation_problem(kernel)`` (why there are
+no per-line numbers: no SourceCounters, no -lineinfo, no cuda,sass export), ``profile.warnings``
+(partial data: file:line of what was skipped). Every per-kernel call takes
+``launch=<result id>`` to look at one launch instead of all of a kernel's launches combined.
+A Profile is not thread-safe: use it from one thread (e.g. one worker) at a time. Metric keys
+are Nsight Compute metric names (``ncu_metrics.SOURCE_METRICS`` lists them with their labels;
+``resolve_metric`` accepts labels).
+
+Speed: the kernel list is read first and alone; per-instruction data is read per kernel on
+demand, SASS text only when asked for. Everything read is cached by content (``ncu_cache``),
+so opening the same report again costs a hash of the file plus small pickle loads.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import KernelscopeError
+from ..workspace.workspace import Workspace
+from . import aggregate as agg
+from .cache import ProfileCache, content_key
+from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
+from .records import HotLine, InstructionTable, Launch, LineMetrics, Location
+from .sources import ResolvedSource, SourceResolver
+
+REPORT_SUFFIX = ".ncu-rep"
+REPORT_MAGIC = b"NVR\0"
+
+
+def is_report(path: Path) -> bool:
+    """An Nsight Compute report, by its first bytes (or its suffix when unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            return f.read(4) == REPORT_MAGIC
+    except OSError:
+        return path.suffix == REPORT_SUFFIX
+
+
+@dataclass
+class KernelSummary:
+    """One kernel of the kernel list: its launches combined (durations add, rates weighted)."""
+
+    name: str
+    launches: list[Launch]
+    duration_ns: float | None  # sum over launches
+    share: float  # of the whole profile's duration (0..1)
+    sm_throughput_pct: float | None  # duration-weighted over launches
+    memory_throughput_pct: float | None
+    achieved_occupancy_pct: float | None
+    registers: int | None
+
+    @property
+    def first(self) -> Launch:
+        return self.launches[0]
+
+
+def _weighted(launches: list[Launch], attr: str) -> float | None:
+    pairs = [(getattr(x, attr), x.duration_ns or 0.0) for x in launches]
+    pairs = [(v, w) for v, w in pairs if v is not None]
+    if not pairs:
+        return None
+    total = sum(w for _, w in pairs)
+    if total <= 0:
+        return sum(v for v, _ in pairs) / len(pairs)
+    return sum(v * w for v, w in pairs) / total
+
+
+class Profile:
+    def __init__(
+        self,
+        paths: list[Path],
+        launches: list[Launch],
+        *,
+        loader: _Loader,
+        cache: ProfileCache | None,
+        session: dict[str, str],
+        warnings: list[str],
+        workspace: Workspace | None,
+        search_paths: Sequence[str | Path],
+    ) -> None:
+        self.paths = paths
+        self.launches = launches
+        self.session = session
+        self.warnings = warnings
+        self.workspace = workspace
+        self.search_paths = list(search_paths)
+        self._loader = loader
+        self._cache = cache
+        self._tables: dict[int, InstructionTable | None] = {}
+        self._resolver: SourceResolver | None = None
+        self._sources: dict[str, str] | None = None
+        self._kernels: list[KernelSummary] | None = None
+
+    # ---- opening ---------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+        *,
+        workspace: Workspace | None = None,
+        search_paths: Sequence[str | Path] = (),
+        use_cache: bool = True,
+    ) -> Profile:
+        if isinstance(paths, str | os.PathLike):
+            paths = [paths]
+        files = [Path(p) for p in paths]
+        if not files:
+            raise KernelscopeError("no report or CSV files given")
+        for f in files:
+            if not f.is_file():
+                raise KernelscopeError(f"{f}: no such file")
+        reports = [f for f in files if f.suffix == REPORT_SUFFIX or is_report(f)]
+        if reports and len(files) > 1:
+            raise KernelscopeError(
+                "give either one .ncu-rep report or CSV exports, not both",
+                hint=f"got {', '.join(str(f) for f in files)}",
+            )
+        cache = ProfileCache(content_key(files)) if use_cache else None
+        loader: _Loader = _ReportLoader(files[0]) if reports else _CsvLoader(files)
+        cached = cache.load("launches") if cache else None
+        if cached is not None:
+            launches, session, warnings = cached
+        else:
+            launches, session, warnings = loader.launches()
+            if cache:
+                cache.store("launches", (launches, session, warnings))
+        if not launches:
+            raise KernelscopeError(
+                f"{', '.join(str(f) for f in files)}: no kernel launches found",
+                hint="export --page details, raw or source from the report",
+            )
+        return cls(
+            files,
+            launches,
+            loader=loader,
+            cache=cache,
+            session=session,
+            warnings=list(warnings),
+            workspace=workspace,
+            search_paths=search_paths,
+        )
+
+    @property
+    def name(self) -> str:
+        if len(self.paths) == 1:
+            return self.paths[0].name
+        return f"{self.paths[0].resolve().parent.name}/ ({len(self.paths)} CSV files)"
+
+    # ---- kernel list -----------------------------------------------------------------------
+    def kernels(self) -> list[KernelSummary]:
+        if self._kernels is None:
+            self._kernels = self._group_kernels()
+        return self._kernels
+
+    def _group_kernels(self) -> list[KernelSummary]:
+        groups: dict[str, list[Launch]] = {}
+        for launch in self.launches:
+            groups.setdefault(launch.name, []).append(launch)
+        total = sum(x.duration_ns or 0.0 for x in self.launches)
+        out = []
+        for name, group in groups.items():
+            durations = [x.duration_ns for x in group if x.duration_ns is not None]
+            dur = sum(durations) if durations else None
+            regs = [x.registers for x in group if x.registers is not None]
+            out.append(
+                KernelSummary(
+                    name=name,
+                    launches=group,
+                    duration_ns=dur,
+                    share=(dur or 0.0) / total if total else 0.0,
+                    sm_throughput_pct=_weighted(group, "sm_throughput_pct"),
+                    memory_throughput_pct=_weighted(group, "memory_throughput_pct"),
+                    achieved_occupancy_pct=_weighted(group, "achieved_occupancy_pct"),
+                    registers=max(regs) if regs else None,
+                )
+            )
+        return out
+
+    def kernel(self, name: str) -> KernelSummary:
+        for k in self.kernels():
+            if k.name == name:
+                return k
+        matches = [k for k in self.kernels() if name in k.name]
+        if len(matches) == 1:
+            return matches[0]
+        known = ", ".join(k.name for k in self.kernels())
+        raise KernelscopeError(f"no kernel {name!r} in {self.name}", hint=f"kernels: {known}")
+
+    def launch(self, launch_id: int) -> Launch:
+        for x in self.launches:
+            if x.id == launch_id:
+                return x
+        raise KernelscopeError(f"no launch with ID {launch_id} in {self.name}")
+
+    # ---- per-instruction data --------------------------------------------------------------
+    def launch_instructions(self, launch_id: int) -> InstructionTable | None:
+        self.prefetch([launch_id])
+        return self._tables[launch_id]
+
+    def _with_inline_frames(self, launch: Launch, table: InstructionTable | None) -> None:
+        """Fill the header frames ncu_report does not give from the workspace's line table.
+
+        Only when the workspace's instructions outside inlined code sit on the very lines the
+        report records for them (the same build): otherwise numbers would land on wrong lines.
+        """
+        if table is None or table.inlined is not None or self.workspace is None:
+            return
+        try:
+            sass = self.workspace.sass(launch.name)
+        except (KeyError, OSError, ValueError):  # not this build's kernel, or no line table
+            return
+        by_offset = {i.offset: i for i in sass.instructions}
+        own_file = next((loc[0] for loc in table.locations if loc is not None), None)
+        if own_file is not None:
+            self._embedded(own_file)  # loads the report's list of embedded files
+        embedded = [path for path, text in (self._sources or {}).items() if text]
+        inlined: list[Location | None] = []
+        for offset, loc in zip(table.offsets.tolist(), table.locations, strict=True):
+            insn = by_offset.get(int(offset))
+            if insn is None or insn.file is None or insn.line is None:
+                inlined.append(None)
+                continue
+            if not insn.inlined_at:
+                if loc is not None and insn.line != loc[1]:
+                    return  # a different build of this kernel
+                inlined.append(None)
+                continue
+            # nvdisasm prints a location only when the innermost frame changes, so its call
+            # site can lag behind; the report's is exact and stays in table.locations.
+            inlined.append((_recorded_name(insn.file, embedded), insn.line))
+        if any(inlined):
+            table.inlined = inlined
+
+    def prefetch(self, launch_ids: Sequence[int]) -> None:
+        """Load (from the cache, else the profile) the per-instruction data of these launches."""
+        todo = []
+        for i in launch_ids:
+            if i in self._tables:
+                continue
+            table = self._cache.load(f"launch-{i}") if self._cache else None
+            if table is not None:
+                self._tables[i] = table
+            else:
+                todo.append(self.launch(i))
+        for launch in todo:
+            table = self._tables[launch.id] = self._loader.instructions(launch)
+            if self._cache and table is not None:
+                self._cache.store(f"launch-{launch.id}", table)
+        for i in launch_ids:  # workspace-dependent: added after the cache, never stored in it
+            self._with_inline_frames(self.launch(i), self._tables[i])
+
+    def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
+        """Per-instruction metrics of a kernel, its launches combined (or one launch)."""
+        ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
+        self.prefetch(ids)
+        tables = [t for t in (self.launch_instructions(i) for i in ids) if t is not None]
+        if not tables:
+            return None
+        return agg.combine_launches(tables)
+
+    def sass(self, kernel: str, launch: int | None = None) -> dict[int, str]:
+        """SASS text by offset (first launch of the kernel unless ``launch`` is given)."""
+        lid = launch if launch is not None else self.kernel(kernel).first.id
+        part = f"sass-{lid}"
+        text = self._cache.load(part) if self._cache else None
+        if text is None:
+            text = self._loader.sass(self.launch(lid), self.launch_instructions(lid))
+            if self._cache:
+                self._cache.store(part, text)
+        return text
+
+    # ---- aggregates ------------------------------------------------------------------------
+    def lines(
+        self, kernel: str, file: str | None = None, launch: int | None = None
+    ) -> dict[Location, LineMetrics]:
+        table = self.instructions(kernel, launch)
+        return agg.by_line(table, file) if table is not None else {}
+
+    def files(self, kernel: str, launch: int | None = None) -> dict[str, LineMetrics]:
+        table = self.instructions(kernel, launch)
+        return agg.by_file(table) if table is not None else {}
+
+    def totals(self, kernel: str | None = None, launch: int | None = None) -> LineMetrics:
+        """A kernel's totals over all its instructions, or the whole model's (kernel=None)."""
+        if kernel is not None:
+            table = self.instructions(kernel, launch)
+            return agg.total(table) if table is not None else LineMetrics(None, None, {})
+        parts = []
+        self.prefetch([x.id for x in self.launches])
+        for k in self.kernels():
+            t = self.instructions(k.name)
+            if t is not None:
+                parts.append((agg.total(t), t.total(INST_EXECUTED)))
+        return agg.combine_totals(parts)
+
+    def source_files(self, kernel: str, launch: int | None = None) -> list[str]:
+        """Files a kernel's instructions come from: its own file(s) first, then headers."""
+        table = self.instructions(kernel, launch)
+        if table is None:
+            return []
+        own = list(dict.fromkeys(loc[0] for loc in table.locations if loc is not None))
+        headers = [loc[0] for loc in (table.inlined or []) if loc is not None and loc[0] not in own]
+        return own + list(dict.fromkeys(headers))
+
+    def resolve_metric(self, text: str) -> str:
+        """A metric key for what a user typed; raises with the known names if none fits."""
+        available: set[str] = set()
+        for launch in self.launches[:1]:
+            t = self.launch_instructions(launch.id)
+            if t is not None:
+                available = set(t.numbers)
+        key = resolve_metric_name(text, available)
+        if key is None:
+            raise KernelscopeError(
+                f"unknown metric {text!r}",
+                hint="use an ncu metric name or Source-page label, e.g. "
+                "smsp__pcsamp_sample_count, 'Instructions Executed', long_scoreboard",
+            )
+        return key
+
+    def hot_lines(
+        self, metric: str = SAMPLES, top: int = 20, kernel: str | None = None
+    ) -> list[HotLine]:
+        """Source lines ranked by ``metric`` (descending, ties by kernel, file, line).
+
+        Lines are those of the kernels' own files (an inlined header line is counted at its
+        call site), so the shares add up to at most 1 over a kernel or the model.
+        """
+        names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
+        self.prefetch([x.id for name in names for x in self.kernel(name).launches])
+        entries: list[tuple[str, Location, LineMetrics]] = []
+        grand = 0.0
+        for name in names:
+            table = self.instructions(name)
+            if table is None:
+                continue
+            grand += table.total(metric)
+            own = InstructionTable(
+                table.offsets, table.locations, table.numbers, table.categories, table.sass
+            )
+            entries.extend((name, loc, lm) for loc, lm in agg.by_line(own).items())
+        ranked = sorted(
+            (e for e in entries if e[2].get(metric) > 0),
+            key=lambda e: (-e[2].get(metric), e[0], e[1][0], e[1][1]),
+        )[: max(top, 0)]
+        out = []
+        for rank, (name, (file, line), lm) in enumerate(ranked, 1):
+            src = self.source(file)
+            text = src.lines[line - 1] if src.text is not None and line <= len(src.lines) else None
+            out.append(
+                HotLine(
+                    rank=rank,
+                    kernel=name,
+                    file=file,
+                    line=line,
+                    value=lm.get(metric),
+                    share=lm.get(metric) / grand if grand else 0.0,
+                    metrics=lm,
+                    stalls=lm.stalls(),
+                    source=text,
+                )
+            )
+        return out
+
+    # ---- sources ---------------------------------------------------------------------------
+    @property
+    def resolver(self) -> SourceResolver:
+        if self._resolver is None:
+            max_lines: dict[str, int] = {}
+            for t in self._tables.values():
+                for loc in t.locations if t else []:
+                    if loc is not None and loc[1] > max_lines.get(loc[0], 0):
+                        max_lines[loc[0]] = loc[1]
+            self._resolver = SourceResolver(
+                self._embedded, self.workspace, self.search_paths, max_lines
+            )
+        return self._resolver
+
+    def _embedded(self, path: str) -> str | None:
+        """The profile's own copy of a source file (embedded or from a cuda CSV view)."""
+        if self._sources is None:
+            self._sources = (self._cache.load("sources") if self._cache else None) or {}
+        if path not in self._sources:
+            self._sources.update(self._loader.sources_for(path))
+            self._sources.setdefault(path, "")
+            if self._cache:
+                self._cache.store("sources", self._sources)
+        return self._sources[path] or None
+
+    def source(self, recorded_path: str) -> ResolvedSource:
+        return self.resolver.resolve(recorded_path)
+
+    def correlation_problem(self, kernel: str) -> str | None:
+        """Why per-line numbers cannot be shown for a kernel, or None if they can."""
+        table = self.instructions(kernel)
+        if table is None:
+            return self._loader.no_instructions_reason()
+        if not table.has_lines:
+            return self._loader.no_lines_reason()
+        return None
+
+
+class _Loader:
+    """Where a profile's data comes from: a report through ncu_report, or CSV exports."""
+
+    def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
+        raise NotImplementedError
+
+    def instructions(self, launch: Launch) -> InstructionTable | None:
+        raise NotImplementedError
+
+    def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
+        raise NotImplementedError
+
+    def sources_for(self, path: str) -> dict[str, str]:
+        """Source files known to the data, at least trying to include ``path``."""
+        raise NotImplementedError
+
+    def no_instructions_reason(self) -> str:
+        return (
+            "the profile has no per-instruction metrics for this kernel "
+            "(collect the SourceCounters section, e.g. --set full)"
+        )
+
+    def no_lines_reason(self) -> str:
+        return (
+            "the kernel was compiled without line information: SASS-level metrics only; "
+            "source correlation needs nvcc -lineinfo"
+        )
+
+
+class _ReportLoader(_Loader):
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._reader = None
+
+    @property
+    def reader(self):  # noqa: ANN201 - ncu_rep.ReportReader, imported lazily
+        if self._reader is None:
+            from .report import ReportReader
+
+            self._reader = ReportReader(self.path)
+        return self._reader
+
+    def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
+        launches = self.reader.launches()
+        session = {}
+        if launches and launches[0].device_name:
+            session["display_name"] = launches[0].device_name
+        return launches, session, list(self.reader.warnings)
+
+    def instructions(self, launch: Launch) -> InstructionTable | None:
+        return self.reader.instructions(launch.id, launch.function_start)
+
+    def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
+        if launch.function_start is None:
+            return {}
+        last = int(table.offsets[-1]) // 16 + 1 if table is not None and len(table) else 0
+        return self.reader.sass(launch.id, launch.function_start, last)
+
+    def sources_for(self, path: str) -> dict[str, str]:
+        return self.reader.sources_for(path)
+
+
+class _CsvLoader(_Loader):
+    def __init__(self, paths: list[Path]) -> None:
+        self.paths = paths
+        self._data = None
+
+    @property
+    def data(self):  # noqa: ANN201 - ncu_csv_import.CsvImport
+        if self._data is None:
+            from .csv_merge import import_csvs
+
+            self._data = import_csvs(list(self.paths))
+        return self._data
+
+    def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
+        d = self.data
+        return d.launches, d.session, d.warnings
+
+    def instructions(self, launch: Launch) -> InstructionTable | None:
+        return self.data.tables.get(launch.id)
+
+    def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
+        if table is None or table.sass is None:
+            return {}
+        return {int(o): s for o, s in zip(table.offsets, table.sass, strict=True)}
+
+    def sources_for(self, path: str) -> dict[str, str]:
+        return self.data.sources
+
+    def no_instructions_reason(self) -> str:
+        if not self.data.tables:
+            return (
+                "these CSV exports hold no per-instruction metrics: "
+                "export --page source --print-source cuda,sass as well"
+            )
+        return super().no_instructions_reason()
+
+    def no_lines_reason(self) -> str:
+        if not self.data.has_line_view:
+            return (
+                "these CSV exports have no source lines: "
+                "export --print-source cuda,sass as well (or use the .ncu-rep)"
+            )
+        return super().no_lines_reason()
+
+
+def _recorded_name(path: str, embedded: list[str]) -> str:
+    """The report's own name for a header the workspace knows by its build-machine path."""
+    parts = os.path.normpath(path).split(os.sep)
+    for n in (3, 2, 1):
+        tail = os.sep.join(parts[-n:])
+        matches = [e for e in embedded if os.path.normpath(e).endswith(os.sep + tail)]
+        if len(matches) == 1:
+            return matches[0]
+    return os.path.normpath(path)

@@ -1,0 +1,336 @@
+"""Profiling a workspace's model under Nsight Compute, locally or on a GPU host over SSH.
+
+kernelscope starts ``ncu ... python runner.py WORKSPACE`` (runner.py runs the model with the
+workspace's own cubin), streams ncu's output, turns its ``==PROF== Profiling "k" - 3: ...``
+lines into per-kernel progress, and writes the report under ``profiles/`` only when ncu
+finished: a failed, cancelled or interrupted run leaves no report behind and the earlier
+profiles untouched.
+
+Remote (``host="user@gpu"``): the workspace files the runner needs and runner.py go to a
+temporary folder on the host with ``scp``, ``ssh`` runs ncu there, and the report comes back
+with ``scp``. Plain OpenSSH, no agent of our own; ``ssh_options`` are passed through.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import Cancelled, KernelscopeError
+from ..toolchain.find import find_tool, local_gpu_arch
+from ..workspace.workspace import Workspace
+from . import model_runner as runner
+
+ProgressFn = Callable[[str, float | None, str], None]
+_PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
+_PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
+# What the runner needs from a workspace (a report is not among them).
+_RUNNER_FILES = ("manifest.json", "model.so", "module.cubin", "params.npz", "src")
+
+
+@dataclass
+class ProfileRequest:
+    workspace: Path
+    set: str | None = "full"  # ncu --set; None: ncu's default sections
+    sections: list[str] = field(default_factory=list)  # ncu --section, repeatable
+    kernel_regex: str | None = None  # ncu --kernel-name regex:...
+    launch_skip: int = 0
+    launch_count: int | None = None
+    clock_control: str = "base"  # ncu --clock-control: base (ncu's default) or none
+    warmup: int = 0
+    iterations: int = 1
+    inputs: Path | None = None  # .npz of inputs (and weights)
+    seed: int = 0
+    name: str | None = None  # report name; default: a timestamp
+    host: str | None = None  # user@host to profile over SSH
+    ssh_options: list[str] = field(default_factory=list)
+    remote_ncu: str = "ncu"
+    remote_python: str = "python3"
+
+
+@dataclass
+class ProfileResult:
+    report: Path
+    seconds: float
+    launches: int
+    log: str
+
+
+def profiling_problem() -> str | None:
+    """Why this machine cannot profile, in words, or None when it can."""
+    if not find_tool("ncu").found:
+        return "Nsight Compute (ncu) is not installed here or not on PATH"
+    if local_gpu_arch() is None:
+        return "no NVIDIA GPU is visible on this machine (nvidia-smi reports none)"
+    return None
+
+
+def ncu_arguments(req: ProfileRequest, output_stem: str, source_folder: str) -> list[str]:
+    args = ["--import-source", "yes", "--source-folders", source_folder, "-f", "-o", output_stem]
+    if req.set:
+        args += ["--set", req.set]
+    for section in req.sections:
+        args += ["--section", section]
+    if req.kernel_regex:
+        args += ["--kernel-name", f"regex:{req.kernel_regex}"]
+    if req.launch_skip:
+        args += ["--launch-skip", str(req.launch_skip)]
+    if req.launch_count is not None:
+        args += ["--launch-count", str(req.launch_count)]
+    args += ["--clock-control", req.clock_control]
+    return args
+
+
+def runner_arguments(req: ProfileRequest, workspace: str, inputs: str | None) -> list[str]:
+    args = [workspace, "--warmup", str(req.warmup), "--iterations", str(req.iterations)]
+    args += ["--seed", str(req.seed)]
+    if inputs:
+        args += ["--inputs", inputs]
+    return args
+
+
+def report_name(req: ProfileRequest) -> str:
+    name = req.name or datetime.now().strftime("profile-%Y%m%d-%H%M%S")
+    if not re.fullmatch(r"[\w.-]+", name):
+        raise KernelscopeError(f"report name {name!r}: use letters, digits, '.', '_', '-'")
+    return name.removesuffix(".ncu-rep")
+
+
+def profile_workspace(
+    req: ProfileRequest,
+    progress: ProgressFn | None = None,
+    cancel: threading.Event | None = None,
+) -> ProfileResult:
+    """Run the workspace's model under ncu and leave the report in its ``profiles/``."""
+    ws = Workspace.open(req.workspace)
+    report = progress or (lambda step, fraction, message: None)
+    if req.inputs is not None and not req.inputs.is_file():
+        raise KernelscopeError(f"--inputs {req.inputs}: no such file")
+    name = report_name(req)
+    expected = _expected_launches(ws, req)
+    ws.profiles_dir.mkdir(parents=True, exist_ok=True)
+    partial = ws.profiles_dir / f".partial-{name}"
+    final = ws.profiles_dir / f"{name}.ncu-rep"
+    start = time.perf_counter()
+    try:
+        if req.host:
+            log, launches = _profile_remote(ws, req, partial, expected, report, cancel)
+        else:
+            log, launches = _profile_local(ws, req, partial, expected, report, cancel)
+        produced = partial.with_name(partial.name + ".ncu-rep")
+        if not produced.is_file():
+            raise KernelscopeError("ncu finished but wrote no report", details=log)
+        os.replace(produced, final)
+    finally:
+        for leftover in ws.profiles_dir.glob(f".partial-{name}*"):
+            leftover.unlink(missing_ok=True)
+    report("done", 1.0, f"report: {final}")
+    return ProfileResult(final, time.perf_counter() - start, launches, log)
+
+
+def _expected_launches(ws: Workspace, req: ProfileRequest) -> int:
+    kernels = [k for k in ws.manifest.kernels if k.launched]
+    if req.kernel_regex:
+        pattern = re.compile(req.kernel_regex)
+        kernels = [k for k in kernels if pattern.search(k.name)]
+    total = len(kernels) * (req.warmup + req.iterations) - req.launch_skip
+    if req.launch_count is not None:
+        total = min(total, req.launch_count)
+    return max(total, 1)
+
+
+def _profile_local(
+    ws: Workspace,
+    req: ProfileRequest,
+    partial: Path,
+    expected: int,
+    report: ProgressFn,
+    cancel: threading.Event | None,
+) -> tuple[str, int]:
+    ncu = find_tool("ncu").require()
+    cmd = [
+        str(ncu),
+        *ncu_arguments(req, str(partial), str(ws.path / "src")),
+        sys.executable,
+        runner.__file__,
+        *runner_arguments(req, str(ws.path), str(req.inputs) if req.inputs else None),
+    ]
+    return _stream(cmd, expected, report, cancel)
+
+
+def _openssh(tool: str, req: ProfileRequest, *flags: str) -> list[str]:
+    """``ssh`` or ``scp`` in batch mode (never a password prompt) with the user's options."""
+    path = shutil.which(tool)
+    if not path:
+        raise KernelscopeError(
+            f"{tool} not found", hint="install OpenSSH's client: apt-get install openssh-client"
+        )
+    return [path, *flags, "-o", "BatchMode=yes", *req.ssh_options]
+
+
+def _profile_remote(
+    ws: Workspace,
+    req: ProfileRequest,
+    partial: Path,
+    expected: int,
+    report: ProgressFn,
+    cancel: threading.Event | None,
+) -> tuple[str, int]:
+    assert req.host
+    host = req.host
+    ssh = _openssh("ssh", req)
+    scp = _openssh("scp", req, "-q", "-r")
+    report("connect", 0.0, f"preparing a folder on {host}")
+    remote = (
+        _check([*ssh, host, "mktemp -d -t kernelscope.XXXXXX"], f"ssh {host}", cancel)
+        .strip()
+        .splitlines()[-1]
+    )
+    try:
+        report("copy", 0.02, f"copying the workspace to {host}:{remote}")
+        local = [str(ws.path / f) for f in _RUNNER_FILES if (ws.path / f).exists()]
+        _check([*ssh, host, f"mkdir -p {shlex.quote(remote + '/ws')}"], f"ssh {host}", cancel)
+        _check([*scp, *local, f"{host}:{remote}/ws/"], f"scp to {host}", cancel)
+        extra = [runner.__file__] + ([str(req.inputs)] if req.inputs else [])
+        _check([*scp, *extra, f"{host}:{remote}/"], f"scp to {host}", cancel)
+        inputs = f"{remote}/{req.inputs.name}" if req.inputs else None
+        command = shlex.join(
+            [
+                req.remote_ncu,
+                *ncu_arguments(req, f"{remote}/report", f"{remote}/ws/src"),
+                req.remote_python,
+                f"{remote}/runner.py",
+                *runner_arguments(req, f"{remote}/ws", inputs),
+            ]
+        )
+        log, launches = _stream([*ssh, host, command], expected, report, cancel)
+        report("fetch", 0.98, f"fetching the report from {host}")
+        target = partial.with_name(partial.name + ".ncu-rep")
+        _check([*scp, f"{host}:{remote}/report.ncu-rep", str(target)], f"scp from {host}", cancel)
+        return log, launches
+    finally:
+        subprocess.run(
+            [*ssh, host, f"rm -rf {shlex.quote(remote)}"], capture_output=True, check=False
+        )
+
+
+def _check(cmd: list[str], what: str, cancel: threading.Event | None) -> str:
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    out = _wait(proc, cancel, what)
+    if proc.returncode != 0:
+        raise KernelscopeError(f"{what} failed (exit code {proc.returncode})", details=out)
+    return out
+
+
+def _wait(proc: subprocess.Popen, cancel: threading.Event | None, what: str) -> str:
+    while True:
+        try:
+            out, _ = proc.communicate(timeout=0.2)
+            return out or ""
+        except subprocess.TimeoutExpired:
+            if cancel is not None and cancel.is_set():
+                _stop(proc)
+                raise Cancelled(what) from None
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGINT first (ncu then ends its target cleanly), SIGKILL if it does not stop."""
+    proc.send_signal(2)
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def _lines(proc: subprocess.Popen) -> Iterator[str]:
+    assert proc.stdout is not None
+    yield from proc.stdout
+
+
+def _stream(
+    cmd: list[str], expected: int, report: ProgressFn, cancel: threading.Event | None
+) -> tuple[str, int]:
+    """Run ncu, report per-kernel progress, raise with its log if it fails."""
+    try:
+        proc = subprocess.Popen(
+            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
+        )
+    except OSError as exc:
+        raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
+    watcher = None
+    if cancel is not None:
+        watcher = threading.Thread(target=_watch, args=(proc, cancel), daemon=True)
+        watcher.start()
+    log: list[str] = []
+    launches = 0
+    try:
+        for line in _lines(proc):
+            log.append(line)
+            m = _PROFILING_RE.search(line)
+            if m:
+                launches += 1
+                fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
+                report(
+                    "profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})"
+                )
+        proc.wait()
+    except BaseException:
+        _stop(proc)
+        raise
+    text = "".join(log)
+    if cancel is not None and cancel.is_set():
+        raise Cancelled("profile")
+    if proc.returncode != 0 or "==ERROR==" in text:
+        raise _explain_failure(proc.returncode, text, cmd)
+    if launches == 0:
+        raise KernelscopeError(
+            "ncu profiled no kernel launch",
+            hint="check --kernel, --launch-skip and --launch-count",
+            details=text,
+        )
+    return text, launches
+
+
+def _watch(proc: subprocess.Popen, cancel: threading.Event) -> None:
+    while proc.poll() is None:
+        if cancel.wait(0.2):
+            _stop(proc)
+            return
+
+
+def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
+    details = f"$ {shlex.join(cmd)}\n{log}"
+    if any(marker in log for marker in _PERMISSION_MARKERS):
+        return KernelscopeError(
+            "ncu may not read the GPU's performance counters on this machine",
+            hint="run as root, or let every user profile: set the NVIDIA driver option "
+            "NVreg_RestrictProfilingToAdminUsers=0 (in /etc/modprobe.d) and reload the "
+            "driver; in a container, add the SYS_ADMIN capability",
+            details=details,
+        )
+    if f"exit code {runner.EXIT_SOURCE_MISMATCH}" in log or "not the one this workspace" in log:
+        return KernelscopeError(
+            "the model TVM loaded is not the code this workspace was built from; nothing "
+            "was profiled",
+            hint="rebuild the workspace with kernelscope build",
+            details=details,
+        )
+    if "kernelscope runner:" in log:
+        message = log.split("kernelscope runner:", 1)[1].strip().splitlines()[0]
+        return KernelscopeError(f"the model could not run: {message}", details=details)
+    last = [ln for ln in log.splitlines() if ln.startswith("==ERROR==")]
+    return KernelscopeError(
+        f"ncu failed (exit code {code})" + (f": {last[-1][10:].strip()}" if last else ""),
+        details=details,
+    )

@@ -1,0 +1,142 @@
+"""Finding the NVIDIA tools (nvcc, nvdisasm, cuobjdump, ncu) and saying what is missing.
+
+Search order for each tool: an explicit environment variable (``KERNELSCOPE_NVCC`` ...),
+``PATH``, ``$CUDA_HOME/bin`` and ``$CUDA_PATH/bin``, ``/usr/local/cuda/bin``, the ``bin``
+folders of the ``nvidia-cuda-*`` wheels installed in this Python (``nvidia/cu13/bin``...),
+and for ncu the Nsight Compute installs under ``/opt/nvidia/nsight-compute/<version>/``.
+"""
+
+from __future__ import annotations
+
+import functools
+import glob
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import KernelscopeError
+
+TOOLS = ("nvcc", "nvdisasm", "cuobjdump", "ncu")
+
+_HOW_TO_GET = {
+    "nvcc": "pip install 'nvidia-cuda-nvcc>=13' 'nvidia-cuda-crt>=13' 'nvidia-cuda-runtime>=13' "
+    "'nvidia-cuda-cccl>=13' (kernelscope's own dependencies), or install the CUDA toolkit "
+    "and put its bin folder on PATH or set CUDA_HOME",
+    "nvdisasm": "pip install 'nvidia-cuda-nvdisasm>=13', or install the CUDA toolkit",
+    "cuobjdump": "pip install 'nvidia-cuda-cuobjdump>=13', or install the CUDA toolkit",
+    "ncu": "install Nsight Compute (it comes with the CUDA toolkit on a GPU machine, or from "
+    "NVIDIA's Nsight Compute download) and put it on PATH; without a GPU, profile elsewhere "
+    "and import the report with: kernelscope import REPORT -w WORKSPACE",
+}
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    path: Path | None
+    version: str | None
+    searched: tuple[str, ...]
+
+    @property
+    def found(self) -> bool:
+        return self.path is not None
+
+    def require(self) -> Path:
+        if self.path is None:
+            raise KernelscopeError(
+                f"{self.name} not found (looked in: {', '.join(self.searched)})",
+                hint=_HOW_TO_GET[self.name],
+            )
+        return self.path
+
+
+def _wheel_bin_dirs() -> list[Path]:
+    """bin folders of the nvidia-* wheels in this interpreter's site-packages."""
+    dirs: list[Path] = []
+    for entry in sys.path:
+        base = Path(entry) / "nvidia"
+        if base.is_dir():
+            dirs.extend(sorted(p for p in base.glob("cu*/bin") if p.is_dir()))
+            dirs.extend(sorted(p for p in base.glob("*/bin") if p.is_dir()))
+    return list(dict.fromkeys(dirs))
+
+
+def _candidate_dirs(name: str) -> list[str]:
+    dirs = [d for d in os.environ.get("PATH", "").split(os.pathsep) if d]
+    for var in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(var):
+            dirs.append(str(Path(os.environ[var]) / "bin"))
+    dirs.append("/usr/local/cuda/bin")
+    dirs.extend(str(d) for d in _wheel_bin_dirs())
+    if name == "ncu":
+        # Newest Nsight Compute first.
+        dirs.extend(sorted(glob.glob("/opt/nvidia/nsight-compute/*"), reverse=True))
+    return list(dict.fromkeys(dirs))
+
+
+_VERSION_RE = re.compile(r"(?:release |Version |V)(\d+\.\d+(?:\.\d+)*)")
+
+
+def _version_of(path: Path) -> str | None:
+    try:
+        out = subprocess.run(
+            [str(path), "--version"], capture_output=True, text=True, timeout=30, check=False
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    versions = _VERSION_RE.findall(out)
+    return versions[-1] if versions else (out.strip().splitlines() or [None])[-1]
+
+
+@functools.cache
+def find_tool(name: str) -> Tool:
+    """Locate one tool; cached for the life of the process."""
+    override = os.environ.get(f"KERNELSCOPE_{name.upper()}")
+    if override:
+        path = Path(override)
+        ok = path.is_file() and os.access(path, os.X_OK)
+        return Tool(name, path if ok else None, _version_of(path) if ok else None, (override,))
+    searched = _candidate_dirs(name)
+    found = shutil.which(name, path=os.pathsep.join(searched))
+    path = Path(found) if found else None
+    return Tool(name, path, _version_of(path) if path else None, tuple(searched))
+
+
+def find_all() -> dict[str, Tool]:
+    return {name: find_tool(name) for name in TOOLS}
+
+
+def local_gpu_arch() -> str | None:
+    """The compute capability of GPU 0 as ``sm_XY``, or None without a GPU/driver."""
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return None
+    try:
+        out = subprocess.run(
+            [smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+            check=False,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    m = re.match(r"\s*(\d+)\.(\d+)", out)
+    return f"sm_{m.group(1)}{m.group(2)}" if m else None
+
+
+def doctor_report() -> list[tuple[str, str, str]]:
+    """(tool, status, detail) rows for ``kernelscope doctor``."""
+    rows = []
+    for name, tool in find_all().items():
+        if tool.found:
+            rows.append((name, f"ok {tool.version or '(version unknown)'}", str(tool.path)))
+        else:
+            rows.append((name, "MISSING", _HOW_TO_GET[name]))
+    gpu = local_gpu_arch()
+    rows.append(("gpu", f"ok {gpu}" if gpu else "none", "" if gpu else "profiling needs a GPU"))
+    return rows

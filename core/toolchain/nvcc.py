@@ -1,0 +1,154 @@
+"""Compiling the split sources with nvcc the way TVM does, plus -lineinfo, and reading back
+register and shared-memory use.
+
+Flags mirror ``tvm.support.nvcc._compile_cuda_nvcc`` of apache-tvm 0.27 (its nvcc mode):
+``-O3``, the ``-U__CUDA_NO_HALF*`` / ``BFLOAT16`` undefines, ``--expt-relaxed-constexpr``,
+``--expt-extended-lambda``, ``--use_fast_math`` (unless ``TVM_CUDA_NVCC_NO_FAST_MATH``), and
+``--ptxas-options=-v,--register-usage-level=<TVM_CUDA_PTXAS_REG_LEVEL or 10>,
+--warn-on-local-memory-usage`` plus ``TVM_CUDA_PTXAS_EXTRA_OPTS``. TVM's nvrtc mode passes the
+same code-generation options.
+
+The translation unit is compiled once with ``--split-compile 0`` (nvcc optimises and
+assembles kernels on every core); see benchmarks/bench_build.py for the measurement.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import Cancelled, KernelscopeError
+
+_PTXAS_FUNC_RE = re.compile(r"Function properties for (?P<name>\S+)")
+_PTXAS_USED_RE = re.compile(r"Used (?P<reg>\d+) registers(?:.*?, (?P<smem>\d+) bytes smem)?")
+_RESOURCE_RE = re.compile(
+    r"Function (?P<name>\S+):\s*\n\s*REG:(?P<reg>\d+) STACK:(?P<stack>\d+)"
+    r" SHARED:\d+ LOCAL:(?P<local>\d+)"
+)
+_DIAG_FILE_RE = re.compile(r"^(?P<file>[^\s(]+\.cuh?)\((?P<line>\d+)\): (?P<kind>error|warning)")
+
+
+def tvm_flags(arch: str) -> list[str]:
+    ptxas = [
+        "-v",
+        f"--register-usage-level={os.environ.get('TVM_CUDA_PTXAS_REG_LEVEL', '10')}",
+        "--warn-on-local-memory-usage",
+        *shlex.split(os.environ.get("TVM_CUDA_PTXAS_EXTRA_OPTS", "")),
+    ]
+    return [
+        "-O3",
+        f"-arch={arch}",
+        "-U__CUDA_NO_HALF_OPERATORS__",
+        "-U__CUDA_NO_HALF_CONVERSIONS__",
+        "-U__CUDA_NO_BFLOAT16_OPERATORS__",
+        "-U__CUDA_NO_BFLOAT16_CONVERSIONS__",
+        "-U__CUDA_NO_BFLOAT162_OPERATORS__",
+        "-U__CUDA_NO_BFLOAT162_CONVERSIONS__",
+        "--expt-relaxed-constexpr",
+        "--expt-extended-lambda",
+        *([] if os.environ.get("TVM_CUDA_NVCC_NO_FAST_MATH") else ["--use_fast_math"]),
+        f"--ptxas-options={','.join(ptxas)}",
+    ]
+
+
+def kernelscope_flags(arch: str) -> list[str]:
+    """TVM's flags plus line info, compiled on every core."""
+    return [*tvm_flags(arch), "-lineinfo", "--split-compile", "0"]
+
+
+@dataclass
+class Resources:
+    registers: int
+    local_bytes: int
+    static_smem_bytes: int | None
+
+
+def run_tool(
+    cmd: list[str],
+    cwd: Path,
+    what: str,
+    cancelled: Callable[[], bool] | None = None,
+) -> str:
+    """Run a tool, polling for cancellation; return its combined output or raise with it."""
+    try:
+        proc = subprocess.Popen(
+            cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+    except OSError as exc:
+        raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
+    try:
+        while True:
+            try:
+                out, _ = proc.communicate(timeout=0.2)
+                break
+            except subprocess.TimeoutExpired:
+                if cancelled and cancelled():
+                    proc.kill()
+                    proc.communicate()
+                    raise Cancelled(what) from None
+    except BaseException:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        raise
+    if proc.returncode != 0:
+        raise KernelscopeError(
+            f"{what} failed (exit code {proc.returncode})" + _first_error_location(out),
+            details=f"$ {shlex.join(cmd)}\n{out}",
+        )
+    return out
+
+
+def _first_error_location(log: str) -> str:
+    for line in log.splitlines():
+        m = _DIAG_FILE_RE.match(line.strip())
+        if m and m.group("kind") == "error":
+            return f" in {m.group('file')}, line {m.group('line')}"
+    return ""
+
+
+def compile_unit(
+    nvcc: Path,
+    unit: Path,
+    cubin: Path,
+    flags: list[str],
+    cancelled: Callable[[], bool] | None = None,
+) -> tuple[str, float]:
+    """Compile ``unit`` into ``cubin`` (run from the unit's folder); return (log, seconds)."""
+    start = time.perf_counter()
+    cmd = [str(nvcc), "--cubin", *flags, "-o", str(cubin), unit.name]
+    log = run_tool(cmd, unit.parent, "nvcc", cancelled)
+    return log, time.perf_counter() - start
+
+
+def resources(cuobjdump_output: str, ptxas_log: str) -> dict[str, Resources]:
+    """Registers and local memory from cuobjdump; static shared memory from ptxas -v.
+
+    cuobjdump's SHARED column includes the 1 KiB the driver reserves on sm_80+, so the
+    kernel's own static size comes from ptxas, trusted only where its register count agrees
+    with cuobjdump's (the two are printed by different processes).
+    """
+    ptxas: dict[str, tuple[int, int]] = {}
+    current = None
+    for line in ptxas_log.splitlines():
+        m = _PTXAS_FUNC_RE.search(line)
+        if m:
+            current = m.group("name")
+            continue
+        m = _PTXAS_USED_RE.search(line)
+        if m and current:
+            ptxas[current] = (int(m.group("reg")), int(m.group("smem") or 0))
+            current = None
+    out: dict[str, Resources] = {}
+    for m in _RESOURCE_RE.finditer(cuobjdump_output):
+        name, reg = m.group("name"), int(m.group("reg"))
+        seen = ptxas.get(name)
+        smem = seen[1] if seen and seen[0] == reg else None
+        out[name] = Resources(reg, int(m.group("stack")) + int(m.group("local")), smem)
+    return out

@@ -1,0 +1,184 @@
+"""A build workspace on disk: one folder per model, written atomically.
+
+Layout (paths relative to the workspace folder)::
+
+    manifest.json            Manifest: model, versions, target, flags, kernels, timings
+    src/tvm_kernels.cu       the CUDA source exactly as TVM generated it
+    src/tvm_prelude.cuh      what precedes the first kernel in that source
+    src/kernels/<k>.cu       one file per kernel (includes the prelude)
+    src/module.cu            the translation unit nvcc compiles (#includes every kernel file)
+    module.cubin             every kernel, compiled with -lineinfo
+    sass.json                per kernel: instructions with offset, text, file, line, inline frames
+    model.so                 TVM's exported library (what profiling runs)
+    params.npz               weights given seeded random values, when the model had none
+    build.log                what nvcc/ptxas printed
+    profiles/                Nsight Compute reports attached to this build
+
+A build writes everything into a hidden sibling folder and swaps it in with renames at the
+end, so a failed or cancelled build leaves the previous workspace as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from ..build.nvdisasm import KernelSass, SassInstruction
+from ..errors import KernelscopeError
+from .manifest import KernelInfo, Manifest
+
+MANIFEST = "manifest.json"
+SASS = "sass.json"
+PROFILES = "profiles"
+
+
+class Workspace:
+    """Read access to a finished workspace."""
+
+    def __init__(self, path: Path, manifest: Manifest) -> None:
+        self.path = path
+        self.manifest = manifest
+        self._sass: dict[str, KernelSass] | None = None
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str]) -> Workspace:
+        path = Path(path)
+        mf = path / MANIFEST
+        if not mf.is_file():
+            raise KernelscopeError(
+                f"{path} is not a kernelscope workspace (no {MANIFEST})",
+                hint="create one with: kernelscope build MODEL -o " + str(path),
+            )
+        try:
+            manifest = Manifest.from_json(mf.read_text(encoding="utf-8"))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise KernelscopeError(
+                f"{mf} is damaged or from another kernelscope version: {exc}",
+                hint="rebuild the workspace with kernelscope build",
+            ) from exc
+        return cls(path, manifest)
+
+    @property
+    def profiles_dir(self) -> Path:
+        return self.path / PROFILES
+
+    def file(self, role: str) -> Path:
+        """A file of the build by role: "cubin", "library", "module_source", "prelude"..."""
+        return self.path / self.manifest.files[role]
+
+    def source_path(self, kernel: str | KernelInfo) -> Path:
+        info = kernel if isinstance(kernel, KernelInfo) else self.manifest.kernel(kernel)
+        return self.path / info.file
+
+    def source_text(self, kernel: str | KernelInfo) -> str:
+        return self.source_path(kernel).read_text(encoding="utf-8")
+
+    def sass(self, kernel: str) -> KernelSass:
+        if self._sass is None:
+            self._sass = read_sass(self.path / SASS)
+        return self._sass[kernel]
+
+
+def write_sass(path: Path, kernels: dict[str, KernelSass]) -> None:
+    data = {
+        name: {
+            "labels": ks.labels,
+            # Compact rows: [offset, text, file index, line, [[file index, line], ...]]
+            "files": (files := _file_table(ks)),
+            "instructions": [
+                [
+                    i.offset,
+                    i.text,
+                    files.index(i.file) if i.file is not None else None,
+                    i.line,
+                    [[files.index(f), n] for f, n in i.inlined_at],
+                ]
+                for i in ks.instructions
+            ],
+        }
+        for name, ks in kernels.items()
+    }
+    path.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+
+
+def _file_table(ks: KernelSass) -> list[str]:
+    seen: dict[str, None] = {}
+    for i in ks.instructions:
+        if i.file is not None:
+            seen.setdefault(i.file)
+        for f, _ in i.inlined_at:
+            seen.setdefault(f)
+    return list(seen)
+
+
+def read_sass(path: Path) -> dict[str, KernelSass]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out: dict[str, KernelSass] = {}
+    for name, k in data.items():
+        files = k["files"]
+        out[name] = KernelSass(
+            instructions=[
+                SassInstruction(
+                    offset=off,
+                    text=text,
+                    file=files[fi] if fi is not None else None,
+                    line=line,
+                    inlined_at=[(files[f], n) for f, n in inl],
+                )
+                for off, text, fi, line, inl in k["instructions"]
+            ],
+            labels=k["labels"],
+        )
+    return out
+
+
+def check_target_folder(path: Path) -> None:
+    """Refuse to replace a folder that is neither absent, empty, nor a workspace."""
+    if not path.exists():
+        return
+    if not path.is_dir():
+        raise KernelscopeError(
+            f"{path} exists and is not a folder", hint="choose another output path with -o"
+        )
+    if any(path.iterdir()) and not (path / MANIFEST).is_file():
+        raise KernelscopeError(
+            f"{path} exists and holds files that are not a kernelscope workspace; "
+            "refusing to overwrite them",
+            hint="choose another output path with -o, or remove that folder yourself",
+        )
+
+
+@contextmanager
+def staged_workspace(target: Path) -> Iterator[Path]:
+    """Yield an empty staging folder next to ``target``; on success swap it into place.
+
+    Profiles attached to the previous workspace are carried over. On any exception
+    (including KeyboardInterrupt) the staging folder is removed and ``target`` is untouched.
+    """
+    target = target.resolve()
+    check_target_folder(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    stage = Path(tempfile.mkdtemp(prefix=f".{target.name}.building-", dir=target.parent))
+    umask = os.umask(0)
+    os.umask(umask)
+    stage.chmod(0o777 & ~umask)  # mkdtemp makes it private; a workspace is an ordinary folder
+    try:
+        yield stage
+        old_profiles = target / PROFILES
+        if old_profiles.is_dir():
+            shutil.copytree(old_profiles, stage / PROFILES, dirs_exist_ok=True)
+        if target.exists():
+            trash = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
+            os.replace(target, trash / "ws")
+            os.replace(stage, target)
+            shutil.rmtree(trash, ignore_errors=True)
+        else:
+            os.replace(stage, target)
+    except BaseException:
+        shutil.rmtree(stage, ignore_errors=True)
+        raise

@@ -1,0 +1,33 @@
+"""``kernelscope gui [PATH]``, also reached as ``kernelscope PATH`` with no subcommand.
+
+The viewer (and Qt) is imported only when this command runs, so the other subcommands
+work on machines without Qt or a display.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "gui",
+        help="open the viewer (also: kernelscope PATH) on a workspace, report or model",
+    )
+    p.add_argument(
+        "path", nargs="?", help="a workspace folder, .ncu-rep or CSV export, or a model to build"
+    )
+    p.add_argument(
+        "--screenshot",
+        metavar="PNG",
+        help="render the window offscreen into this PNG file and exit",
+    )
+    p.add_argument("--kernel", help="select this kernel (its name or a unique part of it)")
+    p.add_argument("--line", type=int, help="select this line of the kernel's source")
+    p.set_defaults(func=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .app import run
+
+    return run(args.path, screenshot_to=args.screenshot, kernel=args.kernel, line=args.line)

@@ -1,0 +1,189 @@
+"""What the source and SASS panes share: a fast table of code rows, a heat strip, search and
+"next / previous hot row" for the chosen metric."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..selection import SelectionState
+from .code_models import _CodeModel
+from .delegates import BarDelegate, CodeDelegate, PlainDelegate
+from .heat_strip import HeatStrip
+
+
+class CodeTable(QTableView):
+    """A table tuned for long code listings: fixed row height, no per-row size queries."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.setShowGrid(False)
+        self.setWordWrap(False)
+        self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+        vertical = self.verticalHeader()
+        vertical.hide()
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self.fontMetrics().height() + 2)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setHighlightSections(False)
+        header.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header.setStretchLastSection(True)
+        self._bar = BarDelegate(self)
+        self._code = CodeDelegate(self)
+        self._plain = PlainDelegate(self)
+
+    def configure_columns(self, model: _CodeModel, label_chars: int) -> None:
+        """Delegates and widths from the model's layout, computed, never measured per row."""
+        chars = self.fontMetrics().horizontalAdvance("0")
+        code = model.code_column
+        for column in range(model.columnCount()):
+            if column == code:
+                delegate, width = self._code, chars * 90
+            elif 0 < column < code:
+                title = str(model.headerData(column, Qt.Orientation.Horizontal))
+                header = self.fontMetrics().horizontalAdvance(title) + chars * 2
+                # Narrow metric columns (long labels are elided) leave room for the code.
+                delegate, width = self._bar, min(max(chars * 9, header), chars * 12)
+            else:
+                delegate, width = self._plain, chars * (label_chars + 2)
+            self.setItemDelegateForColumn(column, delegate)
+            self.setColumnWidth(column, width)
+
+    def visible_rows(self) -> tuple[int, int]:
+        first = self.rowAt(0)
+        last = self.rowAt(self.viewport().height() - 1)
+        count = self.model().rowCount() if self.model() else 0
+        return max(first, 0), (last if last >= 0 else count - 1)
+
+
+class CodePane(QWidget):
+    """Header row (title + pane-specific controls), code table and heat strip."""
+
+    def __init__(self, state: SelectionState, model: _CodeModel, title: str) -> None:
+        super().__init__()
+        self.state = state
+        self.model = model
+        self.table = CodeTable(self)
+        self.table.setModel(model)
+        self.heat = HeatStrip(self)
+        self.title = QLabel(title)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.header = QHBoxLayout()
+        self.header.setContentsMargins(4, 2, 4, 2)
+        self.header.addWidget(self.title, 1)
+        body = QHBoxLayout()
+        body.setContentsMargins(0, 0, 0, 0)
+        body.setSpacing(0)
+        body.addWidget(self.table, 1)
+        body.addWidget(self.heat)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addLayout(self.header)
+        layout.addLayout(body, 1)
+        self._syncing = False  # true while the pane follows the state, not the user
+        self.heat.row_clicked.connect(self._on_heat_click)
+        self.table.verticalScrollBar().valueChanged.connect(self._update_visible)
+        self.table.clicked.connect(lambda index: self.row_chosen(index.row()))
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
+        state.metric_changed.connect(self.refresh_heat)
+
+    # subclasses: a row was chosen by the user
+    def row_chosen(self, row: int) -> None:
+        raise NotImplementedError
+
+    def _on_current_row(self, current, previous) -> None:  # noqa: ANN001
+        if not self._syncing and current.isValid():
+            self.row_chosen(current.row())
+
+    def _on_heat_click(self, row: int) -> None:
+        self.show_row(row, center=True)
+        self.row_chosen(row)
+
+    def refresh_heat(self) -> None:
+        self.heat.set_values(self.model.metric_values(self.state.metric))
+        self._update_visible()
+
+    def _update_visible(self) -> None:
+        self.heat.set_visible_rows(*self.table.visible_rows())
+
+    def show_row(self, row: int, *, center: bool = False, select: bool = True) -> None:
+        """Scroll to ``row`` (only if it is off screen, unless ``center``) and make it current."""
+        if not 0 <= row < self.model.rowCount():
+            return
+        index = self.model.index(row, 0)
+        first, last = self.table.visible_rows()
+        if center or not first <= row <= last:
+            # scroll vertically only: scrollTo() would also bring the code cell into view
+            height = self.table.rowHeight(0) or 1
+            visible = max(1, self.table.viewport().height() // height)
+            self.table.verticalScrollBar().setValue(max(0, (row - visible // 2) * height))
+        if select:
+            self._syncing = True
+            try:
+                self.table.selectionModel().setCurrentIndex(
+                    index,
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
+            finally:
+                self._syncing = False
+        self._update_visible()
+
+    def current_row(self) -> int:
+        index = self.table.currentIndex()
+        return index.row() if index.isValid() else -1
+
+    def find(self, pattern: str, *, regex: bool, case: bool, backwards: bool = False) -> bool:
+        """Move to the next (previous) row whose code matches; wraps around. False if none."""
+        flags = 0 if case else re.IGNORECASE
+        try:
+            matcher = re.compile(pattern if regex else re.escape(pattern), flags)
+        except re.error:
+            return False
+        count = self.model.rowCount()
+        if not pattern or count == 0:
+            return False
+        start = self.current_row()
+        step = -1 if backwards else 1
+        for k in range(1, count + 1):
+            row = (start + step * k) % count
+            if matcher.search(self.model.text(row)):
+                self.show_row(row, center=True)
+                self.row_chosen(row)
+                return True
+        return False
+
+    def step_hot(self, backwards: bool = False) -> bool:
+        """Go to the next hotter-to-colder row for the chosen metric (or back up)."""
+        values = self.model.metric_values(self.state.metric)
+        ranking = sorted((r for r, v in enumerate(values) if v > 0), key=lambda r: -values[r])
+        if not ranking:
+            return False
+        current = self.current_row()
+        if current in ranking:
+            position = ranking.index(current) + (-1 if backwards else 1)
+            row = ranking[position % len(ranking)]
+        else:
+            row = ranking[-1 if backwards else 0]
+        self.show_row(row, center=True)
+        self.row_chosen(row)
+        return True

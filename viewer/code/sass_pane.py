@@ -1,0 +1,71 @@
+"""The kernel's SASS, one row per instruction; double-click a branch to follow it."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex
+
+from kernelscope.core.view.document import KernelView
+
+from ..selection import SelectionState
+from .code_models import SassModel, column_metrics
+from .code_pane import CodePane
+
+
+class SassPane(CodePane):
+    def __init__(self, state: SelectionState) -> None:
+        super().__init__(state, SassModel(), "SASS")
+        self.setObjectName("sass_pane")
+        self.table.doubleClicked.connect(self._on_double_click)
+        self.table.setToolTip("Double-click a branch to jump to its target")
+        state.kernel_changed.connect(self._on_kernel)
+        state.document_changed.connect(self._on_kernel)
+        state.selection_changed.connect(self._on_selection)
+
+    @property
+    def sass_model(self) -> SassModel:
+        assert isinstance(self.model, SassModel)
+        return self.model
+
+    def row_chosen(self, row: int) -> None:
+        self.state.select_instruction(row)
+
+    def follow_branch(self, row: int) -> bool:
+        """Jump to where the branch at ``row`` goes. False if it is not a branch."""
+        kernel = self.state.kernel
+        if kernel is None:
+            return False
+        offset = kernel.target_offset(row)
+        if offset is None or offset not in kernel.offset_index:
+            return False
+        target = kernel.offset_index[offset]
+        self.show_row(target, center=True)
+        self.state.select_instruction(target)
+        return True
+
+    def _on_double_click(self, index: QModelIndex) -> None:
+        self.follow_branch(index.row())
+
+    def _on_kernel(self) -> None:
+        kernel = self.state.kernel
+        document = self.state.document
+        profiled = (
+            [n for n in document.line_metric_names if kernel and _has(kernel, n)]
+            if document
+            else []
+        )
+        names = column_metrics(profiled)[:-1]  # no instruction count on an instruction
+        self.sass_model.set_kernel(kernel, names)
+        self.table.configure_columns(self.model, 5)
+        chars = self.table.fontMetrics().horizontalAdvance("0")
+        self.table.setColumnWidth(self.model.code_column, chars * 56)
+        self.title.setText(f"SASS — {kernel.name}" if kernel else "SASS")
+        self.refresh_heat()
+
+    def _on_selection(self) -> None:
+        self.sass_model.set_highlight(self.state.instructions)
+        if self.state.instruction >= 0:
+            self.show_row(self.state.instruction)
+
+
+def _has(kernel: KernelView, name: str) -> bool:
+    return any(name in m for m in kernel.instruction_metrics)

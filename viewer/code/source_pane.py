@@ -1,0 +1,76 @@
+"""The kernel's CUDA source, one row per line, with a file switcher for headers."""
+
+from __future__ import annotations
+
+import os
+
+from PySide6.QtWidgets import QComboBox, QLabel
+
+from ..selection import SelectionState
+from .code_models import SourceModel, column_metrics
+from .code_pane import CodePane
+
+
+class SourcePane(CodePane):
+    def __init__(self, state: SelectionState) -> None:
+        super().__init__(state, SourceModel(), "Source")
+        self.setObjectName("source_pane")
+        self.files = QComboBox()
+        self.files.setToolTip("Files this kernel's instructions come from")
+        self.files.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.header.addWidget(self.files)
+        self.missing = QLabel(self.table.viewport())
+        self.missing.setWordWrap(True)
+        self.missing.hide()
+        self.files.activated.connect(self._on_file_chosen)
+        state.kernel_changed.connect(self._on_kernel)
+        state.file_changed.connect(self._on_file)
+        state.selection_changed.connect(self._on_selection)
+        state.document_changed.connect(self._on_file)
+
+    @property
+    def source_model(self) -> SourceModel:
+        assert isinstance(self.model, SourceModel)
+        return self.model
+
+    def row_chosen(self, row: int) -> None:
+        self.state.select_line(row + 1)
+
+    def _on_kernel(self) -> None:
+        kernel = self.state.kernel
+        self.files.clear()
+        if kernel is None:
+            return
+        for path in kernel.files_in_use():
+            self.files.addItem(os.path.basename(path), path)
+            self.files.setItemData(self.files.count() - 1, path, 3)  # tooltip: full path
+
+    def _on_file(self) -> None:
+        kernel, file = self.state.kernel, self.state.file
+        names = column_metrics(self.state.document.line_metric_names) if self.state.document else []
+        self.source_model.set_file(kernel, file, names)
+        self.table.configure_columns(self.model, 5)
+        position = self.files.findData(file)
+        if position >= 0:
+            self.files.setCurrentIndex(position)
+        source = kernel.files.get(file) if kernel else None
+        if kernel is not None and (source is None or source.text is None):
+            self.missing.setText(
+                f"The source of {file} is not available: it was recorded on the build "
+                "machine and no copy was found in the workspace or on this machine."
+            )
+            self.missing.resize(self.table.viewport().width() - 20, 80)
+            self.missing.move(10, 10)
+            self.missing.show()
+        else:
+            self.missing.hide()
+        self.title.setText(f"Source — {file}" if file else "Source")
+        self.refresh_heat()
+
+    def _on_file_chosen(self, position: int) -> None:
+        self.state.set_file(self.files.itemData(position))
+
+    def _on_selection(self) -> None:
+        self.source_model.set_highlight({n - 1 for n in self.state.lines})
+        if self.state.line:
+            self.show_row(self.state.line - 1)

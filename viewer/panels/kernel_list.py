@@ -1,0 +1,95 @@
+"""The kernel list dock: a filter box over a sortable table; choosing a row opens the kernel."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..code.delegates import BarDelegate
+from ..selection import SelectionState
+from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
+from .kernel_list_model import KernelListModel
+
+
+class KernelList(QWidget):
+    def __init__(self, state: SelectionState) -> None:
+        super().__init__()
+        self.setObjectName("kernel_list")
+        self.state = state
+        self.model = KernelListModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(SortRole)
+        self.proxy.setFilterKeyColumn(-1)
+        self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.filter = QLineEdit()
+        self.filter.setPlaceholderText("Filter kernels and fused ops (regex)…")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(self.proxy.setFilterRegularExpression)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        self._bars = BarDelegate(self.table)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addWidget(self.filter)
+        layout.addWidget(self.table, 1)
+        self.table.selectionModel().currentRowChanged.connect(self._on_current)
+        state.document_changed.connect(self._on_document)
+        state.kernel_changed.connect(self._on_kernel)
+
+    def _on_document(self) -> None:
+        self.model.set_document(self.state.document)
+        chars = self.fontMetrics().horizontalAdvance("0")
+        for column in range(self.model.columnCount()):
+            bar = self.model.data(self.model.index(0, column), BarRole) is not None
+            self.table.setItemDelegateForColumn(column, self._bars if bar else None)
+            self.table.setColumnWidth(column, chars * (34 if column == 0 else 11))
+        # hottest first when a profile measured time, else program order
+        self.table.sortByColumn(
+            1 if self.state.document and self.state.document.kernel_metric_names else -1,
+            Qt.SortOrder.DescendingOrder,
+        )
+
+    def _on_kernel(self) -> None:
+        kernel = self.state.kernel
+        if kernel is None:
+            return
+        row = self.model.row_of(kernel.name)
+        index = self.proxy.mapFromSource(self.model.index(row, 0))
+        if index.isValid() and index.row() != self.table.currentIndex().row():
+            self.table.selectionModel().setCurrentIndex(
+                index,
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows,
+            )
+
+    def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if current.isValid():
+            self.state.set_kernel(item_data(current, KeyRole))
+
+    def selected_names(self) -> list[str]:
+        """Kernels selected in the list, in the list's order."""
+        rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
+        return [item_data(self.proxy.index(r, 0), KeyRole) for r in rows]
+
+    def select_first(self) -> None:
+        if self.proxy.rowCount() > 0:
+            self.table.selectRow(0)

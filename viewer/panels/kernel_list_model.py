@@ -1,0 +1,134 @@
+"""The kernel list: one row per kernel, fixed columns plus the profile's kernel metrics."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from kernelscope.core.view.document import KernelSummary, ViewDocument
+
+from ..widgets.formatting import format_dims, format_number
+from ..widgets.roles import BarRole, KeyRole, SortRole
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+@dataclass
+class _Column:
+    title: str
+    value: Callable[[KernelSummary], Any]  # raw value, used for sorting and bars
+    text: Callable[[KernelSummary], str]
+    bar: bool = False
+
+
+def _static_columns() -> list[_Column]:
+    return [
+        _Column("Kernel", lambda s: s.name, lambda s: s.name),
+        _Column("Fused ops", lambda s: len(s.ops), lambda s: ", ".join(_short(o) for o in s.ops)),
+        _Column("Grid", lambda s: _product(s.grid), lambda s: format_dims(s.grid)),
+        _Column("Block", lambda s: _product(s.block), lambda s: format_dims(s.block)),
+        _Column("Registers", lambda s: s.registers or 0, lambda s: format_number(s.registers)),
+        _Column(
+            "SASS",
+            lambda s: s.sass_instructions,
+            lambda s: format_number(s.sass_instructions),
+            True,
+        ),
+        _Column("Lines", lambda s: s.source_lines, lambda s: format_number(s.source_lines)),
+        _Column("Top stall", lambda s: s.top_stall, lambda s: s.top_stall),
+    ]
+
+
+def _metric_column(name: str) -> _Column:
+    return _Column(
+        name,
+        lambda s: s.metrics.get(name, 0.0),
+        lambda s: format_number(s.metrics.get(name)),
+        True,
+    )
+
+
+def _short(op: str) -> str:
+    return op.removeprefix("relax.")
+
+
+def _product(dims: list[int]) -> int:
+    out = 1
+    for d in dims:
+        out *= d
+    return out
+
+
+class KernelListModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[KernelSummary] = []
+        self._columns: list[_Column] = _static_columns()
+        self._max: list[float] = []
+
+    def set_document(self, document: ViewDocument | None) -> None:
+        self.beginResetModel()
+        self._rows = list(document.summaries) if document else []
+        static = _static_columns()
+        metrics = [_metric_column(m) for m in document.kernel_metric_names] if document else []
+        # name first, then what the profile measured, then the build facts
+        self._columns = [static[0], *metrics, *static[1:]]
+        self._max = [
+            max((float(c.value(r)) for r in self._rows), default=0.0) if c.bar else 0.0
+            for c in self._columns
+        ]
+        self.endResetModel()
+
+    def column_titles(self) -> list[str]:
+        return [c.title for c in self._columns]
+
+    def row_of(self, name: str) -> int:
+        for i, r in enumerate(self._rows):
+            if r.name == name:
+                return i
+        return -1
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._columns)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self._columns):
+            return self._columns[section].title
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, col = self._rows[index.row()], self._columns[index.column()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return col.text(row)
+        if role == SortRole:
+            return col.value(row)
+        if role == KeyRole:
+            return row.name
+        if role == BarRole and col.bar:
+            top = self._max[index.column()]
+            return float(col.value(row)) / top if top > 0 else 0.0
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _tooltip(row)
+        if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0 and col.bar:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+def _tooltip(row: KernelSummary) -> str:
+    lines = [f"<b>{row.name}</b>"]
+    if row.ops:
+        lines.append("Fused Relax operators:<br>" + "<br>".join(f"• {op}" for op in row.ops))
+    if row.grid:
+        lines.append(f"grid {format_dims(row.grid)}, block {format_dims(row.block)}")
+    return "<br>".join(lines)
