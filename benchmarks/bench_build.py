@@ -37,8 +37,7 @@ def main() -> None:
         _tvm_compile,
         build_model,
     )
-    from kernelscope.core.toolchain import nvcc
-    from kernelscope.core.toolchain.find import find_tool
+    from kernelscope.core.toolchain import find_tool, nvcc
 
     model = make_resnet50(root / "resnet50.onnx")
     nvcc_path = find_tool("nvcc").require()

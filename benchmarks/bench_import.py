@@ -117,7 +117,7 @@ def make_data() -> dict[str, Path]:
 def _measure(case: str, paths: list[str]) -> dict[str, float]:
     """Runs in a child process; the cache folder comes from KERNELSCOPE_CACHE_DIR."""
     t0 = time.perf_counter()
-    from kernelscope.core.ncu.profile import Profile
+    from kernelscope.core.ncu import Profile
 
     imported = time.perf_counter()
     out: dict[str, float] = {"import s": imported - t0}

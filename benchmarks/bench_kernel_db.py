@@ -18,9 +18,8 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-from kernelscope.core.kernel_db.export import export_workspace
-from kernelscope.core.kernel_db.store import DbEntry, KernelDB
-from kernelscope.core.workspace.manifest import KernelInfo, Manifest, OpInfo, TensorInfo
+from kernelscope.core.kernel_db import DbEntry, KernelDB, export_workspace
+from kernelscope.core.workspace import KernelInfo, Manifest, OpInfo, TensorInfo
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "ws_mlp" / "src"
 

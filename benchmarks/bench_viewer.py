@@ -45,7 +45,7 @@ SELECT = textwrap.dedent(
     """
     import sys, time
     from dataclasses import replace
-    from kernelscope.core.view.open import open_document
+    from kernelscope.core.view import open_document
     from kernelscope.viewer.app import application
     from kernelscope.viewer.main_window import MainWindow
     app = application()

@@ -30,7 +30,7 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 @pytest.fixture(scope="session")
 def build_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., object]:
     """``build_once("small_cnn.onnx")`` -> Workspace, built with the real toolchain once."""
-    from kernelscope.core.build.pipeline import BuildRequest, build_model
+    from kernelscope.core.build import BuildRequest, build_model
 
     built: dict[tuple, object] = {}
     root = tmp_path_factory.mktemp("workspaces")

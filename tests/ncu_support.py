@@ -8,8 +8,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from kernelscope.core.workspace.manifest import KernelInfo, Manifest
-from kernelscope.core.workspace.workspace import MANIFEST
+from kernelscope.core.workspace import MANIFEST, KernelInfo, Manifest
 
 NCU = Path(__file__).parent / "data" / "ncu"
 BAD = Path(__file__).parent / "data" / "bad"

@@ -14,12 +14,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.build.nvdisasm import parse_nvdisasm
-from kernelscope.core.build.pipeline import BuildRequest, build_model
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.toolchain import nvcc
-from kernelscope.core.toolchain.find import find_tool
-from kernelscope.core.workspace.workspace import Workspace
+from kernelscope.core.toolchain import find_tool, nvcc
+from kernelscope.core.workspace import Workspace
 
 MODELS = Path(__file__).parent / "data" / "models"
 

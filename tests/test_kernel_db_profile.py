@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from kernelscope.core.cli import main as cli
-from kernelscope.core.kernel_db.store import KernelDB
+from kernelscope.core.kernel_db import KernelDB
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 

@@ -15,9 +15,8 @@ import pytest
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db.export import export_workspace
+from kernelscope.core.kernel_db import DbEntry, KernelDB, export_workspace
 from kernelscope.core.kernel_db.schema import KERNEL_CACHE_DDL
-from kernelscope.core.kernel_db.store import DbEntry, KernelDB
 
 
 def digest(path: Path) -> str:
@@ -122,7 +121,7 @@ def test_cli_export_list_show_delete(cnn, tmp_path: Path, capsys: pytest.Capture
 WRITER = textwrap.dedent(
     """
     import sys
-    from kernelscope.core.kernel_db.store import DbEntry, KernelDB
+    from kernelscope.core.kernel_db import DbEntry, KernelDB
     tag, rows = sys.argv[1], int(sys.argv[2])
     def entry(i):
         return DbEntry(key=f"{tag}-{i}", identifier=f"Relu{i};{i}floatfloat", op_type="Relu",

@@ -9,7 +9,7 @@ import pytest
 from kernelscope.core.nnfusion import cuda_scan as nnfusion_cuda
 from kernelscope.core.nnfusion import function_json as nnfusion_function
 from kernelscope.core.nnfusion import identifier as nnfusion_ident
-from kernelscope.core.workspace.manifest import KernelInfo, OpInfo, TensorInfo
+from kernelscope.core.workspace import KernelInfo, OpInfo, TensorInfo
 
 DATA = Path(__file__).parent / "data" / "ws_mlp" / "src"
 

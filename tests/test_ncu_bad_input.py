@@ -12,9 +12,9 @@ from ncu_support import BAD, MLP, SMALL
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.csv_merge import import_csvs
 from kernelscope.core.ncu.csv_text import split_source_row
-from kernelscope.core.ncu.profile import Profile
 
 
 def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:

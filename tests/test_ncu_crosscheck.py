@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from ncu_support import CNN, CNN_CSVS, MLP, MLP_CSVS, SMALL
 
+from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu import aggregate as agg
 from kernelscope.core.ncu.csv_merge import import_csvs
 from kernelscope.core.ncu.csv_text import MISSING, parse_number
 from kernelscope.core.ncu.metrics import INST_EXECUTED, SAMPLES, Kind, by_label
-from kernelscope.core.ncu.profile import Profile
 
 CASES = {
     "mlp": (MLP / "mlp.ncu-rep", MLP_CSVS),

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from ncu_support import MLP, MLP_CSVS
 
-from kernelscope.core.ncu.profile import Profile
-from kernelscope.core.workspace.workspace import Workspace
+from kernelscope.core.ncu import Profile
+from kernelscope.core.workspace import Workspace
 
 WS_MLP = Path(__file__).parent / "data" / "ws_mlp"
 KERNELS = ["softmax_kernel", "fused_matmul_add_relu_kernel", "fused_matmul1_add1_kernel"]
@@ -47,7 +47,7 @@ def test_header_lines_need_the_same_build(tmp_path: Path) -> None:
 
 def test_viewer_uses_the_reports_exact_call_site_for_inlined_instructions() -> None:
     """nvdisasm keeps offset 0x100 (inlined fmaxf) at call site 11; the report says 13."""
-    from kernelscope.core.view.from_profile import document_from_profile
+    from kernelscope.core.view import document_from_profile
 
     ws = Workspace.open(WS_MLP)
     static = {i.offset: i for i in ws.sass("softmax_kernel").instructions}

@@ -18,7 +18,7 @@ REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
 PARENT = """
 import sys
-from kernelscope.core.view.open import open_document
+from kernelscope.core.view import open_document
 document = open_document(sys.argv[1], read_in_child=True)
 for s in document.summaries:
     document.kernel(s.name)

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from ncu_support import MLP, MLP_CSVS, MLP_KERNELS, SMALL, make_mlp_workspace
 
+from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.cache import ProfileCache, content_key
 from kernelscope.core.ncu.metrics import INST_EXECUTED, SAMPLES, stall_key
-from kernelscope.core.ncu.profile import Profile
-from kernelscope.core.workspace.workspace import Workspace
+from kernelscope.core.workspace import Workspace
 
 
 @pytest.fixture()

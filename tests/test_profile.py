@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.ncu.profile import Profile
+from kernelscope.core.ncu import Profile, check_against_workspace
 from kernelscope.core.profiling import model_runner as runner
 from kernelscope.core.profiling.run_ncu import (
     ProfileRequest,
@@ -22,8 +22,7 @@ from kernelscope.core.profiling.run_ncu import (
     profile_workspace,
     profiling_problem,
 )
-from kernelscope.core.toolchain.find import find_tool
-from kernelscope.core.workspace.attach import check_against_workspace
+from kernelscope.core.toolchain import find_tool
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 

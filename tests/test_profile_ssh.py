@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.ncu.profile import Profile
-from kernelscope.core.profiling.run_ncu import ProfileRequest, profile_workspace
+from kernelscope.core.ncu import Profile
+from kernelscope.core.profiling import ProfileRequest, profile_workspace
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 import viewer_support
 
-from kernelscope.core.toolchain.find import find_tool, local_gpu_arch
+from kernelscope.core.toolchain import find_tool, local_gpu_arch
 from kernelscope.viewer.dialogs.build_dialog import BuildDialog, parse_shapes
 
 MODEL = Path(__file__).parent / "data" / "models" / "small_cnn.onnx"

@@ -12,8 +12,7 @@ import pytest
 import viewer_support
 from PySide6.QtWidgets import QMessageBox
 
-from kernelscope.core.kernel_db.export import export_workspace
-from kernelscope.core.kernel_db.store import KernelDB
+from kernelscope.core.kernel_db import KernelDB, export_workspace
 from kernelscope.core.ncu.prefill import is_cached
 from kernelscope.viewer.panels.kernel_db_model import PROFILE, STORED, KernelDbModel
 

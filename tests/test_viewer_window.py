@@ -10,8 +10,7 @@ import viewer_support
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
-from kernelscope.core.view.document import SASS_COUNT, hot_lines
-from kernelscope.core.view.open import open_document
+from kernelscope.core.view import SASS_COUNT, hot_lines, open_document
 from kernelscope.viewer.code.code_models import SassModel, SourceModel
 from kernelscope.viewer.panels.hot_lines_panel import HotLinesModel
 from kernelscope.viewer.panels.kernel_list_model import KernelListModel

@@ -10,7 +10,7 @@ from PySide6.QtCore import QCoreApplication, QTimer
 from PySide6.QtWidgets import QApplication
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.view.open import open_document
+from kernelscope.core.view import open_document
 
 from .main_window import MainWindow
 

@@ -25,13 +25,12 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db.export import (
+from kernelscope.core.kernel_db import (
     ExportReport,
     profile_line_summaries,
     profile_times,
 )
-from kernelscope.core.view.document import ViewDocument
-from kernelscope.core.view.open import is_model
+from kernelscope.core.view import ViewDocument, is_model
 
 from .code.code_pane import CodePane
 from .code.sass_pane import SassPane

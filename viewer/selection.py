@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject, Signal
 
-from kernelscope.core.view.document import SASS_COUNT, KernelView, ViewDocument
+from kernelscope.core.view import SASS_COUNT, KernelView, ViewDocument
 
 
 class SelectionState(QObject):

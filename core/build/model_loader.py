@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import KernelscopeError
-from ..workspace.manifest import TensorInfo
+from ..workspace import TensorInfo
 
 PARAMS_MODES = ("random", "runtime")
 

@@ -17,7 +17,8 @@ with it the viewer once a report is attached) has the exact call site.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+
+from ..workspace import KernelSass, SassInstruction
 
 _LABEL_RE = re.compile(r"^\s*(?P<label>\.L_\w+):\s*$")
 _LOC_RE = re.compile(r'^\s*//## File "(?P<file>[^"]*)", line (?P<line>\d+)(?P<rest>.*)$')
@@ -26,39 +27,6 @@ _INSN_RE = re.compile(
     r"^\s*/\*(?P<off>[0-9a-fA-F]{4,})\*/\s*(?P<text>.*?)\s*;?\s*(?:/\*.*\*/)?\s*$"
 )
 _SECTION_RE = re.compile(r'^\s*\.section\s+"?\.text\.(?P<name>[^",\s]+)')
-
-
-@dataclass
-class SassInstruction:
-    offset: int  # byte offset from the start of the kernel
-    text: str  # e.g. "@P0 BRA `(.L_x_3)" without the trailing ';'
-    file: str | None  # innermost source file (a header for inlined code)
-    line: int | None
-    inlined_at: list[tuple[str, int]] = field(default_factory=list)  # call sites, inner first
-
-    @property
-    def opcode(self) -> str:
-        words = self.text.split()
-        if words and words[0].startswith("@"):
-            words = words[1:]
-        return words[0] if words else ""
-
-    @property
-    def kernel_line(self) -> tuple[str, int] | None:
-        """Where this instruction sits in the kernel's own file: the outermost frame."""
-        if self.inlined_at:
-            return self.inlined_at[-1]
-        if self.file is None or self.line is None:
-            return None
-        return self.file, self.line
-
-
-@dataclass
-class KernelSass:
-    """The instructions of one kernel and its branch-target labels (label -> offset)."""
-
-    instructions: list[SassInstruction] = field(default_factory=list)
-    labels: dict[str, int] = field(default_factory=dict)
 
 
 def parse_nvdisasm(text: str) -> dict[str, KernelSass]:

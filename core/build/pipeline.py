@@ -32,12 +32,12 @@ from . import tvm_ir as irfacts
 from ..toolchain import nvcc
 from ..paths import cache_root
 from ..errors import Cancelled, KernelscopeError
-from ..workspace.manifest import KernelInfo, Manifest
+from ..workspace import KernelInfo, Manifest
 from .model_loader import LoadedModel, file_sha256, load_model, model_format
-from .nvdisasm import KernelSass, parse_nvdisasm
+from .nvdisasm import parse_nvdisasm
 from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
-from ..toolchain.find import find_tool, local_gpu_arch
-from ..workspace.workspace import (
+from ..toolchain import find_tool, local_gpu_arch
+from ..workspace import (
     MANIFEST,
     SASS,
     Workspace,

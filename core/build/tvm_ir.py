@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..workspace.manifest import OpInfo, TensorInfo
+from ..workspace import OpInfo, TensorInfo
 
 _SNAPSHOTS = {
     "before:LegalizeOps",

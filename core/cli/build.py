@@ -8,10 +8,9 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from ..build.model_loader import parse_shapes
-from ..toolchain.find import doctor_report
-from ..workspace.manifest import KernelInfo
-from ..workspace.workspace import Workspace
+from ..build import parse_shapes
+from ..toolchain import doctor_report
+from ..workspace import KernelInfo, Workspace
 from .progress import TerminalProgress
 from .table import dims, format_table
 
@@ -53,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ..build.pipeline import BuildRequest, build_model
+    from ..build import BuildRequest, build_model
 
     output = args.output or args.model.with_suffix(".kscope")
     request = BuildRequest(

@@ -8,15 +8,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..kernel_db.export import (
+from ..kernel_db import (
+    EntryDetail,
+    EntrySummary,
+    KernelDB,
     KernelTimes,
+    default_db_path,
     describe_line_summary,
     export_workspace,
     profile_line_summaries,
 )
-from ..kernel_db.export import profile_times as times_of
-from ..kernel_db.schema import default_db_path
-from ..kernel_db.store import EntryDetail, EntrySummary, KernelDB
+from ..kernel_db import profile_times as times_of
 from .table import dims, format_table
 
 
@@ -84,8 +86,8 @@ def profile_facts(
     report: Path, workspace: Path
 ) -> tuple[KernelTimes, str | None, dict[str, dict[str, Any]]]:
     """Mean time per kernel, the Nsight Compute version and per-kernel line summaries."""
-    from ..ncu.profile import Profile  # the Nsight Compute import feature
-    from ..workspace.workspace import Workspace
+    from ..ncu import Profile
+    from ..workspace import Workspace
 
     profile = Profile.open(report, workspace=Workspace.open(workspace))
     times, version = times_of(profile)

@@ -13,11 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KernelscopeError
-from ..ncu.metrics import SAMPLES, label_of
-from ..ncu.profile import Profile, is_report
-from ..ncu.records import HotLine, Launch
-from ..workspace.attach import check_against_workspace
-from ..workspace.workspace import MANIFEST, Workspace
+from ..ncu import SAMPLES, HotLine, Launch, Profile, check_against_workspace, is_report, label_of
+from ..workspace import MANIFEST, Workspace
 from .table import dims, format_table
 
 

@@ -59,7 +59,7 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
 
 
 def _request(args: argparse.Namespace, workspace: Path):  # noqa: ANN202 - ProfileRequest
-    from ..profiling.run_ncu import ProfileRequest
+    from ..profiling import ProfileRequest
 
     if args.iterations < 1 or args.warmup < 0:
         raise KernelscopeError("--iterations must be at least 1 and --warmup at least 0")
@@ -88,8 +88,7 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..build.model_loader import parse_shapes
-    from ..build.pipeline import BuildRequest, build_model
+    from ..build import BuildRequest, build_model, parse_shapes
     from .build import print_kernel_table
 
     output = args.output or args.model.with_suffix(".kscope")
@@ -106,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
-    from ..profiling.run_ncu import profile_workspace, profiling_problem
+    from ..profiling import profile_workspace, profiling_problem
     from .main import main as cli_main
 
     request = _request(args, workspace)

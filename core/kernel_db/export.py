@@ -25,13 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from ..build.nvdisasm import KernelSass
 from ..errors import KernelscopeError
 from ..nnfusion import cuda_scan as nnfusion_cuda
 from ..nnfusion import function_json as nnfusion_function
 from ..nnfusion import identifier as nnfusion_ident
-from ..workspace.manifest import KernelInfo
-from ..workspace.workspace import Workspace
+from ..workspace import KernelInfo, KernelSass, Workspace
 from .store import DbEntry, EntryChange, KernelDB
 
 EMITTER_TAGS = ["KernelEmitter", "CudaEmitter", "BlockCudaEmitter"]

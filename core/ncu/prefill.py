@@ -35,7 +35,7 @@ def is_cached(report: str | os.PathLike[str]) -> bool:
 
 def fill_cache(report: str | os.PathLike[str]) -> None:
     """Read every part of ``report`` the viewer uses into the cache (what the child does)."""
-    from ..view.from_profile import document_from_profile
+    from ..view import document_from_profile
     from .profile import Profile
 
     path = Path(report)

@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..workspace.workspace import Workspace
+from ..workspace import Workspace
 from . import aggregate as agg
 from .cache import ProfileCache, content_key
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from ..workspace.workspace import Workspace
+from ..workspace import Workspace
 
 
 @dataclass

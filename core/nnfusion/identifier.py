@@ -25,7 +25,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..workspace.manifest import KernelInfo, OpInfo, TensorInfo
+from ..workspace import KernelInfo, OpInfo, TensorInfo
 
 FOREIGN_PREFIX = "kernelscope:"
 

@@ -27,8 +27,8 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import Cancelled, KernelscopeError
-from ..toolchain.find import find_tool, local_gpu_arch
-from ..workspace.workspace import Workspace
+from ..toolchain import find_tool, local_gpu_arch
+from ..workspace import Workspace
 from . import model_runner as runner
 
 ProgressFn = Callable[[str, float | None, str], None]

@@ -1,1 +1,31 @@
-"""view."""
+"""What the panes show, Qt-free: a ``ViewDocument`` of kernels, each a ``KernelView`` with its
+source files, SASS and per-line metrics, made from a workspace, a profile or both."""
+
+from .document import (
+    SASS_COUNT,
+    HotLine,
+    KernelSummary,
+    KernelView,
+    Metrics,
+    SourceFile,
+    ViewDocument,
+    hot_lines,
+)
+from .from_profile import document_from_profile
+from .open import MODEL_SUFFIXES, REPORT_SUFFIXES, is_model, open_document
+
+__all__ = [
+    "MODEL_SUFFIXES",
+    "REPORT_SUFFIXES",
+    "SASS_COUNT",
+    "HotLine",
+    "KernelSummary",
+    "KernelView",
+    "Metrics",
+    "SourceFile",
+    "ViewDocument",
+    "document_from_profile",
+    "hot_lines",
+    "is_model",
+    "open_document",
+]

@@ -19,12 +19,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..build.nvdisasm import SassInstruction
-from ..workspace.manifest import KernelInfo
-from ..workspace.workspace import Workspace
+from ..workspace import KernelInfo, SassInstruction, Workspace
 
 if TYPE_CHECKING:
-    from ..ncu.profile import Profile
+    from ..ncu import Profile
 
 Location = tuple[str, int]
 Metrics = dict[str, float]

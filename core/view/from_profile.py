@@ -13,7 +13,8 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from ..build.nvdisasm import SassInstruction
+from ..ncu import InstructionTable, Profile
+from ..ncu import KernelSummary as ProfileKernel
 from ..ncu.metrics import (
     INST_EXECUTED,
     SAMPLES,
@@ -22,10 +23,7 @@ from ..ncu.metrics import (
     kind_of,
     label_of,
 )
-from ..ncu.profile import KernelSummary as ProfileKernel
-from ..ncu.profile import Profile
-from ..ncu.records import InstructionTable
-from ..workspace.workspace import Workspace
+from ..workspace import SassInstruction, Workspace
 from .document import (
     KernelSummary,
     KernelView,

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..ncu import REPORT_SUFFIX, Profile
 from ..ncu.prefill import fill_cache_in_child
-from ..ncu.profile import REPORT_SUFFIX, Profile
-from ..workspace.workspace import MANIFEST, Workspace
+from ..workspace import MANIFEST, Workspace
 from .document import ViewDocument, document_from_workspace
 from .from_profile import document_from_profile
 

@@ -1,1 +1,30 @@
-"""workspace."""
+"""A build workspace on disk: the manifest (model, kernels, launch facts), the split sources,
+the cubin and its SASS line table. Every other feature reads builds through this package."""
+
+from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo
+from .sass_table import KernelSass, SassInstruction, read_sass, write_sass
+from .workspace import (
+    MANIFEST,
+    PROFILES,
+    SASS,
+    Workspace,
+    check_target_folder,
+    staged_workspace,
+)
+
+__all__ = [
+    "MANIFEST",
+    "PROFILES",
+    "SASS",
+    "KernelInfo",
+    "KernelSass",
+    "Manifest",
+    "OpInfo",
+    "SassInstruction",
+    "TensorInfo",
+    "Workspace",
+    "check_target_folder",
+    "read_sass",
+    "staged_workspace",
+    "write_sass",
+]

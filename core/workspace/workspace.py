@@ -20,7 +20,6 @@ end, so a failed or cancelled build leaves the previous workspace as it was.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import tempfile
@@ -28,9 +27,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..build.nvdisasm import KernelSass, SassInstruction
 from ..errors import KernelscopeError
 from .manifest import KernelInfo, Manifest
+from .sass_table import KernelSass, read_sass
 
 MANIFEST = "manifest.json"
 SASS = "sass.json"
@@ -82,59 +81,6 @@ class Workspace:
         if self._sass is None:
             self._sass = read_sass(self.path / SASS)
         return self._sass[kernel]
-
-
-def write_sass(path: Path, kernels: dict[str, KernelSass]) -> None:
-    data = {
-        name: {
-            "labels": ks.labels,
-            # Compact rows: [offset, text, file index, line, [[file index, line], ...]]
-            "files": (files := _file_table(ks)),
-            "instructions": [
-                [
-                    i.offset,
-                    i.text,
-                    files.index(i.file) if i.file is not None else None,
-                    i.line,
-                    [[files.index(f), n] for f, n in i.inlined_at],
-                ]
-                for i in ks.instructions
-            ],
-        }
-        for name, ks in kernels.items()
-    }
-    path.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
-
-
-def _file_table(ks: KernelSass) -> list[str]:
-    seen: dict[str, None] = {}
-    for i in ks.instructions:
-        if i.file is not None:
-            seen.setdefault(i.file)
-        for f, _ in i.inlined_at:
-            seen.setdefault(f)
-    return list(seen)
-
-
-def read_sass(path: Path) -> dict[str, KernelSass]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    out: dict[str, KernelSass] = {}
-    for name, k in data.items():
-        files = k["files"]
-        out[name] = KernelSass(
-            instructions=[
-                SassInstruction(
-                    offset=off,
-                    text=text,
-                    file=files[fi] if fi is not None else None,
-                    line=line,
-                    inlined_at=[(files[f], n) for f, n in inl],
-                )
-                for off, text, fi, line, inl in k["instructions"]
-            ],
-            labels=k["labels"],
-        )
-    return out
 
 
 def check_target_folder(path: Path) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from kernelscope.core.view.document import SASS_COUNT, KernelView, Metrics
+from kernelscope.core.view import SASS_COUNT, KernelView, Metrics
 
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole

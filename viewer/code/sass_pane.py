@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex
 
-from kernelscope.core.view.document import KernelView
+from kernelscope.core.view import KernelView
 
 from ..selection import SelectionState
 from .code_models import SassModel, column_metrics

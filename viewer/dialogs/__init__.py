@@ -1,1 +1,1 @@
-"""dialogs."""
+"""Dialogs: Build & Profile, errors, export summaries."""

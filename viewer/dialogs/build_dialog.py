@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.build.model_loader import parse_shapes as core_parse_shapes
+from kernelscope.core.build import parse_shapes as core_parse_shapes
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
 from ..workers.build_worker import BuildThread
@@ -139,7 +139,7 @@ class BuildDialog(QDialog):
         self.close()
 
     def request(self) -> object:
-        from kernelscope.core.build.pipeline import BuildRequest
+        from kernelscope.core.build import BuildRequest
 
         model = Path(self.model.text().strip()).expanduser()
         if not self.model.text().strip():
@@ -198,7 +198,7 @@ class BuildDialog(QDialog):
 
     def profile_request(self, workspace: str) -> object:
         """The ProfileRequest for a built workspace, from the dialog's fields."""
-        from kernelscope.core.profiling.run_ncu import ProfileRequest
+        from kernelscope.core.profiling import ProfileRequest
 
         return ProfileRequest(
             workspace=Path(workspace),

@@ -1,1 +1,1 @@
-"""panels."""
+"""The docks: kernel list, hot lines and the kernel DB browser."""

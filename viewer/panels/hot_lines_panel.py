@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.view.document import HotLine, hot_lines
+from kernelscope.core.view import HotLine, hot_lines
 
 from ..code.delegates import BarDelegate
 from ..selection import SelectionState

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from kernelscope.core.kernel_db.store import EntrySummary
+from kernelscope.core.kernel_db import EntrySummary
 
 from ..widgets.formatting import format_number
 from ..widgets.roles import KeyRole, SortRole

@@ -31,9 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db.export import describe_line_summary
-from kernelscope.core.kernel_db.schema import default_db_path
-from kernelscope.core.kernel_db.store import EntryDetail, KernelDB
+from kernelscope.core.kernel_db import EntryDetail, KernelDB, default_db_path, describe_line_summary
 
 from ..code.highlight import LineHighlighter, cuda_highlighter
 from ..widgets.formatting import format_dims, format_number

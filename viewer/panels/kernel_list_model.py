@@ -8,7 +8,7 @@ from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from kernelscope.core.view.document import KernelSummary, ViewDocument
+from kernelscope.core.view import KernelSummary, ViewDocument
 
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole

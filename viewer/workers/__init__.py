@@ -1,1 +1,1 @@
-"""workers."""
+"""Long jobs off the GUI thread: opening documents, building and profiling, exporting."""

@@ -34,7 +34,7 @@ class BuildThread(QThread):
         self.cancel_event.set()
 
     def run(self) -> None:
-        from kernelscope.core.build.pipeline import build_model  # imports TVM: only when building
+        from kernelscope.core.build import build_model  # TVM is imported only while building
 
         try:
             workspace = build_model(
@@ -50,7 +50,7 @@ class BuildThread(QThread):
             self._profile(str(workspace.path))
 
     def _profile(self, workspace: str) -> None:
-        from kernelscope.core.profiling.run_ncu import profile_workspace, profiling_problem
+        from kernelscope.core.profiling import profile_workspace, profiling_problem
 
         request = self.profile_request(workspace)  # type: ignore[misc]
         problem = None if getattr(request, "host", None) else profiling_problem()

@@ -13,7 +13,7 @@ from typing import Any
 from PySide6.QtCore import QThread, Signal
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from kernelscope.core.kernel_db.export import ExportReport, export_workspace
+from kernelscope.core.kernel_db import ExportReport, export_workspace
 
 
 class ExportThread(QThread):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThread, Signal
 
-from kernelscope.core.view.open import open_document
+from kernelscope.core.view import open_document
 
 
 class OpenThread(QThread):

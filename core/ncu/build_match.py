@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ncu.profile import Profile
-from .workspace import Workspace
+from ..workspace import Workspace
+from .profile import Profile
 
 
 def check_against_workspace(profile: Profile, ws: Workspace) -> dict[str, Any]:

@@ -1,0 +1,98 @@
+"""The SASS line table of a build (``sass.json``): each kernel's instructions with their
+offsets, text, source line and inline frames, and its branch labels.
+
+``build.nvdisasm`` makes these from ``nvdisasm -c -g -gi``; every later feature reads them
+from the workspace.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class SassInstruction:
+    offset: int  # byte offset from the start of the kernel
+    text: str  # e.g. "@P0 BRA `(.L_x_3)" without the trailing ';'
+    file: str | None  # innermost source file (a header for inlined code)
+    line: int | None
+    inlined_at: list[tuple[str, int]] = field(default_factory=list)  # call sites, inner first
+
+    @property
+    def opcode(self) -> str:
+        words = self.text.split()
+        if words and words[0].startswith("@"):
+            words = words[1:]
+        return words[0] if words else ""
+
+    @property
+    def kernel_line(self) -> tuple[str, int] | None:
+        """Where this instruction sits in the kernel's own file: the outermost frame."""
+        if self.inlined_at:
+            return self.inlined_at[-1]
+        if self.file is None or self.line is None:
+            return None
+        return self.file, self.line
+
+
+@dataclass
+class KernelSass:
+    """The instructions of one kernel and its branch-target labels (label -> offset)."""
+
+    instructions: list[SassInstruction] = field(default_factory=list)
+    labels: dict[str, int] = field(default_factory=dict)
+
+
+def write_sass(path: Path, kernels: dict[str, KernelSass]) -> None:
+    data = {
+        name: {
+            "labels": ks.labels,
+            # Compact rows: [offset, text, file index, line, [[file index, line], ...]]
+            "files": (files := _file_table(ks)),
+            "instructions": [
+                [
+                    i.offset,
+                    i.text,
+                    files.index(i.file) if i.file is not None else None,
+                    i.line,
+                    [[files.index(f), n] for f, n in i.inlined_at],
+                ]
+                for i in ks.instructions
+            ],
+        }
+        for name, ks in kernels.items()
+    }
+    path.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")
+
+
+def _file_table(ks: KernelSass) -> list[str]:
+    seen: dict[str, None] = {}
+    for i in ks.instructions:
+        if i.file is not None:
+            seen.setdefault(i.file)
+        for f, _ in i.inlined_at:
+            seen.setdefault(f)
+    return list(seen)
+
+
+def read_sass(path: Path) -> dict[str, KernelSass]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    out: dict[str, KernelSass] = {}
+    for name, k in data.items():
+        files = k["files"]
+        out[name] = KernelSass(
+            instructions=[
+                SassInstruction(
+                    offset=off,
+                    text=text,
+                    file=files[fi] if fi is not None else None,
+                    line=line,
+                    inlined_at=[(files[f], n) for f, n in inl],
+                )
+                for off, text, fi, line, inl in k["instructions"]
+            ],
+            labels=k["labels"],
+        )
+    return out
