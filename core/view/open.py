@@ -11,18 +11,19 @@ a short-lived child process (``ncu.prefill``), so that NVIDIA's reader never loa
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import KernelscopeError
 from ..ncu import REPORT_SUFFIX, Profile
 from ..ncu.prefill import fill_cache_in_child
+from ..tasks import Cancel
 from ..workspace import MANIFEST, Workspace
 from .document import ViewDocument, document_from_workspace
 from .from_profile import document_from_profile
 
-MODEL_SUFFIXES = (".onnx", ".pt2", ".py")
+# What the build reads (``build.model_format``); exported programs (.pt2) are not supported.
+MODEL_SUFFIXES = (".onnx", ".py")
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
 
 
@@ -34,10 +35,12 @@ def open_document(
     path: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     *,
     read_in_child: bool = False,
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
 ) -> ViewDocument:
     """A workspace folder (or its manifest.json), an Nsight Compute report, or the CSV
-    exports of one report (a single file or several: details and source pages together)."""
+    exports of one report (a single file or several: details and source pages together).
+
+    I/O (reads the kernel list and per-kernel totals): call it off the GUI thread."""
     if not isinstance(path, str | os.PathLike):
         paths = [Path(p) for p in path]
         if len(paths) != 1:

@@ -2,7 +2,7 @@
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
 from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo
-from .sass_table import KernelSass, SassInstruction, read_sass, write_sass
+from .sass_table import KernelSass, Location, SassInstruction, read_sass, write_sass
 from .workspace import (
     MANIFEST,
     PROFILES,
@@ -18,6 +18,7 @@ __all__ = [
     "SASS",
     "KernelInfo",
     "KernelSass",
+    "Location",
     "Manifest",
     "OpInfo",
     "SassInstruction",

@@ -11,6 +11,9 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# A source line: (file path as the line table or report recorded it, 1-based line number).
+Location = tuple[str, int]
+
 
 @dataclass
 class SassInstruction:
@@ -18,7 +21,7 @@ class SassInstruction:
     text: str  # e.g. "@P0 BRA `(.L_x_3)" without the trailing ';'
     file: str | None  # innermost source file (a header for inlined code)
     line: int | None
-    inlined_at: list[tuple[str, int]] = field(default_factory=list)  # call sites, inner first
+    inlined_at: list[Location] = field(default_factory=list)  # call sites, inner first
 
     @property
     def opcode(self) -> str:
@@ -28,13 +31,30 @@ class SassInstruction:
         return words[0] if words else ""
 
     @property
-    def kernel_line(self) -> tuple[str, int] | None:
+    def frames(self) -> list[Location]:
+        """Every source line this instruction belongs to: the innermost first, then each
+        call site it was inlined into (the last one is in the kernel's own file)."""
+        inner = [(self.file, self.line)] if self.file is not None and self.line is not None else []
+        return inner + self.inlined_at
+
+    @property
+    def kernel_line(self) -> Location | None:
         """Where this instruction sits in the kernel's own file: the outermost frame."""
         if self.inlined_at:
             return self.inlined_at[-1]
         if self.file is None or self.line is None:
             return None
         return self.file, self.line
+
+    @property
+    def branch_label(self) -> str | None:
+        """The label a branch names as its target (``.L_x_3`` in ``@P0 BRA `(.L_x_3)``;
+        report SASS prints an address there, ``0x1a0``); None for other instructions."""
+        start = self.text.find("`(")
+        if start < 0:
+            return None
+        end = self.text.find(")", start)
+        return self.text[start + 2 : end] if end > start else None
 
 
 @dataclass
