@@ -10,6 +10,7 @@ a short-lived child process (``ncu.prefill``), so that NVIDIA's reader never loa
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -25,6 +26,8 @@ from .from_profile import document_from_profile
 # What the build reads (``build.model_format``); exported programs (.pt2) are not supported.
 MODEL_SUFFIXES = (".onnx", ".py")
 REPORT_SUFFIXES = (".ncu-rep", ".csv")
+
+_log = logging.getLogger(__name__)
 
 
 def is_model(path: str | os.PathLike[str]) -> bool:
@@ -54,10 +57,12 @@ def open_document(
 
     def profile(report: Path, workspace: Workspace | None = None) -> Profile:
         if read_in_child and report.suffix == REPORT_SUFFIX and report.is_file():
-            fill_cache_in_child(report, cancel)
+            complete = fill_cache_in_child(report, cancel)
+            _log.info("%s read in a child process: %s", report, "cached" if complete else "failed")
         return Profile.open(report, workspace=workspace)
 
     path = Path(path)
+    _log.info("opening %s", path)
     if path.name == MANIFEST:
         path = path.parent
     if not path.exists():

@@ -20,6 +20,7 @@ end, so a failed or cancelled build leaves the previous workspace as it was.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -34,6 +35,8 @@ from .sass_table import KernelSass, read_sass
 MANIFEST = "manifest.json"
 SASS = "sass.json"
 PROFILES = "profiles"
+
+_log = logging.getLogger(__name__)
 
 
 class Workspace:
@@ -67,7 +70,8 @@ class Workspace:
         return self.path / PROFILES
 
     def file(self, role: str) -> Path:
-        """A file of the build by role: "cubin", "library", "module_source", "prelude"..."""
+        """A file of the build by role (a key of ``manifest.files``: "cubin", "library",
+        "tvm_source", "prelude", "unit", "sass", "log", "params")."""
         return self.path / self.manifest.files[role]
 
     def source_path(self, kernel: str | KernelInfo) -> Path:
@@ -78,7 +82,9 @@ class Workspace:
         return self.source_path(kernel).read_text(encoding="utf-8")
 
     def sass(self, kernel: str) -> KernelSass:
+        """A kernel's SASS line table (``sass.json`` is read on the first call)."""
         if self._sass is None:
+            _log.debug("reading %s", self.path / SASS)
             self._sass = read_sass(self.path / SASS)
         return self._sass[kernel]
 
@@ -125,6 +131,7 @@ def staged_workspace(target: Path) -> Iterator[Path]:
             shutil.rmtree(trash, ignore_errors=True)
         else:
             os.replace(stage, target)
+        _log.info("workspace %s written", target)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise
