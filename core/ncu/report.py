@@ -243,13 +243,13 @@ def _scalar(a: Any, name: str) -> float | int | str | None:
 
 
 def _dim3(a: Any, prefix: str) -> tuple[int, int, int] | None:
-    vals = [_scalar(a, prefix + axis) for axis in "xyz"]
-    x, y, z = vals
-    if not (
-        isinstance(x, int | float) and isinstance(y, int | float) and isinstance(z, int | float)
-    ):
-        return None
-    return (int(x), int(y), int(z))
+    dims = []
+    for axis in "xyz":
+        v = _scalar(a, prefix + axis)
+        if not isinstance(v, int | float):
+            return None
+        dims.append(int(v))
+    return (dims[0], dims[1], dims[2])
 
 
 def _rules(a: Any) -> list[RuleResult]:
