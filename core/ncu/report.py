@@ -22,9 +22,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import KernelscopeError
-from .csv_pages import INT_FIELDS, METRIC_FIELDS
 from .metrics import (
     ENUM_LABELS,
+    INT_FIELDS,
+    METRIC_FIELDS,
     NOT_ISSUED_SUFFIX,
     SOURCE_METRICS,
     STALL_PREFIX,
