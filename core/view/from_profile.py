@@ -23,7 +23,7 @@ from ..ncu.metrics import (
     kind_of,
     label_of,
 )
-from ..workspace import KernelInfo, SassInstruction, Workspace
+from ..workspace import KernelInfo, SassInstruction, Workspace, branch_target
 from .document import (
     KernelView,
     Metrics,
@@ -159,22 +159,18 @@ def _kernel_from_report(profile: Profile, name: str, table: InstructionTable | N
         main_file=files[0] if files else "",
         files={f: profile.source(f) for f in files},
         instructions=instructions,
-        labels=_labels(instructions),
+        labels=_labels(instructions, profile.kernel(name).launches[0].function_start),
         instruction_metrics=[_counts(table, i.offset) for i in instructions]
         if table is not None
         else [{} for _ in instructions],
     )
 
 
-def _labels(instructions: list[SassInstruction]) -> dict[str, int]:
-    """Branch labels of report SASS, where targets are printed as addresses."""
+def _labels(instructions: list[SassInstruction], start: int | None) -> dict[str, int]:
+    """Branch labels of report SASS, which prints each target's absolute address."""
     labels: dict[str, int] = {}
     for insn in instructions:
-        target = insn.branch_label
-        if target is None:
-            continue
-        try:
-            labels[target] = int(target, 16)
-        except ValueError:
-            continue
+        target = branch_target(insn.text)
+        if target is not None and target[1] is not None and start is not None:
+            labels[target[0]] = target[1] - start
     return labels
