@@ -32,7 +32,7 @@ from . import tvm_ir as irfacts
 from ..toolchain import nvcc
 from ..paths import cache_root
 from ..errors import Cancelled, KernelscopeError
-from ..workspace import KernelInfo, Manifest
+from ..workspace import KernelInfo, KernelSass, Manifest
 from .model_loader import LoadedModel, file_sha256, load_model, model_format
 from .nvdisasm import parse_nvdisasm
 from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module

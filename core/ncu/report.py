@@ -194,20 +194,20 @@ class ReportReader:
         numbers: dict[str, np.ndarray] = {}
         categories: dict[str, list[str | None]] = {}
         for metric in _PC_METRICS:
-            values = per_pc.get(metric.key)
-            if values is None:
+            found = per_pc.get(metric.key)
+            if found is None:
                 continue
             if metric.kind is Kind.CATEGORY:
                 labels = ENUM_LABELS.get(metric.key, {})
                 col: list[str | None] = [None] * len(pcs)
-                for pc, v in values.items():
+                for pc, v in found.items():
                     if metric.key.endswith("evict_type") and not v:
                         continue  # 0 = no explicit policy; the Source page leaves it empty
                     col[index[pc]] = labels.get(int(v), str(int(v)))
                 categories[metric.key] = col
                 continue
             arr = np.full(len(pcs), np.nan)
-            arr[[index[pc] for pc in values]] = list(values.values())
+            arr[[index[pc] for pc in found]] = list(found.values())
             numbers[metric.key] = arr
         _add_stall_groups(numbers, len(pcs))
         return InstructionTable(pcs - start, locations, numbers, categories)

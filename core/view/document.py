@@ -59,8 +59,9 @@ class KernelView:
     instructions: Sequence[SassInstruction]
     labels: Mapping[str, int]  # branch label -> offset
     instruction_metrics: Sequence[Metrics]  # parallel to ``instructions``; counts only, by label
+    # what ``file_metrics`` worked out, per file (not copied by ``dataclasses.replace``)
     _file_metrics: dict[str, dict[int, Metrics]] = field(
-        default_factory=dict, repr=False, compare=False
+        default_factory=dict, init=False, repr=False, compare=False
     )
 
     @cached_property
