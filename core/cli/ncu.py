@@ -5,9 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -304,7 +302,7 @@ def _import(args: argparse.Namespace) -> int:
             f"{ws.path}; not imported",
             hint="is it a profile of another build? use --force to attach it anyway",
         )
-    target = _copy_atomically(report, ws.profiles_dir)
+    target = ws.attach_profile(report)
     check["imported_as"] = str(target)
     if args.json:
         print(json.dumps(check, indent=1))
@@ -320,16 +318,3 @@ def _import(args: argparse.Namespace) -> int:
             print(f"  mismatch: {item['kernel']}: {item['note']}")
     return 0
 
-
-def _copy_atomically(src: Path, folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / src.name
-    fd, tmp = tempfile.mkstemp(prefix=f".{src.name}.", dir=folder)
-    os.close(fd)
-    try:
-        shutil.copyfile(src, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target

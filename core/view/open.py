@@ -69,7 +69,7 @@ def open_document(
         raise KernelscopeError(f"{path} does not exist")
     if path.is_dir():
         workspace = Workspace.open(path)
-        reports = sorted(workspace.profiles_dir.glob("*.ncu-rep"), key=lambda p: p.stat().st_mtime)
+        reports = workspace.profiles()
         if reports:  # the newest profile attached to this build
             return document_from_profile(profile(reports[-1], workspace), workspace)
         return document_from_workspace(workspace)

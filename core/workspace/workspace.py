@@ -81,6 +81,28 @@ class Workspace:
     def source_text(self, kernel: str | KernelInfo) -> str:
         return self.source_path(kernel).read_text(encoding="utf-8")
 
+    def profiles(self) -> list[Path]:
+        """The reports attached to this build, oldest first (by when they were attached)."""
+        return sorted(self.profiles_dir.glob("*.ncu-rep"), key=lambda p: p.stat().st_mtime)
+
+    def attach_profile(self, report: Path) -> Path:
+        """Copy a report into ``profiles/`` (atomically: a reader never sees half a file, an
+        interrupted copy leaves nothing); returns where it now is. The newest one is what
+        opening the workspace shows."""
+        folder = self.profiles_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / report.name
+        fd, tmp = tempfile.mkstemp(prefix=f".{report.name}.", dir=folder)
+        os.close(fd)
+        try:
+            shutil.copyfile(report, tmp)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _log.info("attached %s to %s", report, self.path)
+        return target
+
     def sass(self, kernel: str) -> KernelSass:
         """A kernel's SASS line table (``sass.json`` is read on the first call)."""
         if self._sass is None:
