@@ -53,9 +53,9 @@ def test_a_document_hands_out_finished_values() -> None:
     view = document.kernel("softmax_kernel")
     assert document.kernel("softmax_kernel") is view  # built once, kept
     with pytest.raises(dataclasses.FrozenInstanceError):
-        view.main_file = "elsewhere.cu"  # type: ignore[misc]
+        view.main_file = "elsewhere.cu"
     with pytest.raises(dataclasses.FrozenInstanceError):
-        document.summaries[0].name = "renamed"  # type: ignore[misc]
+        document.summaries[0].name = "renamed"
     assert isinstance(document.summaries, tuple)
 
 
