@@ -73,6 +73,10 @@ def _same_ranking(workspace: Path, report: Path, tmp_path: Path, capsys) -> None
     assert cli.main(["export-db", str(ws), "--db", str(db), "--profile", str(report)]) == 0
     with KernelDB.open(db) as kdb:
         stored = {e.kernel_name: kdb.get(e.key).metrics for e in kdb.list_entries()}
+    # what the window would export: the same summaries and times as the CLI stored
+    facts = document.export_facts()
+    assert {n: facts.line_summaries.get(n) for n in names} == {n: stored[n] for n in names}
+    assert dict(facts.times) == document.kernel_times() and set(facts.times) == set(names)
     compared = 0
     for name in names:
         args = [str(report), "-w", str(ws), "--kernel", name, "--top", str(DB_TOP)]
