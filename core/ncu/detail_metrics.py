@@ -70,19 +70,21 @@ class Combine(Enum):
 
 _RATE_RE = re.compile(r"\.(per_second|per_cycle_\w+|pct_of_\w+|pct|ratio)$|_pct$|_x[24]$")
 _COUNTER_RE = re.compile(r"\.(sum|avg|max|min)$")
+_PEAK_RE = re.compile(r"(?<!pct_of_)peak_sustained")
+_DERIVED_COUNTS = frozenset({"derived__local_spilling_requests"})
 
 
 def combine_rule(name: str) -> Combine:
     """Nsight Compute metric names say what they are: ``counter.rollup[.submetric]``."""
     if name.startswith(("launch__", "device__", "profiler__", "sm__maximum_warps")):
         return Combine.SAME
-    if "peak_sustained" in name or name.startswith("breakdown:"):
-        return Combine.SAME
+    if _PEAK_RE.search(name) or name.startswith("breakdown:"):
+        return Combine.SAME  # a device peak, not a percentage of it
     if name.startswith("derived__") and name.endswith(("_x2", "_x4")):
         return Combine.MEAN  # per-cycle FLOP rates of the roofline charts
     if _RATE_RE.search(name):
         return Combine.MEAN
-    if _COUNTER_RE.search(name) or not name.startswith("derived__"):
+    if _COUNTER_RE.search(name) or not name.startswith("derived__") or name in _DERIVED_COUNTS:
         return Combine.SUM
     return Combine.MEAN
 
@@ -366,6 +368,7 @@ ROOFLINE: tuple[str, ...] = (
     SM_CLOCK,
     SM_PEAK_CLOCK,
     SM_CYCLES,
+    "sm__cycles_elapsed.avg",
     "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum.per_cycle_elapsed",
     "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum.per_cycle_elapsed",
     "derived__smsp__sass_thread_inst_executed_op_ffma_pred_on_x2",

@@ -51,7 +51,7 @@ from .records import Launch, RuleResult
 
 DERIVED_PREFIX = "kernelscope__"  # numbers kernelscope computes from Nsight Compute's
 FULL_SET = "--set full"
-RAW_PAGE_HINT = "export the raw page as well: ncu -i REPORT.ncu-rep --csv --page raw > raw.csv"
+RAW_PAGE_HINT = "export the raw page: ncu -i REPORT.ncu-rep --csv --page raw > raw.csv"
 
 
 @dataclass
@@ -205,6 +205,8 @@ def combine_records(
     if not present:
         return None, "", False
     unit = present[0][0].unit
+    if len(present) == 1:
+        return present[0][0].value, unit, False
     numbers = [(float(r.value), w) for r, w in present if isinstance(r.value, int | float)]
     if rule is Combine.SAME or len(numbers) < len(present):
         first = present[0][0].value
@@ -252,6 +254,12 @@ class _Context:
             view.missing = list(view.sections)
         if self.source == "details" and empty:
             view.note = f"these numbers are on the raw page only; {RAW_PAGE_HINT}"
+            return view
+        if self.source == "none":
+            view.note = (
+                "the profile holds no launch-level metrics for this kernel (CSV exports of the "
+                f"Source page only, or a damaged launch); {RAW_PAGE_HINT}"
+            )
             return view
         if view.missing:
             flags = " ".join(SECTION_BY_ID[s].flag for s in view.missing if s in SECTION_BY_ID)

@@ -525,7 +525,10 @@ class _ReportLoader(_Loader):
         return self.reader.sources_for(path)
 
     def launch_metrics(self, launch: Launch) -> LaunchMetrics:
-        return self.reader.metrics(launch.id, METRIC_NAMES)
+        try:
+            return self.reader.metrics(launch.id, METRIC_NAMES)
+        except Exception:  # a truncated launch fails in the SWIG layer
+            return LaunchMetrics({}, source="none")
 
 
 class _CsvLoader(_Loader):

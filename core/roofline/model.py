@@ -11,9 +11,12 @@ The formulas are Nsight Compute's own (its SpeedOfLight roofline chart sections)
   ``derived__l1tex__lsu_writeback_bytes_mem_lgds.sum.per_second``;
 * peaks: the ``peak_sustained`` per-cycle metrics times the unit's measured clock.
 
-Totals (FLOPs, bytes) are rate × duration, so launches of a kernel add up and its point is
-total work over total time. A kernel's *roofline time* is the time the roofline allows for the
-work it did: ``max(Σ_precision FLOPs / peak, max_level bytes / bandwidth)``.
+Totals are exact counts: FLOPs are the per-cycle rates × ``smsp__cycles_elapsed.avg`` (the
+cycles they are a rate over), bytes the per-second rates × ``gpu__time_duration.sum``. Achieved
+FLOP/s is FLOPs over the SM's elapsed time (cycles / clock), as Nsight computes it; launches of
+a kernel add up, so its point is total work over total time. A kernel's *roofline time* is
+the time the roofline allows for the work it did:
+``max(Σ_precision FLOPs / peak, max_level bytes / bandwidth)``.
 
 Reports made without the roofline sections (kernelscope's quick profiles, ncu's default set)
 still have the device attributes; ``Ceilings.from_device`` derives DRAM bandwidth and the FP32
@@ -35,7 +38,9 @@ ROOFLINE_SECTIONS = ("SpeedOfLight_RooflineChart", "SpeedOfLight_HierarchicalSin
 ROOFLINE_FLAGS = " ".join(f"--section {s}" for s in ROOFLINE_SECTIONS)
 
 SM_CLOCK = "smsp__cycles_elapsed.avg.per_second"
+SM_CYCLES = "smsp__cycles_elapsed.avg"
 SM_PEAK_CLOCK = "sm__cycles_elapsed.avg.per_second"
+SM_PEAK_CYCLES = "sm__cycles_elapsed.avg"
 
 # achieved operations per cycle, by precision (each entry: metric, operations per count)
 _WORK: dict[str, tuple[tuple[str, float], ...]] = {
@@ -185,6 +190,7 @@ class RooflinePoint:
     bytes: dict[str, float]  # level -> bytes moved
     ceilings: Ceilings
     missing: list[str] = field(default_factory=list)  # metrics the point lacks
+    elapsed_ns: float = 0.0  # SM elapsed time (cycles / clock); the duration when unknown
 
     @property
     def total_flops(self) -> float:
@@ -192,7 +198,9 @@ class RooflinePoint:
 
     @property
     def flops_per_s(self) -> float:
-        return self.total_flops / (self.duration_ns * 1e-9) if self.duration_ns else 0.0
+        """Achieved work, Nsight's way: FLOPs over the SMs' elapsed time."""
+        t = self.elapsed_ns or self.duration_ns
+        return self.total_flops / (t * 1e-9) if t else 0.0
 
     def intensity(self, level: str = "dram") -> float | None:
         """Arithmetic intensity, FLOP per byte at that level (None without traffic)."""
@@ -245,6 +253,7 @@ class RooflinePoint:
             "kernel": self.kernel,
             "launch_ids": self.launch_ids,
             "duration_ns": self.duration_ns,
+            "elapsed_ns": self.elapsed_ns,
             "share": self.share,
             "flops": self.flops,
             "bytes": self.bytes,
@@ -265,19 +274,22 @@ def launch_point(
     missing: list[str] = []
     flops: dict[str, float] = {}
     clock = v.get(SM_CLOCK)
+    cycles = v.get(SM_CYCLES)
+    if cycles is None and clock is not None:
+        cycles = clock * seconds
     for p, terms in _WORK.items():
         rates = [v.get(name) for name, _ in terms]
-        if any(r is None for r in rates) or clock is None:
+        if any(r is None for r in rates) or cycles is None:
             if p == "fp32":
                 missing.extend(name for (name, _), r in zip(terms, rates, strict=True) if r is None)
-                if clock is None:
-                    missing.append(SM_CLOCK)
+                if cycles is None:
+                    missing.append(SM_CYCLES)
             continue
-        flops[p] = sum(r * k for r, (_, k) in zip(rates, terms, strict=True)) * clock * seconds
-    sm = v.get(SM_PEAK_CLOCK)
+        flops[p] = sum(r * k for r, (_, k) in zip(rates, terms, strict=True)) * cycles
+    sm_cycles = v.get(SM_PEAK_CYCLES) or cycles
     tensor = [v.get(_tensor_metric(path, "per_cycle_elapsed")) for path in TENSOR_PATHS]
-    if sm and any(t is not None for t in tensor):
-        flops["tensor"] = sum(t or 0.0 for t in tensor) * sm * seconds
+    if sm_cycles and any(t is not None for t in tensor):
+        flops["tensor"] = sum(t or 0.0 for t in tensor) * sm_cycles
     moved: dict[str, float] = {}
     for level, (rate, _, _) in _TRAFFIC.items():
         if rate in v:
@@ -293,6 +305,7 @@ def launch_point(
         bytes=moved,
         ceilings=Ceilings.from_launch(v, device),
         missing=missing,
+        elapsed_ns=cycles / clock * 1e9 if cycles and clock else duration,
     )
 
 
@@ -316,6 +329,7 @@ def combine_points(points: Sequence[RooflinePoint], kernel: str) -> RooflinePoin
         bytes=moved,
         ceilings=combine_ceilings([(p.ceilings, p.duration_ns) for p in points]),
         missing=list(dict.fromkeys(m for p in points for m in p.missing)),
+        elapsed_ns=sum(p.elapsed_ns for p in points),
     )
 
 
@@ -354,10 +368,13 @@ def roofline(profile: Profile, kernel: str | None = None) -> Roofline:
     launch_points: list[RooflinePoint] = []
     points: list[RooflinePoint] = []
     device_values: dict[str, float] = {}
+    sources = set()
     for k in kernels:
         own = []
         for launch in k.launches:
-            v = numbers(profile.launch_metrics(launch.id))
+            lm = profile.launch_metrics(launch.id)
+            sources.add(lm.source)
+            v = numbers(lm)
             if not device_values:
                 device_values = v
             p = launch_point(k.name, launch.id, v, launch.device_name)
@@ -374,7 +391,12 @@ def roofline(profile: Profile, kernel: str | None = None) -> Roofline:
             for key, value in getattr(fallback, attr).items():
                 getattr(ceilings, attr).setdefault(key, value)
         ceilings.source = ceilings.source or fallback.source
-    if any(p.missing for p in points):
+    if any(p.missing for p in points) and sources <= {"details", "none"}:
+        note = (
+            "the roofline counters are on the raw page, which these CSV exports lack; export "
+            "it: ncu -i REPORT.ncu-rep --csv --page raw > raw.csv"
+        )
+    elif any(p.missing for p in points):
         note = (
             "the profile has no roofline counters (FLOP and byte rates) for "
             f"{sum(1 for p in points if p.missing)} of {len(points)} kernels; collect them with "
