@@ -154,3 +154,21 @@ def test_analytic_flops_against_the_h200_counters() -> None:
     # warp-shuffle reduction trees run on every lane: short rows cost several times more
     assert 3 < ratio[("transformer_layer", "softmax_kernel")] < 5
     assert 3 < ratio[("transformer_layer", "layer_norm_kernel")] < 4
+
+
+@pytest.mark.slow
+def test_the_stored_manifest_is_what_a_build_records(build_once) -> None:
+    """tests/data/ws_ops/mlp is a real build's manifest: building the model again gives the
+    same kernels, operators, shapes and parameters (so the costs above are TVM's facts)."""
+    from dataclasses import asdict
+
+    fresh = build_once("fixture_mlp.py").manifest
+    stored = Workspace.open(DATA / "ws_ops" / "mlp").manifest
+
+    def facts(m):  # noqa: ANN001, ANN202
+        return {k.name: (asdict(k)["ops"], asdict(k)["params"], k.grid, k.block) for k in m.kernels}
+
+    assert facts(fresh) == facts(stored)
+    assert {k.name: kernel_cost(k).flops for k in fresh.kernels} == {
+        k.name: kernel_cost(k).flops for k in stored.kernels
+    }

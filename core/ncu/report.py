@@ -70,6 +70,7 @@ class ReportReader:
         except Exception as exc:  # the SWIG layer raises plain RuntimeError and friends
             raise KernelscopeError(f"{self.path}: ncu_report cannot read it: {exc}") from exc
         self.warnings: list[str] = []
+        self._described: set[str] = set()
         # (range, action) of every launch; actions are parsed on first use (15-40 ms each)
         self._index: list[tuple[int, int]] = []
         self._actions: dict[int, Any] = {}
@@ -213,9 +214,11 @@ class ReportReader:
                 continue
             record = _record(m)
             values[name] = record
-            text = m.description()
-            if text:
-                descriptions[name] = text
+            if name not in self._described:  # the same text in every launch: read it once
+                self._described.add(name)
+                text = m.description()
+                if text:
+                    descriptions[name] = text
             if name in breakdowns and isinstance(record.value, str):
                 todo.extend(p for p in record.value.split(",") if p and p not in values)
         sections = None
@@ -264,13 +267,24 @@ def _base_value(v: Any) -> float | int | str | None:
     return v if isinstance(v, int | str) else None
 
 
+def _getter(m: Any) -> Any:
+    """The typed accessor for a metric's kind (``IMetric.value`` asks the kind every call)."""
+    kind = m.kind()
+    if kind in (5, 6):
+        return m.as_uint64
+    if kind in (3, 4):
+        return m.as_double
+    return m.value
+
+
 def _record(m: Any) -> MetricRecord:
     """A metric's value in its own (base) unit; instanced ones keep their instances."""
     n = m.num_instances()
     instances = None
     if n > 1 and m.has_correlation_ids():
         ids = m.correlation_ids()
-        instances = [(_base_value(ids.value(i)), _base_value(m.value(i))) for i in range(n)]
+        get, get_id = _getter(m), _getter(ids)
+        instances = [(_base_value(get_id(i)), _base_value(get(i))) for i in range(n)]
     if n == 1:
         value = _base_value(m.value(0))
     elif m.has_value():
