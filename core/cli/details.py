@@ -200,6 +200,9 @@ def _details_text(d: KernelDetails, ops: list[str], point: RooflinePoint | None)
         lines.append("  (from a details page alone: header metrics only, rounded as printed)")
     for op in ops:
         lines.append(f"  op: {op}")
+    if d.source == "none":
+        lines.append(f"  note: {d.views[0].note}")
+        return "\n".join(lines)
     for view in d.views:
         lines.append("")
         lines.append(view.title)
@@ -394,7 +397,11 @@ def _print_roofline(roof: Roofline, by_launch: bool) -> None:
     c = roof.ceilings
     peaks = ", ".join(f"{k.upper()} {v / 1e12:.1f} TFLOP/s" for k, v in c.compute.items())
     bws = ", ".join(f"{LEVEL_LABEL[k]} {v / 1e12:.2f} TB/s" for k, v in c.bandwidth.items())
-    print(f"{c.device or 'GPU'} ceilings ({c.source or 'unknown'}): {peaks}; {bws}")
+    if peaks or bws:
+        known = "; ".join(x for x in (peaks, bws) if x)
+        print(f"{c.device or 'GPU'} ceilings ({c.source}): {known}")
+    else:
+        print("ceilings: unknown (the profile has neither roofline sections nor device attributes)")
     header = ["kernel", "time us", "%", "GFLOP/s", "AI DRAM", "AI L2", "AI L1", "bound", "roof %"]
     rows = []
     for p in roof.launches if by_launch else roof.points:
