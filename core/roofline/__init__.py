@@ -12,6 +12,7 @@ from .model import (
     Ceilings,
     Roofline,
     RooflinePoint,
+    relevant_precisions,
     roofline,
 )
 from .opcost import KernelCost, OpCost, describe, kernel_cost, op_cost
@@ -35,6 +36,7 @@ __all__ = [
     "kernel_cost",
     "op_cost",
     "operator_time_ns",
+    "relevant_precisions",
     "render_png",
     "roofline",
 ]

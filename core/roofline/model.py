@@ -333,6 +333,17 @@ def combine_points(points: Sequence[RooflinePoint], kernel: str) -> RooflinePoin
     )
 
 
+def relevant_precisions(points: list[RooflinePoint]) -> list[str]:
+    """FP32 always; FP16, FP64 and tensor when they hold 1% or more of all the work (ptxas
+    sets registers to constants with HFMA2, which Nsight counts as a little FP16 work)."""
+    total = sum(q.total_flops for q in points)
+    out = ["fp32"]
+    for p in ("fp16", "fp64", "tensor"):
+        if total and sum(q.flops.get(p, 0.0) for q in points) >= 0.01 * total:
+            out.append(p)
+    return out
+
+
 @dataclass
 class Roofline:
     """The whole profile on the roofline: one point per kernel, the device's ceilings."""

@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from .model import LEVEL_LABEL, PRECISION_LABEL, Roofline, RooflinePoint
+from .model import LEVEL_LABEL, PRECISION_LABEL, Roofline, relevant_precisions
 
 _SCALE = 2  # supersampling factor
 _LIGHT = {
@@ -37,17 +37,6 @@ def _si(value: float, unit: str) -> str:
         if value >= scale:
             return f"{value / scale:.3g} {prefix}{unit}"
     return f"{value:.3g} {unit}"
-
-
-def relevant_precisions(points: list[RooflinePoint]) -> list[str]:
-    """FP32 always; FP16, FP64 and tensor when they hold 1% or more of all the work (ptxas
-    sets registers to constants with HFMA2, which Nsight counts as a little FP16 work)."""
-    total = sum(q.total_flops for q in points)
-    out = ["fp32"]
-    for p in ("fp16", "fp64", "tensor"):
-        if total and sum(q.flops.get(p, 0.0) for q in points) >= 0.01 * total:
-            out.append(p)
-    return out
 
 
 def render_png(
