@@ -125,9 +125,10 @@ CASES: dict[str, tuple[Path, Callable[[CsvText], list[str]]]] = {
 def _render(path: Path, dump: Callable[[CsvText], list[str]]) -> str:
     ct = read_csv(path)
     lines = [f"page: {ct.page.value}", *dump(ct)]
-    lines += [f"warning: {w}" for w in ct.warnings]
-    # paths of this checkout never enter a golden file
-    return "\n".join(lines).replace(str(DATA), "<data>") + "\n"
+    # warnings name the file read, in this checkout: that path never enters a golden file
+    # (paths recorded inside the exports are data and stay as they are)
+    lines += [f"warning: {w}".replace(str(DATA), "<data>") for w in ct.warnings]
+    return "\n".join(lines) + "\n"
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

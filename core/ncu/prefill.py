@@ -43,6 +43,8 @@ def fill_cache(report: str | os.PathLike[str]) -> None:
     document = document_from_profile(profile)  # kernel list and per-kernel totals
     for summary in document.summaries:
         document.kernel(summary.name)  # instructions, SASS and embedded sources
+    for launch in profile.launches:
+        profile.launch_metrics(launch.id)  # the Details view and the roofline
     ProfileCache(content_key([path])).store(COMPLETE, True)
 
 

@@ -45,6 +45,7 @@ from ..errors import KernelscopeError
 from ..workspace import Workspace
 from . import aggregate as agg
 from .cache import ProfileCache, content_key
+from .detail_metrics import METRIC_NAMES, LaunchMetrics
 from .hot_lines import rank_lines
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
 from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
@@ -105,6 +106,8 @@ class Profile:
         self._resolver: SourceResolver | None = None
         self._sources: dict[str, str] | None = None
         self._kernels: list[KernelSummary] | None = None
+        self._launch_metrics: dict[int, LaunchMetrics] = {}
+        self._descriptions: dict[str, str] | None = None
 
     # ---- opening ---------------------------------------------------------------------------
     @classmethod
@@ -287,6 +290,37 @@ class Profile:
                 self._cache.store(part, text)
         return text
 
+    # ---- launch-level metrics (the Details view, the roofline) ------------------------------
+    def launch_metrics(self, launch_id: int) -> LaunchMetrics:
+        """The Details metrics of one launch (``detail_metrics.METRIC_NAMES``), cached."""
+        lm = self._launch_metrics.get(launch_id)
+        if lm is not None:
+            return lm
+        part = f"details-{launch_id}"
+        lm = self._cache.load(part) if self._cache else None
+        if lm is None:
+            lm = self._loader.launch_metrics(self.launch(launch_id))
+            if lm.descriptions:
+                self._add_descriptions(lm.descriptions)
+                lm.descriptions = {}
+            if self._cache:
+                self._cache.store(part, lm)
+        self._launch_metrics[launch_id] = lm
+        return lm
+
+    def metric_descriptions(self) -> dict[str, str]:
+        """NVIDIA's description of each metric read so far (reports only; CSVs have none)."""
+        if self._descriptions is None:
+            self._descriptions = (self._cache.load("descriptions") if self._cache else None) or {}
+        return self._descriptions
+
+    def _add_descriptions(self, new: dict[str, str]) -> None:
+        known = self.metric_descriptions()
+        if new.keys() - known.keys():
+            known.update(new)
+            if self._cache:
+                self._cache.store("descriptions", known)
+
     # ---- aggregates ------------------------------------------------------------------------
     def lines(
         self, kernel: str, file: str | None = None, launch: int | None = None
@@ -400,6 +434,9 @@ class _Loader:
         """Source files known to the data, at least trying to include ``path``."""
         raise NotImplementedError
 
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        raise NotImplementedError
+
     def no_instructions_reason(self) -> str:
         return (
             "the profile has no per-instruction metrics for this kernel "
@@ -446,6 +483,12 @@ class _ReportLoader(_Loader):
     def sources_for(self, path: str) -> dict[str, str]:
         return self.reader.sources_for(path)
 
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        try:
+            return self.reader.metrics(launch.id, METRIC_NAMES)
+        except Exception:  # a truncated launch fails in the SWIG layer
+            return LaunchMetrics({}, source="none")
+
 
 class _CsvLoader(_Loader):
     def __init__(self, paths: list[Path]) -> None:
@@ -475,6 +518,9 @@ class _CsvLoader(_Loader):
 
     def sources_for(self, path: str) -> dict[str, str]:
         return self.data.sources
+
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        return self.data.metrics.get(launch.id) or LaunchMetrics({}, source="none")
 
     def no_instructions_reason(self) -> str:
         if not self.data.tables:
