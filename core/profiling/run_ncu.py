@@ -30,6 +30,7 @@ from ..tasks import Cancel, ProgressFn
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
+from .host_check import COUNTERS_FIX
 from .remote import RUNNER, RemoteFolder, SshTarget, stop_process, workspace_entries
 
 _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
@@ -54,6 +55,7 @@ class ProfileRequest:
     ssh_options: list[str] = field(default_factory=list)
     remote_ncu: str = "ncu"
     remote_python: str = "python3"
+    remote_runtime_root: str | None = None  # on the host; None: ~/.cache/kernelscope/runtime
 
 
 @dataclass
@@ -189,7 +191,9 @@ def _profile_remote(
     cancel: Cancel | None,
 ) -> tuple[str, int]:
     assert req.host
-    target = SshTarget(req.host, req.ssh_options, req.remote_python, req.remote_ncu)
+    target = SshTarget(
+        req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
+    )
     report("connect", 0.0, f"preparing a folder on {req.host}")
     with RemoteFolder(target, cancel) as folder:
         report("copy", 0.02, f"copying the workspace to {req.host}:{folder.path}")
@@ -279,9 +283,7 @@ def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
     if any(marker in log for marker in _PERMISSION_MARKERS):
         return KernelscopeError(
             "ncu may not read the GPU's performance counters on this machine",
-            hint="run as root, or let every user profile: set the NVIDIA driver option "
-            "NVreg_RestrictProfilingToAdminUsers=0 (in /etc/modprobe.d) and reload the "
-            "driver; in a container, add the SYS_ADMIN capability",
+            hint=COUNTERS_FIX,
             details=details,
         )
     if f"exit code {runner.EXIT_SOURCE_MISMATCH}" in log or "not the one this workspace" in log:
