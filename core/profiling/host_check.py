@@ -63,6 +63,7 @@ if [ -n "$py" ]; then
 else
   echo "ks:python-none"
 fi
+exit 0
 """
 
 
@@ -254,6 +255,16 @@ def _python_check(report: HostReport, target: SshTarget) -> bool:
                 False,
                 f"{target.python} not found",
                 f"install Python {need}+ there, or give one: --remote-python /path/to/python3",
+            )
+        )
+        return False
+    if not report.python_version:
+        report.checks.append(
+            Check(
+                "python",
+                False,
+                f"{report.python} does not run",
+                f"give a working Python {need}+: --remote-python /path/to/python3",
             )
         )
         return False

@@ -147,7 +147,7 @@ def main(argv: list[str]) -> int:
     if stopped:
         shutil.rmtree(folder, ignore_errors=True)
         return EXIT_STOPPED
-    return code
+    return code if code >= 0 else 128 - code  # killed by a signal: as a shell reports it
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..paths import cache_root
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from . import model_runner
 from .host_check import HostReport, check_host, local_tvm_version
@@ -94,6 +93,8 @@ def download_wheel(
 ) -> Path:
     """A binary wheel of ``requirement`` for another Python, from the cache or pip."""
     tag = f"cp{python[0]}{python[1]}"
+    from ..paths import cache_root  # platformdirs: not on every GPU host
+
     folder = cache_root() / "wheels" / f"{tag}-{machine}"
     folder.mkdir(parents=True, exist_ok=True)
     name = requirement.split("==")[0].replace("-", "_")
@@ -162,6 +163,8 @@ def make_bundle(
     ffi_version = importlib.metadata.version("apache-tvm-ffi")
     name = bundle_name(python, tvm_version)
     flavour = ("-numpy" if with_numpy else "") + ("-te" if with_typing_extensions else "")
+    from ..paths import cache_root  # platformdirs: not on every GPU host
+
     out = cache_root() / "runtime" / f"{name}-{machine}{flavour}.tar.gz"
     if out.is_file():
         return out

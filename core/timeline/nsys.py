@@ -11,7 +11,6 @@ import sqlite3
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..paths import cache_root
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool
 from .model import Timeline, TimelineCall
@@ -123,6 +122,8 @@ def export_nsys_report(
         )
     stat = report.stat()
     key = hashlib.sha256(f"{report.resolve()}:{stat.st_size}:{stat.st_mtime_ns}".encode())
+    from ..paths import cache_root  # platformdirs: not on every GPU host
+
     out = cache_root() / "nsys" / f"{report.stem}-{key.hexdigest()[:16]}.sqlite"
     if out.is_file():
         return out
