@@ -286,6 +286,7 @@ def _build_into(
             **({"params": "params.npz"} if model.weight_values else {}),
         },
         notes=model.notes,
+        calls=facts.calls.get(model.entry, []),
     )
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     return manifest
