@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
 from kernelscope.core.kernel_db import EntrySummary
@@ -17,8 +17,8 @@ STORED, PROFILE = 4, 5
 
 
 class KernelDbModel(QAbstractTableModel):
-    def __init__(self, parent: object = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._rows: list[EntrySummary] = []
         self._profile_us: dict[str, float] = {}  # kernel name -> mean µs in the open profile
 

@@ -1,17 +1,26 @@
 """The Kernel DB dock: browse, search, filter and delete the entries of an NNFusion kernel DB.
 
 All reading and writing goes through ``core.kernel_db`` (the panel never touches SQLite
-itself). The DB is opened read-only and kept open; deleting opens it for writing for the
-one transaction. The chosen file is remembered in QSettings. Call ``load()`` once the
-``error`` signal is connected.
+itself), on the window's ``db`` lane: one worker thread, which owns the read-only connection
+the panel keeps open (a sqlite3 connection belongs to its thread). Typing in the search or
+shape box lists again once the typing pauses; the newest query wins. Deleting opens the DB
+for writing for its one transaction. The DB is first read when the panel is first shown
+(``ensure_loaded``) or another file is chosen; the chosen file is remembered in QSettings.
 """
 
 from __future__ import annotations
 
+import html
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from PySide6.QtCore import QItemSelection, QSettings, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from PySide6.QtCore import QItemSelection, QSettings, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QFontDatabase,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -31,29 +40,105 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db import EntryDetail, KernelDB, default_db_path, describe_line_summary
+from kernelscope.core.kernel_db import (
+    EntryDetail,
+    EntrySummary,
+    KernelDB,
+    default_db_path,
+    describe_line_summary,
+)
 
-from ..code.highlight import LineHighlighter, cuda_highlighter
+from ..code.highlight import Highlighter, Span
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
+from ..workers.jobs import Latest, Workers
 from .kernel_db_model import KernelDbModel
 
 SETTINGS_KEY = "kernel_db/path"
 PAGE = 1000  # rows listed at most; the filters narrow the rest down
 ALL = ""  # combo data of "any op type / device"
 DB_FILTER = "Kernel DBs (*.db *.sqlite *.sqlite3);;All files (*)"
+TYPING_PAUSE_MS = 250  # a search runs once typing pauses this long
+Filters = dict[str, str | None]
+
+
+@dataclass
+class Listing:
+    """One query's answer: a page of entries and, when the DB was (re)read, its choices."""
+
+    path: Path
+    entries: list[EntrySummary] = field(default_factory=list)
+    total: int = 0
+    choices: tuple[list[tuple[str, int]], list[str]] | None = None  # op types, devices
+    readable: bool = False
+    error: KernelscopeError | None = None  # why the file could not be opened
+
+
+class _Session:
+    """The panel's connection. Every method runs on the ``db`` lane and nowhere else."""
+
+    def __init__(self) -> None:
+        self._db: KernelDB | None = None
+        self._path: Path | None = None
+
+    def list(self, path: Path, filters: Filters, reread: bool) -> Listing:
+        """Entries matching ``filters``; ``reread`` (re)opens the file and its choices."""
+        listing = Listing(path)
+        if reread or path != self._path:
+            self.close()
+            self._path = path
+            if path.is_file():
+                try:
+                    self._db = KernelDB.open(path)
+                except KernelscopeError as exc:
+                    listing.error = exc
+            if self._db is not None:
+                listing.choices = (self._db.op_types(), self._db.devices())
+            else:
+                listing.choices = ([], [])
+        if self._db is not None:
+            listing.readable = True
+            listing.entries = self._db.list_entries(**filters, limit=PAGE)
+            listing.total = self._db.count_entries(**filters)
+        return listing
+
+    def detail(self, key: str) -> EntryDetail | None:
+        return self._db.get(key) if self._db is not None else None
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        self._path = None
+
+
+def _delete(path: Path, keys: list[str]) -> int:
+    with KernelDB.open(path, write=True, timeout=2.0) as db:
+        return db.delete(keys)
+
+
+def _body(entry: EntryDetail) -> str:
+    return str(entry.function.get("function_body") or entry.source or "")
 
 
 class _CudaSyntax(QSyntaxHighlighter):
-    """The viewer's CUDA colours (``highlight.py``) in a plain text view."""
+    """Colours of a whole file, lexed on a worker (``Highlighter.text``), block by block;
+    none until they arrive."""
 
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
-        self._lines: LineHighlighter = cuda_highlighter()
+        self.spans: list[list[Span]] = []
+
+    def set_spans(self, spans: list[list[Span]]) -> None:
+        self.spans = spans
+        self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
+        number = self.currentBlock().blockNumber()
+        if not 0 <= number < len(self.spans):
+            return
         position = 0
-        for part, colour in self._lines.spans(text):
+        for part, colour in self.spans[number]:
             if colour is not None:
                 fmt = QTextCharFormat()
                 fmt.setForeground(colour)
@@ -64,28 +149,68 @@ class _CudaSyntax(QSyntaxHighlighter):
 class KernelDbPanel(QWidget):
     error = Signal(str, object)  # title, exception: the window shows its error dialog
     reexport_requested = Signal(list)  # kernel names to export again from the open workspace
-    db_changed = Signal(str)  # the DB file now shown
+    listed = Signal()  # a listing is on screen
+    detail_shown = Signal()
 
-    def __init__(self, settings: QSettings) -> None:
+    def __init__(self, settings: QSettings, workers: Workers, cuda: Highlighter) -> None:
         super().__init__()
         self.setObjectName("kernel_db_panel")
         self.settings = settings
-        self.db: KernelDB | None = None
         self.detail: EntryDetail | None = None
         self._path = Path(str(settings.value(SETTINGS_KEY, "") or default_db_path()))
+        self._workers = workers
+        self._session = _Session()
+        self._cuda = cuda
+        self._loaded = False  # read once the panel is first shown
+        self._listing = Latest(workers, "db", "listing the kernel DB", self)
+        self._details = Latest(workers, "db", "reading a kernel DB entry", self)
+        self._colouring = Latest(workers, "highlight", "highlighting an entry", self)
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_PAUSE_MS)
+        self._lines: list[str] = []  # of the file shown
         self.model = KernelDbModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SortRole)
-        self._build()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(self._build_top())
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self._build_listing())
+        self.splitter.addWidget(self._build_details())
+        self.splitter.setSizes([600, 500])
+        layout.addWidget(self.splitter, 1)
+        self._typing.timeout.connect(self.refresh)
+        self.search.textChanged.connect(self._typing.start)
+        self.shape.textChanged.connect(self._typing.start)
+        self.op_box.currentIndexChanged.connect(self.refresh)
+        self.device_box.currentIndexChanged.connect(self.refresh)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.files.currentIndexChanged.connect(self._show_file)
+        self.delete_button.clicked.connect(self.confirm_delete)
+        self.reexport_button.clicked.connect(self._reexport)
+        self._listing.result.connect(self._on_listed)
+        self._listing.failed.connect(
+            lambda exc, path: self.error.emit(f"Cannot read {path.name}", exc)
+        )
+        self._details.result.connect(self._on_detail)
+        self._details.failed.connect(lambda exc, _: self.error.emit("Cannot read the entry", exc))
+        self._colouring.result.connect(self._on_coloured)
 
     # ---- construction -------------------------------------------------------------------
-    def _build(self) -> None:
+    def _build_top(self) -> QHBoxLayout:
         self.path_label = QLabel()
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         choose = QPushButton("Open DB…")
         choose.setToolTip("Choose the kernel DB file to browse and export into")
         choose.clicked.connect(self.choose_db)
+        top = QHBoxLayout()
+        top.addWidget(self.path_label, 1)
+        top.addWidget(choose)
+        return top
+
+    def _build_listing(self) -> QWidget:
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search kernel, identifier, op, model…")
         self.search.setClearButtonEnabled(True)
@@ -112,26 +237,12 @@ class KernelDbPanel(QWidget):
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate((30, 16, 34, 9, 10, 10)):
             self.table.setColumnWidth(column, chars * width)
-        self.info = QLabel()
-        self.info.setWordWrap(True)
-        self.info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.files = QComboBox()
-        self.files.setToolTip("Source files stored with the entry")
-        self.source = QPlainTextEdit()
-        self.source.setReadOnly(True)
-        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.source.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self._syntax = _CudaSyntax(self.source.document())
         self.delete_button = QPushButton("Delete…")
         self.delete_button.setToolTip("Delete the selected entries from the DB (asks first)")
         self.reexport_button = QPushButton("Re-export")
         self.reexport_button.setToolTip(
             "Export the selected entries' kernels again from the open workspace"
         )
-
-        top = QHBoxLayout()
-        top.addWidget(self.path_label, 1)
-        top.addWidget(choose)
         filters = QHBoxLayout()
         filters.addWidget(self.search, 2)
         filters.addWidget(self.op_box, 1)
@@ -142,41 +253,42 @@ class KernelDbPanel(QWidget):
         buttons.addWidget(self.reexport_button)
         buttons.addWidget(self.delete_button)
         listing = QWidget()
-        listing_layout = QVBoxLayout(listing)
-        listing_layout.setContentsMargins(0, 0, 0, 0)
-        listing_layout.addLayout(filters)
-        listing_layout.addWidget(self.table, 1)
-        listing_layout.addLayout(buttons)
+        layout = QVBoxLayout(listing)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(filters)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        return listing
+
+    def _build_details(self) -> QWidget:
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        self.info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.files = QComboBox()
+        self.files.setToolTip("Source files stored with the entry")
+        self.source = QPlainTextEdit()
+        self.source.setReadOnly(True)
+        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.source.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._syntax = _CudaSyntax(self.source.document())
         details = QWidget()
-        detail_layout = QVBoxLayout(details)
-        detail_layout.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(details)
+        layout.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
         form.addRow(self.info)
         form.addRow("File:", self.files)
-        detail_layout.addLayout(form)
-        detail_layout.addWidget(self.source, 1)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(listing)
-        self.splitter.addWidget(details)
-        self.splitter.setSizes([600, 500])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.addLayout(top)
-        layout.addWidget(self.splitter, 1)
-
-        self.search.textChanged.connect(self.refresh)
-        self.shape.textChanged.connect(self.refresh)
-        self.op_box.currentIndexChanged.connect(self.refresh)
-        self.device_box.currentIndexChanged.connect(self.refresh)
-        self.table.selectionModel().selectionChanged.connect(self._on_selection)
-        self.files.currentIndexChanged.connect(self._show_file)
-        self.delete_button.clicked.connect(self.confirm_delete)
-        self.reexport_button.clicked.connect(self._reexport)
+        layout.addLayout(form)
+        layout.addWidget(self.source, 1)
+        return details
 
     # ---- the DB file --------------------------------------------------------------------
     @property
     def path(self) -> Path:
         return self._path
+
+    @property
+    def busy(self) -> bool:
+        return self._listing.busy or self._details.busy or self._typing.isActive()
 
     def choose_db(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
@@ -194,30 +306,86 @@ class KernelDbPanel(QWidget):
         self._path = Path(path).expanduser()
         self.settings.setValue(SETTINGS_KEY, str(self._path))
         self.load()
-        self.db_changed.emit(str(self._path))
 
     def load(self) -> None:
         """(Re)open the DB read-only and list it; a file that does not exist yet is empty."""
-        self.close_db()
+        self._loaded = True
         self.path_label.setText(str(self._path))
         self.path_label.setToolTip(str(self._path))
-        if self._path.is_file():
-            try:
-                self.db = KernelDB.open(self._path)
-            except KernelscopeError as exc:
-                self.error.emit(f"Cannot read {self._path.name}", exc)
-        self._fill_filters()
-        self.refresh()
+        self._list(reread=True)
+
+    def reload(self) -> None:
+        """After the DB changed on disk (an export): new op types, devices and rows."""
+        if self._loaded:
+            self._list(reread=True)
+
+    def refresh(self) -> None:
+        """List again with the filters as they are now."""
+        if self._loaded:
+            self._list(reread=False)
 
     def close_db(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
+        """Stop listening and close the connection (the window closes)."""
+        self._typing.stop()
+        self._listing.cancel()
+        self._details.cancel()
+        self._colouring.cancel()
+        if self._loaded and not self._workers.closed:
+            session = self._session
+            self._workers.start("db", lambda context: session.close(), "closing the kernel DB")
+        self._loaded = False
 
-    def _fill_filters(self) -> None:
+    def ensure_loaded(self) -> None:
+        """Read the DB if it was not read yet (the dock's tab came to the front)."""
+        if not self._loaded:
+            self.load()
+
+    def _list(self, reread: bool) -> None:
+        self._typing.stop()
+        path, filters, session = self._path, self.filters(), self._session
+        self._listing.submit(lambda context: session.list(path, filters, reread), path)
+
+    # ---- listing ------------------------------------------------------------------------
+    def filters(self) -> Filters:
+        return {
+            "op": self.op_box.currentData() or None,
+            "device": self.device_box.currentData() or None,
+            "shape": self.shape.text().strip() or None,
+            "search": self.search.text().strip() or None,
+        }
+
+    def _on_listed(self, listing: Listing, path: Path) -> None:
+        if listing.error is not None:
+            self.error.emit(f"Cannot read {path.name}", listing.error)
+        if listing.choices is not None:
+            self._fill_filters(*listing.choices)
+        selected = set(self.selected_keys())
+        self.model.set_entries(listing.entries)
+        if not listing.readable:
+            self.count_label.setText(
+                "No DB yet: Export to Kernel DB creates it"
+                if not path.exists()
+                else "The DB could not be read"
+            )
+        else:
+            shown = len(listing.entries)
+            self.count_label.setText(
+                f"{listing.total} entries"
+                if shown == listing.total
+                else f"{shown} of {listing.total} entries"
+            )
+        rows = [r for r in range(self.model.rowCount()) if self.model.entry(r).key in selected]
+        for row in rows:
+            self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
+        if not rows:
+            self._show_detail(None)
+        self._update_buttons()
+        self.listed.emit()
+
+    def _fill_filters(self, op_types: list[tuple[str, int]], devices: list[str]) -> None:
         for box, items, empty in (
-            (self.op_box, self._op_items(), "All op types"),
-            (self.device_box, self._device_items(), "All devices"),
+            (self.op_box, [(f"{op} ({n})", op) for op, n in op_types], "All op types"),
+            (self.device_box, [(d, d) for d in devices], "All devices"),
         ):
             current = box.currentData()
             box.blockSignals(True)
@@ -227,53 +395,6 @@ class KernelDbPanel(QWidget):
                 box.addItem(text, value)
             box.setCurrentIndex(max(0, box.findData(current)))
             box.blockSignals(False)
-
-    def _op_items(self) -> list[tuple[str, str]]:
-        return [(f"{op} ({n})", op) for op, n in self.db.op_types()] if self.db else []
-
-    def _device_items(self) -> list[tuple[str, str]]:
-        return [(d, d) for d in self.db.devices()] if self.db else []
-
-    # ---- listing ------------------------------------------------------------------------
-    def filters(self) -> dict[str, str | None]:
-        return {
-            "op": self.op_box.currentData() or None,
-            "device": self.device_box.currentData() or None,
-            "shape": self.shape.text().strip() or None,
-            "search": self.search.text().strip() or None,
-        }
-
-    def refresh(self) -> None:
-        selected = set(self.selected_keys())
-        if self.db is None:
-            self.model.set_entries([])
-            self.count_label.setText(
-                "No DB yet: Export to Kernel DB creates it"
-                if not self._path.exists()
-                else "The DB could not be read"
-            )
-        else:
-            filters = self.filters()
-            self.model.set_entries(self.db.list_entries(**filters, limit=PAGE))
-            total = self.db.count_entries(**filters)
-            shown = self.model.rowCount()
-            self.count_label.setText(
-                f"{total} entries" if shown == total else f"{shown} of {total} entries"
-            )
-        rows = [r for r in range(self.model.rowCount()) if self.model.entry(r).key in selected]
-        for row in rows:
-            self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
-        if not rows:
-            self._show_detail(None)
-        self._update_buttons()
-
-    def reload(self) -> None:
-        """After the DB changed on disk (an export): new op types, devices and rows."""
-        if self.db is None:
-            self.load()
-        else:
-            self._fill_filters()
-            self.refresh()
 
     def set_profile_times(self, times_us: dict[str, float]) -> None:
         self.model.set_profile_times(times_us)
@@ -304,13 +425,15 @@ class KernelDbPanel(QWidget):
 
     # ---- detail -------------------------------------------------------------------------
     def _show_detail(self, key: str | None) -> None:
-        self.detail = None
-        if key is not None and self.db is not None:
-            try:
-                self.detail = self.db.get(key)
-            except KernelscopeError as exc:
-                self.error.emit("Cannot read the entry", exc)
-        d = self.detail
+        if key is None:
+            self._details.cancel()
+            self._on_detail(None, None)
+            return
+        session = self._session
+        self._details.submit(lambda context: session.detail(key), key)
+
+    def _on_detail(self, detail: EntryDetail | None, key: str | None) -> None:
+        self.detail = d = detail
         self.files.blockSignals(True)
         self.files.clear()
         if d is None:
@@ -321,15 +444,22 @@ class KernelDbPanel(QWidget):
             self.files.addItems(list(d.sources) or ["Function body"])
         self.files.blockSignals(False)
         self._show_file()
+        self.detail_shown.emit()
 
     def _show_file(self) -> None:
         d = self.detail
         if d is None:
             return
         text = d.sources.get(self.files.currentText())
-        if text is None:
-            text = str(d.function.get("function_body") or d.source or "")
-        self.source.setPlainText(text)
+        self._lines = lines = (text if text is not None else _body(d)).splitlines()
+        self._syntax.spans = []
+        self.source.setPlainText("\n".join(lines))  # one block per line, as lexed
+        cuda = self._cuda
+        self._colouring.submit(lambda context: cuda.text(lines, context.cancel), lines)
+
+    def _on_coloured(self, spans: list[list[Span]], lines: list[str]) -> None:
+        if lines is self._lines:
+            self._syntax.set_spans(spans)
 
     # ---- editing ------------------------------------------------------------------------
     def confirm_delete(self) -> QMessageBox | None:
@@ -354,15 +484,14 @@ class KernelDbPanel(QWidget):
         box.open()
         return box
 
-    def delete(self, keys: list[str]) -> int:
-        try:
-            with KernelDB.open(self._path, write=True, timeout=2.0) as db:
-                removed = db.delete(keys)
-        except KernelscopeError as exc:
-            self.error.emit("Cannot delete from the kernel DB", exc)
-            return 0
-        self.reload()
-        return removed
+    def delete(self, keys: list[str]) -> None:
+        """Delete these entries on the ``db`` lane, then list again."""
+        path = self._path
+        job = self._workers.start(
+            "db", lambda context: _delete(path, keys), "deleting kernel DB entries"
+        )
+        job.returned.connect(lambda removed: self.reload())
+        job.errored.connect(lambda exc: self.error.emit("Cannot delete from the kernel DB", exc))
 
     def _reexport(self) -> None:
         names = list(dict.fromkeys(name for _, name in self._selected_entries() if name))
@@ -374,24 +503,23 @@ def _describe(d: EntryDetail) -> str:
     grid = format_dims(d.grid) if d.grid else "?"
     block = format_dims(d.block) if d.block else "?"
     parts = [
-        f"<b>{d.kernel_name or d.key[:12]}</b> — {d.op_type} on {d.device_type}",
-        f"Identifier: <tt>{_escape(d.identifier)}</tt>",
+        f"<b>{html.escape(d.kernel_name or d.key[:12])}</b> — "
+        f"{html.escape(d.op_type)} on {html.escape(d.device_type)}",
+        f"Identifier: <tt>{html.escape(d.identifier)}</tt>",
         f"Launch: grid {grid}, block {block}",
     ]
     if d.time_us is not None:
-        parts.append(f"Stored time: {format_number(d.time_us)} µs on {d.device_name or '?'}")
+        parts.append(
+            f"Stored time: {format_number(d.time_us)} µs on {html.escape(d.device_name or '?')}"
+        )
     if d.model:
-        parts.append(f"Model: {_escape(d.model)}, exported {d.exported_at}")
-    parts += [_escape(text) for text in describe_line_summary(d.metrics)]
+        parts.append(f"Model: {html.escape(d.model)}, exported {d.exported_at}")
+    parts += [html.escape(text) for text in describe_line_summary(d.metrics)]
     if d.usable:
         parts.append("Usable by NNFusion")
     else:
         reasons = "; ".join(d.reasons) or "no reason recorded"
         parts.append(
-            f"<span style='color:#b00040'>Not usable by NNFusion: {_escape(reasons)}</span>"
+            f"<span style='color:#b00040'>Not usable by NNFusion: {html.escape(reasons)}</span>"
         )
     return "<br>".join(parts)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
