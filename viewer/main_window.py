@@ -9,6 +9,7 @@ screen stays until the newest requested result is ready. The panes follow one Qt
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
@@ -25,8 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.kernel_db import ExportReport
-from kernelscope.core.view import Selection, is_model
+from kernelscope.core.view import Selection, ViewDocument, is_model
 
 from .actions import ACTIONS, MENUS, ActionState
 from .code.code_pane import CodePane
@@ -45,7 +45,10 @@ from .widgets.busy import BusyIndicator
 from .widgets.formatting import format_dims
 from .workers.export_worker import ExportController
 from .workers.jobs import Latest, Workers
-from .workers.open_worker import Opened, open_job
+from .workers.open_worker import open_job
+
+if TYPE_CHECKING:  # core.kernel_db (sqlite-utils, 0.3 s) loads when the DB is first used
+    from kernelscope.core.kernel_db import ExportReport
 
 OPEN_FILTER = (
     "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx);;Workspaces (manifest.json);;"
@@ -260,13 +263,13 @@ class MainWindow(QMainWindow):
         chosen = [Path(p) for p in paths]
         self.loader.submit(open_job(chosen), chosen)
 
-    def _on_opened(self, opened: Opened, paths: list[Path]) -> None:
-        self.selection.set_document(opened.document)
-        self.db_panel.set_profile_times(opened.kernel_times_us)
+    def _on_opened(self, document: ViewDocument, paths: list[Path]) -> None:
+        self.selection.set_document(document)
+        self.db_panel.set_document(document)
         if len(paths) == 1 and paths[0].exists():  # not for several CSV files opened together
             self.recent.remember(str(paths[0].resolve()))
         self.kernels.select_first()
-        self.document_opened.emit(opened.document)
+        self.document_opened.emit(document)
 
     def _on_open_failed(self, error: BaseException, paths: list[Path]) -> None:
         self.show_error(f"Cannot open {', '.join(map(str, paths))}", error)

@@ -3,9 +3,12 @@ NNFusion cannot use some rows."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QMessageBox, QWidget
 
-from kernelscope.core.kernel_db import ExportReport
+if TYPE_CHECKING:
+    from kernelscope.core.kernel_db import ExportReport
 
 
 def summary_box(parent: QWidget, report: ExportReport) -> QMessageBox:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from kernelscope.core.kernel_db import EntrySummary
-
 from ..widgets.formatting import format_number
 from ..widgets.roles import KeyRole, SortRole
+
+if TYPE_CHECKING:  # the DB (sqlite-utils) is imported when it is first read
+    from kernelscope.core.kernel_db import EntrySummary
 
 Index = QModelIndex | QPersistentModelIndex
 

@@ -6,6 +6,8 @@ the panel keeps open (a sqlite3 connection belongs to its thread). Typing in the
 shape box lists again once the typing pauses; the newest query wins. Deleting opens the DB
 for writing for its one transaction. The DB is first read when the panel is first shown
 (``ensure_loaded``) or another file is chosen; the chosen file is remembered in QSettings.
+``core.kernel_db`` (sqlite-utils: 0.3 s) is imported then too, not at start-up. The panel
+shows the open profile's mean time beside each entry, read on the document lane.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelection, QSettings, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import (
@@ -40,19 +43,16 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db import (
-    EntryDetail,
-    EntrySummary,
-    KernelDB,
-    default_db_path,
-    describe_line_summary,
-)
+from kernelscope.core.view import ViewDocument
 
 from ..code.highlight import Highlighter, Span
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
 from ..workers.jobs import Latest, Workers
 from .kernel_db_model import KernelDbModel
+
+if TYPE_CHECKING:
+    from kernelscope.core.kernel_db import EntryDetail, EntrySummary, KernelDB
 
 SETTINGS_KEY = "kernel_db/path"
 PAGE = 1000  # rows listed at most; the filters narrow the rest down
@@ -83,6 +83,8 @@ class _Session:
 
     def list(self, path: Path, filters: Filters, reread: bool) -> Listing:
         """Entries matching ``filters``; ``reread`` (re)opens the file and its choices."""
+        from kernelscope.core.kernel_db import KernelDB
+
         listing = Listing(path)
         if reread or path != self._path:
             self.close()
@@ -113,8 +115,17 @@ class _Session:
 
 
 def _delete(path: Path, keys: list[str]) -> int:
+    from kernelscope.core.kernel_db import KernelDB
+
     with KernelDB.open(path, write=True, timeout=2.0) as db:
         return db.delete(keys)
+
+
+def _mean_times_us(document: ViewDocument) -> dict[str, float]:
+    from kernelscope.core.kernel_db import profile_times
+
+    times = profile_times(document.profile)[0] if document.profile else {}
+    return {name: ns / 1000 for name, (_, ns) in times.items()}
 
 
 def _body(entry: EntryDetail) -> str:
@@ -157,7 +168,10 @@ class KernelDbPanel(QWidget):
         self.setObjectName("kernel_db_panel")
         self.settings = settings
         self.detail: EntryDetail | None = None
-        self._path = Path(str(settings.value(SETTINGS_KEY, "") or default_db_path()))
+        remembered = str(settings.value(SETTINGS_KEY, "") or "")
+        self._path: Path | None = Path(remembered) if remembered else None  # None: the default
+        self._document: ViewDocument | None = None
+        self._times = Latest(workers, "document", "reading kernel times", self)
         self._workers = workers
         self._session = _Session()
         self._cuda = cuda
@@ -196,6 +210,8 @@ class KernelDbPanel(QWidget):
         )
         self._details.result.connect(self._on_detail)
         self._details.failed.connect(lambda exc, _: self.error.emit("Cannot read the entry", exc))
+        self._times.result.connect(self._on_times)
+        self._times.failed.connect(lambda exc, _: self.error.emit("Cannot read kernel times", exc))
         self._colouring.result.connect(self._on_coloured)
 
     # ---- construction -------------------------------------------------------------------
@@ -284,17 +300,23 @@ class KernelDbPanel(QWidget):
     # ---- the DB file --------------------------------------------------------------------
     @property
     def path(self) -> Path:
+        if self._path is None:
+            from kernelscope.core.kernel_db import default_db_path
+
+            self._path = default_db_path()
         return self._path
 
     @property
     def busy(self) -> bool:
-        return self._listing.busy or self._details.busy or self._typing.isActive()
+        return (
+            self._listing.busy or self._details.busy or self._times.busy or self._typing.isActive()
+        )
 
     def choose_db(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self,
             "Kernel DB",
-            str(self._path),
+            str(self.path),
             DB_FILTER,
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
@@ -310,8 +332,9 @@ class KernelDbPanel(QWidget):
     def load(self) -> None:
         """(Re)open the DB read-only and list it; a file that does not exist yet is empty."""
         self._loaded = True
-        self.path_label.setText(str(self._path))
-        self.path_label.setToolTip(str(self._path))
+        self.path_label.setText(str(self.path))
+        self.path_label.setToolTip(str(self.path))
+        self._read_times()
         self._list(reread=True)
 
     def reload(self) -> None:
@@ -330,6 +353,7 @@ class KernelDbPanel(QWidget):
         self._listing.cancel()
         self._details.cancel()
         self._colouring.cancel()
+        self._times.cancel()
         if self._loaded and not self._workers.closed:
             session = self._session
             self._workers.start("db", lambda context: session.close(), "closing the kernel DB")
@@ -342,7 +366,7 @@ class KernelDbPanel(QWidget):
 
     def _list(self, reread: bool) -> None:
         self._typing.stop()
-        path, filters, session = self._path, self.filters(), self._session
+        path, filters, session = self.path, self.filters(), self._session
         self._listing.submit(lambda context: session.list(path, filters, reread), path)
 
     # ---- listing ------------------------------------------------------------------------
@@ -396,7 +420,21 @@ class KernelDbPanel(QWidget):
             box.setCurrentIndex(max(0, box.findData(current)))
             box.blockSignals(False)
 
-    def set_profile_times(self, times_us: dict[str, float]) -> None:
+    def set_document(self, document: ViewDocument | None) -> None:
+        """The document open in the window: its profile's mean times go beside the entries."""
+        self._document = document
+        if self._loaded:
+            self._read_times()
+
+    def _read_times(self) -> None:
+        document = self._document
+        if document is None or document.profile is None:
+            self._times.cancel()
+            self.model.set_profile_times({})
+            return
+        self._times.submit(lambda context: _mean_times_us(document))
+
+    def _on_times(self, times_us: dict[str, float], context: object) -> None:
         self.model.set_profile_times(times_us)
 
     def selected_keys(self) -> list[str]:
@@ -471,8 +509,7 @@ class KernelDbPanel(QWidget):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Delete kernel DB entries",
-            f"Delete {len(chosen)} entr{'y' if len(chosen) == 1 else 'ies'} from "
-            f"{self._path.name}?",
+            f"Delete {len(chosen)} entr{'y' if len(chosen) == 1 else 'ies'} from {self.path.name}?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             self,
         )
@@ -486,7 +523,7 @@ class KernelDbPanel(QWidget):
 
     def delete(self, keys: list[str]) -> None:
         """Delete these entries on the ``db`` lane, then list again."""
-        path = self._path
+        path = self.path
         job = self._workers.start(
             "db", lambda context: _delete(path, keys), "deleting kernel DB entries"
         )
@@ -500,6 +537,8 @@ class KernelDbPanel(QWidget):
 
 
 def _describe(d: EntryDetail) -> str:
+    from kernelscope.core.kernel_db import describe_line_summary  # loaded with the DB
+
     grid = format_dims(d.grid) if d.grid else "?"
     block = format_dims(d.block) if d.block else "?"
     parts = [

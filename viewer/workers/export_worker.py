@@ -10,18 +10,15 @@ export: it is one transaction, so it commits or rolls back, never half.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db import (
-    ExportReport,
-    export_workspace,
-    profile_line_summaries,
-    profile_times,
-)
 from kernelscope.core.view import ViewDocument
+
+if TYPE_CHECKING:  # core.kernel_db (sqlite-utils) is imported by the first export's jobs
+    from kernelscope.core.kernel_db import ExportReport
 
 from .jobs import Job, JobContext, Workers
 
@@ -72,6 +69,8 @@ class ExportController(QObject):
         workspace = document.workspace.path
 
         def facts(context: JobContext) -> Facts:
+            from kernelscope.core.kernel_db import profile_line_summaries, profile_times
+
             profile = document.profile
             if profile is None:
                 return {}, None, {}
@@ -88,6 +87,8 @@ class ExportController(QObject):
         times, version, metrics = facts
 
         def write(context: JobContext) -> ExportReport:
+            from kernelscope.core.kernel_db import export_workspace
+
             def progress(step: str, fraction: float | None, message: str) -> None:
                 text = f"Preparing {message}" if step == "prepare" else f"Writing {message}"
                 context.progress(step, fraction, text)
