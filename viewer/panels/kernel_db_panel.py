@@ -13,7 +13,6 @@ shows the open profile's mean time beside each entry, read on the document lane.
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -42,94 +41,29 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument
 
 from ..code.highlight import Highlighter, Span
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
 from ..workers.jobs import Latest, Workers
+from .kernel_db_jobs import (
+    DbSession,
+    Filters,
+    Listing,
+    delete_entries,
+    function_body,
+    mean_times_us,
+)
 from .kernel_db_model import KernelDbModel
 
 if TYPE_CHECKING:
-    from kernelscope.core.kernel_db import EntryDetail, EntrySummary, KernelDB
+    from kernelscope.core.kernel_db import EntryDetail
 
 SETTINGS_KEY = "kernel_db/path"
-PAGE = 1000  # rows listed at most; the filters narrow the rest down
 ALL = ""  # combo data of "any op type / device"
 DB_FILTER = "Kernel DBs (*.db *.sqlite *.sqlite3);;All files (*)"
 TYPING_PAUSE_MS = 250  # a search runs once typing pauses this long
-Filters = dict[str, str | None]
-
-
-@dataclass
-class Listing:
-    """One query's answer: a page of entries and, when the DB was (re)read, its choices."""
-
-    path: Path
-    entries: list[EntrySummary] = field(default_factory=list)
-    total: int = 0
-    choices: tuple[list[tuple[str, int]], list[str]] | None = None  # op types, devices
-    readable: bool = False
-    error: KernelscopeError | None = None  # why the file could not be opened
-
-
-class _Session:
-    """The panel's connection. Every method runs on the ``db`` lane and nowhere else."""
-
-    def __init__(self) -> None:
-        self._db: KernelDB | None = None
-        self._path: Path | None = None
-
-    def list(self, path: Path, filters: Filters, reread: bool) -> Listing:
-        """Entries matching ``filters``; ``reread`` (re)opens the file and its choices."""
-        from kernelscope.core.kernel_db import KernelDB
-
-        listing = Listing(path)
-        if reread or path != self._path:
-            self.close()
-            self._path = path
-            if path.is_file():
-                try:
-                    self._db = KernelDB.open(path)
-                except KernelscopeError as exc:
-                    listing.error = exc
-            if self._db is not None:
-                listing.choices = (self._db.op_types(), self._db.devices())
-            else:
-                listing.choices = ([], [])
-        if self._db is not None:
-            listing.readable = True
-            listing.entries = self._db.list_entries(**filters, limit=PAGE)
-            listing.total = self._db.count_entries(**filters)
-        return listing
-
-    def detail(self, key: str) -> EntryDetail | None:
-        return self._db.get(key) if self._db is not None else None
-
-    def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
-            self._db = None
-        self._path = None
-
-
-def _delete(path: Path, keys: list[str]) -> int:
-    from kernelscope.core.kernel_db import KernelDB
-
-    with KernelDB.open(path, write=True, timeout=2.0) as db:
-        return db.delete(keys)
-
-
-def _mean_times_us(document: ViewDocument) -> dict[str, float]:
-    from kernelscope.core.kernel_db import profile_times
-
-    times = profile_times(document.profile)[0] if document.profile else {}
-    return {name: ns / 1000 for name, (_, ns) in times.items()}
-
-
-def _body(entry: EntryDetail) -> str:
-    return str(entry.function.get("function_body") or entry.source or "")
 
 
 class _CudaSyntax(QSyntaxHighlighter):
@@ -173,7 +107,7 @@ class KernelDbPanel(QWidget):
         self._document: ViewDocument | None = None
         self._times = Latest(workers, "document", "reading kernel times", self)
         self._workers = workers
-        self._session = _Session()
+        self._session = DbSession()
         self._cuda = cuda
         self._loaded = False  # read once the panel is first shown
         self._listing = Latest(workers, "db", "listing the kernel DB", self)
@@ -432,7 +366,7 @@ class KernelDbPanel(QWidget):
             self._times.cancel()
             self.model.set_profile_times({})
             return
-        self._times.submit(lambda context: _mean_times_us(document))
+        self._times.submit(lambda context: mean_times_us(document))
 
     def _on_times(self, times_us: dict[str, float], context: object) -> None:
         self.model.set_profile_times(times_us)
@@ -489,7 +423,7 @@ class KernelDbPanel(QWidget):
         if d is None:
             return
         text = d.sources.get(self.files.currentText())
-        self._lines = lines = (text if text is not None else _body(d)).splitlines()
+        self._lines = lines = (text if text is not None else function_body(d)).splitlines()
         self._syntax.spans = []
         self.source.setPlainText("\n".join(lines))  # one block per line, as lexed
         cuda = self._cuda
@@ -525,7 +459,7 @@ class KernelDbPanel(QWidget):
         """Delete these entries on the ``db`` lane, then list again."""
         path = self.path
         job = self._workers.start(
-            "db", lambda context: _delete(path, keys), "deleting kernel DB entries"
+            "db", lambda context: delete_entries(path, keys), "deleting kernel DB entries"
         )
         job.returned.connect(lambda removed: self.reload())
         job.errored.connect(lambda exc: self.error.emit("Cannot delete from the kernel DB", exc))
