@@ -55,6 +55,8 @@ class KernelList(QWidget):
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         selection.document_changed.connect(self._on_document)
         selection.kernel_changed.connect(self._on_kernel)
+        # a kernel that failed to load leaves the list on the one still shown
+        selection.loading_changed.connect(lambda loading: None if loading else self._on_kernel())
 
     def _on_document(self) -> None:
         self.model.set_document(self.selection.document)
