@@ -441,16 +441,17 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop what is running (an export commits first) and end the worker threads."""
-        self.loader.cancel()
-        self.db_panel.close_db()
-        self.workers.shutdown()
+        if not self.workers.closed:  # once, however often the window is closed
+            self.loader.cancel()
+            self.db_panel.close_db()
+            self.workers.shutdown()
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                app.focusChanged.disconnect(self._on_focus)
         if self._save_layout:
             self.settings.setValue("window/geometry", self.saveGeometry())
             self.settings.setValue("window/state", self.saveState())
             self.settings.setValue("window/splitter", self.splitter.saveState())
-        app = QApplication.instance()
-        if isinstance(app, QApplication):
-            app.focusChanged.disconnect(self._on_focus)
         super().closeEvent(event)
 
     # ---- drag and drop ------------------------------------------------------------------
