@@ -117,20 +117,21 @@ def test_the_file_switcher_shows_a_header_and_keeps_correlation(qtbot, make_wind
 
 def test_a_kernel_loads_in_the_background_and_the_newest_click_wins(qtbot, make_window) -> None:
     window = make_window(WORKSPACE)
-    shown = window.selection.kernel
+    selection, shown = window.selection, window.selection.kernel
     table = window.kernels.table
-    rows = {
-        item_data(table.model().index(r, 0), KeyRole): r for r in range(table.model().rowCount())
-    }
-    others = [name for name in rows if name != shown.name]
-    _click_row(qtbot, table, rows[others[0]])
-    _click_row(qtbot, table, rows[others[1]])
-    assert window.selection.kernel is shown, "the panes keep the kernel until the new one is here"
-    assert window.selection.requested_kernel == others[1]
+    model = table.model()
+    rows = {item_data(model.index(r, 0), KeyRole): r for r in range(model.rowCount())}
+    first, second = [name for name in rows if name != shown.name][:2]
+    seen: list[str] = []
+    selection.kernel_changed.connect(lambda: seen.append(selection.kernel.name))
+    selection.show(first)
+    assert selection.kernel is shown and selection.loading, "the panes keep it until it is here"
+    _click_row(qtbot, table, rows[second])
     settle(qtbot, window)
-    assert window.selection.kernel.name == others[1]
-    assert window.sass.model.rowCount() == len(window.selection.kernel.instructions)
-    assert item_data(table.currentIndex(), KeyRole) == others[1]
+    assert selection.kernel.name == second and seen[-1] == second
+    assert first not in seen[seen.index(second) :], "an older request never wins"
+    assert window.sass.model.rowCount() == len(selection.kernel.instructions)
+    assert item_data(table.currentIndex(), KeyRole) == second
 
 
 def test_kernel_list_sorts_and_filters(qtbot, make_window) -> None:
