@@ -115,6 +115,7 @@ class Profile:
         self._tables: dict[int, InstructionTable | None] = {}
         self._resolver: SourceResolver | None = None
         self._sources: dict[str, str] | None = None
+        self._all_sources = False
         self._kernels: list[KernelSummary] | None = None
 
     # ---- opening ---------------------------------------------------------------------------
@@ -425,6 +426,21 @@ class Profile:
             return self._loader.no_lines_reason()
         return None
 
+    def embedded_sources(self) -> dict[str, str]:
+        """The source files the profile carries a copy of (``--import-source yes``, or a
+        ``cuda`` CSV view), by recorded path, without reading per-instruction data (a report's
+        first launch carries the files of its whole module)."""
+        if self._sources is None:
+            self._sources = (self._cache.load("sources") if self._cache else None) or {}
+        if not self._all_sources and not any(self._sources.values()):
+            for path, text in self._loader.sources_for(None).items():
+                if text or path not in self._sources:
+                    self._sources[path] = text
+            if self._cache:
+                self._cache.store("sources", self._sources)
+        self._all_sources = True
+        return {path: text for path, text in self._sources.items() if text}
+
 
 class _Loader:
     """Where a profile's data comes from: a report through ncu_report, or CSV exports."""
@@ -438,7 +454,7 @@ class _Loader:
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         raise NotImplementedError
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         """Source files known to the data, at least trying to include ``path``."""
         raise NotImplementedError
 
@@ -484,7 +500,7 @@ class _ReportLoader(_Loader):
         last = int(table.offsets[-1]) // 16 + 1 if table is not None and len(table) else 0
         return self.reader.sass(launch.id, launch.function_start, last)
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         return self.reader.sources_for(path)
 
 
@@ -513,7 +529,7 @@ class _CsvLoader(_Loader):
             return {}
         return {int(o): s for o, s in zip(table.offsets, table.sass, strict=True)}
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         return self.data.sources
 
     def no_instructions_reason(self) -> str:

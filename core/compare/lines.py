@@ -1,0 +1,122 @@
+"""Aligning two versions of a kernel's source, and of its SASS, with ``difflib``.
+
+Sources: ``difflib.SequenceMatcher`` over ``normalise.source_keys`` (TVM's numbering of names,
+the kernel's name and its parameters' names masked), so a renamed temporary or input does not
+break the alignment. Inside a block the first pass could not align, a second pass over the
+keys with number literals masked (``normalise.loosen``) pairs the same statement with other
+constants as *changed*; what is still left is paired in order as changed when the two lines
+are at least half alike (difflib's character ratio), else shown on one side only. Each row
+then carries the metrics of its line on each side.
+
+SASS (``sass.align_instructions``): the same over the instruction text, then the opcode alone:
+the instruction streams of two builds align where the compiler emitted the same sequence.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+
+from .normalise import loosen, source_keys
+from .records import BASE_ONLY, CHANGED, NEW_ONLY, SAME, LineRow
+
+PAIR_RATIO = 0.5  # character similarity for two leftover lines to count as one changed line
+_AUTOJUNK_FROM = 4000  # lines in both: above, let difflib skip very common lines as seeds
+
+# (kind, base index or None, new index or None)
+Alignment = list[tuple[str, int | None, int | None]]
+
+
+def align(
+    base_keys: Sequence[str],
+    new_keys: Sequence[str],
+    base_loose: Sequence[str],
+    new_loose: Sequence[str],
+    base_text: Sequence[str] | None = None,
+    new_text: Sequence[str] | None = None,
+) -> Alignment:
+    """Indices of two sequences aligned: SAME (equal keys), CHANGED (equal loose keys, or
+    leftovers at least half alike by their text; none when no text is given), or one side
+    only (BASE_ONLY, NEW_ONLY)."""
+    junk = len(base_keys) + len(new_keys) > _AUTOJUNK_FROM
+    matcher = difflib.SequenceMatcher(None, base_keys, new_keys, autojunk=junk)
+    out: Alignment = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            out.extend((SAME, i, j) for i, j in zip(range(i1, i2), range(j1, j2), strict=True))
+            continue
+        ia, ib = range(i1, i2), range(j1, j2)
+        loose = difflib.SequenceMatcher(
+            None, [base_loose[i] for i in ia], [new_loose[j] for j in ib], autojunk=False
+        )
+        for tag2, a1, a2, b1, b2 in loose.get_opcodes():
+            if tag2 == "equal":
+                pairs = zip(range(a1, a2), range(b1, b2), strict=True)
+                out.extend((CHANGED, ia[a], ib[b]) for a, b in pairs)
+            else:
+                out.extend(_leftover(ia[a1:a2], ib[b1:b2], base_text, new_text))
+    return out
+
+
+def _leftover(
+    ia: range, ib: range, base_text: Sequence[str] | None, new_text: Sequence[str] | None
+) -> Alignment:
+    """Pair leftover lines in order while they are alike; the rest on one side only."""
+    out: Alignment = []
+    i, j = 0, 0
+    while i < len(ia) and j < len(ib):
+        if (
+            base_text is not None
+            and new_text is not None
+            and _alike(base_text[ia[i]], new_text[ib[j]])
+        ):
+            out.append((CHANGED, ia[i], ib[j]))
+            i += 1
+            j += 1
+        elif len(ia) - i >= len(ib) - j:
+            out.append((BASE_ONLY, ia[i], None))
+            i += 1
+        else:
+            out.append((NEW_ONLY, None, ib[j]))
+            j += 1
+    out.extend((BASE_ONLY, ia[k], None) for k in range(i, len(ia)))
+    out.extend((NEW_ONLY, None, ib[k]) for k in range(j, len(ib)))
+    return out
+
+
+def _alike(a: str, b: str) -> bool:
+    matcher = difflib.SequenceMatcher(None, a.strip(), b.strip())
+    return matcher.real_quick_ratio() >= PAIR_RATIO and matcher.ratio() >= PAIR_RATIO
+
+
+def align_lines(
+    base: Sequence[str],
+    new: Sequence[str],
+    base_metrics: Mapping[int, Mapping[str, float]] | None = None,
+    new_metrics: Mapping[int, Mapping[str, float]] | None = None,
+) -> list[LineRow]:
+    """Two kernel sources aligned line by line (1-based line numbers), each row with the
+    metrics of its line on each side (``*_metrics``: line number -> metric -> value)."""
+    bm, nm = base_metrics or {}, new_metrics or {}
+    ka, kb = source_keys(base), source_keys(new)
+    rows = []
+    for kind, i, j in align(ka, kb, [loosen(k) for k in ka], [loosen(k) for k in kb], base, new):
+        bl = i + 1 if i is not None else None
+        nl = j + 1 if j is not None else None
+        rows.append(
+            LineRow(
+                kind=kind,
+                base_line=bl,
+                new_line=nl,
+                base_text=base[i] if i is not None else None,
+                new_text=new[j] if j is not None else None,
+                base=dict(bm.get(bl, {})) if bl is not None else {},
+                new=dict(nm.get(nl, {})) if nl is not None else {},
+            )
+        )
+    return rows
+
+
+def sources_identical(base: Sequence[str], new: Sequence[str]) -> bool:
+    """Equal up to layout and TVM's naming (``normalise.source_keys``)."""
+    return source_keys(base) == source_keys(new)
