@@ -335,12 +335,11 @@ def _kernel_text(comp: KernelComparison, metric: str, all_lines: bool) -> list[s
     m = comp.kernel.match
     out = [f"== {m.label} ({m.method}: {m.evidence})"]
     out.append(
-        f"sources: {'identical up to TVM naming' if comp.sources_identical else 'differ'}; "
-        f"{label_of(metric)} ({metric}) per pass, kernel total "
-        f"{_num(_total(comp, metric, 'base'))} -> {_num(_total(comp, metric, 'new'))}"
+        f"sources: {_sources_state(comp)}; {label_of(metric)} ({metric}) per pass, kernel "
+        f"total {_num(_total(comp, metric, 'base'))} -> {_num(_total(comp, metric, 'new'))}"
     )
     out += [f"note: {n}" for n in comp.notes]
-    if comp.base_has_lines or comp.new_has_lines or all_lines:
+    if comp.base_has_lines and comp.new_has_lines or all_lines:
         header = ["base", "new", "kind", "base", "new", "delta", "", "source (new)"]
         out.append(format_table(header, _line_rows(comp, metric, all_lines), right={0, 1, 3, 4, 5}))
     ops = [o for o in comp.opcodes if o.count_delta or o.executed_delta]
@@ -369,6 +368,14 @@ def _kernel_text(comp: KernelComparison, metric: str, all_lines: bool) -> list[s
     aligned = "aligned" if comp.instructions else "not aligned"
     out.append(f"SASS instructions {aligned}: {comp.instructions_aligned:.0%} in aligned rows")
     return out
+
+
+def _sources_state(comp: KernelComparison) -> str:
+    has_base = any(r.base_text is not None for r in comp.rows)
+    has_new = any(r.new_text is not None for r in comp.rows)
+    if not (has_base and has_new):
+        return f"only {'base' if has_base else 'new'} has one" if has_base or has_new else "none"
+    return "identical up to TVM's naming" if comp.sources_identical else "they differ"
 
 
 def _total(comp: KernelComparison, metric: str, side: str) -> float | None:

@@ -434,6 +434,11 @@ class Comparison:
                 f"only {matched} of {base.kernels} base and {new.kernels} new kernels "
                 "match: these look like profiles of different models"
             )
+        elif matched < max(base.kernels, new.kernels):
+            notes.append(
+                f"{base.kernels - matched} base and {new.kernels - matched} new kernels have "
+                "no counterpart: the model changed, or these are two models"
+            )
         for side in (base, new):
             if not side.has_source_metrics:
                 why = self.profiles[side.role].correlation_problem(
