@@ -38,23 +38,33 @@ def align(
     """Indices of two sequences aligned: SAME (equal keys), CHANGED (equal loose keys, or
     leftovers at least half alike by their text; none when no text is given), or one side
     only (BASE_ONLY, NEW_ONLY)."""
-    junk = len(base_keys) + len(new_keys) > _AUTOJUNK_FROM
-    matcher = difflib.SequenceMatcher(None, base_keys, new_keys, autojunk=junk)
-    out: Alignment = []
+    # The common head and tail first (two builds of a kernel mostly share both), so that
+    # difflib only sees the part that changed.
+    n, m = len(base_keys), len(new_keys)
+    head = 0
+    while head < min(n, m) and base_keys[head] == new_keys[head]:
+        head += 1
+    tail = 0
+    while tail < min(n, m) - head and base_keys[n - 1 - tail] == new_keys[m - 1 - tail]:
+        tail += 1
+    out: Alignment = [(SAME, i, i) for i in range(head)]
+    ka, kb = base_keys[head : n - tail], new_keys[head : m - tail]
+    matcher = difflib.SequenceMatcher(None, ka, kb, autojunk=len(ka) + len(kb) > _AUTOJUNK_FROM)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        ia, ib = range(head + i1, head + i2), range(head + j1, head + j2)
         if tag == "equal":
-            out.extend((SAME, i, j) for i, j in zip(range(i1, i2), range(j1, j2), strict=True))
+            out.extend((SAME, i, j) for i, j in zip(ia, ib, strict=True))
             continue
-        ia, ib = range(i1, i2), range(j1, j2)
         loose = difflib.SequenceMatcher(
             None, [base_loose[i] for i in ia], [new_loose[j] for j in ib], autojunk=False
         )
         for tag2, a1, a2, b1, b2 in loose.get_opcodes():
-            if tag2 == "equal":
-                pairs = zip(range(a1, a2), range(b1, b2), strict=True)
-                out.extend((CHANGED, ia[a], ib[b]) for a, b in pairs)
-            else:
+            if tag2 != "equal":
                 out.extend(_leftover(ia[a1:a2], ib[b1:b2], base_text, new_text))
+                continue
+            for i, j in zip(ia[a1:a2], ib[b1:b2], strict=True):
+                out.append((SAME if base_keys[i] == new_keys[j] else CHANGED, i, j))
+    out.extend((SAME, n - tail + k, m - tail + k) for k in range(tail))
     return out
 
 

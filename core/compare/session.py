@@ -608,20 +608,17 @@ def _same_config_durations(launches: Sequence[Launch]) -> list[float]:
 
 
 def _instruction_metrics(table: InstructionTable | None) -> dict[int, Metrics]:
+    """Every numeric metric of every instruction, by offset (NaN: absent)."""
     if table is None:
         return {}
-
     keys = list(table.numbers)
     if not keys:
         return {int(o): {} for o in table.offsets}
-    stacked = np.vstack([table.numbers[k] for k in keys])
-    out = {}
-    for col, offset in enumerate(table.offsets.tolist()):
-        values = stacked[:, col]
-        out[int(offset)] = {
-            k: float(v) for k, v in zip(keys, values, strict=True) if not math.isnan(v)
-        }
-    return out
+    rows = np.vstack([table.numbers[k] for k in keys]).T.tolist()
+    return {
+        int(offset): {k: v for k, v in zip(keys, row, strict=True) if v == v}  # v != v: NaN
+        for offset, row in zip(table.offsets.tolist(), rows, strict=True)
+    }
 
 
 def _model_order(

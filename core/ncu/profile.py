@@ -116,6 +116,7 @@ class Profile:
         self._resolver: SourceResolver | None = None
         self._sources: dict[str, str] | None = None
         self._all_sources = False
+        self._combined: dict[tuple[str, int | None], InstructionTable | None] = {}
         self._kernels: list[KernelSummary] | None = None
 
     # ---- opening ---------------------------------------------------------------------------
@@ -261,9 +262,8 @@ class Profile:
     def prefetch(self, launch_ids: Sequence[int]) -> None:
         """Load (from the cache, else the profile) the per-instruction data of these launches."""
         todo = []
-        for i in launch_ids:
-            if i in self._tables:
-                continue
+        new = [i for i in dict.fromkeys(launch_ids) if i not in self._tables]
+        for i in new:
             table = self._cache.load(f"launch-{i}") if self._cache else None
             if table is not None:
                 self._tables[i] = table
@@ -273,17 +273,19 @@ class Profile:
             table = self._tables[launch.id] = self._loader.instructions(launch)
             if self._cache and table is not None:
                 self._cache.store(f"launch-{launch.id}", table)
-        for i in launch_ids:  # workspace-dependent: added after the cache, never stored in it
+        for i in new:  # workspace-dependent: added after the cache, never stored in it (once)
             self._with_inline_frames(self.launch(i), self._tables[i])
 
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
-        """Per-instruction metrics of a kernel, its launches combined (or one launch)."""
-        ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
-        self.prefetch(ids)
-        tables = [t for t in (self.launch_instructions(i) for i in ids) if t is not None]
-        if not tables:
-            return None
-        return agg.combine_launches(tables)
+        """Per-instruction metrics of a kernel, its launches combined (or one launch); kept,
+        since combining a kernel's launches costs ~10 ms per launch."""
+        key = (kernel, launch)
+        if key not in self._combined:
+            ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
+            self.prefetch(ids)
+            tables = [t for t in (self.launch_instructions(i) for i in ids) if t is not None]
+            self._combined[key] = agg.combine_launches(tables) if tables else None
+        return self._combined[key]
 
     def sass(self, kernel: str, launch: int | None = None) -> dict[int, str]:
         """SASS text by offset (first launch of the kernel unless ``launch`` is given)."""
