@@ -15,7 +15,7 @@ the instruction streams of two builds align where the compiler emitted the same 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from .normalise import loosen, source_keys
 from .records import BASE_ONLY, CHANGED, NEW_ONLY, SAME, LineRow
@@ -23,6 +23,7 @@ from .records import BASE_ONLY, CHANGED, NEW_ONLY, SAME, LineRow
 PAIR_RATIO = 0.5  # character similarity for two leftover lines to count as one changed line
 _AUTOJUNK_FROM = 4000  # lines in both: above, let difflib skip very common lines as seeds
 
+_NONE: Mapping[str, float] = {}
 # (kind, base index or None, new index or None)
 Alignment = list[tuple[str, int | None, int | None]]
 
@@ -30,14 +31,14 @@ Alignment = list[tuple[str, int | None, int | None]]
 def align(
     base_keys: Sequence[str],
     new_keys: Sequence[str],
-    base_loose: Sequence[str],
-    new_loose: Sequence[str],
+    loose: Callable[[int, int], str],
     base_text: Sequence[str] | None = None,
     new_text: Sequence[str] | None = None,
 ) -> Alignment:
-    """Indices of two sequences aligned: SAME (equal keys), CHANGED (equal loose keys, or
-    leftovers at least half alike by their text; none when no text is given), or one side
-    only (BASE_ONLY, NEW_ONLY)."""
+    """Indices of two sequences aligned: SAME (equal keys), CHANGED (equal ``loose(side, i)``
+    keys, side 0 base and 1 new, asked only where keys differ; or leftovers at least half
+    alike by their text, none when no text is given), or one side only (BASE_ONLY,
+    NEW_ONLY)."""
     # The common head and tail first (two builds of a kernel mostly share both), so that
     # difflib only sees the part that changed.
     n, m = len(base_keys), len(new_keys)
@@ -55,10 +56,13 @@ def align(
         if tag == "equal":
             out.extend((SAME, i, j) for i, j in zip(ia, ib, strict=True))
             continue
-        loose = difflib.SequenceMatcher(
-            None, [base_loose[i] for i in ia], [new_loose[j] for j in ib], autojunk=False
+        second = difflib.SequenceMatcher(
+            None,
+            [loose(0, i) for i in ia],
+            [loose(1, j) for j in ib],
+            autojunk=False,
         )
-        for tag2, a1, a2, b1, b2 in loose.get_opcodes():
+        for tag2, a1, a2, b1, b2 in second.get_opcodes():
             if tag2 != "equal":
                 out.extend(_leftover(ia[a1:a2], ib[b1:b2], base_text, new_text))
                 continue
@@ -110,7 +114,8 @@ def align_lines(
     bm, nm = base_metrics or {}, new_metrics or {}
     ka, kb = source_keys(base), source_keys(new)
     rows = []
-    for kind, i, j in align(ka, kb, [loosen(k) for k in ka], [loosen(k) for k in kb], base, new):
+    keys = (ka, kb)
+    for kind, i, j in align(ka, kb, lambda side, k: loosen(keys[side][k]), base, new):
         bl = i + 1 if i is not None else None
         nl = j + 1 if j is not None else None
         rows.append(
@@ -120,13 +125,8 @@ def align_lines(
                 new_line=nl,
                 base_text=base[i] if i is not None else None,
                 new_text=new[j] if j is not None else None,
-                base=dict(bm.get(bl, {})) if bl is not None else {},
-                new=dict(nm.get(nl, {})) if nl is not None else {},
+                base=bm.get(bl, _NONE) if bl is not None else _NONE,  # shared, not copied:
+                new=nm.get(nl, _NONE) if nl is not None else _NONE,  # rows are read-only
             )
         )
     return rows
-
-
-def sources_identical(base: Sequence[str], new: Sequence[str]) -> bool:
-    """Equal up to layout and TVM's naming (``normalise.source_keys``)."""
-    return source_keys(base) == source_keys(new)

@@ -17,6 +17,7 @@ which is the same as of sums when both reports profiled one pass.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .noise import NoiseModel
@@ -188,8 +189,8 @@ class LineRow:
     new_line: int | None
     base_text: str | None
     new_text: str | None
-    base: dict[str, float] = field(default_factory=dict)  # the base line's metrics
-    new: dict[str, float] = field(default_factory=dict)
+    base: Mapping[str, float] = field(default_factory=dict)  # the base line's metrics
+    new: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -199,8 +200,8 @@ class InstructionRow:
     new_offset: int | None
     base_text: str | None
     new_text: str | None
-    base: dict[str, float] = field(default_factory=dict)
-    new: dict[str, float] = field(default_factory=dict)
+    base: Mapping[str, float] = field(default_factory=dict)
+    new: Mapping[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

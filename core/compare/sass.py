@@ -68,12 +68,9 @@ def align_instructions(
 ) -> tuple[list[InstructionRow], float]:
     """Instruction rows (SAME: same opcode and operands, CHANGED: same opcode) and the share of
     instructions in them; no rows when under ``ALIGN_THRESHOLD`` of them align."""
-    pairs = align(
-        [_key(i) for i in base],
-        [_key(i) for i in new],
-        [i.opcode for i in base],
-        [i.opcode for i in new],
-    )
+    opcodes = [i.opcode for i in base], [i.opcode for i in new]
+    keys = [_key(i) for i in base], [_key(i) for i in new]
+    pairs = align(*keys, lambda side, k: opcodes[side][k])
     longest = max(len(base), len(new))
     aligned = sum(1 for kind, i, j in pairs if i is not None and j is not None)
     share = aligned / longest if longest else 1.0
@@ -91,8 +88,8 @@ def align_instructions(
                 new_offset=b.offset if b else None,
                 base_text=a.text if a else None,
                 new_text=b.text if b else None,
-                base=dict(bm.get(a.offset, {})) if a else {},
-                new=dict(nm.get(b.offset, {})) if b else {},
+                base=bm.get(a.offset, {}) if a else {},
+                new=nm.get(b.offset, {}) if b else {},
             )
         )
     return rows, share

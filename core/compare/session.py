@@ -29,7 +29,7 @@ import numpy as np
 from ..errors import KernelscopeError
 from ..ncu import InstructionTable, Launch, Profile, is_report
 from ..workspace import MANIFEST, PROFILES, KernelInfo, SassInstruction, Workspace
-from .lines import align_lines, sources_identical
+from .lines import align_lines
 from .matching import KernelIdentity, match_kernels
 from .noise import NOISE, NoiseModel
 from .records import (
@@ -37,6 +37,7 @@ from .records import (
     NO_TIME,
     ONLY_BASE,
     ONLY_NEW,
+    SAME,
     SLOWER,
     WITHIN_NOISE,
     KernelComparison,
@@ -493,7 +494,7 @@ class Comparison:
             if not texts[role]:
                 notes.append(f"{role}: no source text for {name}")
             metrics = profile.lines(name, file) if file is not None else {}
-            lines[role] = {loc[1]: dict(lm.values) for loc, lm in metrics.items()}
+            lines[role] = {loc[1]: lm.values for loc, lm in metrics.items()}
             has_lines[role] = problem is None and file is not None
             if problem is not None:
                 notes.append(f"{role}: {problem}")
@@ -519,7 +520,7 @@ class Comparison:
             base_file=files["base"],
             new_file=files["new"],
             rows=tuple(rows),
-            sources_identical=sources_identical(texts["base"], texts["new"]),
+            sources_identical=bool(rows) and all(r.kind == SAME for r in rows),
             base_has_lines=has_lines["base"],
             new_has_lines=has_lines["new"],
             opcodes=tuple(opcodes),
