@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from ..workspace import KernelInfo, OpInfo, TensorInfo
@@ -63,7 +64,7 @@ class KernelIdentity:
     def ops(self) -> list[OpInfo]:
         return self.info.ops if self.info is not None else []
 
-    @property
+    @cached_property
     def exact(self) -> tuple[Any, ...] | None:
         """Operators, attributes, shapes and dtypes; None without a manifest entry."""
         if not self.ops:
@@ -72,7 +73,7 @@ class KernelIdentity:
             (o.op, _attrs(o), tuple(_tensor(t, True) for t in _tensors(o))) for o in self.ops
         )
 
-    @property
+    @cached_property
     def skeleton(self) -> tuple[Any, ...] | None:
         """Operators, attributes, dtypes and ranks: what a shape change keeps."""
         if not self.ops:
@@ -81,7 +82,7 @@ class KernelIdentity:
             (o.op, _attrs(o), tuple(_tensor(t, False) for t in _tensors(o))) for o in self.ops
         )
 
-    @property
+    @cached_property
     def dims(self) -> list[int | str]:
         return [d for o in self.ops for t in _tensors(o) for d in t.shape]
 
