@@ -99,7 +99,7 @@ def _measure(what: str, args: list[str]) -> dict[str, float]:
         times = []
         for k in diff.matched:
             t = time.perf_counter()
-            cmp.kernel(k.name)
+            cmp.kernel(k)
             times.append(time.perf_counter() - t)
         out["kernel max s"] = max(times)
         out["kernel median s"] = statistics.median(times)

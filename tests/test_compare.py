@@ -550,3 +550,49 @@ def test_unreadable_input_is_an_error_with_a_message(bad: str) -> None:
 def test_a_workspace_without_profiles_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(KernelscopeError, match="without profiles"):
         open_comparison(ws("cnn3_b8"), report("cnn3_b8_run1"))
+
+
+# ---- what the viewer calls ---------------------------------------------------------------------
+def test_a_comparison_of_two_open_documents() -> None:
+    """The viewer's "Set as baseline": two documents it already has, no file opened again."""
+    from kernelscope.core.view import document_from_profile
+
+    docs = []
+    for name, folder in (("cnn3_b8_run1", "cnn3_b8"), ("cnn3x_b8", "cnn3x_b8")):
+        workspace = Workspace.open(ws(folder))
+        docs.append(
+            document_from_profile(Profile.open(report(name), workspace=workspace), workspace)
+        )
+    base, new = docs
+    cmp = Comparison(
+        base.profile, new.profile, base_workspace=base.workspace, new_workspace=new.workspace
+    )
+    diff = cmp.summary()
+    assert {k.match.base: k.match.new for k in diff.matched} == RENUMBERED
+    # a row of the table is how the window asks for a kernel; a name can need its side
+    row = diff.kernel("fused_conv2d_add_relu_kernel", side="base")
+    assert row.match.new == "fused_conv2d1_add1_relu1_kernel"
+    assert cmp.kernel(row) is cmp.kernel("fused_conv2d1_add1_relu1_kernel")
+    assert diff.kernel("fused_conv2d_add_relu_kernel").match.base is None  # new's, by default
+    # the wrong workspace for a document's profile is not used
+    wrong = Comparison(base.profile, new.profile, base_workspace=new.workspace)
+    assert wrong.workspaces["base"] is None
+    assert any("is not the build of base" in n for n in wrong.summary().notes)
+
+
+def test_cancel_between_the_two_reports() -> None:
+    import threading
+
+    from kernelscope.core.errors import Cancelled
+
+    cancel = threading.Event()
+    steps: list[str] = []
+
+    def progress(step: str, fraction: float | None, message: str) -> None:
+        steps.append(message)
+        if fraction == 0.5:
+            cancel.set()
+
+    with pytest.raises(Cancelled):
+        open_comparison(report("cnn3_b8_run1"), report("cnn3_b2"), progress=progress, cancel=cancel)
+    assert steps == ["reading cnn3_b8_run1.ncu-rep", "reading cnn3_b2.ncu-rep"]

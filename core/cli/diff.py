@@ -134,7 +134,7 @@ def _diff(args: argparse.Namespace) -> int:
         raise KernelscopeError(
             f"--kernel {args.kernel}: no kernel matches", hint=f"kernels: {known}"
         )
-    kernels = [cmp.kernel(k.name) for k in selected if k.match.base and k.match.new]
+    kernels = [cmp.kernel(k) for k in selected if k.match.base and k.match.new]
     hot = cmp.line_changes(metric, args.hot) if args.hot else ([], [])
     if args.json:
         print(json.dumps(_json(diff, kernels, hot, metric), indent=1))

@@ -172,11 +172,15 @@ class ProfileDiff:
     def only_new(self) -> tuple[KernelDelta, ...]:
         return tuple(k for k in self.kernels if k.match.base is None)
 
-    def kernel(self, name: str) -> KernelDelta:
-        """The row of a kernel by its base or new name."""
-        for k in self.kernels:
-            if name in (k.match.base, k.match.new):
-                return k
+    def kernel(self, name: str, side: str | None = None) -> KernelDelta:
+        """The row of a kernel by its name on ``side`` ("base" or "new"); without a side, by
+        its new name, else its base name (after renumbering, one name can be a kernel of
+        each profile, in two rows)."""
+        sides = [side] if side else ["new", "base"]
+        for role in sides:
+            for k in self.kernels:
+                if (k.match.new if role == "new" else k.match.base) == name:
+                    return k
         raise KeyError(name)
 
 

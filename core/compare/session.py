@@ -28,6 +28,7 @@ import numpy as np
 
 from ..errors import KernelscopeError
 from ..ncu import InstructionTable, Launch, Profile, is_report
+from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..workspace import MANIFEST, PROFILES, KernelInfo, SassInstruction, Workspace
 from .lines import align_lines
 from .matching import KernelIdentity, match_kernels
@@ -134,12 +135,14 @@ def open_comparison(
     new_workspace: PathArg | None = None,
     noise: NoiseModel = NOISE,
     passes: tuple[int | None, int | None] = (None, None),
+    progress: ProgressFn = no_progress,
+    cancel: Cancel | None = None,
 ) -> Comparison:
     """Open two profiles (reports, CSV exports, or workspaces with attached reports).
 
     A workspace given for the base only is tried for the new profile too, and kept there when
     it fits (two profiles of one build); a workspace that does not fit its profile is not
-    used, with a note saying why.
+    used, with a note saying why. ``cancel`` is polled between the two reports.
     """
     notes: list[str] = []
     base_files, base_found = _resolve_input(base)
@@ -149,32 +152,32 @@ def open_comparison(
     shared = new_workspace is None and new_found is None and base_workspace is not None
     wb = Workspace.open(ws_b) if ws_b is not None else None
     wn = Workspace.open(ws_n) if ws_n is not None else (wb if shared else None)
+    progress("open", 0.0, f"reading {base_files[0].name}")
     pb = Profile.open(base_files if len(base_files) > 1 else base_files[0], workspace=wb)
+    check_cancel(cancel, "comparing profiles")
+    progress("open", 0.5, f"reading {new_files[0].name}")
     pn = Profile.open(new_files if len(new_files) > 1 else new_files[0], workspace=wn)
-    for role, prof, ws in (("base", pb, wb), ("new", pn, wn)):
-        if ws is None:
-            continue
-        why = workspace_misfit(prof, ws)
-        if why is None:
-            continue
-        if role == "new" and shared:
-            _log.info("%s does not fit %s: %s", ws.path, prof.name, why)
-            wn = None
-            continue
-        notes.append(f"{ws.path} is not the build of {role} {prof.name} ({why}); not used")
-        if role == "base":
-            wb = None
-        else:
-            wn = None
+    check_cancel(cancel, "comparing profiles")
+    progress("open", 1.0, "both profiles read")
     if shared and wn is not None:
-        notes.append(f"{wb.path if wb else ''} is the build of both profiles")
+        why = workspace_misfit(pn, wn)
+        if why is None:
+            notes.append(f"{wn.path} is the build of both profiles")
+        else:
+            _log.info("%s does not fit %s: %s", wn.path, pn.name, why)
+            wn = None
     return Comparison(
         pb, pn, base_workspace=wb, new_workspace=wn, noise=noise, passes=passes, notes=notes
     )
 
 
 class Comparison:
-    """Two opened profiles and what is known of their builds; see the module docstring."""
+    """Two opened profiles and what is known of their builds; see the module docstring.
+
+    The viewer makes one from two open documents: ``Comparison(base.profile, new.profile,
+    base_workspace=base.workspace, new_workspace=new.workspace)``. A workspace that is not
+    the build of its profile (``workspace_misfit``) is not used, with a note saying why.
+    """
 
     def __init__(
         self,
@@ -189,12 +192,18 @@ class Comparison:
     ) -> None:
         self.profiles = {"base": base, "new": new}
         self.workspaces = {"base": base_workspace, "new": new_workspace}
+        self._notes = list(notes)
+        for role, ws in list(self.workspaces.items()):
+            why = workspace_misfit(self.profiles[role], ws) if ws is not None else None
+            if ws is not None and why is not None:
+                name = self.profiles[role].name
+                self._notes.append(f"{ws.path} is not the build of {role} {name} ({why}); not used")
+                self.workspaces[role] = None
         self.noise = noise
         self.passes = {
             role: given or count_passes([x.name for x in self.profiles[role].launches])
             for role, given in zip(("base", "new"), passes, strict=True)
         }
-        self._notes = list(notes)
         self._summary: ProfileDiff | None = None
         self._kernels: dict[str, KernelComparison] = {}
         self._embedded: dict[str, dict[str, str]] = {}
@@ -449,30 +458,31 @@ class Comparison:
         return notes
 
     # ---- one kernel -------------------------------------------------------------------------
-    def kernel(self, name: str) -> KernelComparison:
-        """One matched kernel (by its base or new name): sources aligned with each line's
-        metrics, per-opcode and (where they align) per-instruction SASS deltas."""
-        delta = self._delta(name)
+    def kernel(self, which: str | KernelDelta, side: str | None = None) -> KernelComparison:
+        """One matched kernel, given as its row of ``summary()`` or by name (on ``side``, see
+        ``ProfileDiff.kernel``): sources aligned with each line's metrics on both sides,
+        per-opcode and (where the streams align) per-instruction SASS deltas."""
+        delta = which if isinstance(which, KernelDelta) else self._delta(which, side)
+        if delta.match.base is None or delta.match.new is None:
+            only = "new" if delta.match.base is None else "base"
+            raise KernelscopeError(
+                f"{delta.name} is only in the {only} profile: nothing to compare it with "
+                f"({delta.match.evidence})"
+            )
         key = f"{delta.match.base}\0{delta.match.new}"
         if key not in self._kernels:
             self._kernels[key] = self._compare_kernel(delta)
         return self._kernels[key]
 
-    def _delta(self, name: str) -> KernelDelta:
+    def _delta(self, name: str, side: str | None = None) -> KernelDelta:
         try:
-            delta = self.summary().kernel(name)
+            return self.summary().kernel(name, side)
         except KeyError:
-            known = ", ".join(k.name for k in self.summary().kernels)
+            known = ", ".join(k.match.label for k in self.summary().kernels)
             raise KernelscopeError(
-                f"no kernel {name!r} in either profile", hint=f"kernels: {known}"
+                f"no kernel {name!r} in {'either profile' if side is None else side}",
+                hint=f"kernels: {known}",
             ) from None
-        if delta.match.base is None or delta.match.new is None:
-            side = "new" if delta.match.base is None else "base"
-            raise KernelscopeError(
-                f"{name} is only in the {side} profile: nothing to compare "
-                f"it with ({delta.match.evidence})"
-            )
-        return delta
 
     def _compare_kernel(self, delta: KernelDelta) -> KernelComparison:
         names = {"base": delta.match.base or "", "new": delta.match.new or ""}
@@ -548,14 +558,20 @@ class Comparison:
 
     # ---- hot lines ----------------------------------------------------------------------------
     def line_changes(
-        self, metric: str, top: int = 20, kernel: str | None = None
+        self,
+        metric: str,
+        top: int = 20,
+        kernel: str | None = None,
+        cancel: Cancel | None = None,
     ) -> tuple[list[LineChange], list[LineChange]]:
         """The source lines whose ``metric`` (per pass) grew most and shrank most, over the
         matched kernels (or one): (biggest regressions, biggest improvements)."""
         deltas = [self._delta(kernel)] if kernel else list(self.summary().matched)
+        deltas = [d for d in deltas if d.match.base and d.match.new]
         found: list[tuple[float, KernelComparison, LineRow]] = []
         for d in deltas:
-            comp = self.kernel(d.name)
+            check_cancel(cancel, "comparing lines")
+            comp = self.kernel(d)
             for row in comp.rows:
                 change = comp.delta(row, metric)
                 if change:
