@@ -238,7 +238,10 @@ def test_renumbered_kernels_match_by_structure_not_name(renumbered_pair: Compari
     (extra,) = diff.only_new
     assert extra.match.new == "fused_conv2d_add_relu_kernel" and extra.status == ONLY_NEW
     assert extra.match.method == UNMATCHED and extra.new_ns and extra.base_ns is None
-    assert "conv2d+add+relu on 8x3x56x56" in extra.match.evidence
+    assert extra.match.evidence == (
+        "conv2d+add+relu on 8x3x56x56 float32; base's fused_conv2d_add_relu_kernel is a "
+        "different kernel, the counterpart of new's fused_conv2d1_add1_relu1_kernel"
+    )
     assert any("different model files" in n for n in diff.notes)
     # model order: the new 1x1 conv runs first
     assert diff.kernels[0] is extra

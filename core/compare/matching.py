@@ -320,19 +320,20 @@ class _Matcher:
         new_of = {m.base: m.new for m in self.matches}
         base_of = {m.new: m.base for m in self.matches}
         for role, free, other, partner in (
-            ("base", self.free_base, self.new, base_of),
+            ("base", self.free_base, self.new, base_of),  # new's X is matched to base's ...
             ("new", self.free_new, self.base, new_of),
         ):
+            them = "new" if role == "base" else "base"
             for name in free:
                 if (name, name) in self.why_not:
-                    why = (
-                        f"the other profile's {name} is a different kernel: "
-                        + (self.why_not[(name, name)])
-                    )
+                    why = f"{them}'s {name} is a different kernel: {self.why_not[(name, name)]}"
                 elif name in other:
-                    why = f"the other profile's {name} is matched to {partner.get(name)}"
+                    why = (
+                        f"{them}'s {name} is a different kernel, the counterpart of {role}'s "
+                        f"{partner.get(name)}"
+                    )
                 else:
-                    why = "no kernel of the other profile has its name, structure or source"
+                    why = f"no kernel of {them} has its name, structure or source"
                 kernels = self.base if role == "base" else self.new
                 if what := describe_kernel(kernels[name]):
                     why = f"{what}; {why}"
