@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from ..errors import Cancelled
+from ..tasks import Cancel
 from .cache import ProfileCache, content_key
 
 COMPLETE = "complete"  # cache part written last: everything the viewer reads is there
@@ -43,12 +43,14 @@ def fill_cache(report: str | os.PathLike[str]) -> None:
     document = document_from_profile(profile)  # kernel list and per-kernel totals
     for summary in document.summaries:
         document.kernel(summary.name)  # instructions, SASS and embedded sources
+    for launch in profile.launches:
+        profile.launch_metrics(launch.id)  # the Details view and the roofline
     ProfileCache(content_key([path])).store(COMPLETE, True)
 
 
 def fill_cache_in_child(
     report: str | os.PathLike[str],
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
     timeout: float = 600.0,
 ) -> bool:
     """Fill the cache for a ``.ncu-rep`` from a child process; True when it is complete.

@@ -3,7 +3,9 @@
 Search order for each tool: an explicit environment variable (``KERNELSCOPE_NVCC`` ...),
 ``PATH``, ``$CUDA_HOME/bin`` and ``$CUDA_PATH/bin``, ``/usr/local/cuda/bin``, the ``bin``
 folders of the ``nvidia-cuda-*`` wheels installed in this Python (``nvidia/cu13/bin``...),
-and for ncu the Nsight Compute installs under ``/opt/nvidia/nsight-compute/<version>/``.
+and for ncu the Nsight Compute installs under ``/opt/nvidia/nsight-compute/<version>/`` (for
+nsys, which ``kernelscope timeline`` uses to open ``.nsys-rep`` files, Nsight Systems' under
+``/opt/nvidia/nsight-systems/<version>/bin``).
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ _HOW_TO_GET = {
     "and put its bin folder on PATH or set CUDA_HOME",
     "nvdisasm": "pip install 'nvidia-cuda-nvdisasm>=13', or install the CUDA toolkit",
     "cuobjdump": "pip install 'nvidia-cuda-cuobjdump>=13', or install the CUDA toolkit",
+    "nsys": "install Nsight Systems (NVIDIA's download, or the CUDA toolkit) and put nsys on "
+    "PATH; or export the report where it was made: nsys export --type sqlite REPORT.nsys-rep",
     "ncu": "install Nsight Compute (it comes with the CUDA toolkit on a GPU machine, or from "
     "NVIDIA's Nsight Compute download) and put it on PATH; without a GPU, profile elsewhere "
     "and import the report with: kernelscope import REPORT -w WORKSPACE",
@@ -75,6 +79,8 @@ def _candidate_dirs(name: str) -> list[str]:
     if name == "ncu":
         # Newest Nsight Compute first.
         dirs.extend(sorted(glob.glob("/opt/nvidia/nsight-compute/*"), reverse=True))
+    if name == "nsys":
+        dirs.extend(sorted(glob.glob("/opt/nvidia/nsight-systems/*/bin"), reverse=True))
     return list(dict.fromkeys(dirs))
 
 
