@@ -29,6 +29,7 @@ from ..compare import (
     open_comparison,
 )
 from ..errors import KernelscopeError
+from ..formatting import format_number
 from ..ncu import SAMPLES, label_of
 from .table import format_table
 
@@ -178,11 +179,11 @@ def regressions(diff: ProfileDiff, pct: float) -> list[str]:
 
 # ---- formatting ---------------------------------------------------------------------------------
 def _us(ns: float | None) -> str:
-    return "-" if ns is None else f"{ns / 1e3:,.2f}"
+    return format_number(ns / 1e3 if ns is not None else None, "-")
 
 
 def _signed_us(ns: float | None) -> str:
-    return "-" if ns is None else f"{ns / 1e3:+,.2f}"
+    return _signed(ns / 1e3 if ns is not None else None)
 
 
 def _pct(p: float | None) -> str:
@@ -194,15 +195,11 @@ def _ratio(r: float | None) -> str:
 
 
 def _num(v: float | None) -> str:
-    if v is None:
-        return "-"
-    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}"
+    return format_number(v, "-")
 
 
 def _signed(v: float | None) -> str:
-    if v is None:
-        return "-"
-    return f"{v:+,.0f}" if float(v).is_integer() else f"{v:+,.2f}"
+    return ("+" if v is not None and v > 0 else "") + format_number(v, "-")
 
 
 def _side_line(s: Side) -> str:

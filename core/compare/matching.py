@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..formatting import format_dims
 from ..workspace import KernelInfo, OpInfo, TensorInfo
 from .normalise import key_similarity, source_keys
 from .records import NAME, SIMILAR_STRUCTURE, SOURCE, STRUCTURE, UNMATCHED, KernelMatch
@@ -352,14 +353,11 @@ class _Matcher:
 
 
 def _config_change(a: KernelIdentity, b: KernelIdentity) -> str:
-    parts = []
-    for label, x, y in (
-        ("grid", a.grid, b.grid),
-        ("block", a.block, b.block),
-        ("registers", a.registers, b.registers),
-    ):
-        if x != y:
-            fx = "x".join(map(str, x)) if isinstance(x, tuple) else str(x)
-            fy = "x".join(map(str, y)) if isinstance(y, tuple) else str(y)
-            parts.append(f"{label} {fx} -> {fy}")
+    parts = [
+        f"{label} {format_dims(x)} -> {format_dims(y)}"
+        for label, x, y in (("grid", a.grid, b.grid), ("block", a.block, b.block))
+        if x != y
+    ]
+    if a.registers != b.registers:
+        parts.append(f"registers {a.registers} -> {b.registers}")
     return ", ".join(parts) or "same"

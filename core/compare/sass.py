@@ -32,10 +32,13 @@ def opcode_deltas(
     """Per opcode: instructions in each build and, with metrics, their executions; ordered by
     the size of the change (executions when both sides have them, else the count)."""
 
-    def executed(insns: Sequence[SassInstruction], metrics: Mapping[int, Mapping[str, float]]):
-        out: Counter[str] = Counter()
+    def executed(
+        insns: Sequence[SassInstruction], metrics: Mapping[int, Mapping[str, float]]
+    ) -> dict[str, float]:
+        out: dict[str, float] = {}
         for insn in insns:
-            out[insn.opcode] += metrics.get(insn.offset, {}).get(INST_EXECUTED, 0.0)
+            value = metrics.get(insn.offset, {}).get(INST_EXECUTED, 0.0)
+            out[insn.opcode] = out.get(insn.opcode, 0.0) + value
         return out
 
     count_b = Counter(i.opcode for i in base)

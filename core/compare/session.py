@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import KernelscopeError
+from ..formatting import format_dims
 from ..ncu import InstructionTable, Launch, Profile, is_report
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..workspace import MANIFEST, PROFILES, KernelInfo, SassInstruction, Workspace
@@ -84,16 +85,17 @@ def workspace_misfit(profile: Profile, ws: Workspace) -> str | None:
             ("block", first.block, info.block),
         ):
             if got is not None and any(want) and tuple(got) != tuple(want):
-                return f"{k.name} was launched with {what} {_dims(got)}, the build says " + (
-                    _dims(want)
+                return f"{k.name} was launched with {what} {format_dims(got)}, the build says " + (
+                    format_dims(want)
                 )
-        regs = info.registers
-        if None not in (first.registers, regs) and first.registers != max(regs, MIN_REGISTERS):
-            return f"{k.name} used {first.registers} registers, the build says {regs}"
+        used, built_with = first.registers, info.registers
+        if used is not None and built_with is not None and used != max(built_with, MIN_REGISTERS):
+            return f"{k.name} used {used} registers, the build says {built_with}"
     return None
 
 
-def _dims(v: Sequence[int]) -> str:
+def _shape(v: Sequence[int | str]) -> str:
+    """A tensor shape (a dimension can be symbolic): ``8x3x56x56``."""
     return "x".join(str(x) for x in v)
 
 
@@ -360,7 +362,7 @@ class Comparison:
         npp = new_ns / pn if new_ns is not None else None
         if one_side is not None:
             return TimeDelta(base_ns, new_ns, bpp, npp, None, None, one_side)
-        if bpp is None or npp is None:
+        if base_ns is None or new_ns is None or bpp is None or npp is None:
             return TimeDelta(base_ns, new_ns, bpp, npp, None, None, NO_TIME)
         band = self.noise.duration_band(
             base_ns, new_ns, pb, pn, _same_config_durations(la), _same_config_durations(lb)
@@ -406,7 +408,8 @@ class Comparison:
                 notes.append(
                     "inputs: "
                     + "; ".join(
-                        f"{a[0]} {_dims(a[1])} -> {_dims(b[1])}" if a[0] == b[0] else f"{a} -> {b}"
+                        f"{a[0]} {_shape(a[1])} -> {'' if a[0] == b[0] else b[0] + ' '}"
+                        + _shape(b[1])
                         for a, b in zip(shapes_b, shapes_n, strict=False)
                         if a != b
                     )
@@ -645,13 +648,14 @@ def _model_order(
     in base's order."""
     order_b = {k.name: k.order for k in base}
     order_n = {k.name: k.order for k in new}
-    placed = [r for r in rows if r.match.new is not None]
-    placed.sort(key=lambda r: order_n[r.match.new])  # type: ignore[index]
+    placed = sorted((r for r in rows if r.match.new), key=lambda r: order_n[r.match.new or ""])
+    pending = sorted(
+        (r for r in rows if not r.match.new), key=lambda r: order_b[r.match.base or ""]
+    )
     result: list[KernelDelta] = []
-    pending = sorted((r for r in rows if r.match.new is None), key=lambda r: order_b[r.match.base])  # type: ignore[index]
     for r in placed:
-        here = order_b.get(r.match.base) if r.match.base else None
-        while pending and here is not None and order_b[pending[0].match.base] < here:
+        here = order_b.get(r.match.base or "")
+        while pending and here is not None and order_b[pending[0].match.base or ""] < here:
             result.append(pending.pop(0))
         result.append(r)
     return result + pending
