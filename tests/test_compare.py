@@ -599,3 +599,19 @@ def test_cancel_between_the_two_reports() -> None:
     with pytest.raises(Cancelled):
         open_comparison(report("cnn3_b8_run1"), report("cnn3_b2"), progress=progress, cancel=cancel)
     assert steps == ["reading cnn3_b8_run1.ncu-rep", "reading cnn3_b2.ncu-rep"]
+
+
+def test_a_workspace_stands_for_its_newest_profile(tmp_path: Path) -> None:
+    """BASE or NEW can be a workspace folder: its newest attached report, and its build."""
+    import shutil
+
+    folder = tmp_path / "cnn3_b8.kscope"
+    shutil.copytree(ws("cnn3_b8"), folder)
+    Workspace.open(folder).attach_profile(report("cnn3_b8_run2"))
+    cmp = open_comparison(report("cnn3_b8_run1"), folder)
+    assert cmp.new.name == "cnn3_b8_run2.ncu-rep"
+    assert cmp.workspaces["new"] is not None and cmp.workspaces["new"].path == folder
+    # a report inside a workspace's profiles/ brings that workspace along
+    inside = open_comparison(folder / "profiles" / "cnn3_b8_run2.ncu-rep", report("cnn3_b8_run1"))
+    assert inside.workspaces["base"] is not None
+    assert {k.match.method for k in inside.summary().kernels} == {NAME}

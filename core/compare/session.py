@@ -117,7 +117,7 @@ def _resolve_input(path: PathArg | Sequence[PathArg]) -> tuple[list[Path], Path 
         p = p.parent
     if p.is_dir():
         ws = Workspace.open(p)
-        reports = sorted(ws.profiles_dir.glob("*.ncu-rep"), key=lambda r: r.stat().st_mtime)
+        reports = ws.profiles()
         if not reports:
             raise KernelscopeError(
                 f"{p} is a workspace without profiles",
