@@ -319,7 +319,8 @@ def test_a_comment_over_several_lines_is_coloured_as_one(qapp) -> None:
 
 def test_the_source_model_colours_a_comment_over_several_lines(qapp) -> None:
     text = "int a; /* one\ntwo\nthree */ int b;\n"
-    view = KernelView("k", "k.cu", {"k.cu": SourceFile("k.cu", text, "workspace", "ok")}, [], {}, [])
+    source = SourceFile("k.cu", text, "workspace", "ok")
+    view = KernelView("k", "k.cu", {"k.cu": source}, [], {}, [])
     model = SourceModel(cuda_highlighter())
     model.set_file(view, "k.cu", [SASS_COUNT])
     code = model.code_column
