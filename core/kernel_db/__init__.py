@@ -1,6 +1,16 @@
 """The kernel DB: an NNFusion ``KernelCache`` (SQLite) that is also a browsable library of
-kernels with their sources, SASS, launch facts and measured times."""
+kernels with their sources, SASS, launch facts and measured times, and what NNFusion makes of
+it for a model (coverage, the command line, building what is missing)."""
 
+from .command import NNFusionSettings, nnfusion_settings
+from .coverage import (
+    STATUSES,
+    BuildMissingReport,
+    Coverage,
+    CoverageItem,
+    build_missing,
+    model_coverage,
+)
 from .export import (
     ExportReport,
     KernelTimes,
@@ -10,19 +20,28 @@ from .export import (
     profile_times,
 )
 from .schema import default_db_path
-from .store import DbEntry, EntryChange, EntryDetail, EntrySummary, KernelDB
+from .store import CacheRow, DbEntry, EntryChange, EntryDetail, EntrySummary, KernelDB
 
 __all__ = [
+    "STATUSES",
+    "BuildMissingReport",
+    "CacheRow",
+    "Coverage",
+    "CoverageItem",
     "DbEntry",
     "EntryChange",
     "EntryDetail",
     "EntrySummary",
     "ExportReport",
-    "KernelTimes",
     "KernelDB",
+    "KernelTimes",
+    "NNFusionSettings",
+    "build_missing",
     "default_db_path",
     "describe_line_summary",
     "export_workspace",
+    "model_coverage",
+    "nnfusion_settings",
     "profile_line_summaries",
     "profile_times",
 ]
