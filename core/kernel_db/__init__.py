@@ -3,6 +3,7 @@ kernels with their sources, SASS, launch facts and measured times, and what NNFu
 it for a model (coverage, the command line, building what is missing)."""
 
 from .command import NNFusionSettings, nnfusion_settings
+from .compile import CompileReport, RowUse, compile_with_db
 from .coverage import (
     STATUSES,
     BuildMissingReport,
@@ -26,6 +27,7 @@ __all__ = [
     "STATUSES",
     "BuildMissingReport",
     "CacheRow",
+    "CompileReport",
     "Coverage",
     "CoverageItem",
     "DbEntry",
@@ -36,7 +38,9 @@ __all__ = [
     "KernelDB",
     "KernelTimes",
     "NNFusionSettings",
+    "RowUse",
     "build_missing",
+    "compile_with_db",
     "default_db_path",
     "describe_line_summary",
     "export_workspace",

@@ -314,14 +314,19 @@ def export_workspace(
     timeout: float = 10.0,
     progress: Progress | None = None,
     metrics: KernelMetrics | None = None,
+    allow_ambiguous: bool = False,
 ) -> ExportReport:
     """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
 
     ``progress`` hears ("prepare", fraction, kernel) per kernel, then ("write", None, path).
     ``metrics`` (``profile_line_summaries``) is stored with each kernel it names.
+    ``allow_ambiguous`` lets NNFusion use rows whose identifier it shares with a different
+    computation (see ``NNFusionOp.ambiguity``).
     """
     ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
-    entries = entries_from_workspace(ws, kernels, times, ncu_version, progress, metrics)
+    entries = entries_from_workspace(
+        ws, kernels, times, ncu_version, progress, metrics, allow_ambiguous
+    )
     if progress is not None:
         progress("write", None, str(db_path))
     with KernelDB.open(db_path, write=True, timeout=timeout) as db:

@@ -572,9 +572,22 @@ class KernelDB:
                     f"{query} WHERE {where} ORDER BY c.rowid", chunk * (2 if flagged else 1)
                 ).fetchall()
         out = []
-        for key, ident, op, src, dev, tags, miscs, attrs, name, usable, why, notes, real, twin in (
-            rows
-        ):
+        for (
+            key,
+            ident,
+            op,
+            src,
+            dev,
+            tags,
+            miscs,
+            attrs,
+            name,
+            usable,
+            why,
+            notes,
+            real,
+            twin,
+        ) in rows:
             misc = _json(miscs, {})
             profile = misc.get("external_profile", {}) if isinstance(misc, dict) else {}
             profile = profile if isinstance(profile, dict) else {}
@@ -602,6 +615,20 @@ class KernelDB:
                 )
             )  # fmt: skip
         return out
+
+    def functions(self, keys: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The parsed ``Function`` JSON of rows by key."""
+        keys = list(keys)
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for key, text in self.conn.execute(
+                f"SELECT Key, Function FROM KernelCache WHERE Key IN ({marks})", chunk
+            ):
+                value = _json(text, {})
+                found[key] = value if isinstance(value, dict) else {}
+        return found
 
     def find(self, key_or_identifier: str) -> list[EntryDetail]:
         """Entries whose Key, unique Key prefix or Identifier is ``key_or_identifier``."""
