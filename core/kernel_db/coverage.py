@@ -138,8 +138,13 @@ def _item(lookup: Lookup, rows: list[CacheRow], flagged: list[CacheRow]) -> Cove
             (r for r in fetched if r.source == "External" and "BlockCudaEmitter" in r.tags), None
         )
     if chosen is not None:
-        why = _mismatch(lookup, chosen)
+        why = "; ".join([_mismatch(lookup, chosen), *lookup.conflicts]).strip("; ")
         return CoverageItem(lookup, "wrong" if why else "covered", chosen, why)
+    if lookup.conflicts:
+        return CoverageItem(
+            lookup, "missing", why="no single kernel is right for all its nodes: "
+            + "; ".join(lookup.conflicts)
+        )  # fmt: skip
     kept = [r for r in flagged if r.nnfusion_identifier == lookup.identifier and not r.usable]
     if kept:
         return CoverageItem(lookup, "flagged", kept[0], "; ".join(kept[0].reasons))
@@ -254,6 +259,8 @@ def plan_missing(
         if item.lookup.device_type == PATTERN_DEVICE_TYPE:
             continue  # built through its CUDA_GPU lookup; the CUDA copy comes with the row
         spec, why = missing_ops.spec_for(item.lookup.op_type, item.lookup.attributes)
+        if item.lookup.conflicts:
+            spec, why = None, "its nodes need different computations"
         if spec is None:
             skipped[item.identifier] = why
         else:

@@ -40,6 +40,7 @@ BIAS_FLAGS = ["-fbiasadd_fix=true", "-fconst_folding_backend=CPU"]
 # What NNFusion computes for graph plumbing; never something a kernel DB could hold.
 PLUMBING = ("Constant;", "Parameter;", "Result")
 
+_SHELL_SAFE = re.compile(r"[A-Za-z0-9_./+=:@%-]+")
 _LOOKUP = re.compile(r"Trying to fetch kernel (.*) on DeviceType: (\S+)")
 _FETCHED = re.compile(r"\d+ cached kernel fetched (.*) on: (\S+)")
 _SUBSTITUTED = re.compile(r"Substitution applied: (.*)")
@@ -173,11 +174,15 @@ def run_nnfusion(
         fake.write_text("#!/bin/sh\nexit 1\n", encoding="utf-8")
         fake.chmod(0o755)
         env = {**os.environ, "PATH": f"{shim}{os.pathsep}{os.environ.get('PATH', '')}"}
-        log_path = out / "nnfusion.log"
+        # NNFusion's code generation moves files with shell commands that break on spaces
+        # and the like in its working folder's path: it then works in a plain one.
+        work = out if _SHELL_SAFE.fullmatch(str(out)) else Path(shim) / "out"
+        work.mkdir(exist_ok=True)
+        log_path = work / "nnfusion.log"
         with log_path.open("wb") as log_file:
             try:
                 proc = subprocess.run(
-                    argv, cwd=out, env=env, stdout=log_file, stderr=subprocess.STDOUT,
+                    argv, cwd=work, env=env, stdout=log_file, stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL, timeout=timeout, check=False,
                 )  # fmt: skip
             except subprocess.TimeoutExpired as exc:
@@ -187,7 +192,14 @@ def run_nnfusion(
                 ) from exc
             except OSError as exc:
                 raise KernelscopeError(f"cannot run {exe}: {exc}") from exc
-    log = NNFusionLog.parse(log_path.read_text(encoding="utf-8", errors="replace"))
+        text = log_path.read_text(encoding="utf-8", errors="replace")
+        if work != out:
+            for item in work.iterdir():
+                target = out / item.name
+                if target.is_dir():
+                    shutil.rmtree(target)
+                shutil.move(str(item), target)
+    log = NNFusionLog.parse(text)
     run = NNFusionRun(argv, proc.returncode, out, log)
     if proc.returncode != 0:
         raise KernelscopeError(

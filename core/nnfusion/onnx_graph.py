@@ -106,6 +106,9 @@ class Lookup:
     origins: list[str]  # ONNX nodes
     supported: bool  # a DB row may serve it (SupportOpList)
     attributes: dict[str, Any] = field(default_factory=dict)  # what a kernel must compute
+    # Nodes of this identifier that need a different computation than the first (a MatMul
+    # and a Gemm with transB=1 of square weights): no single row is right for all of them.
+    conflicts: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -117,7 +120,7 @@ class NNFusionGraph:
     outputs: list[GNode]
     lookups: list[Lookup]
     unmodelled: list[str]  # ONNX operators not followed (the lookups are then incomplete)
-    weights_as_inputs: list[str]  # graph inputs used as Conv/Gemm weights or biases
+    weights_as_inputs: list[str]  # graph inputs used as Conv/Gemm/MatMul weights or biases
     crashes: list[str]  # where NNFusion would abort with these flags (and why)
 
     def kernel_lookups(self) -> collections.Counter[tuple[str, str]]:
@@ -202,6 +205,7 @@ class _Importer:
         self.consts: dict[str, Any] = {}  # name -> numpy value (for shapes of Reshape)
         self.unmodelled: collections.Counter[str] = collections.Counter()
         self.weight_params: list[str] = []  # graph inputs used as weights or biases
+        self.first_input: GNode | None = None
 
     def _weight(self, node: GNode) -> GNode:
         if node.op_type == "Parameter" and node.origin not in self.weight_params:
@@ -231,6 +235,7 @@ class _Importer:
                 "Parameter", [], [int(d) for d in dims], _np_dtype(vi.type.tensor_type.elem_type),
                 vi.name,
             )  # fmt: skip
+            self.first_input = self.first_input or self.values[vi.name]
         for i, node in enumerate(graph.node):
             origin = node.name or f"{node.op_type}#{i}"
             try:
@@ -280,6 +285,8 @@ class _Importer:
             a, b = self._in(node, 0), self._in(node, 1)
             if len(a.shape) != 2 or len(b.shape) != 2:
                 raise _NotModelled("MatMul of operands that are not 2-D")
+            if b.op_type == "Parameter" and b is not self.first_input:
+                self._weight(b)
             return [self._dot(a, b, False, False, origin)]
         if op == "Softmax":
             x = self._in(node, 0)
@@ -707,9 +714,17 @@ def _merge(raw: list[tuple[str, str, GNode]]) -> list[Lookup]:
     for ident, device, node in raw:
         key = (ident, device)
         if key in merged:
-            merged[key].count += 1
-            if node.origin not in merged[key].origins:
-                merged[key].origins.append(node.origin)
+            seen = merged[key]
+            seen.count += 1
+            if node.origin not in seen.origins:
+                seen.origins.append(node.origin)
+            semantics = _semantics(node)
+            if semantics != seen.attributes:
+                differ = sorted(k for k in {**semantics, **seen.attributes}
+                                if semantics.get(k) != seen.attributes.get(k))  # fmt: skip
+                seen.conflicts.append(
+                    f"{node.origin} differs from {seen.origins[0]} in {', '.join(differ)}"
+                )
             continue
         op_type = node.attrs.get("pattern", node.op_type)
         merged[key] = Lookup(
