@@ -206,6 +206,7 @@ class _Importer:
         self.unmodelled: collections.Counter[str] = collections.Counter()
         self.weight_params: list[str] = []  # graph inputs used as weights or biases
         self.first_input: GNode | None = None
+        self.crashes: list[str] = []  # what NNFusion's importer crashes on
 
     def _weight(self, node: GNode) -> GNode:
         if node.op_type == "Parameter" and node.origin not in self.weight_params:
@@ -400,6 +401,11 @@ class _Importer:
         if abs(alpha - 1.0) > 1e-7:
             scale = self.g.add("Constant", [], out.shape, out.dtype, origin)
             out = self.g.add("Multiply", [out, scale], out.shape, out.dtype, origin)
+        if beta != 0 and (len(node.input) < 3 or not node.input[2]):
+            self.crashes.append(
+                f"{origin}: a Gemm without C and beta={beta:g} (ONNX's default is 1): "
+                "NNFusion's importer reads the missing C and crashes (segfault); give beta=0"
+            )
         if beta != 0 and len(node.input) > 2 and node.input[2]:
             c = self._weight(self._in(node, 2))
             if abs(beta - 1.0) > 1e-7:
@@ -694,7 +700,7 @@ def nnfusion_graph(
         _fold_constants(g)
     _simplify_broadcasts(g)
     raw: list[tuple[str, str, GNode]] = []
-    crashes: list[str] = []
+    crashes: list[str] = list(importer.crashes)
     _substitute_patterns(g, has_row or (lambda i, d: False), bias_fix, raw, crashes)
     _fuse_elementwise(g)
     for n in g.nodes:
