@@ -1,7 +1,13 @@
 """The NNFusion command line a kernel DB needs, derived from its rows.
 
 * ``-fproduct_name``: the GPU the rows' times were measured on. NNFusion reads a row's time
-  only under that name; a row without one counts as 10 µs.
+  only under that name; a row without one counts as 10 µs. What it does with the times
+  (checked with the real NNFusion, tests/test_nnfusion_real.py): its kernel selection takes
+  the *first* External row of an identifier (SQLite's rowid order) whatever the times; only
+  block fusion ranks rows, when kernels that run side by side need more than 4 x 80 blocks:
+  it re-fetches each and takes the row with the smallest time x resource, and uses that time
+  to schedule the fused kernel. Without ``-fproduct_name`` (or with another GPU's name) no
+  row has a time and the first one stays.
 * ``-fbiasadd_fix=true -fconst_folding_backend=CPU``: when a usable Convolution+Add+Relu row
   reads a per-channel bias (TVM's kernels, and the sample kernels of NNFusion's own tool).
   A row whose Add reads a whole tensor (kept from NNFusion unless allowed) needs the

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..nnfusion.compiler import NNFusionRun, run_nnfusion
+from ..tasks import Cancel
 from .command import NNFusionSettings, nnfusion_settings, usable_for_selection
 from .store import CacheRow, KernelDB
 
@@ -61,13 +62,14 @@ def compile_with_db(
     product_name: str | None = None,
     binary: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
+    cancel: Cancel | None = None,
 ) -> CompileReport:
     """Run NNFusion on ``model`` with the DB and the command line it needs (``settings``)."""
     with KernelDB.open(db_path) as db:
         rows = db.cache_rows()
         functions = db.functions(r.key for r in rows)
     settings = nnfusion_settings(rows, product_name)
-    run = run_nnfusion(model, db_path, out_dir, settings.flags, binary, timeout)
+    run = run_nnfusion(model, db_path, out_dir, settings.flags, binary, timeout, cancel)
     code = [_normalise(t) for t in run.generated_code().values()]
     log = run.log
     report = CompileReport(run, settings)

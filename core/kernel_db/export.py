@@ -152,7 +152,8 @@ class ExportReport:
             if c.others_for_identifier:
                 lines.append(
                     f"      note: {c.others_for_identifier} other row(s) have this identifier; "
-                    "NNFusion takes the first it reads (use --replace to keep only this one)"
+                    "NNFusion's kernel selection takes the first it reads whatever the times "
+                    "(only block fusion ranks them): --replace keeps only this one"
                 )
         return "\n".join(lines)
 

@@ -30,10 +30,12 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import KernelscopeError
+from ..errors import Cancelled, KernelscopeError
+from ..tasks import Cancel
 
 ENV = "KERNELSCOPE_NNFUSION"
 BIAS_FLAGS = ["-fbiasadd_fix=true", "-fconst_folding_backend=CPU"]
@@ -156,10 +158,12 @@ def run_nnfusion(
     flags: Flags,
     binary: str | os.PathLike[str] | None = None,
     timeout: float | None = None,
+    cancel: Cancel | None = None,
 ) -> NNFusionRun:
     """Compile ``model`` with the DB into ``out_dir`` (``nnfusion_rt/``, ``nnfusion.log``).
 
-    Raises KernelscopeError when NNFusion fails, with the end of its log.
+    Raises KernelscopeError when NNFusion fails, with the end of its log; ``Cancelled`` when
+    ``cancel`` is set while it runs (it is stopped).
     """
     exe = find_nnfusion(binary)
     model_path = Path(model).resolve()
@@ -181,17 +185,13 @@ def run_nnfusion(
         log_path = work / "nnfusion.log"
         with log_path.open("wb") as log_file:
             try:
-                proc = subprocess.run(
+                proc = subprocess.Popen(
                     argv, cwd=work, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL, timeout=timeout, check=False,
+                    stdin=subprocess.DEVNULL,
                 )  # fmt: skip
-            except subprocess.TimeoutExpired as exc:
-                raise KernelscopeError(
-                    f"NNFusion did not finish {model_path.name} within {timeout:.0f} s",
-                    details=_tail(log_path),
-                ) from exc
             except OSError as exc:
                 raise KernelscopeError(f"cannot run {exe}: {exc}") from exc
+            returncode = _wait(proc, timeout, cancel, model_path.name, log_path)
         text = log_path.read_text(encoding="utf-8", errors="replace")
         if work != out:
             for item in work.iterdir():
@@ -200,15 +200,40 @@ def run_nnfusion(
                     shutil.rmtree(target)
                 shutil.move(str(item), target)
     log = NNFusionLog.parse(text)
-    run = NNFusionRun(argv, proc.returncode, out, log)
-    if proc.returncode != 0:
+    run = NNFusionRun(argv, returncode, out, log)
+    if returncode != 0:
         raise KernelscopeError(
-            f"NNFusion failed on {model_path.name} ({_exit_text(proc.returncode)}); "
+            f"NNFusion failed on {model_path.name} ({_exit_text(returncode)}); "
             "its log ends with the lines below",
-            hint=_failure_hint(log, flags, proc.returncode),
+            hint=_failure_hint(log, flags, returncode),
             details=log.last_lines(),
         )
     return run
+
+
+def _wait(
+    proc: subprocess.Popen[bytes],
+    timeout: float | None,
+    cancel: Cancel | None,
+    name: str,
+    log_path: Path,
+) -> int:
+    """Wait for NNFusion, polling ``cancel``; stop it on a timeout or a cancel."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        try:
+            return proc.wait(timeout=0.2)
+        except subprocess.TimeoutExpired:
+            pass
+        late = deadline is not None and time.monotonic() > deadline
+        if late or (cancel is not None and cancel.is_set()):
+            proc.kill()
+            proc.wait()
+            if not late:
+                raise Cancelled("NNFusion")
+            raise KernelscopeError(
+                f"NNFusion did not finish {name} within {timeout:.0f} s", details=_tail(log_path)
+            )
 
 
 def _tail(path: Path) -> str:
