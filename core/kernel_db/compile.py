@@ -11,10 +11,13 @@ import collections
 import os
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..nnfusion.compiler import NNFusionRun, run_nnfusion
+from ..nnfusion.onnx_graph import nnfusion_graph
 from ..tasks import Cancel
 from .command import NNFusionSettings, nnfusion_settings, usable_for_selection
+from .coverage import check_weights
 from .store import CacheRow, KernelDB
 
 
@@ -64,7 +67,10 @@ def compile_with_db(
     timeout: float | None = None,
     cancel: Cancel | None = None,
 ) -> CompileReport:
-    """Run NNFusion on ``model`` with the DB and the command line it needs (``settings``)."""
+    """Run NNFusion on ``model`` with the DB and the command line it needs (``settings``).
+
+    A model whose weights are graph inputs is refused first (see ``coverage``)."""
+    check_weights(nnfusion_graph(Path(model)))
     with KernelDB.open(db_path) as db:
         rows = db.cache_rows()
         functions = db.functions(r.key for r in rows)

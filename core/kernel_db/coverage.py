@@ -158,15 +158,17 @@ def _open_rows(db_path: Path) -> list[CacheRow]:
         return db.cache_rows()
 
 
-def _check_model(graph: NNFusionGraph) -> None:
+def check_weights(graph: NNFusionGraph) -> None:
+    """Refuse a model whose weights are graph inputs, offering the initializer copy."""
     if graph.weights_as_inputs:
         names = ", ".join(graph.weights_as_inputs[:5])
         more = len(graph.weights_as_inputs) - 5
         raise KernelscopeError(
             f"{graph.model}: {len(graph.weights_as_inputs)} weights are graph inputs ({names}"
             + (f" and {more} more" if more > 0 else "")
-            + "); NNFusion gives TVM's Convolution+bias kernels the right bias only when the "
-            "weights are initializers (with -fbiasadd_fix=true it crashes on such a model)",
+            + "); NNFusion needs them as initializers: it folds only constants (so the "
+            "identifiers differ), gives TVM's Convolution+bias kernels their bias only from a "
+            "constant, and crashes with -fbiasadd_fix=true on one that is not",
             hint="write a copy with the weights as initializers from a build of it: kernelscope "
             "build MODEL -o WS, then kernelscope export-db WS --db DB --nnfusion-model COPY.onnx",
         )
@@ -197,7 +199,7 @@ def model_coverage(
 
     bias = settings.flags.bias_fix
     graph = nnfusion_graph(Path(model), has_row, const_folding=bias, bias_fix=bias)
-    _check_model(graph)
+    check_weights(graph)
     real = {r.nnfusion_identifier: r for r in rows if not r.usable}
     items = []
     for lk in graph.lookups:
