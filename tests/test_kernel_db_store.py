@@ -148,12 +148,17 @@ def test_export_writes_the_model_nnfusion_should_compile(
     product = ["--product-name", "NVIDIA H200"]
     assert cli.main([*args, "--model", str(MODELS / "small_cnn.onnx"), *product]) == 0
     text = capsys.readouterr().out
-    assert f"nnfusion {out.resolve()} -f onnx" in text and "with 4 initializers" in text
+    assert f"nnfusion {out.resolve()} -f onnx" in text and "2 biases broadcast" in text
+    # The copy needs no constant folding: its biases are constants of the output's shape.
+    assert "-fbiasadd_fix=true\n" in text and "-fconst_folding_backend" not in text
     proto = onnx.load(str(out))
+    inits = {i.name: numpy_helper.to_array(i) for i in proto.graph.initializer}
     with np.load(cnn.path / "params.npz") as stored:
-        assert {i.name for i in proto.graph.initializer} == set(stored.files)
-        for init in proto.graph.initializer:
-            assert np.array_equal(numpy_helper.to_array(init), stored[init.name])
+        assert np.array_equal(inits["w1"], stored["w1"])
+        assert np.array_equal(inits["w2"], stored["w2"])
+        [bias] = [v for k, v in inits.items() if k.startswith("b1_")]
+        assert bias.shape == (2, 8, 16, 16)
+        assert np.array_equal(bias, np.broadcast_to(stored["b1"].reshape(1, 8, 1, 1), bias.shape))
 
 
 WRITER = textwrap.dedent(

@@ -147,14 +147,17 @@ def _export(args: argparse.Namespace) -> int:
         model = write_initializer_model(ws, args.nnfusion_model, args.model)
     with KernelDB.open(args.db) as db:
         settings = nnfusion_settings(db.cache_rows(), args.product_name)
+    settings = settings.for_model(model.path if model else None)
     if args.json:
         print(json.dumps([dataclasses.asdict(c) for c in report.changes], indent=1))
         return 0
     print(report.summary())
     if model is not None:
         moved = f"; {len(model.moved)} graph inputs became initializers" if model.moved else ""
+        spread = (f"; {model.broadcast_biases} biases broadcast to their outputs' shape"
+                  if model.broadcast_biases else "")  # fmt: skip
         print(f"wrote {model.path}: {model.source.name} with {model.initializers} "
-              f"initializers{moved}")  # fmt: skip
+              f"initializers{moved}{spread}")  # fmt: skip
     print_command(settings, args.db, str(model.path.resolve()) if model else None)
     return 0
 

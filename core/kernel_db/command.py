@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,18 @@ class NNFusionSettings:
     bias_rows: int  # Convolution+Add+Relu rows that read a per-channel bias
     tensor_add_rows: int  # Convolution+Add+Relu rows whose Add reads a whole tensor
     warnings: list[str] = field(default_factory=list)
+
+    def for_model(self, model: str | os.PathLike[str] | None) -> NNFusionSettings:
+        """These settings for one model: the bias fix needs constant folding only when the
+        model's biases are not constants of the output's shape yet."""
+        if model is None or not self.flags.bias_fix:
+            return self
+        from ..nnfusion.onnx_graph import nnfusion_graph
+
+        folding = nnfusion_graph(Path(model)).constant_broadcasts > 0
+        return dataclasses.replace(
+            self, flags=dataclasses.replace(self.flags, const_folding=folding)
+        )
 
     def command(
         self,
@@ -64,8 +77,14 @@ class NNFusionSettings:
             lines.append("  no row carries a measured time: NNFusion ranks every row as 10 µs")
         if self.flags.bias_fix:
             lines.append(
-                f"  -fbiasadd_fix=true -fconst_folding_backend=CPU: {self.bias_rows} "
-                "Convolution+Add+Relu rows read a per-channel bias"
+                f"  -fbiasadd_fix=true: {self.bias_rows} Convolution+Add+Relu rows read a "
+                "per-channel bias"
+                + (
+                    "; -fconst_folding_backend=CPU makes the model's bias a constant for it "
+                    "(slow: export-db --nnfusion-model writes a model that needs no folding)"
+                    if self.flags.const_folding
+                    else ""
+                )
             )
         lines += [f"  warning: {w}" for w in self.warnings]
         return lines

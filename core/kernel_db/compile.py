@@ -74,7 +74,7 @@ def compile_with_db(
     with KernelDB.open(db_path) as db:
         rows = db.cache_rows()
         functions = db.functions(r.key for r in rows)
-    settings = nnfusion_settings(rows, product_name)
+    settings = nnfusion_settings(rows, product_name).for_model(model)
     run = run_nnfusion(model, db_path, out_dir, settings.flags, binary, timeout, cancel)
     code = [_normalise(t) for t in run.generated_code().values()]
     log = run.log

@@ -186,7 +186,7 @@ def model_coverage(
     serve it. ``extra_rows`` pretends rows exist (planning what to build)."""
     path = Path(db_path).expanduser()
     rows = _open_rows(path)
-    settings = settings or nnfusion_settings(rows, product_name)
+    settings = (settings or nnfusion_settings(rows, product_name)).for_model(model)
     by_key: dict[tuple[str, str], list[CacheRow]] = collections.defaultdict(list)
     for r in rows:
         by_key[(r.identifier, r.device_type)].append(r)
@@ -197,8 +197,11 @@ def model_coverage(
             pretend
         )
 
-    bias = settings.flags.bias_fix
-    graph = nnfusion_graph(Path(model), has_row, const_folding=bias, bias_fix=bias)
+    flags = settings.flags
+    graph = nnfusion_graph(
+        Path(model), has_row, const_folding=flags.bias_fix and flags.const_folding,
+        bias_fix=flags.bias_fix,
+    )  # fmt: skip
     check_weights(graph)
     real = {r.nnfusion_identifier: r for r in rows if not r.usable}
     items = []
@@ -232,7 +235,7 @@ def plan_missing(
     """Coverage now, and the operators to build.
 
     The plan assumes the command line the built rows will need (TVM's Convolution+Add+Relu
-    kernels read a per-channel bias: ``-fbiasadd_fix`` with constant folding) and that the
+    kernels read a per-channel bias: ``-fbiasadd_fix``) and that the
     pattern rows it builds exist, since pattern substitution changes what else NNFusion
     looks up (a substituted Convolution is no longer looked up on its own). Lookups a kept
     row serves are rebuilt only with ``allow_ambiguous`` (the same kernel would be kept
@@ -242,7 +245,7 @@ def plan_missing(
     before = model_coverage(model, db_path, product_name)
     target = dataclasses.replace(
         before.settings, flags=Flags(before.settings.flags.product_name, bias_fix=True)
-    )
+    ).for_model(model)
     planned = model_coverage(model, db_path, settings=target)
     patterns = {
         (i.identifier, i.lookup.device_type)

@@ -7,9 +7,13 @@ checked with the real compiler):
   ``~/.cache/nnfusion/kernel_cache.db``;
 * ``-fproduct_name=GPU``: the name under which the rows' ``Miscs.external_profile`` times are
   read (the CUDA device name, e.g. ``NVIDIA H200``); without it every row counts as 10 µs;
-* ``-fbiasadd_fix=true -fconst_folding_backend=CPU`` when a Convolution+Add+Relu row reads a
-  per-channel bias (TVM's kernels do): the fix rewrites the folded bias constant so that its
-  first C elements hold the bias. The fix needs the constant folding (alone it segfaults).
+* ``-fbiasadd_fix=true`` when a Convolution+Add+Relu row reads a per-channel bias (TVM's
+  kernels do): the fix rewrites the Add's constant so that its first C elements hold the
+  bias. It needs that operand to be a constant: NNFusion imports an ONNX Conv bias as a
+  Broadcast of it, so for such a model the command adds ``-fconst_folding_backend=CPU``
+  (alone, the fix segfaults on the Broadcast). That folding runs NNFusion's slow CPU
+  reference kernels (minutes to hours for ResNet-50), so the model kernelscope writes for
+  NNFusion (``onnx_model``) holds each bias already broadcast, and needs the fix alone.
 
 NNFusion first tries to rewrite an ONNX file with ``python3`` and onnxruntime and silently
 goes on without when that fails; the rewrite can change the graph and so the identifiers.
@@ -38,7 +42,8 @@ from ..errors import Cancelled, KernelscopeError
 from ..tasks import Cancel
 
 ENV = "KERNELSCOPE_NNFUSION"
-BIAS_FLAGS = ["-fbiasadd_fix=true", "-fconst_folding_backend=CPU"]
+BIAS_FLAG = "-fbiasadd_fix=true"
+FOLDING_FLAG = "-fconst_folding_backend=CPU"
 # What NNFusion computes for graph plumbing; never something a kernel DB could hold.
 PLUMBING = ("Constant;", "Parameter;", "Result")
 
@@ -54,13 +59,16 @@ class Flags:
 
     product_name: str | None = None
     bias_fix: bool = False
+    const_folding: bool = True  # with bias_fix: the model's biases are not constants yet
 
     def args(self) -> list[str]:
         out = []
         if self.product_name:
             out.append(f"-fproduct_name={self.product_name}")
         if self.bias_fix:
-            out += BIAS_FLAGS
+            out.append(BIAS_FLAG)
+            if self.const_folding:
+                out.append(FOLDING_FLAG)
         return out
 
 

@@ -122,6 +122,9 @@ class NNFusionGraph:
     unmodelled: list[str]  # ONNX operators not followed (the lookups are then incomplete)
     weights_as_inputs: list[str]  # graph inputs used as Conv/Gemm/MatMul weights or biases
     crashes: list[str]  # where NNFusion would abort with these flags (and why)
+    # Broadcasts of constants the importer makes (a Conv bias): -fbiasadd_fix needs them
+    # folded (-fconst_folding_backend) unless the model holds its biases broadcast already.
+    constant_broadcasts: int = 0
 
     def kernel_lookups(self) -> collections.Counter[tuple[str, str]]:
         return collections.Counter(
@@ -696,6 +699,9 @@ def nnfusion_graph(
     unmodelled = [f"{op} (x{n})" for op, n in importer.unmodelled.items()]
     if unmodelled:
         return NNFusionGraph(name, g.nodes, [], [], unmodelled, weights, [])
+    broadcasts = sum(
+        1 for n in g.nodes if n.op_type == "Broadcast" and _constant_source(n.inputs[0])
+    )
     if const_folding:
         _fold_constants(g)
     _simplify_broadcasts(g)
@@ -712,7 +718,13 @@ def nnfusion_graph(
     second: list[tuple[str, str, GNode]] = []
     _substitute_patterns(g, lambda i, d: False, False, second, [])
     raw += second
-    return NNFusionGraph(name, g.nodes, outputs, _merge(raw), [], weights, crashes)
+    return NNFusionGraph(name, g.nodes, outputs, _merge(raw), [], weights, crashes, broadcasts)
+
+
+def _constant_source(n: GNode) -> bool:
+    while n.op_type == "Reshape" and n.inputs:
+        n = n.inputs[0]
+    return n.constant
 
 
 def _merge(raw: list[tuple[str, str, GNode]]) -> list[Lookup]:

@@ -1,10 +1,15 @@
-"""The model NNFusion should compile for a workspace: its ONNX with every weight an initializer.
+"""The model NNFusion should compile for a workspace: its ONNX with every weight an initializer
+and every bias already broadcast to the shape of what it is added to.
 
-NNFusion gives TVM's Convolution+bias kernels the right bias only when the bias is a
-constant (``-fbiasadd_fix`` rewrites the folded constant); with the weights as graph inputs
-(PyTorch's ``export_params=False``) no flag does. The values come from the workspace
-(``params.npz``): the weights its TVM build ran with, so NNFusion's outputs and TVM's can be
-compared for the same input.
+NNFusion gives TVM's Convolution+bias kernels the right bias only when the Add's operand is a
+constant (``-fbiasadd_fix`` rewrites it); with the weights as graph inputs (PyTorch's
+``export_params=False``) no flag does. NNFusion imports a Conv bias as a Broadcast of it,
+which only ``-fconst_folding_backend=CPU`` turns into a constant, with slow reference kernels
+(hours for ResNet-50 on a busy 2-core machine); a Conv whose bias is an Add of a constant of
+the output's shape, and a Gemm whose C has the output's shape, give NNFusion exactly that
+constant at once: the same graph, the same identifiers, ``-fbiasadd_fix=true`` alone. The
+values come from the workspace (``params.npz``): the weights its TVM build ran with, so
+NNFusion's outputs and TVM's can be compared for the same input.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -27,6 +33,7 @@ class InitializerModel:
     initializers: int
     moved: list[str] = field(default_factory=list)  # graph inputs that became initializers
     inputs: list[str] = field(default_factory=list)  # what is left as graph inputs
+    broadcast_biases: int = 0  # Conv biases and Gemm Cs written in their output's shape
 
 
 def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Path:
@@ -58,10 +65,14 @@ def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Pa
 
 
 def write_initializer_model(
-    ws: Workspace, out: str | os.PathLike[str], model: str | os.PathLike[str] | None = None
+    ws: Workspace,
+    out: str | os.PathLike[str],
+    model: str | os.PathLike[str] | None = None,
+    broadcast_biases: bool = True,
 ) -> InitializerModel:
     """Write ``ws``'s model to ``out`` with every weight an initializer holding the value the
-    workspace's build used. Raises when a weight has no value."""
+    workspace's build used (and, with ``broadcast_biases``, the biases in their output's
+    shape). Raises when a weight has no value."""
     import onnx
     from onnx import external_data_helper, numpy_helper
 
@@ -105,6 +116,7 @@ def write_initializer_model(
         graph.initializer.append(numpy_helper.from_array(values[vi.name], vi.name))
         graph.input.remove(vi)
         moved.append(vi.name)
+    spread = _broadcast_biases(proto) if broadcast_biases else 0
     external_data_helper.convert_model_from_external_data(proto)
     out_path.parent.mkdir(parents=True, exist_ok=True)
     tmp = out_path.with_name(f".{out_path.name}.tmp")
@@ -122,4 +134,67 @@ def write_initializer_model(
         inputs=[
             vi.name for vi in graph.input if vi.name not in {i.name for i in graph.initializer}
         ],
+        broadcast_biases=spread,
     )
+
+
+def _broadcast_biases(proto: Any) -> int:
+    """Conv(x, w, b) -> Add(Conv(x, w), B) and a Gemm's C -> C broadcast, B and C constants of
+    the output's shape (so that NNFusion needs no constant folding for ``-fbiasadd_fix``)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    graph = proto.graph
+    inits = {i.name: i for i in graph.initializer}
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto)
+    except Exception:  # an operator onnx cannot infer: leave the model as it is
+        return 0
+    shapes = {
+        vi.name: [d.dim_value for d in vi.type.tensor_type.shape.dim]
+        for vi in [*inferred.graph.value_info, *inferred.graph.output]
+    }
+    used = {name for n in graph.node for name in n.input}
+    count = 0
+    nodes = []
+    for node in graph.node:
+        out = node.output[0] if node.output else ""
+        shape = shapes.get(out, [])
+        bias = node.input[2] if len(node.input) > 2 else ""
+        if not shape or not all(shape) or bias not in inits:
+            nodes.append(node)
+            continue
+        value = numpy_helper.to_array(inits[bias])
+        if node.op_type == "Conv" and value.ndim == 1 and len(shape) >= 3:
+            full = np.broadcast_to(value.reshape([1, -1] + [1] * (len(shape) - 2)), shape)
+            name = _fresh(f"{bias}_{out}_broadcast", inits)
+            plain = _fresh(f"{out}_without_bias", inits)
+            conv = helper.make_node("Conv", list(node.input[:2]), [plain], name=node.name)
+            conv.attribute.extend(node.attribute)
+            add = helper.make_node("Add", [plain, name], [out], name=f"{node.name}_bias")
+            nodes += [conv, add]
+        elif node.op_type == "Gemm" and list(value.shape) != shape:
+            full = np.broadcast_to(value, shape)
+            name = _fresh(f"{bias}_broadcast", inits)
+            node.input[2] = name
+            nodes.append(node)
+        else:
+            nodes.append(node)
+            continue
+        tensor = numpy_helper.from_array(np.ascontiguousarray(full, dtype=value.dtype), name)
+        graph.initializer.append(tensor)
+        inits[name] = tensor
+        count += 1
+    del graph.node[:]
+    graph.node.extend(nodes)
+    still = {name for n in graph.node for name in n.input}
+    for init in [i for i in graph.initializer if i.name in used and i.name not in still]:
+        graph.initializer.remove(init)
+    return count
+
+
+def _fresh(name: str, taken: dict[str, Any]) -> str:
+    out, i = name, 1
+    while out in taken:
+        out, i = f"{name}{i}", i + 1
+    return out

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # On the build machine (not the GPU one), from the repository root: everything
 # nnfusion_gpu.sh needs, in .device/nnfusion/ (plus stage.sh's runtime-only TVM), so that
-# the GPU machine only compiles and runs. NNFusion runs here: with the bias flags its CPU
-# constant folding of ResNet-50 takes ~6 min on 2 idle cores (far longer on a busy machine).
+# the GPU machine only compiles and runs. NNFusion runs here, on the models export-db
+# --nnfusion-model writes (biases already broadcast: no slow constant folding, ~15 s for
+# ResNet-50); the projects travel without their constants (nnfusion_constants.py).
 #   bash scripts/device/nnfusion_stage.sh
 # Env: KERNELSCOPE_NNFUSION  the nnfusion binary (default: ../shared/tools/nnfusion, unpacked
 #                            into the user cache as .ci/run does)
@@ -55,11 +56,11 @@ for m in small_cnn resnet50; do
             ks nnfusion-compile "$W/$m.nnf.onnx" --db "$db" -o "$W/$m.nnfusion_$kind" --json \
                 > "$S/$m.compile_$kind.json"
         fi
-        "$py" scripts/device/nnfusion_constants.py pack "$W/$m.nnf.onnx" \
+        "$py" scripts/device/nnfusion_constants.py pack "$W/$m.onnx" \
             "$W/$m.nnfusion_$kind/nnfusion_rt/cuda_codegen" "$S/$m-nnfusion_$kind"
     done
 done
-cp "$W/small_cnn.nnf.onnx" "$S/small_cnn.onnx"
+cp "$W/small_cnn.onnx" "$S/small_cnn.onnx"
 "$py" - "$W" "$S" <<'PY'
 import hashlib, json, sys
 from pathlib import Path
