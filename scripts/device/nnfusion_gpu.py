@@ -297,6 +297,13 @@ def orchestrate(stage: Path, out: Path) -> int:
     report: dict = {"environment": _environment(), "models": {}}
     nv = _nvidia_paths(work)
     report["environment"]["nvidia_paths"] = nv
+    lib_dirs = [
+        nv["libdir"],
+        *(str(Path(nv[k]).parent) for k in ("cudnn_so", "cublas_so") if k in nv),
+    ]
+    os.environ["LD_LIBRARY_PATH"] = os.pathsep.join(
+        [*lib_dirs, *filter(None, [os.environ.get("LD_LIBRARY_PATH")])]
+    )
     projects = {}
     for entry in models:
         onnx_path = _model_onnx(entry, stage, work)
