@@ -216,6 +216,11 @@ def _attrs(call: Any) -> dict[str, Any]:
     return fields
 
 
+def _operands(call: Any) -> list[Any]:
+    """A call's arguments, with a tuple argument (einsum's, concat's operands) spread out."""
+    return [f for a in call.args for f in (getattr(a, "fields", None) or [a])]
+
+
 def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[OpInfo]]:
     """Fused or plain PrimFunc name -> the Relax operators it computes, in order."""
     op_of_var: dict[str, Any] = {}
@@ -233,7 +238,7 @@ def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[
                 op_of_prim[prim] = OpInfo(
                     op=call.op.name,
                     prim=prim,
-                    inputs=[t for t in (_tensor_info(a) for a in call.args) if t],
+                    inputs=[t for a in _operands(call) if (t := _tensor_info(a))],
                     output=_tensor_info(b.var),
                     attrs=_attrs(call),
                 )

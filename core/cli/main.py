@@ -14,6 +14,7 @@ from . import db as cli_db
 from . import details as cli_details
 from . import diff as cli_diff
 from . import ncu as cli_ncu
+from . import nnfusion as cli_nnfusion
 from . import profile as cli_profile
 from . import remote as cli_remote
 from . import timeline as cli_timeline
@@ -27,6 +28,7 @@ COMMAND_MODULES = (
     cli_remote,
     cli_timeline,
     cli_diff,
+    cli_nnfusion,
 )
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.
