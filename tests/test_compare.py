@@ -567,9 +567,7 @@ def test_a_comparison_of_two_open_documents() -> None:
             document_from_profile(Profile.open(report(name), workspace=workspace), workspace)
         )
     base, new = docs
-    cmp = Comparison(
-        base.profile, new.profile, base_workspace=base.workspace, new_workspace=new.workspace
-    )
+    cmp = new.compare_to(base)
     diff = cmp.summary()
     assert {k.match.base: k.match.new for k in diff.matched} == RENUMBERED
     # a row of the table is how the window asks for a kernel; a name can need its side
@@ -578,7 +576,11 @@ def test_a_comparison_of_two_open_documents() -> None:
     assert cmp.kernel(row) is cmp.kernel("fused_conv2d1_add1_relu1_kernel")
     assert diff.kernel("fused_conv2d_add_relu_kernel").match.base is None  # new's, by default
     # the wrong workspace for a document's profile is not used
-    wrong = Comparison(base.profile, new.profile, base_workspace=new.workspace)
+    wrong = Comparison(
+        Profile.open(report("cnn3_b8_run1")),
+        Profile.open(report("cnn3x_b8")),
+        base_workspace=new.workspace,
+    )
     assert wrong.workspaces["base"] is None
     assert any("is not the build of base" in n for n in wrong.summary().notes)
 

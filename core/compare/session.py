@@ -176,8 +176,8 @@ def open_comparison(
 class Comparison:
     """Two opened profiles and what is known of their builds; see the module docstring.
 
-    The viewer makes one from two open documents: ``Comparison(base.profile, new.profile,
-    base_workspace=base.workspace, new_workspace=new.workspace)``. A workspace that is not
+    The viewer makes one from two open documents: ``new.compare_to(base)``
+    (``view.ViewDocument.compare_to``). A workspace that is not
     the build of its profile (``workspace_misfit``) is not used, with a note saying why.
     """
 
