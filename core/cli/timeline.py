@@ -180,7 +180,8 @@ def _print_selection(
     print()
     print(
         f"call {index}: {selection.kernel} at {call.start_us:.1f} us, "
-        f"{call.duration_us:.2f} us (launch {selection.launch_skip + 1} of it in the run)"
+        f"{call.duration_us:.2f} us (kernel launch {selection.launch_skip + 1} of the run, "
+        f"launch {selection.occurrence + 1} of this kernel)"
     )
     print("ncu " + shlex.join(selection.ncu_arguments()))
     if workspace is not None and timeline.source == "runner":
@@ -188,8 +189,6 @@ def _print_selection(
             "kernelscope",
             "profile",
             str(workspace),
-            "--kernel",
-            selection.kernel_regex,
             "--launch-skip",
             str(selection.launch_skip),
             "--launch-count",
@@ -213,11 +212,11 @@ def _profile(args: argparse.Namespace, selection: Any, workspace: Path | None) -
     request = ProfileRequest(
         workspace=workspace,
         set=None if args.set == "none" else args.set,
-        kernel_regex=selection.kernel_regex,
         launch_skip=selection.launch_skip,
         launch_count=selection.launch_count,
         warmup=selection.warmup,
         iterations=1,
+        expect_kernel=selection.kernel,
         inputs=args.inputs,
         seed=args.seed,
         host=args.host,
