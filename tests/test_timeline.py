@@ -400,18 +400,11 @@ def test_profile_this_call_profiles_exactly_that_launch(
     try:
         for call in t.calls:
             sel = t.selection(call.index, warmup=1)
-            result = profile_workspace(
-                ProfileRequest(
-                    workspace=repeated_ws,
-                    set=None,
-                    launch_skip=sel.launch_skip,
-                    launch_count=sel.launch_count,
-                    warmup=sel.warmup,
-                    iterations=1,
-                    expect_kernel=sel.kernel,
-                    name=f"call{call.index}",
-                )
-            )
+            request = sel.profile_request(repeated_ws, set=None, name=f"call{call.index}")
+            assert (request.launch_skip, request.warmup, request.iterations) == (
+                sel.launch_skip, 1, 1
+            )  # fmt: skip
+            result = profile_workspace(request)
             profiled = re.findall(r'Profiling "([^"]+)" - (\d+)', result.log)
             assert profiled == [(call.kernels[0], str(len(sequence) + call.index))]
     finally:

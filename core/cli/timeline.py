@@ -200,7 +200,7 @@ def _print_selection(
 
 
 def _profile(args: argparse.Namespace, selection: Any, workspace: Path | None) -> int:
-    from ..profiling import ProfileRequest, profile_workspace, profiling_problem, ssh_options
+    from ..profiling import profile_workspace, profiling_problem, ssh_options
     from .main import main as cli_main
 
     if workspace is None:
@@ -209,14 +209,9 @@ def _profile(args: argparse.Namespace, selection: Any, workspace: Path | None) -
         )
     if not args.host and (problem := profiling_problem()):
         raise KernelscopeError(problem, hint="profile on a GPU machine: --host user@gpu")
-    request = ProfileRequest(
-        workspace=workspace,
+    request = selection.profile_request(
+        workspace,
         set=None if args.set == "none" else args.set,
-        launch_skip=selection.launch_skip,
-        launch_count=selection.launch_count,
-        warmup=selection.warmup,
-        iterations=1,
-        expect_kernel=selection.kernel,
         inputs=args.inputs,
         seed=args.seed,
         host=args.host,

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KernelscopeError
+from ..profiling import ProfileRequest
 from ..workspace import Workspace
 
 TIMELINE_VERSION = 1
@@ -85,6 +86,19 @@ class KernelSelection:
     def kernel_id(self) -> str:
         """The same launch as ncu's ``--kernel-id`` (invocations count from 1)."""
         return f"::{self.kernel}:{self.occurrence + 1}"
+
+    def profile_request(self, workspace: Path, **options: Any) -> ProfileRequest:
+        """The ProfileRequest that profiles this call of ``workspace``'s model (``options``:
+        the rest of ProfileRequest, such as ``set``, ``host`` or ``inputs``)."""
+        return ProfileRequest(
+            workspace=workspace,
+            launch_skip=self.launch_skip,
+            launch_count=self.launch_count,
+            warmup=self.warmup,
+            iterations=1,
+            expect_kernel=self.kernel,
+            **options,
+        )
 
 
 @dataclass
