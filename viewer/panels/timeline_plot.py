@@ -12,7 +12,7 @@ from collections.abc import Callable
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Signal
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QMenu, QVBoxLayout, QWidget
 
 from kernelscope.core.timeline import Timeline, TimelineCall
 
@@ -51,7 +51,12 @@ class TimelinePlot(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("timeline_plot")
+        before = set(QApplication.topLevelWidgets())
         self.plot = pg.PlotWidget()
+        # pyqtgraph makes its context menus without a parent: they would outlive the plot
+        for widget in set(QApplication.topLevelWidgets()) - before:
+            if isinstance(widget, QMenu):
+                widget.setParent(self, widget.windowFlags())
         self.plot.setMenuEnabled(False)
         self.plot.hideButtons()
         self.plot.setLabel("bottom", "time in the forward pass (µs)")
