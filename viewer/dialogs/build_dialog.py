@@ -472,6 +472,7 @@ class BuildDialog(QDialog):
             ssh_options=host.ssh_options() if host else [],
             remote_ncu=host.ncu if host else "ncu",
             remote_python=host.python if host else "python3",
+            remote_runtime_root=host.runtime_root or None if host else None,
         )
 
     # ---- worker signals -----------------------------------------------------------------

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import asdict, dataclass
+import shlex
+from dataclasses import asdict, dataclass, field
 
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
@@ -41,12 +42,20 @@ class HostEntry:
     identity: str = ""  # private key file; "": ssh's
     python: str = "python3"
     ncu: str = "ncu"  # "ncu": found on the host's PATH or in its usual folders
+    extra: list[str] = field(default_factory=list)  # more ssh options: -oProxyJump=gate
+    runtime_root: str = ""  # where runtimes go there; "": ~/.cache/kernelscope/runtime
 
     def ssh_options(self) -> list[str]:
-        return ssh_options(self.port or None, self.identity or None)
+        return ssh_options(self.port or None, self.identity or None, self.extra)
 
     def target(self) -> SshTarget:
-        return SshTarget(self.host, self.ssh_options(), self.python or "python3", self.ncu or "ncu")
+        return SshTarget(
+            self.host,
+            self.ssh_options(),
+            self.python or "python3",
+            self.ncu or "ncu",
+            self.runtime_root or None,
+        )
 
 
 def check_host_text(text: str) -> str:
@@ -137,7 +146,16 @@ class HostChoice(QWidget):
             "The host's ncu; 'ncu' looks on its PATH, in /usr/local/cuda/bin "
             "and /opt/nvidia/nsight-compute/*"
         )
-        self._ssh_fields = [self.port, self.identity, browse, self.python, self.ncu]
+        self.extra = QLineEdit()
+        self.extra.setPlaceholderText("more ssh options, e.g. -oProxyJump=gate")
+        self.runtime_root = QLineEdit()
+        self.runtime_root.setPlaceholderText(
+            "where runtimes are installed there (default ~/.cache/kernelscope/runtime)"
+        )
+        self._ssh_fields = [
+            self.port, self.identity, browse, self.python, self.ncu, self.extra,
+            self.runtime_root,
+        ]  # fmt: skip
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Run on:", self.where)
@@ -145,6 +163,8 @@ class HostChoice(QWidget):
         form.addRow("Identity:", key_row)
         form.addRow("Python there:", self.python)
         form.addRow("ncu there:", self.ncu)
+        form.addRow("SSH options:", self.extra)
+        form.addRow("Runtime folder:", self.runtime_root)
         self.reload()
         self.where.currentTextChanged.connect(self._on_where)
         self._on_where(self.where.currentText())
@@ -170,12 +190,23 @@ class HostChoice(QWidget):
         """The chosen host (None: this machine); raises for a host ssh would not take."""
         if self.is_local:
             return None
+        try:
+            extra = shlex.split(self.extra.text())
+        except ValueError as exc:
+            raise KernelscopeError(f"SSH options: {exc}", hint="-oProxyJump=gate -4") from exc
+        if any(not option.startswith("-") for option in extra):
+            raise KernelscopeError(
+                f"SSH options {self.extra.text()!r}: each starts with '-' (-oName=value)",
+                hint="-oProxyJump=gate -oServerAliveInterval=30",
+            )
         return HostEntry(
             check_host_text(self.where.currentText()),
             self.port.value(),
             self.identity.text().strip(),
             self.python.text().strip() or "python3",
             self.ncu.text().strip() or "ncu",
+            extra,
+            self.runtime_root.text().strip(),
         )
 
     def remember(self) -> None:
@@ -197,6 +228,8 @@ class HostChoice(QWidget):
             self.identity.setText(known.identity)
             self.python.setText(known.python)
             self.ncu.setText(known.ncu)
+            self.extra.setText(shlex.join(known.extra))
+            self.runtime_root.setText(known.runtime_root)
         self.changed.emit()
 
     def _browse_identity(self) -> None:

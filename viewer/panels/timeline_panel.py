@@ -334,6 +334,7 @@ class TimelinePanel(QWidget):
             request.host = entry.host
             request.ssh_options = entry.ssh_options()
             request.remote_python = entry.python
+            request.remote_runtime_root = entry.runtime_root or None
         self._start(measure_job(request), f"Measuring on {host or 'this machine'}…")
 
     def profile_selected(self) -> None:
@@ -361,6 +362,7 @@ class TimelinePanel(QWidget):
                 ssh_options=entry.ssh_options(),
                 remote_python=entry.python,
                 remote_ncu=entry.ncu,
+                remote_runtime_root=entry.runtime_root or None,
             )
             where = entry.host
         request = selection.profile_request(Path(self.timeline.origin), **options)
