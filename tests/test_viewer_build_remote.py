@@ -20,6 +20,7 @@ from ssh_support import (  # noqa: F401 - fixture_*: fixtures
     fixture_host_bin,
     fixture_ssh_server,
     free_port,
+    old_python,
     pids_gone,
     stand_in,
 )
@@ -286,3 +287,42 @@ def test_measuring_on_a_host_without_gpu_says_so_and_leaves_nothing(
     qtbot.waitUntil(lambda: panel.job is None, timeout=WAIT)
     assert not (ws / "timelines").exists() and ssh_server.leftovers() == []
     box.close()
+
+
+def test_check_host_names_a_python_too_old_for_tvm(
+    qtbot, make_window, ssh_server: SshServer
+) -> None:
+    old = old_python()
+    if old is None:
+        pytest.skip("no Python older than 3.10 here")
+    window = make_window()
+    dialog = _dialog(qtbot, window, _entry(ssh_server, python=old))
+    dialog.check_button.click()
+    _finish(qtbot, dialog)
+    text = dialog.report_view.toPlainText()
+    assert "is too old" in text and "needs 3.10+" in text
+    assert "fix: give a newer interpreter" in text
+    assert ssh_server.leftovers() == []
+    dialog.close()
+
+
+def test_install_runtime_on_host_then_the_check_finds_it(
+    qtbot, make_window, ssh_server: SshServer, tmp_path: Path
+) -> None:
+    from kernelscope.core.profiling import local_tvm_version
+
+    base = getattr(sys, "_base_executable", sys.executable)  # no TVM of its own
+    root = tmp_path / "runtimes"
+    window = make_window()
+    dialog = _dialog(qtbot, window, _entry(ssh_server, python=base, runtime_root=str(root)))
+    dialog.install_button.click()
+    log = _finish(qtbot, dialog)
+    assert f"installed a runtime-only TVM {local_tvm_version()} in {ssh_server.target}:" in log
+    assert str(root) in log
+    text = dialog.report_view.toPlainText()
+    assert f"TVM {local_tvm_version()} (kernelscope's runtime-only install" in text
+    assert [p.name for p in root.iterdir()] == [
+        f"tvm-{local_tvm_version()}-cp{sys.version_info[0]}{sys.version_info[1]}"
+    ]
+    assert ssh_server.leftovers() == []
+    dialog.close()

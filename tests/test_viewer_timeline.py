@@ -162,9 +162,7 @@ def test_the_plot_follows_the_palette(qtbot, make_window, timed_ws) -> None:
 
 
 @pytest.mark.skipif(not NO_GPU, reason="this machine can profile")
-def test_profile_this_kernel_here_without_a_gpu_says_where_to(
-    qtbot, make_window, timed_ws
-) -> None:
+def test_profile_this_kernel_here_without_a_gpu_says_where_to(qtbot, make_window, timed_ws) -> None:
     window = make_window(timed_ws)
     panel = window.timeline_panel
     qtbot.waitUntil(lambda: panel.timeline is not None)
