@@ -235,6 +235,7 @@ chosen = chosen[: int(opt("--launch-count", len(launches)))]
 for i in chosen:
     print(f'==PROF== Profiling "{launches[i]}" - {i}: 0%....50%....100% - 9 passes')
 shutil.copy("REPORT", opt("-o") + ".ncu-rep")
+open("ARGS", "w").write(" ".join(args))
 """
 
 
@@ -252,9 +253,11 @@ def test_profile_this_kernel_runs_on_the_timelines_host_and_opens_the_result(
         FILTER_NCU.replace("PYTHON", sys.executable)
         .replace("SEQUENCE", " ".join(SMALL_CNN))
         .replace("REPORT", str(H200_REPORT))
+        .replace("ARGS", str(tmp_path / "ncu-args"))
     )
     ncu.chmod(0o755)
     HostStore(QSettings()).remember(_entry(ssh_server, ncu=str(ncu)))
+    QSettings().setValue("build_dialog/ncu_set", "basic")  # as Build & Profile left it
     window = make_window(ws)
     panel = window.timeline_panel
     qtbot.waitUntil(lambda: panel.timeline is not None)
@@ -267,6 +270,9 @@ def test_profile_this_kernel_runs_on_the_timelines_host_and_opens_the_result(
     assert reports == ["call2-transpose_kernel.ncu-rep", "earlier.ncu-rep"]
     assert window.selection.document.path == ws / "profiles" / "call2-transpose_kernel.ncu-rep"
     assert window.selection.kernel.name == "transpose_kernel"
+    args = (tmp_path / "ncu-args").read_text()
+    assert "--set basic" in args and "--launch-skip 6 --launch-count 1" in args  # 4 + 2
+    assert "--kernel-name" not in args and "--warmup 1 --iterations 1" in args
     assert ssh_server.leftovers() == []
 
 

@@ -50,11 +50,9 @@ from ..workers.jobs import Job, JobFn, Workers
 from ..workers.remote_jobs import check_job, install_job
 from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
+from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
-NCU_SETS = ["full", "detailed", "basic"]
-NCU_DEFAULT = "ncu's default sections"
-SETTINGS = "build_dialog"
 
 
 def parse_shapes(text: str) -> dict[str, list[int]]:
@@ -453,11 +451,10 @@ class BuildDialog(QDialog):
 
     def profile_request(self, workspace: Path, host: HostEntry | None = None) -> ProfileRequest:
         """The ProfileRequest for a workspace, from the dialog's fields."""
-        chosen = self.ncu_set.currentText()
         inputs = self.inputs.text().strip()
         return ProfileRequest(
             workspace=workspace,
-            set=None if chosen == NCU_DEFAULT or not chosen else chosen,
+            set=ncu_set(self.ncu_set.currentText()),
             sections=self.sections.text().replace(",", " ").split(),
             kernel_regex=self.kernel_filter.text().strip() or None,
             launch_skip=self.launch_skip.value(),

@@ -42,6 +42,7 @@ from kernelscope.core.workspace import MANIFEST, Workspace
 
 from ..code.delegates import BarDelegate
 from ..dialogs.host_choice import THIS_MACHINE, HostStore
+from ..dialogs.profile_options import remembered_ncu_options
 from ..widgets.busy import BusyIndicator
 from ..widgets.roles import KeyRole, SortRole, item_data
 from ..workers.jobs import Job, JobFn, Latest, Workers
@@ -60,7 +61,6 @@ TIMELINE_FILTER = (
     "Timelines (*.json *.sqlite *.nsys-rep);;kernelscope timelines (*.json);;"
     "Nsight Systems (*.sqlite *.nsys-rep);;All files (*)"
 )
-NCU_DEFAULT = "ncu's default sections"  # the Build & Profile dialog's choice of no --set
 
 
 def is_timeline(path: str | Path) -> bool:
@@ -110,6 +110,9 @@ class TimelinePanel(QWidget):
         self.workspace: Workspace | None = None
         self.job: Job | None = None  # measuring or profiling (build lane)
         self._profiling = ""  # the kernel of the call being profiled
+        # the workspace the shown runner timeline belongs to, when it came from one opened
+        # here (its recorded origin may be where the workspace was when it was measured)
+        self._timeline_workspace: Path | None = None
         self.loader = Latest(workers, "open", "reading a timeline", self)
         self.plot: TimelinePlot | None = None
         self.title = QLabel("No timeline: open a workspace and Measure, or open an Nsight "
@@ -246,6 +249,7 @@ class TimelinePanel(QWidget):
 
     def show_timeline(self, timeline: Timeline | None) -> None:
         self.timeline = timeline
+        self._timeline_workspace = None
         self.calls.set_timeline(timeline)
         self.kernel_shares.set_rows(timeline.kernel_shares() if timeline else [])
         self.op_shares.set_rows(timeline.op_shares() if timeline else [])
@@ -313,6 +317,7 @@ class TimelinePanel(QWidget):
                 self.show_timeline(None)
             return
         self.show_timeline(timeline)
+        self._timeline_workspace = path if kind == "saved" else None
         if kind == "file":  # asked for: bring the pane up (a workspace's own stays behind)
             self.shown.emit()
 
@@ -347,12 +352,8 @@ class TimelinePanel(QWidget):
             self.error.emit("Cannot profile this call", KernelscopeError(why or "choose a call"))
             return
         selection = self.timeline.selection(index, warmup=1)
-        options: dict[str, object] = {
-            "set": self._ncu_set(),
-            "sections": str(self.settings.value("build_dialog/sections", "")).split(),
-            "clock_control": str(self.settings.value("build_dialog/clock", "base") or "base"),
-            "name": f"call{index}-{selection.kernel}"[:120],
-        }
+        options = remembered_ncu_options(self.settings)
+        options["name"] = f"call{index}-{selection.kernel}"[:120]
         host = self.timeline.meta.get("host")
         where = "this machine"
         if host and host != "localhost":
@@ -365,16 +366,13 @@ class TimelinePanel(QWidget):
                 remote_runtime_root=entry.runtime_root or None,
             )
             where = entry.host
-        request = selection.profile_request(Path(self.timeline.origin), **options)
+        workspace = self._timeline_workspace or Path(self.timeline.origin)
+        request = selection.profile_request(workspace, **options)
         self._profiling = selection.kernel
         self._start(
             profile_call_job(request),
             f"Profiling call {index} ({selection.kernel}) on {where}…",
         )
-
-    def _ncu_set(self) -> str | None:
-        chosen = str(self.settings.value("build_dialog/ncu_set", "full") or "full")
-        return None if chosen == NCU_DEFAULT else chosen
 
     def _host(self) -> str | None:
         text = self.where.currentText().strip()
@@ -398,6 +396,7 @@ class TimelinePanel(QWidget):
     def _on_job_returned(self, value: object) -> None:
         if isinstance(value, Timeline):
             self.show_timeline(value)
+            self._timeline_workspace = Path(value.origin)
             self.shown.emit()
         elif isinstance(value, ProfileResult):
             self.profiled.emit(str(value.report.parents[1]), self._profiling)
