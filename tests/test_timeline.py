@@ -470,3 +470,103 @@ def test_a_calibrated_runner_timeline_keeps_the_measured_durations(build_once) -
     t = from_runner(answer, ws)
     assert all(c.raw_us == pytest.approx(c.duration_us + 1.3) for c in t.calls)
     assert Timeline.from_dict(t.to_dict()).calls == t.calls
+
+
+class _Event:
+    t = 0.0
+
+
+class _FakeGpu:
+    """The CUDA driver as the runner's timeline uses it, on a simulated GPU clock (µs):
+    recording an event costs the stream ``record_us`` before it takes its timestamp, a
+    kernel advances the clock by its duration. That is what the H200 showed: back-to-back
+    records 1.3 µs apart, and each event pair 1.3 µs longer than ncu's duration."""
+
+    record_us = 1.3
+
+    def __init__(self) -> None:
+        self.clock = 0.0
+        self.live: set[int] = set()
+
+    def use_primary_context(self, ordinal: int = 0) -> None:
+        pass
+
+    def event(self) -> _Event:
+        ev = _Event()
+        self.live.add(id(ev))
+        return ev
+
+    def record(self, ev: _Event) -> None:
+        self.clock += self.record_us
+        ev.t = self.clock
+
+    def elapsed_ms(self, a: _Event, b: _Event) -> float:
+        return (b.t - a.t) / 1000
+
+    def destroy(self, ev: _Event) -> None:
+        self.live.discard(id(ev))
+
+    def spin(self, ns: int) -> None:
+        self.clock += 5.0
+
+    def reached(self, ev: _Event) -> bool:
+        return False  # the pass was enqueued before the spinning kernel ended
+
+    def synchronize(self) -> None:
+        pass
+
+    def driver_version(self) -> int:
+        return 13000
+
+
+def test_the_runners_timeline_takes_the_measured_record_cost_off_each_call(monkeypatch) -> None:
+    """The runner's --timeline end to end on a simulated GPU: each call's duration comes out
+    as the kernel's own, the measured pair stays as raw_us, the starts close up, and no event
+    is left alive."""
+    from kernelscope.core.profiling import model_runner
+
+    gpu = _FakeGpu()
+    kernels = {"conv": 5.3, "pool": 2.1, "dense": 16.9}
+    sequence = ["conv", "pool", "conv", "dense"]
+
+    class Model:
+        def __init__(self, workspace, inputs, seed) -> None:  # noqa: ANN001
+            self.args, self.calls, self.device = [], {"count": 1}, type("D", (), {})()
+            self.device.sync = lambda: None
+            self.device.device_name = "Simulated GPU"
+            self.instrument = None
+            self.vm = type("VM", (), {"set_instrument": self._set})()
+
+        def _set(self, fn) -> None:  # noqa: ANN001
+            self.instrument = fn
+
+        def kernels_by_primfunc(self) -> dict[str, list[str]]:
+            return {name: [f"{name}_kernel"] for name in kernels}
+
+        def func(self) -> None:
+            for name in sequence:
+                if self.instrument:
+                    self.instrument(None, name, True, None)
+                gpu.clock += kernels[name]
+                if self.instrument:
+                    self.instrument(None, name, False, None)
+
+        def run(self, times: int) -> None:
+            for _ in range(times):
+                self.func()
+
+    monkeypatch.setattr(model_runner, "_Model", Model)
+    monkeypatch.setattr(model_runner, "Cuda", lambda: gpu)
+    out = model_runner.timeline(Path("ws"), None, warmup=1, repeat=3, seed=0)
+    calls = out["calls"]
+    assert [c["primfunc"] for c in calls] == sequence
+    assert [c["duration_us"] for c in calls] == pytest.approx([kernels[n] for n in sequence])
+    assert [c["raw_us"] for c in calls] == pytest.approx([kernels[n] + 1.3 for n in sequence])
+    assert out["event_overhead_us"] == pytest.approx(1.3)
+    assert out["raw_kernel_us"] == pytest.approx(sum(kernels[n] for n in sequence) + 4 * 1.3)
+    starts = [c["start_us"] for c in calls]
+    ends = [c["start_us"] + c["duration_us"] for c in calls]
+    assert starts[0] == 0.0 and starts[1:] == pytest.approx(ends[:-1])  # back to back
+    assert out["gap_us"]["median"] == pytest.approx(1.3)  # as measured, between the pairs
+    assert all(out["saturated"]) and out["device"] == "Simulated GPU"
+    assert gpu.live == set()  # every event destroyed
