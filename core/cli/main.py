@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from ..errors import Cancelled, KernelscopeError
 from . import build as cli_build
 from . import db as cli_db
+from . import environment as cli_environment
 from . import ncu as cli_ncu
 from . import profile as cli_profile
 
-COMMAND_MODULES = (cli_build, cli_profile, cli_ncu, cli_db)
+COMMAND_MODULES = (cli_build, cli_profile, cli_ncu, cli_db, cli_environment)
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.
 COMMAND_GROUP = "kernelscope.commands"
