@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
 from kernelscope.core.errors import KernelscopeError
@@ -25,8 +27,19 @@ def application() -> QApplication:
     if app is None:
         app = QApplication(sys.argv[:1])
         app.setDesktopFileName("kernelscope")
+        app.setWindowIcon(app_icon())
     assert isinstance(app, QApplication)
     return app
+
+
+def app_icon() -> QIcon:
+    """kernelscope's icon from the package's resources: the PNG sizes, and the SVG above."""
+    icons = resources.files("kernelscope.resources") / "icons"
+    icon = QIcon()
+    for entry in sorted(icons.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith((".png", ".svg")):
+            icon.addFile(str(entry))
+    return icon
 
 
 def show_location(window: MainWindow, kernel: str | None, line: int | None) -> None:
