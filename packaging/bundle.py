@@ -159,13 +159,12 @@ def tree_datas() -> list[tuple[str, str]]:
     """(file, destination folder) for every file of TREES that the app may use."""
     out = []
     for tree in TREES:
-        depth = tree.count(".") + 1
+        base = Path(*tree.split("."))  # where the package lives inside the app
         for folder in package_folders(tree):
-            site = folder.parents[depth - 1]
             for path in sorted(folder.rglob("*")):
-                rel = path.relative_to(site).as_posix()
-                if path.is_file() and not unused(rel):
-                    out.append((str(path), str(Path(rel).parent)))
+                rel = base / path.relative_to(folder)
+                if path.is_file() and not unused(rel.as_posix()):
+                    out.append((str(path), str(rel.parent)))
     return out
 
 
