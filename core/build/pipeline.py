@@ -28,23 +28,24 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from . import tvm_ir as irfacts
-from ..toolchain import nvcc
-from ..paths import cache_root
 from ..errors import Cancelled, KernelscopeError
-from ..workspace import KernelInfo, Manifest
-from .model_loader import LoadedModel, file_sha256, load_model, model_format
-from .nvdisasm import parse_nvdisasm
-from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
-from ..toolchain import find_tool, local_gpu_arch
+from ..paths import cache_root
+from ..toolchain import find_tool, local_gpu_arch, nvcc
 from ..workspace import (
     MANIFEST,
     SASS,
+    KernelInfo,
+    KernelSass,
+    Manifest,
     Workspace,
     check_target_folder,
     staged_workspace,
     write_sass,
 )
+from . import tvm_ir as irfacts
+from .model_loader import LoadedModel, file_sha256, load_model, model_format
+from .nvdisasm import parse_nvdisasm
+from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
 
 ProgressFn = Callable[[str, float | None, str], None]
 _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")

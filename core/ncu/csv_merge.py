@@ -34,7 +34,7 @@ from .csv_text import (
     parse_number,
     read_csv,
 )
-from .metrics import Kind, by_label
+from .metrics import METRIC_FIELDS, Kind, by_label
 from .records import InstructionTable, Launch, Location
 
 
@@ -131,17 +131,7 @@ def _merge_launch_lists(details: dict[int, Launch], raw: dict[int, Launch]) -> l
         if d is None:
             merged[rid] = r
             continue
-        for name in (
-            "duration_ns",
-            "sm_throughput_pct",
-            "memory_throughput_pct",
-            "achieved_occupancy_pct",
-            "theoretical_occupancy_pct",
-            "registers",
-            "shared_static_bytes",
-            "shared_dynamic_bytes",
-            "device_name",
-        ):
+        for name in (*METRIC_FIELDS.values(), "device_name"):
             value = getattr(r, name)
             if value not in (None, ""):
                 setattr(d, name, value)

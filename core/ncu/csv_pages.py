@@ -13,16 +13,16 @@ from dataclasses import dataclass, field
 from ..errors import KernelscopeError
 from .csv_text import (
     CsvText,
-    Page,
     parse_dim3,
     parse_number,
     split_source_row,
     to_base,
 )
+from .metrics import INT_FIELDS, METRIC_FIELDS
 from .records import Launch, Location, RuleResult
 
-# Kernel-list fields by (section, label) on the details page and by metric name on the raw
-# page (and in ncu_report), with the unit they are stored in.
+# Kernel-list fields by (section, label) on the details page (by metric name on the raw page:
+# ``metrics.METRIC_FIELDS``).
 DETAILS_FIELDS: dict[tuple[str, str], str] = {
     ("GPU Speed Of Light Throughput", "Duration"): "duration_ns",
     ("GPU Speed Of Light Throughput", "Compute (SM) Throughput"): "sm_throughput_pct",
@@ -33,17 +33,6 @@ DETAILS_FIELDS: dict[tuple[str, str], str] = {
     ("Launch Statistics", "Static Shared Memory Per Block"): "shared_static_bytes",
     ("Launch Statistics", "Dynamic Shared Memory Per Block"): "shared_dynamic_bytes",
 }
-METRIC_FIELDS: dict[str, str] = {
-    "gpu__time_duration.sum": "duration_ns",
-    "sm__throughput.avg.pct_of_peak_sustained_elapsed": "sm_throughput_pct",
-    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed": "memory_throughput_pct",
-    "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
-    "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
-    "launch__registers_per_thread": "registers",
-    "launch__shared_mem_per_block_static": "shared_static_bytes",
-    "launch__shared_mem_per_block_dynamic": "shared_dynamic_bytes",
-}
-INT_FIELDS = {"registers", "shared_static_bytes", "shared_dynamic_bytes"}
 
 
 def set_field(launch: Launch, name: str, value: float, unit: str) -> None:
@@ -443,12 +432,3 @@ def read_source_cuda(ct: CsvText) -> dict[str, str]:
         out[path] = "\n".join(lines.get(k, "") for k in range(1, n + 1)) + "\n"
     return out
 
-
-PAGE_READERS = {
-    Page.DETAILS: read_details,
-    Page.RAW: read_raw,
-    Page.SESSION: read_session,
-    Page.SOURCE_SASS: read_source_sass,
-    Page.SOURCE_CUDA_SASS: read_source_cuda_sass,
-    Page.SOURCE_CUDA: read_source_cuda,
-}

@@ -16,10 +16,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from ..errors import Cancelled
+from ..tasks import Cancel
 from .cache import ProfileCache, content_key
 
 COMPLETE = "complete"  # cache part written last: everything the viewer reads is there
@@ -48,7 +48,7 @@ def fill_cache(report: str | os.PathLike[str]) -> None:
 
 def fill_cache_in_child(
     report: str | os.PathLike[str],
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
     timeout: float = 600.0,
 ) -> bool:
     """Fill the cache for a ``.ncu-rep`` from a child process; True when it is complete.
