@@ -25,6 +25,7 @@ import subprocess
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, cast
 
 from elftools.common.exceptions import ELFError
 from elftools.elf.dynamic import DynamicSection
@@ -146,12 +147,14 @@ def _dynamic(path: Path) -> tuple[list[str], list[str], str]:
             if not isinstance(section, DynamicSection):
                 continue
             for tag in section.iter_tags():
-                if tag.entry.d_tag == "DT_NEEDED":
-                    needed.append(tag.needed)
-                elif tag.entry.d_tag == "DT_RUNPATH":
-                    runpath.extend(tag.runpath.split(":"))
-                elif tag.entry.d_tag == "DT_RPATH":
-                    runpath.extend(tag.rpath.split(":"))
+                kind = tag.entry.d_tag
+                text = cast(Any, tag)  # pyelftools sets .needed/.runpath/.rpath by tag kind
+                if kind == "DT_NEEDED":
+                    needed.append(text.needed)
+                elif kind == "DT_RUNPATH":
+                    runpath.extend(text.runpath.split(":"))
+                elif kind == "DT_RPATH":
+                    runpath.extend(text.rpath.split(":"))
         machine = elf["e_machine"]
     origin = str(path.parent)
     dirs = [d.replace("$ORIGIN", origin).replace("${ORIGIN}", origin) for d in runpath if d]
@@ -238,9 +241,9 @@ _DEFAULT_DIRS = ("/lib", "/usr/lib", "/lib64", "/usr/lib64")
 def find_library(soname: str, machine: str = "") -> str | None:
     """Where the dynamic loader finds ``soname``: LD_LIBRARY_PATH, its cache, the defaults."""
     search = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
-    for folder in search:
-        if (Path(folder) / soname).exists():
-            return str(Path(folder) / soname)
+    for entry in search:
+        if (Path(entry) / soname).exists():
+            return str(Path(entry) / soname)
     arch = _LDCONFIG_ARCH.get(machine, "")
     cached = _loader_cache().get((soname, arch))
     if cached:
