@@ -192,6 +192,20 @@ def split_system_libraries(binaries: list) -> tuple[list, list[str]]:
     return kept, sorted(set(system))
 
 
+def directly_needed(system: list[str], bundled: list[str]) -> list[str]:
+    """The system libraries that a bundled file links itself. Those only other system
+    libraries link are the distribution's business: its packages depend on each other."""
+    from kernelscope.core.environment import needed_libraries
+
+    wanted: set[str] = set()
+    for path in bundled:
+        with open(path, "rb") as f:
+            if f.read(4) != b"\x7fELF":
+                continue
+        wanted.update(needed_libraries(Path(path)))
+    return [lib for lib in system if Path(lib).name in wanted]
+
+
 def owning_packages(paths: list[str]) -> tuple[list[str], list[str]]:
     """Debian packages owning ``paths`` (``dpkg -S``), and the paths no package owns."""
     owners: set[str] = set()

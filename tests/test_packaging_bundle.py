@@ -79,6 +79,17 @@ def test_system_libraries_become_dependencies() -> None:
     assert left_out == ["/lib/x86_64-linux-gnu/libz.so.1"]  # the driver is neither
 
 
+def test_only_libraries_a_bundled_file_links_are_dependencies() -> None:
+    """Qt's xcb library links libxcb, which links libXau: only libxcb is the package's
+    dependency (libxcb1's own dependencies bring libXau)."""
+    from kernelscope.core.environment import find_library, qt_dir
+
+    qpa = qt_dir() / "Qt/lib/libQt6XcbQpa.so.6"
+    system = [find_library("libxcb.so.1"), find_library("libXau.so.6")]
+    assert all(system)
+    assert bundle.directly_needed(system, [str(qpa)]) == system[:1]
+
+
 @pytest.mark.skipif(shutil.which("dpkg") is None, reason="needs dpkg")
 def test_depends_names_the_owners_qt_and_the_compiler() -> None:
     libz = next(

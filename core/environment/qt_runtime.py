@@ -161,6 +161,14 @@ def _dynamic(path: Path) -> tuple[list[str], list[str], str]:
     return needed, dirs, machine
 
 
+def needed_libraries(path: Path) -> list[str]:
+    """The sonames an ELF file links directly (its NEEDED entries); [] for other files."""
+    try:
+        return _dynamic(path)[0]
+    except (OSError, ELFError):
+        return []
+
+
 def plugin_files(root: Path, platform_name: str) -> list[Path]:
     """The files of PySide6 that ``platform_name`` (x11, wayland) loads first."""
     patterns = (*COMMON, *PLATFORMS[platform_name])
