@@ -2,7 +2,10 @@
 # Build the desktop app: dist/kernelscope/ (a PyInstaller folder that runs without Python)
 # and dist/kernelscope_VERSION_ARCH.deb. Heavy (TVM): runs niced; one build at a time.
 #   bash packaging/build.sh            # KERNELSCOPE_DIST=folder puts the results elsewhere
+#   bash packaging/build.sh --folder   # only the app folder (the .deb's xz takes most of the time)
 set -euo pipefail
+make_deb=1
+[ "${1:-}" = "--folder" ] && make_deb=0
 source "$(dirname "$0")/../scripts/bootstrap.sh"
 ks_venv # kernelscope's dependencies (TVM, Qt, the NVIDIA wheels), downloaded once per machine
 
@@ -32,7 +35,9 @@ KS_LEFT_OUT="$work/left_out.txt" nice -n 10 "$venv/bin/python" -m PyInstaller --
     "$KS_ROOT/packaging/kernelscope.spec" 2> >(grep -v "required via ctypes not found\|Failed to collect submodules\|Library not found" >&2)
 ks_say "app folder: $dist/kernelscope ($(du -sh "$dist/kernelscope" | cut -f1), $(($(date +%s) - start)) s)"
 
-if command -v dpkg-deb >/dev/null; then
+if [ "$make_deb" -eq 0 ]; then
+    ks_say "--folder: no .deb made"
+elif command -v dpkg-deb >/dev/null; then
     ks_say "making the .deb (xz)"
     nice -n 10 "$venv/bin/python" "$KS_ROOT/packaging/deb.py" "$dist/kernelscope" \
         "$work/left_out.txt" "$dist"

@@ -38,8 +38,14 @@ METADATA = (
 # registers passes, target tags and callbacks when its modules are imported by name.
 SUBMODULES = ("kernelscope", "tvm", "tvm_ffi")
 
-# Kept as .py files next to the app: TVMScript parses the source of decorated functions.
-SOURCE_MODULES = {"tvm": "py", "tvm_ffi": "py"}
+# Kept as .py files next to the app: TVMScript parses the source of decorated functions; ncu
+# runs the profiling runner as a script (``kernelscope RUNNER.py WORKSPACE``), and remote
+# profiling copies it to the GPU machine.
+SOURCE_MODULES = {
+    "tvm": "py",
+    "tvm_ffi": "py",
+    "kernelscope.core.profiling.model_runner": "pyz+py",
+}
 
 EXCLUDES = [
     # development tools in the venv

@@ -77,6 +77,11 @@ fi
 step "build small_cnn.onnx" "$app" build "$root/tests/data/models/small_cnn.onnx" -o "$tmp/cnn.kscope" ||
     fail "build small_cnn: $(cat "$tmp/out.txt")"
 
+# What ncu starts to profile: this program as python, on the runner's source file.
+runner="$(dirname "$app")/_internal/kernelscope/core/profiling/model_runner.py"
+[ -f "$runner" ] || fail "the package lacks the profiling runner's source ($runner)"
+step "the profiling runner starts" "$app" "$runner" --help || fail "runner: $(cat "$tmp/out.txt")"
+
 # Bad input: a file that is not a report; no display at all.
 head -c 4096 /dev/urandom >"$tmp/not-a-report.ncu-rep"
 if step "a report that is not one" "$app" --screenshot "$tmp/bad.png" "$tmp/not-a-report.ncu-rep"; then
