@@ -33,6 +33,17 @@ if [[ "$target" == *.deb ]]; then
     if command -v desktop-file-validate >/dev/null; then
         desktop-file-validate "$tmp/root/usr/share/applications/kernelscope.desktop"
     fi
+    if command -v update-desktop-database >/dev/null && command -v update-mime-database >/dev/null; then
+        # what dpkg's triggers do on install: a double-clicked report must map to kernelscope
+        update-mime-database "$tmp/root/usr/share/mime" >/dev/null 2>&1
+        update-desktop-database "$tmp/root/usr/share/applications"
+        grep -q "^application/x-ncu-report=.*kernelscope.desktop" \
+            "$tmp/root/usr/share/applications/mimeinfo.cache" ||
+            fail "reports are not associated with kernelscope.desktop"
+        grep -q "^application/x-ncu-report:\*.ncu-rep" "$tmp/root/usr/share/mime/globs2" ||
+            fail "the MIME type of .ncu-rep is not installed"
+        say "desktop integration: .ncu-rep -> application/x-ncu-report -> kernelscope.desktop"
+    fi
     if command -v appstreamcli >/dev/null; then
         appstreamcli validate --no-net --explain "$tmp/root/usr/share/metainfo/"*.metainfo.xml >/dev/null ||
             fail "appstreamcli validate"
