@@ -40,7 +40,7 @@ if [[ "$target" == *.deb ]]; then
         grep -q "^application/x-ncu-report=.*kernelscope.desktop" \
             "$tmp/root/usr/share/applications/mimeinfo.cache" ||
             fail "reports are not associated with kernelscope.desktop"
-        grep -q "^application/x-ncu-report:\*.ncu-rep" "$tmp/root/usr/share/mime/globs2" ||
+        grep -q ":application/x-ncu-report:\*\.ncu-rep$" "$tmp/root/usr/share/mime/globs2" ||
             fail "the MIME type of .ncu-rep is not installed"
         say "desktop integration: .ncu-rep -> application/x-ncu-report -> kernelscope.desktop"
     fi
