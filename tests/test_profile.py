@@ -148,7 +148,6 @@ def _stand_in_ncu(tmp_path: Path, body: str, monkeypatch: pytest.MonkeyPatch) ->
     script.write_text("#!/usr/bin/env bash\n" + body)
     script.chmod(0o755)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(script))
-    find_tool.cache_clear()
 
 
 @pytest.fixture()
@@ -157,8 +156,7 @@ def ws_with_profile(build_once, tmp_path: Path) -> Path:
     shutil.copytree(build_once("small_cnn.onnx").path, ws)
     (ws / "profiles").mkdir()
     shutil.copy(H200_REPORT, ws / "profiles" / "earlier.ncu-rep")
-    yield ws
-    find_tool.cache_clear()
+    return ws
 
 
 HALF_THEN_FAIL = """

@@ -13,25 +13,24 @@ with ``scp``. Plain OpenSSH, no agent of our own; ``ssh_options`` are passed thr
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shlex
 import shutil
-import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import Cancelled, KernelscopeError
+from ..errors import KernelscopeError
+from ..process import command_details, describe_exit, run_process
+from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
 
-ProgressFn = Callable[[str, float | None, str], None]
 _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
 # What the runner needs from a workspace (a report is not among them).
@@ -109,11 +108,11 @@ def report_name(req: ProfileRequest) -> str:
 def profile_workspace(
     req: ProfileRequest,
     progress: ProgressFn | None = None,
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
 ) -> ProfileResult:
     """Run the workspace's model under ncu and leave the report in its ``profiles/``."""
     ws = Workspace.open(req.workspace)
-    report = progress or (lambda step, fraction, message: None)
+    report = progress or no_progress
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = report_name(req)
@@ -155,7 +154,7 @@ def _profile_local(
     partial: Path,
     expected: int,
     report: ProgressFn,
-    cancel: threading.Event | None,
+    cancel: Cancel | None,
 ) -> tuple[str, int]:
     ncu = find_tool("ncu").require()
     cmd = [
@@ -184,7 +183,7 @@ def _profile_remote(
     partial: Path,
     expected: int,
     report: ProgressFn,
-    cancel: threading.Event | None,
+    cancel: Cancel | None,
 ) -> tuple[str, int]:
     assert req.host
     host = req.host
@@ -218,81 +217,35 @@ def _profile_remote(
         target = partial.with_name(partial.name + ".ncu-rep")
         _check([*scp, f"{host}:{remote}/report.ncu-rep", str(target)], f"scp from {host}", cancel)
         return log, launches
-    finally:
-        subprocess.run(
-            [*ssh, host, f"rm -rf {shlex.quote(remote)}"], capture_output=True, check=False
-        )
+    finally:  # also after a Cancel: never leave the copy behind
+        with contextlib.suppress(KernelscopeError):  # the error that got us here matters more
+            run_process(
+                [*ssh, host, f"rm -rf {shlex.quote(remote)}"], f"ssh {host}", timeout=60
+            )
 
 
-def _check(cmd: list[str], what: str, cancel: threading.Event | None) -> str:
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    out = _wait(proc, cancel, what)
-    if proc.returncode != 0:
-        raise KernelscopeError(f"{what} failed (exit code {proc.returncode})", details=out)
-    return out
-
-
-def _wait(proc: subprocess.Popen, cancel: threading.Event | None, what: str) -> str:
-    while True:
-        try:
-            out, _ = proc.communicate(timeout=0.2)
-            return out or ""
-        except subprocess.TimeoutExpired:
-            if cancel is not None and cancel.is_set():
-                _stop(proc)
-                raise Cancelled(what) from None
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGINT first (ncu then ends its target cleanly), SIGKILL if it does not stop."""
-    proc.send_signal(2)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
-def _lines(proc: subprocess.Popen) -> Iterator[str]:
-    assert proc.stdout is not None
-    yield from proc.stdout
+def _check(cmd: list[str], what: str, cancel: Cancel | None) -> str:
+    return run_process(cmd, what, cancel=cancel).output
 
 
 def _stream(
-    cmd: list[str], expected: int, report: ProgressFn, cancel: threading.Event | None
+    cmd: list[str], expected: int, report: ProgressFn, cancel: Cancel | None
 ) -> tuple[str, int]:
     """Run ncu, report per-kernel progress, raise with its log if it fails."""
-    try:
-        proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
-        )
-    except OSError as exc:
-        raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
-    watcher = None
-    if cancel is not None:
-        watcher = threading.Thread(target=_watch, args=(proc, cancel), daemon=True)
-        watcher.start()
-    log: list[str] = []
     launches = 0
-    try:
-        for line in _lines(proc):
-            log.append(line)
-            m = _PROFILING_RE.search(line)
-            if m:
-                launches += 1
-                fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
-                report(
-                    "profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})"
-                )
-        proc.wait()
-    except BaseException:
-        _stop(proc)
-        raise
-    text = "".join(log)
-    if cancel is not None and cancel.is_set():
-        raise Cancelled("profile")
-    if proc.returncode != 0 or "==ERROR==" in text:
-        raise _explain_failure(proc.returncode, text, cmd)
+
+    def on_line(line: str) -> None:
+        nonlocal launches
+        m = _PROFILING_RE.search(line)
+        if m:
+            launches += 1
+            fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
+            report("profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})")
+
+    result = run_process(cmd, "profile", on_line=on_line, cancel=cancel, check=False)
+    text = result.output
+    if result.returncode != 0 or "==ERROR==" in text:
+        raise _explain_failure(result.returncode, text, cmd)
     if launches == 0:
         raise KernelscopeError(
             "ncu profiled no kernel launch",
@@ -302,15 +255,8 @@ def _stream(
     return text, launches
 
 
-def _watch(proc: subprocess.Popen, cancel: threading.Event) -> None:
-    while proc.poll() is None:
-        if cancel.wait(0.2):
-            _stop(proc)
-            return
-
-
 def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
-    details = f"$ {shlex.join(cmd)}\n{log}"
+    details = command_details(cmd, log)
     if any(marker in log for marker in _PERMISSION_MARKERS):
         return KernelscopeError(
             "ncu may not read the GPU's performance counters on this machine",
@@ -331,6 +277,6 @@ def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
         return KernelscopeError(f"the model could not run: {message}", details=details)
     last = [ln for ln in log.splitlines() if ln.startswith("==ERROR==")]
     return KernelscopeError(
-        f"ncu failed (exit code {code})" + (f": {last[-1][10:].strip()}" if last else ""),
+        f"ncu failed ({describe_exit(code)})" + (f": {last[-1][10:].strip()}" if last else ""),
         details=details,
     )
