@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_model
+    from ..build import BuildRequest, build_in_child
 
     output = args.output or args.model.with_suffix(".kscope")
     request = BuildRequest(
@@ -65,7 +65,7 @@ def _build(args: argparse.Namespace) -> int:
         use_cache=not args.no_cache,
     )
     with TerminalProgress() as progress:
-        ws = build_model(request, progress=progress)
+        ws = build_in_child(request, progress=progress)
     if args.json:
         print(json.dumps([asdict(k) for k in ws.manifest.kernels], indent=1))
     else:

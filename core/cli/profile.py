@@ -88,12 +88,12 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_model, parse_shapes
+    from ..build import BuildRequest, build_in_child, parse_shapes
     from .build import print_kernel_table
 
     output = args.output or args.model.with_suffix(".kscope")
     with TerminalProgress() as progress:
-        ws = build_model(
+        ws = build_in_child(
             BuildRequest(
                 model=args.model, output=output, arch=args.arch, shapes=parse_shapes(args.shape)
             ),

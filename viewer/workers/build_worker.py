@@ -34,10 +34,10 @@ class BuildThread(QThread):
         self.cancel_event.set()
 
     def run(self) -> None:
-        from kernelscope.core.build import build_model  # TVM is imported only while building
+        from kernelscope.core.build import build_in_child  # TVM runs in a child process
 
         try:
-            workspace = build_model(
+            workspace = build_in_child(
                 self.request,  # type: ignore[arg-type]
                 progress=self._report,
                 cancel=self.cancel_event,
