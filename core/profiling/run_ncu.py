@@ -1,12 +1,12 @@
 """Profiling a workspace's model under Nsight Compute, locally or on a GPU host over SSH.
 
-kernelscope starts ``ncu ... python runner.py WORKSPACE`` (runner.py runs the model with the
+kernelscope starts ``ncu ... python model_runner.py WORKSPACE`` (the runner runs the model with the
 workspace's own cubin), streams ncu's output, turns its ``==PROF== Profiling "k" - 3: ...``
 lines into per-kernel progress, and writes the report under ``profiles/`` only when ncu
 finished: a failed, cancelled or interrupted run leaves no report behind and the earlier
 profiles untouched.
 
-Remote (``host="user@gpu"``): the workspace files the runner needs and runner.py go to a
+Remote (``host="user@gpu"``): the workspace files the runner needs and model_runner.py go to a
 temporary folder on the host with ``scp``, ``ssh`` runs ncu there, and the report comes back
 with ``scp``. Plain OpenSSH, no agent of our own; ``ssh_options`` are passed through.
 """
@@ -208,7 +208,7 @@ def _profile_remote(
                 req.remote_ncu,
                 *ncu_arguments(req, f"{remote}/report", f"{remote}/ws/src"),
                 req.remote_python,
-                f"{remote}/runner.py",
+                f"{remote}/{Path(runner.__file__).name}",  # scp kept its name
                 *runner_arguments(req, f"{remote}/ws", inputs),
             ]
         )
