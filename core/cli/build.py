@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TextIO
 
 from ..build import parse_shapes
 from ..toolchain import doctor_report
@@ -103,7 +104,7 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
     return rows
 
 
-def print_kernel_table(ws: Workspace, out=None) -> None:  # noqa: ANN001 - a text stream
+def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     header = ["kernel", "grid", "block", "regs", "smem B", "lines", "SASS", "fused from"]
     print(format_table(header, kernel_rows(ws.manifest.kernels), {1, 2, 3, 4, 5, 6}), file=out)

@@ -20,6 +20,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 RESULT_TAG = "KERNELSCOPE_RESULT "
 EXIT_BAD_INPUT = 3
@@ -32,7 +33,7 @@ class RunnerError(Exception):
         self.code = code
 
 
-def _import_tvm():  # noqa: ANN202 - the tvm module
+def _import_tvm() -> tuple[Any, Any]:
     """Import TVM; with a runtime-only install, load its CUDA runtime library first."""
     import tvm_ffi  # loads libtvm_ffi.so, which TVM's runtime libraries link against
 
@@ -49,14 +50,14 @@ def _import_tvm():  # noqa: ANN202 - the tvm module
     return tvm, tvm_ffi
 
 
-def install_cubin(tvm_ffi, workspace: Path, files: dict[str, str]) -> dict[str, int]:  # noqa: ANN001
+def install_cubin(tvm_ffi: Any, workspace: Path, files: dict[str, str]) -> dict[str, int]:
     """Make TVM's runtime load the workspace's cubin for the module source it was built from
     (and refuse any other source); returns the counts of loads and refusals."""
     expected = (workspace / files["tvm_source"]).read_bytes()
     cubin = (workspace / files["cubin"]).read_bytes()
     calls = {"count": 0, "mismatch": 0}
 
-    def compile_callback(code, *_target):  # noqa: ANN001, ANN202 - called by TVM's runtime
+    def compile_callback(code: Any, *_target: Any) -> bytearray:  # TVM's runtime calls it
         got = code.encode() if isinstance(code, str) else bytes(code)
         if hashlib.sha256(got).digest() != hashlib.sha256(expected).digest():
             calls["mismatch"] += 1
