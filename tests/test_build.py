@@ -301,6 +301,25 @@ def test_a_build_in_a_child_reports_what_an_in_process_build_does(tmp_path: Path
 
 
 @pytest.mark.slow
+def test_a_build_in_a_child_keeps_tvm_out_of_the_calling_process(tmp_path: Path) -> None:
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from kernelscope.core.build import BuildRequest, build_in_child\n"
+        "ws = build_in_child(BuildRequest(model=Path(sys.argv[1]), output=Path(sys.argv[2]),"
+        " shapes={'x': [8, 16]}, use_cache=False))\n"
+        "print(len(ws.manifest.kernels), *(m in sys.modules for m in ('tvm', 'onnx')))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script, str(MODELS / "dynamic_batch.onnx"), str(tmp_path / "w")],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    assert out == ["1", "False", "False"]
+
+
+@pytest.mark.slow
 def test_a_tvm_crash_is_a_clear_error_and_keeps_the_workspace(
     previous: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
