@@ -44,7 +44,7 @@ from typing import IO, Any, NoReturn
 from .errors import Cancelled, KernelscopeError
 from .tasks import Cancel, ProgressFn
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 GROUP_ENV = "KERNELSCOPE_PROCESS_GROUP"
 _POLL_S = 0.05
@@ -128,7 +128,7 @@ def run_process(
     own_group = os.environ.get(GROUP_ENV) != "1"
     child_env = dict(os.environ if env is None else env)
     child_env[GROUP_ENV] = "1"
-    log.debug("running %s", shlex.join(cmd))
+    logger.debug("running %s", shlex.join(cmd))
     try:
         proc = subprocess.Popen(
             cmd,
@@ -157,7 +157,7 @@ def run_process(
     finally:
         proc.stdout.close()
     result = ProcessResult(cmd, proc.returncode, reader.text())
-    log.debug("%s: %s", what, describe_exit(result.returncode))
+    logger.debug("%s: %s", what, describe_exit(result.returncode))
     if check and result.returncode != 0:
         raise ProcessError(what, result)
     return result
@@ -260,7 +260,7 @@ def _signal_group(proc: subprocess.Popen, signum: int) -> None:
 def _stop(proc: subprocess.Popen, own_group: bool, grace: float) -> None:
     """SIGINT (ncu then ends its target cleanly; Python raises KeyboardInterrupt), SIGKILL
     when it still runs after ``grace`` seconds or the wait is interrupted (a second Ctrl-C)."""
-    log.debug("stopping %s (pid %d)", proc.args[0] if proc.args else "?", proc.pid)
+    logger.debug("stopping %s (pid %d)", proc.args[0] if proc.args else "?", proc.pid)
     exited = False
     try:
         if own_group:
@@ -346,7 +346,7 @@ def run_child(
         err.seek(0)
         stderr = err.read().decode("utf-8", errors="replace")
     if stderr.strip():
-        log.debug("%s: the child's stderr:\n%s", what, stderr.rstrip())
+        logger.debug("%s: the child's stderr:\n%s", what, stderr.rstrip())
     if messages.error is not None:
         raise _rebuild(messages.error, what, log_file, stderr)
     if result.returncode == 0 and messages.result is not None:
@@ -392,7 +392,7 @@ class _Messages:
     def line(self, line: str) -> None:
         if not line.startswith(_MESSAGE):
             if line.strip():
-                log.debug("child: %s", line)
+                logger.debug("child: %s", line)
             return
         message = json.loads(line[len(_MESSAGE) :])
         kind = message["kind"]

@@ -61,7 +61,7 @@ from .model_loader import LoadedModel, file_sha256, load_model, model_format
 from .nvdisasm import parse_nvdisasm
 from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
 
-log = logging.getLogger(__name__)
+logger = logging.getLogger(__name__)
 
 _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
@@ -231,6 +231,7 @@ def _run_build_child(
             log_file=log_file,
         )
     except ChildCrashed as exc:
+        logger.warning("%s; log kept in %s", exc.message, log_file)
         raise KernelscopeError(
             exc.message,
             hint=f"nothing was changed in {plan.output}; {exc.hint}",
@@ -256,7 +257,7 @@ def _prune_logs(logs: Path) -> None:
 def child_build(channel: ChildChannel, plan_json: str, stage: str) -> dict[str, Any]:
     """The build child's work (``python -m kernelscope.core.build PLAN STAGE``)."""
     plan = BuildPlan.from_json(plan_json)
-    log.info("building %s for %s into %s", plan.model, plan.arch, stage)
+    logger.info("building %s for %s into %s", plan.model, plan.arch, stage)
     manifest = _fill_stage(_Build(plan, Path(stage), channel.progress, None, channel.step))
     return {"kernels": len(manifest.kernels)}
 
@@ -296,6 +297,7 @@ def _fill_stage(build: _Build) -> Manifest:
 
 
 def _restore(plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
+    logger.info("%s: unchanged, restoring build %s from the cache", plan.model.name, plan.key)
     started = time.perf_counter()
     report("cache", 0.5, "model unchanged since an earlier build: reusing it")
     shutil.copytree(plan.cached, stage, dirs_exist_ok=True, ignore=_ignore_profiles)
@@ -384,6 +386,7 @@ def _build_into(build: _Build) -> Manifest:
         export.join()
     manifest = _manifest(plan, model, split, facts, usage, sass, build.timings)
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
+    logger.info("%s: %d kernels, steps %s", plan.model.name, len(split.kernels), build.timings)
     return manifest
 
 

@@ -14,6 +14,7 @@ with ``scp``. Plain OpenSSH, no agent of our own; ``ssh_options`` are passed thr
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import re
 import shlex
@@ -30,6 +31,8 @@ from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
+
+logger = logging.getLogger(__name__)
 
 _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
@@ -134,6 +137,7 @@ def profile_workspace(
         for leftover in ws.profiles_dir.glob(f".partial-{name}*"):
             leftover.unlink(missing_ok=True)
     report("done", 1.0, f"report: {final}")
+    logger.info("%s: %d kernel launches profiled into %s", ws.path.name, launches, final)
     return ProfileResult(final, time.perf_counter() - start, launches, log)
 
 
@@ -219,9 +223,7 @@ def _profile_remote(
         return log, launches
     finally:  # also after a Cancel: never leave the copy behind
         with contextlib.suppress(KernelscopeError):  # the error that got us here matters more
-            run_process(
-                [*ssh, host, f"rm -rf {shlex.quote(remote)}"], f"ssh {host}", timeout=60
-            )
+            run_process([*ssh, host, f"rm -rf {shlex.quote(remote)}"], f"ssh {host}", timeout=60)
 
 
 def _check(cmd: list[str], what: str, cancel: Cancel | None) -> str:

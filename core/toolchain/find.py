@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import logging
 import os
 import re
 import shutil
@@ -20,6 +21,8 @@ from pathlib import Path
 
 from ..errors import KernelscopeError
 from ..process import run_process
+
+logger = logging.getLogger(__name__)
 
 TOOLS = ("nvcc", "nvdisasm", "cuobjdump", "ncu")
 
@@ -123,7 +126,9 @@ def _find(
     searched = _candidate_dirs(name)
     found = shutil.which(name, path=os.pathsep.join(searched))
     path = Path(found) if found else None
-    return Tool(name, path, _version_of(path) if path else None, tuple(searched))
+    tool = Tool(name, path, _version_of(path) if path else None, tuple(searched))
+    logger.debug("%s: %s (version %s)", name, tool.path or "not found", tool.version)
+    return tool
 
 
 def find_all() -> dict[str, Tool]:
