@@ -321,10 +321,12 @@ def _store(stage: Path, cached: Path) -> None:
         return
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cached.parent))
-    shutil.copytree(stage, tmp / "ws")
-    with contextlib.suppress(OSError):  # another process stored the same build first
-        (tmp / "ws").rename(cached)
-    shutil.rmtree(tmp, ignore_errors=True)
+    try:
+        shutil.copytree(stage, tmp / "ws")
+        with contextlib.suppress(OSError):  # another process stored the same build first
+            (tmp / "ws").rename(cached)
+    finally:  # also when a Cancel interrupts the copy
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def _build_into(build: _Build) -> Manifest:
