@@ -45,20 +45,23 @@ SELECT = textwrap.dedent(
     """
     import sys, time
     from dataclasses import replace
-    from kernelscope.core.view import open_document
+    from kernelscope.core.view import ViewDocument, open_document
     from kernelscope.viewer.app import application
     from kernelscope.viewer.main_window import MainWindow
     app = application()
     window = MainWindow(restore_layout=False)
     window.resize(1600, 1000)
     window.show()
-    document = open_document(sys.argv[1])
-    big = document.kernel("fused_matmul_add_relu_kernel")
-    base = big.instructions
-    big.instructions = [
-        replace(base[i % len(base)], offset=16 * i) for i in range(5000)
-    ]
-    big.instruction_metrics = [{} for _ in big.instructions]
+    opened = open_document(sys.argv[1])
+    base = opened.kernel("fused_matmul_add_relu_kernel")
+    insns = [replace(base.instructions[i % len(base.instructions)], offset=16 * i)
+             for i in range(5000)]
+    big = replace(base, instructions=insns, instruction_metrics=[{} for _ in insns])
+    document = ViewDocument(  # the workspace, with one kernel grown to 5,000 instructions
+        opened.title, opened.summaries,
+        lambda name: big if name == big.name else opened.kernel(name),
+        path=opened.path, line_metric_names=opened.line_metric_names[:-1],
+    )
     window.state.set_document(document)
     window.state.set_kernel("softmax_kernel")
     app.processEvents()

@@ -39,7 +39,7 @@ import traceback
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import IO, Any, BinaryIO, NoReturn
 
 from .errors import Cancelled, KernelscopeError
 from .tasks import Cancel, ProgressFn
@@ -52,6 +52,10 @@ _MESSAGE = "\x1ekernelscope "  # starts each line a child sends its parent
 _LOG_TAIL_LINES = 80
 
 LineFn = Callable[[str], None]
+# ``stdin`` of run_process: an open pipe nobody writes to, closed when the command ends (a
+# remote supervisor keeps its command running while its ssh's stdin is open).
+KEEP_OPEN = "keep-open"
+Stdin = bytes | Callable[[BinaryIO], None] | str | None
 
 
 def signal_name(returncode: int) -> str | None:
@@ -111,6 +115,8 @@ def run_process(
     cancel: Cancel | None = None,
     timeout: float | None = None,
     check: bool = True,
+    stdin: Stdin = None,
+    stdout: IO[Any] | None = None,
     stderr: int | IO[Any] = subprocess.STDOUT,
     interrupt_grace: float = 10.0,
 ) -> ProcessResult:
@@ -121,8 +127,12 @@ def run_process(
     ``timeout`` seconds past, stops the command (SIGINT to its process group, SIGKILL after
     ``interrupt_grace`` seconds) and raises ``Cancelled(what)`` or a ``KernelscopeError``;
     so does an exception in ``on_line`` or a KeyboardInterrupt, which is raised again.
-    ``check``: raise ``ProcessError`` when the command fails. ``stderr``: a file to send
-    the command's stderr to instead of mixing it into the output.
+    ``check``: raise ``ProcessError`` when the command fails.
+
+    ``stdin``: None (/dev/null), bytes or a function writing to the pipe (fed from a thread,
+    then closed), or ``KEEP_OPEN``. ``stdout``: a file that gets the command's stdout, the
+    output read then being its stderr. ``stderr``: a file to send the command's stderr to
+    instead of mixing it into the output.
     """
     cmd = [str(c) for c in cmd]
     own_group = os.environ.get(GROUP_ENV) != "1"
@@ -134,17 +144,20 @@ def run_process(
             cmd,
             cwd=cwd,
             env=child_env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
+            stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
+            stdout=subprocess.PIPE if stdout is None else stdout,
+            stderr=stderr if stdout is None else subprocess.PIPE,
             process_group=0 if own_group else None,
         )
     except OSError as exc:
         raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
     reader = _Output(on_line)
-    assert proc.stdout is not None
+    output = proc.stdout if stdout is None else proc.stderr
+    assert output is not None
+    if proc.stdin is not None and stdin != KEEP_OPEN:
+        threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
     try:
-        _pump(proc, reader, what, cancel, timeout, own_group, interrupt_grace)
+        _pump(proc, cmd, output, reader, what, cancel, timeout, own_group, interrupt_grace)
         # The command has exited but is not reaped yet, so its pid still names its group:
         # whatever it left running goes now.
         if own_group:
@@ -155,7 +168,9 @@ def run_process(
             _stop(proc, own_group, interrupt_grace)
         raise
     finally:
-        proc.stdout.close()
+        output.close()
+        if proc.stdin is not None and stdin == KEEP_OPEN:
+            proc.stdin.close()
     result = ProcessResult(cmd, proc.returncode, reader.text())
     logger.debug("%s: %s", what, describe_exit(result.returncode))
     if check and result.returncode != 0:
@@ -163,8 +178,21 @@ def run_process(
     return result
 
 
+def _feed(pipe: BinaryIO, data: bytes | Callable[[BinaryIO], None]) -> None:
+    try:
+        if callable(data):
+            data(pipe)
+        else:
+            pipe.write(data)
+        pipe.close()
+    except (OSError, ValueError):  # the command stopped reading: its exit status says why
+        pass
+
+
 def _pump(
     proc: subprocess.Popen,
+    cmd: list[str],
+    output: IO[bytes],
     reader: _Output,
     what: str,
     cancel: Cancel | None,
@@ -173,9 +201,8 @@ def _pump(
     grace: float,
 ) -> None:
     """Read the command's output until it has exited, watching ``cancel`` and the clock."""
-    assert proc.stdout is not None
     deadline = None if timeout is None else time.monotonic() + timeout
-    fd = proc.stdout.fileno()
+    fd = output.fileno()
     pause = 0.001
     with selectors.DefaultSelector() as selector:
         selector.register(fd, selectors.EVENT_READ)
@@ -204,7 +231,7 @@ def _pump(
                 _stop(proc, own_group, grace)
                 raise KernelscopeError(
                     f"{what} did not finish within {timeout:g} s and was stopped",
-                    details=command_details(proc.args, reader.text()),
+                    details=command_details(cmd, reader.text()),
                 )
 
 
@@ -260,7 +287,7 @@ def _signal_group(proc: subprocess.Popen, signum: int) -> None:
 def _stop(proc: subprocess.Popen, own_group: bool, grace: float) -> None:
     """SIGINT (ncu then ends its target cleanly; Python raises KeyboardInterrupt), SIGKILL
     when it still runs after ``grace`` seconds or the wait is interrupted (a second Ctrl-C)."""
-    logger.debug("stopping %s (pid %d)", proc.args[0] if proc.args else "?", proc.pid)
+    logger.debug("stopping pid %d", proc.pid)
     exited = False
     try:
         if own_group:

@@ -51,7 +51,7 @@ def make_mlp_workspace(root: Path, kernels: list[str] | None = None) -> Path:
         Manifest,
         model="mlp.py",
         model_sha256="0" * 64,
-        model_format="nn-module",
+        model_format="relax-py",
         entry="forward",
         target={"kind": "cuda", "arch": "sm_90"},
         params_mode="random",

@@ -17,7 +17,7 @@ CORE = ROOT / "core"
 VIEWER = ROOT / "viewer"
 QT = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "pyqtgraph", "superqt", "qtpy")
 # Leaf modules of core that are shared by every feature rather than belonging to one.
-CORE_SHARED = {"errors", "paths", "tasks"}
+CORE_SHARED = {"errors", "formatting", "paths", "tasks"}
 
 
 def _imports(path: Path) -> Iterator[tuple[int, str, list[str]]]:
@@ -49,10 +49,12 @@ def _module_name(path: Path) -> str:
 def _public_names(feature: str) -> set[str]:
     tree = ast.parse((CORE / feature / "__init__.py").read_text(encoding="utf-8"))
     for node in tree.body:
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets
+        if (
+            isinstance(node, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+            and isinstance(node.value, ast.List | ast.Tuple)
         ):
-            return {ast.literal_eval(e) for e in node.value.elts}  # type: ignore[attr-defined]
+            return {ast.literal_eval(e) for e in node.value.elts}
     return set()
 
 

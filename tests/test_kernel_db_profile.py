@@ -4,15 +4,21 @@ line summary kept beside each kernel."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB
+from kernelscope.core.workspace import Workspace
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
 
-def test_export_with_a_profile_stores_time_and_hot_lines(build_once, tmp_path, capsys) -> None:  # noqa: ANN001
+def test_export_with_a_profile_stores_time_and_hot_lines(
+    build_once: Callable[..., Workspace], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ws = build_once("small_cnn.onnx")
     db = tmp_path / "kernel_cache.db"
     argv = ["export-db", str(ws.path), "--db", str(db), "--profile", str(H200_REPORT)]

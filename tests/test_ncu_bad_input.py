@@ -52,6 +52,19 @@ def test_truncated_report_keeps_the_complete_launches(capsys: pytest.CaptureFixt
     assert '"name": "row_sum"' in out
 
 
+def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After an ncu_report API change (here: ``IAction.metric_by_name`` gone) reading fails
+    loudly; only damaged data becomes "launch N is incomplete"."""
+    import ncu_report
+
+    def changed(self: object, *args: object) -> None:
+        raise AttributeError("'IAction' object has no attribute 'metric_by_name'")
+
+    monkeypatch.setattr(ncu_report.IAction, "metric_by_name", changed)
+    with pytest.raises(AttributeError, match="metric_by_name"):
+        Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
+
+
 def test_csv_cut_mid_row_keeps_the_rows_before(capsys: pytest.CaptureFixture[str]) -> None:
     data = import_csvs([BAD / "cut_mid_row.csv"])
     # 32 instructions, then the start of ncu's repeat of the same block, cut in line 41
@@ -107,8 +120,17 @@ def test_sources_neither_embedded_nor_found(capsys: pytest.CaptureFixture[str]) 
     rc, out, err = run_cli(
         ["hot", str(MLP / "details.csv"), str(MLP / "source_cuda_sass.csv"), "--top", "3"], capsys
     )
-    assert rc == 0 and "softmax_kernel" in out or "fused_matmul" in out
-    assert "not embedded in the profile" in err
+    assert rc == 0
+    ranked = [row.split()[3] for row in out.splitlines()[2:]]  # the lines, without their text
+    assert ranked == [
+        "transpose1_kernel.cu:4",
+        "transpose_kernel.cu:3",
+        "fused_matmul1_add1_kernel.cu:24",
+    ]
+    notes = [n for n in err.splitlines() if "not embedded in the profile" in n]
+    assert sorted(n.split(":")[1].rsplit("/", 1)[-1] for n in notes) == sorted(
+        r.split(":")[0] for r in ranked
+    )
 
 
 def test_csv_of_a_page_without_lines(capsys: pytest.CaptureFixture[str]) -> None:
@@ -170,7 +192,7 @@ def test_fuzz_csv_readers_fail_only_with_a_message(tmp_path: Path, data: bytes) 
     try:
         result = import_csvs([f])
     except KernelscopeError as exc:
-        assert "fuzz.csv" in str(exc) or "no" in str(exc)
+        assert "fuzz.csv" in str(exc)  # every message names the file
         return
     for table in result.tables.values():
         assert len(table.locations) == len(table.offsets)

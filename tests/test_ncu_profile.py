@@ -11,7 +11,7 @@ from ncu_support import MLP, MLP_CSVS, MLP_KERNELS, SMALL, make_mlp_workspace
 
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.cache import ProfileCache, content_key
-from kernelscope.core.ncu.metrics import INST_EXECUTED, SAMPLES, stall_key
+from kernelscope.core.ncu.metrics import INST_EXECUTED, SAMPLES, STALL_REASONS, stall_key
 from kernelscope.core.workspace import Workspace
 
 
@@ -25,15 +25,16 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_second_open_comes_from_the_cache(tmp_path: Path, cache_dir: Path) -> None:
     first = Profile.open(MLP / "mlp.ncu-rep")
     lines = first.lines("softmax_kernel")
+    sass = first.sass("softmax_kernel")
     # same content under another name: the cache is keyed by content, not by path
     copy = tmp_path / "renamed.ncu-rep"
     shutil.copyfile(MLP / "mlp.ncu-rep", copy)
     second = Profile.open(copy)
-    assert second._loader._reader is None  # the kernel list did not touch the report
+    # from here on the report cannot be read: everything must come from the cache
+    copy.write_bytes(b"")
     assert [x.name for x in second.launches] == [x.name for x in first.launches]
     assert second.lines("softmax_kernel") == lines
-    assert second._loader._reader is None  # nor did the per-line data
-    assert second.sass("softmax_kernel") == first.sass("softmax_kernel")
+    assert second.sass("softmax_kernel") == sass
     parts = {p.name for p in (cache_dir / "ncu").glob("*/*.pickle")}
     assert {"launches.pickle", "launch-4.pickle", "sass-4.pickle"} <= parts
 
@@ -72,8 +73,14 @@ def test_hot_lines_are_ranked_stably_and_explained() -> None:
     top = hot[0]
     reason, samples, share = top.stalls[0]
     assert samples == top.metrics.values[stall_key(reason)]
-    assert samples == max(v for k, v in top.metrics.stall_values() if "not_issued" not in k)
+    sampled = {r: top.metrics.get(stall_key(r)) for r in STALL_REASONS}
+    assert samples == max(sampled.values())
     assert 0 < share <= 1
+    # every reason with samples, most first, shares of the line's stall samples
+    assert [r for r, _, _ in top.stalls] == sorted(
+        (r for r, v in sampled.items() if v > 0), key=lambda r: (-sampled[r], r)
+    )
+    assert sum(s for _, _, s in top.stalls) == pytest.approx(1.0)
     assert top.source is not None and top.source.strip()
 
 

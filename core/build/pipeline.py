@@ -340,7 +340,9 @@ def _build_into(build: _Build) -> Manifest:
     # TVM links the model library with g++ on one core while nvcc uses the others.
     export = _Background(lambda: _export_library(executable, stage / "model.so"), step)
     if model.weight_values:
-        np.savez(stage / "params.npz", **model.weight_values)
+        # (Any: numpy's stubs would match the arrays against savez's own allow_pickle flag)
+        weights: dict[str, Any] = model.weight_values
+        np.savez(stage / "params.npz", **weights)
     try:
         with build.timed("split", 0.5, "splitting the CUDA source into per-kernel files"):
             with step("inspect_source", False):
@@ -451,6 +453,7 @@ def _manifest(
             **({"params": "params.npz"} if model.weight_values else {}),
         },
         notes=model.notes,
+        calls=facts.calls.get(model.entry, []),
     )
 
 

@@ -44,6 +44,9 @@ class IRFacts:
     launches: dict[str, Launch] = field(default_factory=dict)
     ops_by_primfunc: dict[str, list[OpInfo]] = field(default_factory=dict)
     called_primfuncs: set[str] | None = None  # None: not known
+    # Relax function -> the PrimFuncs it calls, in program order (a PrimFunc TVM reuses for
+    # several layers appears once per call)
+    calls: dict[str, list[str]] = field(default_factory=dict)
 
 
 def make_instrument(snapshots: dict[str, Any]) -> Any:
@@ -70,13 +73,12 @@ def extract(snapshots: dict[str, Any]) -> IRFacts:
         facts.launches = _launches(split)
     final = snapshots.get("after:RewriteDataflowReshape")
     if final is not None:
-        facts.called_primfuncs = {
-            prim
-            for func in final.functions.values()
+        facts.calls = {
+            gvar.name_hint: [prim for b in _bindings(func) if (prim := _call_tir_prim(b.value))]
+            for gvar, func in final.functions.items()
             if type(func).__name__ == "Function"
-            for b in _bindings(func)
-            if (prim := _call_tir_prim(b.value))
         }
+        facts.called_primfuncs = {prim for calls in facts.calls.values() for prim in calls}
     stages = [
         snapshots.get(k) for k in ("before:LegalizeOps", "after:LegalizeOps", "after:FuseOps")
     ]

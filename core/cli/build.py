@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import TextIO
 
 from ..build import parse_shapes
+from ..formatting import format_dims
 from ..toolchain import doctor_report
 from ..workspace import KernelInfo, Workspace
 from .progress import TerminalProgress
-from .table import dims, format_table
+from .table import format_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -92,8 +93,8 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
         rows.append(
             [
                 k.name,
-                dims(k.grid),
-                dims(k.block),
+                format_dims(k.grid),
+                format_dims(k.block),
                 "-" if k.registers is None else str(k.registers),
                 str(smem),
                 str(k.source_lines),

@@ -8,18 +8,18 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..formatting import format_dims, format_number
 from ..kernel_db import (
     EntryDetail,
     EntrySummary,
     KernelDB,
-    KernelTimes,
+    ProfileFacts,
     default_db_path,
     describe_line_summary,
     export_workspace,
-    profile_line_summaries,
+    profile_facts,
 )
-from ..kernel_db import profile_times as times_of
-from .table import dims, format_table
+from .table import format_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -82,31 +82,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     rm.set_defaults(func=_delete)
 
 
-def profile_facts(
-    report: Path, workspace: Path
-) -> tuple[KernelTimes, str | None, dict[str, dict[str, Any]]]:
-    """Mean time per kernel, the Nsight Compute version and per-kernel line summaries."""
-    from ..ncu import Profile
+def _facts(report: Path | None, workspace: Path) -> ProfileFacts:
+    if report is None:
+        return ProfileFacts({}, None, {})
+    from ..ncu import Profile  # only when a profile is given
     from ..workspace import Workspace
 
-    profile = Profile.open(report, workspace=Workspace.open(workspace))
-    times, version = times_of(profile)
-    return times, version, profile_line_summaries(profile)
+    return profile_facts(Profile.open(report, workspace=Workspace.open(workspace)))
 
 
 def _export(args: argparse.Namespace) -> int:
-    times, version, metrics = (
-        profile_facts(args.profile, args.workspace) if args.profile else ({}, None, {})
-    )
+    facts = _facts(args.profile, args.workspace)
     report = export_workspace(
         args.workspace,
         args.db,
         args.kernels,
-        times,
-        ncu_version=version,
+        facts.times,
+        ncu_version=facts.ncu_version,
         replace_identifier=args.replace,
         timeout=args.timeout,
-        metrics=metrics,
+        metrics=facts.line_summaries,
     )
     if args.json:
         print(json.dumps([dataclasses.asdict(c) for c in report.changes], indent=1))
@@ -145,9 +140,9 @@ def _table(rows: list[EntrySummary]) -> str:
             r.key[:12],
             r.op_type,
             r.kernel_name or "-",
-            f"{r.time_us:.3f}" if r.time_us is not None else "-",
-            dims(r.grid),
-            dims(r.block),
+            format_number(r.time_us, "-"),
+            format_dims(r.grid),
+            format_dims(r.block),
             "yes" if r.usable else "no",
         )
         for r in rows

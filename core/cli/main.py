@@ -11,10 +11,21 @@ from collections.abc import Sequence
 from ..errors import Cancelled, KernelscopeError
 from . import build as cli_build
 from . import db as cli_db
+from . import details as cli_details
 from . import ncu as cli_ncu
 from . import profile as cli_profile
+from . import remote as cli_remote
+from . import timeline as cli_timeline
 
-COMMAND_MODULES = (cli_build, cli_profile, cli_ncu, cli_db)
+COMMAND_MODULES = (
+    cli_build,
+    cli_profile,
+    cli_ncu,
+    cli_db,
+    cli_details,
+    cli_remote,
+    cli_timeline,
+)
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.
 COMMAND_GROUP = "kernelscope.commands"
@@ -78,4 +89,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.details:
             print(exc.details.rstrip(), file=sys.stderr)
         return 1
-

@@ -5,17 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from ..errors import KernelscopeError
+from ..formatting import format_dims, format_number
 from ..ncu import SAMPLES, HotLine, Launch, Profile, check_against_workspace, is_report, label_of
 from ..workspace import MANIFEST, Workspace
-from .table import dims, format_table
+from .table import format_table
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -78,8 +77,12 @@ def _warn(profile: Profile) -> None:
         print(f"kernelscope: warning: {w}", file=sys.stderr)
 
 
-def _fmt(value: float | None, digits: int = 1) -> str:
-    return "-" if value is None else f"{value:.{digits}f}"
+def _num(value: float | None) -> str:
+    return format_number(value, missing="-")
+
+
+def _us(ns: float | None) -> str:
+    return _num(ns / 1e3 if ns is not None else None)
 
 
 # ---- kernels ---------------------------------------------------------------------------------
@@ -121,20 +124,19 @@ def _kernels(args: argparse.Namespace) -> int:
     if args.by_kernel:
         header[0] = "launches"
         for k in profile.kernels():
-            f = k.first
             rows.append(
                 [
                     str(len(k.launches)),
                     k.name,
-                    dims(f.grid),
-                    dims(f.block),
-                    _fmt(k.duration_ns / 1e3 if k.duration_ns is not None else None, 2),
-                    _fmt(k.share * 100),
-                    _fmt(k.sm_throughput_pct),
-                    _fmt(k.memory_throughput_pct),
-                    _fmt(k.achieved_occupancy_pct),
-                    "-" if k.registers is None else str(k.registers),
-                    _smem(f),
+                    format_dims(k.grid),
+                    format_dims(k.block),
+                    _us(k.duration_ns),
+                    _num(k.share * 100),
+                    _num(k.sm_throughput_pct),
+                    _num(k.memory_throughput_pct),
+                    _num(k.achieved_occupancy_pct),
+                    _num(k.registers),
+                    _smem(k.launches[0]),
                 ]
             )
     else:
@@ -143,14 +145,14 @@ def _kernels(args: argparse.Namespace) -> int:
                 [
                     str(x.id),
                     x.name,
-                    dims(x.grid),
-                    dims(x.block),
-                    _fmt(x.duration_ns / 1e3 if x.duration_ns is not None else None, 2),
-                    _fmt((x.duration_ns or 0.0) / total * 100 if total else None),
-                    _fmt(x.sm_throughput_pct),
-                    _fmt(x.memory_throughput_pct),
-                    _fmt(x.achieved_occupancy_pct),
-                    "-" if x.registers is None else str(x.registers),
+                    format_dims(x.grid),
+                    format_dims(x.block),
+                    _us(x.duration_ns),
+                    _num((x.duration_ns or 0.0) / total * 100 if total else None),
+                    _num(x.sm_throughput_pct),
+                    _num(x.memory_throughput_pct),
+                    _num(x.achieved_occupancy_pct),
+                    _num(x.registers),
                     _smem(x),
                 ]
             )
@@ -181,7 +183,7 @@ def _kernels(args: argparse.Namespace) -> int:
 def _smem(x: Launch) -> str:
     if x.shared_static_bytes is None and x.shared_dynamic_bytes is None:
         return "-"
-    return str((x.shared_static_bytes or 0) + (x.shared_dynamic_bytes or 0))
+    return _num((x.shared_static_bytes or 0) + (x.shared_dynamic_bytes or 0))
 
 
 def _kernels_json(profile: Profile, by_kernel: bool) -> dict[str, Any]:
@@ -236,7 +238,7 @@ def _hot(args: argparse.Namespace) -> int:
             [
                 str(h.rank),
                 f"{h.share:.1%}",
-                _number(h.value),
+                _num(h.value),
                 f"{os.path.basename(h.file)}:{h.line}",
                 stalls or "-",
                 (h.source or "").strip()[:70],
@@ -252,10 +254,6 @@ def _hot(args: argparse.Namespace) -> int:
         if src.status == "changed":
             print(f"warning: {src.note}", file=sys.stderr)
     return 0
-
-
-def _number(v: float) -> str:
-    return f"{v:,.0f}" if float(v).is_integer() else f"{v:,.2f}"
 
 
 def _hot_json(profile: Profile, hot: list[HotLine], metric: str) -> dict[str, Any]:
@@ -304,7 +302,7 @@ def _import(args: argparse.Namespace) -> int:
             f"{ws.path}; not imported",
             hint="is it a profile of another build? use --force to attach it anyway",
         )
-    target = _copy_atomically(report, ws.profiles_dir)
+    target = ws.attach_profile(report)
     check["imported_as"] = str(target)
     if args.json:
         print(json.dumps(check, indent=1))
@@ -320,16 +318,3 @@ def _import(args: argparse.Namespace) -> int:
             print(f"  mismatch: {item['kernel']}: {item['note']}")
     return 0
 
-
-def _copy_atomically(src: Path, folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    target = folder / src.name
-    fd, tmp = tempfile.mkstemp(prefix=f".{src.name}.", dir=folder)
-    os.close(fd)
-    try:
-        shutil.copyfile(src, tmp)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target

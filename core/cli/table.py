@@ -5,11 +5,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 
-def dims(values: Sequence[int] | None) -> str:
-    """``[16, 1, 1]`` -> ``16x1x1``; ``-`` when unknown or never launched (all zeros)."""
-    return "x".join(str(v) for v in values) if values and any(values) else "-"
-
-
 def format_table(
     header: Sequence[str], rows: Sequence[Sequence[str]], right: Collection[int] = ()
 ) -> str:

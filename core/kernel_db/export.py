@@ -23,7 +23,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from ..errors import KernelscopeError
 from ..nnfusion import cuda_scan as nnfusion_cuda
@@ -40,85 +40,8 @@ PATTERN_DEVICE_TYPE = "CUDA"
 KernelTimes = Mapping[str, tuple[str, float]]
 # progress(step, fraction or None, message), as for builds
 Progress = Callable[[str, float | None, str], None]
-
-
-class _ProfileLike(Protocol):  # ncu.Profile, without importing the NCU import here
-    session: dict[str, str]
-    name: str
-
-    def kernels(self) -> Sequence[Any]: ...
-
-    def totals(self, kernel: str | None = None) -> Any: ...
-
-    def hot_lines(self, metric: str = ..., top: int = ..., kernel: str | None = None) -> Any: ...
-
-
+# kernel name -> its line summary from the profile (``summaries.profile_line_summaries``)
 KernelMetrics = Mapping[str, dict[str, Any]]
-_SAMPLES = "smsp__pcsamp_sample_count"
-_INSTRUCTIONS = "inst_executed"
-
-
-def profile_line_summaries(
-    profile: _ProfileLike, kernels: Sequence[str] | None = None, top: int = 10
-) -> dict[str, dict[str, Any]]:
-    """Per kernel: totals, dominant stall reasons and the hottest lines of its own file, as
-    stored beside a kernel in the DB (``ks_entries.metrics``) so a library entry keeps why
-    it was fast or slow. Kernels without per-instruction data are left out."""
-    wanted = set(kernels) if kernels is not None else None
-    out: dict[str, dict[str, Any]] = {}
-    for k in profile.kernels():
-        if wanted is not None and k.name not in wanted:
-            continue
-        totals = profile.totals(k.name)
-        if not totals.values:
-            continue
-        out[k.name] = {
-            "profile": profile.name,
-            "launches": len(k.launches),
-            "samples": totals.get(_SAMPLES),
-            "inst_executed": totals.get(_INSTRUCTIONS),
-            "stalls": [[r, round(share, 4)] for r, _, share in totals.stalls(5)],
-            "hot_lines": [
-                {
-                    "line": h.line,
-                    "samples": h.value,
-                    "share": round(h.share, 4),
-                    "inst_executed": h.metrics.get(_INSTRUCTIONS),
-                    "stalls": [[r, round(share, 4)] for r, _, share in h.stalls],
-                }
-                for h in profile.hot_lines(metric=_SAMPLES, top=top, kernel=k.name)
-            ],
-        }
-    return out
-
-
-def describe_line_summary(metrics: Mapping[str, Any] | None) -> list[str]:
-    """``profile_line_summaries``' entry for one kernel in words, one line per item."""
-    if not metrics:
-        return []
-
-    def stalls(pairs: Sequence[Sequence[Any]]) -> str:
-        return ", ".join(f"{r} {share:.0%}" for r, share in pairs[:3]) or "no stall samples"
-
-    samples, instructions = metrics.get("samples", 0), metrics.get("inst_executed", 0)
-    lines = [
-        f"{metrics.get('profile', 'profile')}: {samples:,.0f} warp-stall samples, "
-        f"{instructions:,.0f} instructions; {stalls(metrics.get('stalls', []))}"
-    ]
-    for h in metrics.get("hot_lines", []):
-        lines.append(f"line {h['line']}: {h['share']:.1%} of samples ({stalls(h['stalls'])})")
-    return lines
-
-
-def profile_times(profile: _ProfileLike) -> tuple[dict[str, tuple[str, float]], str | None]:
-    """Mean time per kernel name and the Nsight Compute version, from an opened profile."""
-    times: dict[str, tuple[str, float]] = {}
-    for k in profile.kernels():
-        measured = [x.duration_ns for x in k.launches if x.duration_ns is not None]
-        if measured:
-            times[k.name] = (k.first.device_name, sum(measured) / len(measured))
-    version = next((v for n, v in profile.session.items() if "version" in n.lower()), None)
-    return times, version
 
 
 @dataclass
@@ -303,7 +226,7 @@ def export_workspace(
     """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
 
     ``progress`` hears ("prepare", fraction, kernel) per kernel, then ("write", None, path).
-    ``metrics`` (``profile_line_summaries``) is stored with each kernel it names.
+    ``metrics`` (``summaries.profile_line_summaries``) is stored with each kernel it names.
     """
     ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
     entries = entries_from_workspace(ws, kernels, times, ncu_version, progress, metrics)

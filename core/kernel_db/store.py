@@ -34,6 +34,7 @@ left as it was.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -156,7 +157,9 @@ class KernelDB:
     # --- opening ----------------------------------------------------------------------
 
     @classmethod
-    def open(cls, path: str | Path, *, write: bool = False, timeout: float = 10.0) -> KernelDB:
+    def open(
+        cls, path: str | os.PathLike[str], *, write: bool = False, timeout: float = 10.0
+    ) -> KernelDB:
         path = Path(path).expanduser()
         conn = schema.connect(path, write=write, timeout=timeout)
         try:

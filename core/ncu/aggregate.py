@@ -35,8 +35,8 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
                 locations[p] = t.locations[i]
             if inlined is not None and t.inlined and inlined[p] is None:
                 inlined[p] = t.inlined[i]
-            if sass is not None and not sass[p]:
-                sass[p] = t.sass[i]  # type: ignore[index]
+            if sass is not None and t.sass is not None and not sass[p]:
+                sass[p] = t.sass[i]
     keys = {k for t in tables for k in t.numbers}
     weights = []
     for t, pos in zip(tables, positions, strict=True):
@@ -109,10 +109,11 @@ def histogram(values: Iterable[str | None]) -> str:
 
 
 def _groups(
-    table: InstructionTable, groups: dict[tuple[str | None, int | None], np.ndarray]
+    table: InstructionTable,
+    keys: Sequence[tuple[str | None, int | None]],
+    rows: Sequence[np.ndarray],
 ) -> list[LineMetrics]:
-    keys = list(groups)
-    rows = [groups[k] for k in keys]
+    """One ``LineMetrics`` per group of row indices, keyed (file, line) by ``keys``."""
     values = aggregate_groups(table, rows) if rows else []
     out = []
     for (file, line), r, vals in zip(keys, rows, values, strict=True):
@@ -139,26 +140,15 @@ def by_line(table: InstructionTable, file: str | None = None) -> dict[Location, 
         for i, loc in enumerate(column):
             if loc is not None and (file is None or loc[0] == file):
                 groups.setdefault(loc, []).append(i)
-    ordered = {loc: np.asarray(groups[loc]) for loc in sorted(groups)}
-    return dict(zip(ordered, _groups(table, ordered), strict=True))  # type: ignore[arg-type]
-
-
-def by_file(table: InstructionTable) -> dict[str, LineMetrics]:
-    """Per file: the kernel's files hold every instruction once; headers their inlined ones."""
-    groups: dict[str, set[int]] = {}
-    frames = [table.locations] + ([table.inlined] if table.inlined else [])
-    for column in frames:
-        for i, loc in enumerate(column):
-            if loc is not None:
-                groups.setdefault(loc[0], set()).add(i)
-    keyed = {(f, None): np.asarray(sorted(r)) for f, r in groups.items()}
-    return {lm.file: lm for lm in _groups(table, keyed)}  # type: ignore[misc]
+    keys = sorted(groups)
+    rows = [np.asarray(groups[loc]) for loc in keys]
+    return dict(zip(keys, _groups(table, keys, rows), strict=True))
 
 
 def total(table: InstructionTable) -> LineMetrics:
     if not len(table):
         return LineMetrics(None, None, {})
-    return _groups(table, {(None, None): np.arange(len(table))})[0]
+    return _groups(table, [(None, None)], [np.arange(len(table))])[0]
 
 
 def combine_totals(parts: Sequence[tuple[LineMetrics, float]]) -> LineMetrics:

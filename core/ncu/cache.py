@@ -15,6 +15,7 @@ load is treated as missing and rewritten.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import pickle
 import tempfile
@@ -26,6 +27,8 @@ from ..paths import cache_root
 
 SCHEMA = "ncu-1"
 _CHUNK = 1 << 20
+
+_log = logging.getLogger(__name__)
 
 
 def _hash_files(paths: Sequence[Path]) -> str:
@@ -78,12 +81,14 @@ class ProfileCache:
         self.folder = (root or cache_root()) / "ncu" / key
 
     def load(self, part: str) -> Any | None:
+        path = self.folder / f"{part}.pickle"
         try:
-            with open(self.folder / f"{part}.pickle", "rb") as f:
+            with open(path, "rb") as f:
                 return pickle.load(f)
         except FileNotFoundError:
             return None
-        except Exception:  # damaged, written by another version, unreadable
+        except Exception as exc:  # damaged, written by another version, unreadable: a miss
+            _log.info("cache entry %s ignored: %s", path, exc)
             return None
 
     def store(self, part: str, value: Any) -> None:
@@ -91,11 +96,13 @@ class ProfileCache:
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{part}.", dir=self.folder)
-        except OSError:
+        except OSError as exc:
+            _log.info("cache %s not writable: %s", self.folder, exc)
             return
         try:
             with os.fdopen(fd, "wb") as f:
                 pickle.dump(value, f, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, self.folder / f"{part}.pickle")
-        except OSError:
+        except OSError as exc:
+            _log.info("cache entry %s/%s not written: %s", self.folder, part, exc)
             Path(tmp).unlink(missing_ok=True)

@@ -42,6 +42,19 @@ class SourceMetric:
         return (self.label, *self.aliases)
 
 
+# The kernel-list numbers: metric name (raw CSV page, ncu_report) -> ``records.Launch`` field.
+METRIC_FIELDS: dict[str, str] = {
+    "gpu__time_duration.sum": "duration_ns",
+    "sm__throughput.avg.pct_of_peak_sustained_elapsed": "sm_throughput_pct",
+    "gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed": "memory_throughput_pct",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "achieved_occupancy_pct",
+    "sm__maximum_warps_per_active_cycle_pct": "theoretical_occupancy_pct",
+    "launch__registers_per_thread": "registers",
+    "launch__shared_mem_per_block_static": "shared_static_bytes",
+    "launch__shared_mem_per_block_dynamic": "shared_dynamic_bytes",
+}
+INT_FIELDS = frozenset({"registers", "shared_static_bytes", "shared_dynamic_bytes"})
+
 SAMPLES = "smsp__pcsamp_sample_count"
 INST_EXECUTED = "inst_executed"
 STALLS_ALL = "group:smsp__pcsamp_warp_stall_reasons"

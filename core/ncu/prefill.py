@@ -45,6 +45,9 @@ def fill_cache(report: str | os.PathLike[str], progress: ProgressFn = no_progres
     for i, summary in enumerate(document.summaries):
         progress("read", i / max(count, 1), f"reading {summary.name}")
         document.kernel(summary.name)  # instructions, SASS and embedded sources
+    for launch in profile.launches:
+        progress("read", None, f"reading the Details of launch {launch.id}")
+        profile.launch_metrics(launch.id)  # the Details view and the roofline
     ProfileCache(content_key([path])).store(COMPLETE, True)
 
 

@@ -7,47 +7,55 @@ Open a report (``.ncu-rep``) or any set of CSV exports of one report::
     profile = Profile.open(path, workspace=ws, search_paths=[...])   # for source resolution
 
 (a) the kernel list: ``profile.kernels()`` -> ``list[KernelSummary]`` (launches of one kernel
-    grouped, in first-launch order; ``.launches`` has each ``ncu_model.Launch``, and
+    grouped, in first-launch order; ``.launches`` has each ``records.Launch``, and
     ``profile.launches`` is the flat list in report order).
 (b) per-line metrics of one kernel's file: ``profile.lines("softmax_kernel", file)`` ->
     ``{(file, line): LineMetrics}``; ``profile.source_files("softmax_kernel")`` lists the files
     (its own first, inlined headers after), ``profile.source(file)`` gives their text
-    (``ncu_sources.ResolvedSource``: embedded, workspace or search path, or a note why not).
+    (``sources.SourceFile``: embedded, workspace or search path, or a note why not).
 (c) per-instruction metrics by offset from the function start:
-    ``profile.instructions("softmax_kernel")`` -> ``ncu_model.InstructionTable``
+    ``profile.instructions("softmax_kernel")`` -> ``records.InstructionTable``
     (``.row(offset)``, ``.metric(key)``, ``.offsets``); SASS text with
     ``profile.sass("softmax_kernel")`` -> ``{offset: text}``.
 (d) hot lines: ``profile.hot_lines(metric="smsp__pcsamp_sample_count", top=20, kernel=None)``
-    -> ``list[HotLine]`` with the dominant stall reasons of each line.
+    -> ``list[HotLine]`` with the stall reasons of each line (``hot_lines.rank_lines``).
 
-Also: ``profile.files(kernel)`` (per-file totals), ``profile.totals(kernel)`` and
-``profile.totals()`` (the whole model), ``profile.correlation_problem(kernel)`` (why there are
-no per-line numbers: no SourceCounters, no -lineinfo, no cuda,sass export), ``profile.warnings``
-(partial data: file:line of what was skipped). Every per-kernel call takes
-``launch=<result id>`` to look at one launch instead of all of a kernel's launches combined.
-A Profile is not thread-safe: use it from one thread (e.g. one worker) at a time. Metric keys
-are Nsight Compute metric names (``ncu_metrics.SOURCE_METRICS`` lists them with their labels;
-``resolve_metric`` accepts labels).
+Also: ``profile.totals(kernel)`` and ``profile.totals()`` (the whole model),
+``profile.correlation_problem(kernel)`` (why there are no per-line numbers: no SourceCounters,
+no -lineinfo, no cuda,sass export), ``profile.warnings`` (partial data: file:line of what was
+skipped). Every per-kernel call takes ``launch=<result id>`` to look at one launch instead of
+all of a kernel's launches combined. A Profile is not thread-safe: use it from one thread (e.g.
+one worker) at a time. Metric keys are Nsight Compute metric names (``metrics.SOURCE_METRICS``
+lists them with their labels; ``resolve_metric`` accepts labels).
 
 Speed: the kernel list is read first and alone; per-instruction data is read per kernel on
-demand, SASS text only when asked for. Everything read is cached by content (``ncu_cache``),
-so opening the same report again costs a hash of the file plus small pickle loads.
+demand, SASS text only when asked for. Everything read is cached by content (``cache``), so
+opening the same report again costs a hash of the file plus small pickle loads.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
 from . import aggregate as agg
 from .cache import ProfileCache, content_key
+from .detail_metrics import METRIC_NAMES, LaunchMetrics
+from .hot_lines import rank_lines
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
-from .records import HotLine, InstructionTable, Launch, LineMetrics, Location
-from .sources import ResolvedSource, SourceResolver
+from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
+from .sources import SourceFile, SourceResolver
+
+if TYPE_CHECKING:
+    from .csv_merge import CsvImport
+    from .report import ReportReader
+
+_log = logging.getLogger(__name__)
 
 REPORT_SUFFIX = ".ncu-rep"
 REPORT_MAGIC = b"NVR\0"
@@ -60,24 +68,6 @@ def is_report(path: Path) -> bool:
             return f.read(4) == REPORT_MAGIC
     except OSError:
         return path.suffix == REPORT_SUFFIX
-
-
-@dataclass
-class KernelSummary:
-    """One kernel of the kernel list: its launches combined (durations add, rates weighted)."""
-
-    name: str
-    launches: list[Launch]
-    duration_ns: float | None  # sum over launches
-    share: float  # of the whole profile's duration (0..1)
-    sm_throughput_pct: float | None  # duration-weighted over launches
-    memory_throughput_pct: float | None
-    achieved_occupancy_pct: float | None
-    registers: int | None
-
-    @property
-    def first(self) -> Launch:
-        return self.launches[0]
 
 
 def _weighted(launches: list[Launch], attr: str) -> float | None:
@@ -116,6 +106,8 @@ class Profile:
         self._resolver: SourceResolver | None = None
         self._sources: dict[str, str] | None = None
         self._kernels: list[KernelSummary] | None = None
+        self._launch_metrics: dict[int, LaunchMetrics] = {}
+        self._descriptions: dict[str, str] | None = None
 
     # ---- opening ---------------------------------------------------------------------------
     @classmethod
@@ -188,16 +180,19 @@ class Profile:
             durations = [x.duration_ns for x in group if x.duration_ns is not None]
             dur = sum(durations) if durations else None
             regs = [x.registers for x in group if x.registers is not None]
+            first = group[0]
             out.append(
                 KernelSummary(
                     name=name,
-                    launches=group,
+                    launches=tuple(group),
                     duration_ns=dur,
                     share=(dur or 0.0) / total if total else 0.0,
                     sm_throughput_pct=_weighted(group, "sm_throughput_pct"),
                     memory_throughput_pct=_weighted(group, "memory_throughput_pct"),
                     achieved_occupancy_pct=_weighted(group, "achieved_occupancy_pct"),
                     registers=max(regs) if regs else None,
+                    grid=first.grid or (),
+                    block=first.block or (),
                 )
             )
         return out
@@ -286,7 +281,7 @@ class Profile:
 
     def sass(self, kernel: str, launch: int | None = None) -> dict[int, str]:
         """SASS text by offset (first launch of the kernel unless ``launch`` is given)."""
-        lid = launch if launch is not None else self.kernel(kernel).first.id
+        lid = launch if launch is not None else self.kernel(kernel).launches[0].id
         part = f"sass-{lid}"
         text = self._cache.load(part) if self._cache else None
         if text is None:
@@ -295,16 +290,43 @@ class Profile:
                 self._cache.store(part, text)
         return text
 
+    # ---- launch-level metrics (the Details view, the roofline) ------------------------------
+    def launch_metrics(self, launch_id: int) -> LaunchMetrics:
+        """The Details metrics of one launch (``detail_metrics.METRIC_NAMES``), cached."""
+        lm = self._launch_metrics.get(launch_id)
+        if lm is not None:
+            return lm
+        part = f"details-{launch_id}"
+        lm = self._cache.load(part) if self._cache else None
+        if lm is None:
+            lm = self._loader.launch_metrics(self.launch(launch_id))
+            if lm.descriptions:
+                self._add_descriptions(lm.descriptions)
+                lm.descriptions = {}
+            if self._cache:
+                self._cache.store(part, lm)
+        self._launch_metrics[launch_id] = lm
+        return lm
+
+    def metric_descriptions(self) -> dict[str, str]:
+        """NVIDIA's description of each metric read so far (reports only; CSVs have none)."""
+        if self._descriptions is None:
+            self._descriptions = (self._cache.load("descriptions") if self._cache else None) or {}
+        return self._descriptions
+
+    def _add_descriptions(self, new: dict[str, str]) -> None:
+        known = self.metric_descriptions()
+        if new.keys() - known.keys():
+            known.update(new)
+            if self._cache:
+                self._cache.store("descriptions", known)
+
     # ---- aggregates ------------------------------------------------------------------------
     def lines(
         self, kernel: str, file: str | None = None, launch: int | None = None
     ) -> dict[Location, LineMetrics]:
         table = self.instructions(kernel, launch)
         return agg.by_line(table, file) if table is not None else {}
-
-    def files(self, kernel: str, launch: int | None = None) -> dict[str, LineMetrics]:
-        table = self.instructions(kernel, launch)
-        return agg.by_file(table) if table is not None else {}
 
     def totals(self, kernel: str | None = None, launch: int | None = None) -> LineMetrics:
         """A kernel's totals over all its instructions, or the whole model's (kernel=None)."""
@@ -347,46 +369,11 @@ class Profile:
     def hot_lines(
         self, metric: str = SAMPLES, top: int = 20, kernel: str | None = None
     ) -> list[HotLine]:
-        """Source lines ranked by ``metric`` (descending, ties by kernel, file, line).
-
-        Lines are those of the kernels' own files (an inlined header line is counted at its
-        call site), so the shares add up to at most 1 over a kernel or the model.
-        """
+        """Source lines ranked by ``metric`` over one kernel or the model (``rank_lines``)."""
         names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
         self.prefetch([x.id for name in names for x in self.kernel(name).launches])
-        entries: list[tuple[str, Location, LineMetrics]] = []
-        grand = 0.0
-        for name in names:
-            table = self.instructions(name)
-            if table is None:
-                continue
-            grand += table.total(metric)
-            own = InstructionTable(
-                table.offsets, table.locations, table.numbers, table.categories, table.sass
-            )
-            entries.extend((name, loc, lm) for loc, lm in agg.by_line(own).items())
-        ranked = sorted(
-            (e for e in entries if e[2].get(metric) > 0),
-            key=lambda e: (-e[2].get(metric), e[0], e[1][0], e[1][1]),
-        )[: max(top, 0)]
-        out = []
-        for rank, (name, (file, line), lm) in enumerate(ranked, 1):
-            src = self.source(file)
-            text = src.lines[line - 1] if src.text is not None and line <= len(src.lines) else None
-            out.append(
-                HotLine(
-                    rank=rank,
-                    kernel=name,
-                    file=file,
-                    line=line,
-                    value=lm.get(metric),
-                    share=lm.get(metric) / grand if grand else 0.0,
-                    metrics=lm,
-                    stalls=lm.stalls(),
-                    source=text,
-                )
-            )
-        return out
+        tables = [(name, t) for name in names if (t := self.instructions(name)) is not None]
+        return rank_lines(tables, metric, top, self.source_lines)
 
     # ---- sources ---------------------------------------------------------------------------
     @property
@@ -413,8 +400,13 @@ class Profile:
                 self._cache.store("sources", self._sources)
         return self._sources[path] or None
 
-    def source(self, recorded_path: str) -> ResolvedSource:
+    def source(self, recorded_path: str) -> SourceFile:
         return self.resolver.resolve(recorded_path)
+
+    def source_lines(self, recorded_path: str) -> list[str] | None:
+        """The lines of a source file, or None when its text was not found."""
+        src = self.source(recorded_path)
+        return src.lines if src.text is not None else None
 
     def correlation_problem(self, kernel: str) -> str | None:
         """Why per-line numbers cannot be shown for a kernel, or None if they can."""
@@ -442,6 +434,9 @@ class _Loader:
         """Source files known to the data, at least trying to include ``path``."""
         raise NotImplementedError
 
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        raise NotImplementedError
+
     def no_instructions_reason(self) -> str:
         return (
             "the profile has no per-instruction metrics for this kernel "
@@ -458,19 +453,20 @@ class _Loader:
 class _ReportLoader(_Loader):
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._reader = None
+        self._reader: ReportReader | None = None
 
     @property
-    def reader(self):  # noqa: ANN201 - ncu_rep.ReportReader, imported lazily
-        if self._reader is None:
+    def reader(self) -> ReportReader:
+        if self._reader is None:  # imported on first use: NVIDIA's reader costs hundreds of MB
             from .report import ReportReader
 
+            _log.info("reading %s with ncu_report", self.path)
             self._reader = ReportReader(self.path)
         return self._reader
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
         launches = self.reader.launches()
-        session = {}
+        session: dict[str, str] = {}
         if launches and launches[0].device_name:
             session["display_name"] = launches[0].device_name
         return launches, session, list(self.reader.warnings)
@@ -487,17 +483,24 @@ class _ReportLoader(_Loader):
     def sources_for(self, path: str) -> dict[str, str]:
         return self.reader.sources_for(path)
 
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        try:
+            return self.reader.metrics(launch.id, METRIC_NAMES)
+        except Exception:  # a truncated launch fails in the SWIG layer
+            return LaunchMetrics({}, source="none")
+
 
 class _CsvLoader(_Loader):
     def __init__(self, paths: list[Path]) -> None:
         self.paths = paths
-        self._data = None
+        self._data: CsvImport | None = None
 
     @property
-    def data(self):  # noqa: ANN201 - ncu_csv_import.CsvImport
+    def data(self) -> CsvImport:
         if self._data is None:
             from .csv_merge import import_csvs
 
+            _log.info("reading %d CSV export(s): %s", len(self.paths), self.paths)
             self._data = import_csvs(list(self.paths))
         return self._data
 
@@ -515,6 +518,9 @@ class _CsvLoader(_Loader):
 
     def sources_for(self, path: str) -> dict[str, str]:
         return self.data.sources
+
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        return self.data.metrics.get(launch.id) or LaunchMetrics({}, source="none")
 
     def no_instructions_reason(self) -> str:
         if not self.data.tables:

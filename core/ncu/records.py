@@ -8,9 +8,10 @@
   kernelscope workspace). Numeric metrics are float64 numpy arrays with NaN where Nsight Compute
   has no value; enum/string metrics are lists.
 * ``LineMetrics``: the same metrics aggregated over the instructions of one source line (or one
-  file, one kernel, the whole model), with the right rule per metric (``ncu_metrics.Kind``).
+  file, one kernel, the whole model), with the right rule per metric (``metrics.Kind``).
 * ``RuleResult``: an optimisation hint of Nsight Compute's rules, with its estimated speedup.
-* ``HotLine``: one entry of a hot-line ranking.
+* ``KernelSummary``: one row of the kernel list, what a build and/or a profile know of a kernel.
+* ``HotLine``: one entry of the hot-line ranking (``hot_lines.rank_lines``).
 
 ``profile.Profile`` ties these together; see its docstring for how to use them.
 """
@@ -18,15 +19,30 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .metrics import STALL_PREFIX, STALL_REASONS, stall_key
+from ..workspace import Location
+from .metrics import STALL_REASONS, stall_key
 
-Location = tuple[str, int]  # (file path as recorded in the report, 1-based line)
 Dim3 = tuple[int, int, int]
+
+# Kernel-level numbers by the name the kernel list shows them under (``KernelSummary.metrics``).
+TIME_US = "Time (µs)"
+TIME_SHARE = "Time %"
+LAUNCHES = "Launches"
+MEAN_US = "Mean (µs)"
+KERNEL_METRICS = (
+    TIME_US,
+    TIME_SHARE,
+    LAUNCHES,
+    MEAN_US,
+    "SM %",
+    "Memory %",
+    "Occupancy %",
+    "Est. speedup %",
+)
 
 
 @dataclass
@@ -65,10 +81,6 @@ class Launch:
     rules: list[RuleResult] = field(default_factory=list)
     has_source_metrics: bool = False  # per-instruction metrics exist for this launch
 
-    @property
-    def display_name(self) -> str:
-        return self.name or self.demangled or self.mangled
-
 
 @dataclass
 class InstructionTable:
@@ -99,7 +111,10 @@ class InstructionTable:
         out: dict[str, float | str] = {
             k: float(v[i]) for k, v in self.numbers.items() if not math.isnan(v[i])
         }
-        out.update({k: v[i] for k, v in self.categories.items() if v[i] is not None})
+        for k, values in self.categories.items():
+            value = values[i]
+            if value is not None:
+                out[k] = value
         return out
 
     def metric(self, key: str) -> np.ndarray:
@@ -129,27 +144,104 @@ class LineMetrics:
     def get(self, key: str, default: float = 0.0) -> float:
         return self.values.get(key, default)
 
-    def stalls(self, top: int = 3, not_issued: bool = False) -> list[tuple[str, float, float]]:
-        """The dominant stall reasons: (reason, samples, share of this line's samples)."""
+    def stalls(
+        self, top: int | None = None, not_issued: bool = False
+    ) -> list[tuple[str, float, float]]:
+        """Stall reasons with samples on this group, most first (ties by name): (reason,
+        samples, share of the group's samples over all reasons); ``top`` keeps the first few."""
         pairs = [(r, self.values.get(stall_key(r, not_issued), 0.0)) for r in STALL_REASONS]
         total = sum(v for _, v in pairs)
         pairs = sorted((p for p in pairs if p[1] > 0), key=lambda p: (-p[1], p[0]))
         return [(r, v, v / total if total else 0.0) for r, v in pairs[:top]]
 
-    def stall_values(self) -> Iterator[tuple[str, float]]:
-        for key, v in self.values.items():
-            if key.startswith(STALL_PREFIX):
-                yield key, v
+
+@dataclass(frozen=True)
+class KernelSummary:
+    """One kernel of the kernel list: what its build and/or its profile say about it.
+
+    A profile fills ``launches`` (report order) and the numbers combined over them: durations
+    add, rates are weighted by duration. A build workspace fills the build facts (``ops``,
+    ``sass_instructions``, ``source_lines``; ``grid``/``block`` and ``registers`` from the
+    manifest rather than the first launch). A value, never changed once made: a document
+    with both sources makes a new one with ``dataclasses.replace``.
+    """
+
+    name: str
+    launches: tuple[Launch, ...] = ()
+    duration_ns: float | None = None  # sum over the launches that have one
+    share: float = 0.0  # of the whole profile's duration (0..1)
+    sm_throughput_pct: float | None = None  # duration-weighted over launches
+    memory_throughput_pct: float | None = None
+    achieved_occupancy_pct: float | None = None
+    registers: int | None = None
+    grid: tuple[int, ...] = ()
+    block: tuple[int, ...] = ()
+    ops: tuple[str, ...] = ()  # fused Relax operators, program order
+    sass_instructions: int = 0
+    source_lines: int = 0
+    top_stall: str = ""  # the stall reason with the most samples over the kernel
+
+    @property
+    def first(self) -> Launch | None:
+        return self.launches[0] if self.launches else None
+
+    @property
+    def device_name(self) -> str:
+        return self.launches[0].device_name if self.launches else ""
+
+    @property
+    def mean_ns(self) -> float | None:
+        """Mean duration: the sum of the measured durations over the number of measured
+        launches (a launch without a duration is not a zero)."""
+        measured = [x.duration_ns for x in self.launches if x.duration_ns is not None]
+        return sum(measured) / len(measured) if measured else None
+
+    @property
+    def speedup_pct(self) -> float | None:
+        """The largest speedup Nsight Compute's rules estimate for any of the launches."""
+        found = [r.speedup_pct for x in self.launches for r in x.rules if r.speedup_pct is not None]
+        return max(found) if found else None
+
+    @property
+    def metrics(self) -> dict[str, float]:
+        """The profile's kernel-level numbers by ``KERNEL_METRICS`` name (absent if unknown)."""
+        if not self.launches:
+            return {}
+        mean = self.mean_ns
+        values = {
+            TIME_US: (self.duration_ns or 0.0) / 1000,
+            TIME_SHARE: 100 * self.share,
+            LAUNCHES: float(len(self.launches)),
+            MEAN_US: mean / 1000 if mean is not None else None,
+            "SM %": self.sm_throughput_pct,
+            "Memory %": self.memory_throughput_pct,
+            "Occupancy %": self.achieved_occupancy_pct,
+            "Est. speedup %": self.speedup_pct,
+        }
+        return {key: v for key, v in values.items() if v is not None}
 
 
-@dataclass
+@dataclass(frozen=True)
 class HotLine:
-    rank: int
+    """One line of the hot-line ranking, in the kernel's own file (inlined header code counts
+    at its call site there)."""
+
+    rank: int  # 1-based
     kernel: str
-    file: str
+    file: str  # as recorded in the line table
     line: int
     value: float  # the ranking metric on this line
     share: float  # of that metric's total over the ranked scope (0..1)
-    metrics: LineMetrics
-    stalls: list[tuple[str, float, float]]  # dominant stall reasons (see LineMetrics.stalls)
-    source: str | None = None  # the line's text, when the file could be resolved
+    metrics: LineMetrics  # every metric of the line
+    stalls: list[tuple[str, float, float]]  # (reason, samples, share): all with samples, most first
+    source: str | None = None  # the line's text, when the file could be found
+
+    # The hot-lines panel's names of the old viewer-side HotLine, until it reads ``stalls`` and
+    # ``source``: remove then.
+    @property
+    def stall(self) -> str:
+        return self.stalls[0][0] if self.stalls else ""
+
+    @property
+    def text(self) -> str:
+        return (self.source or "").strip()

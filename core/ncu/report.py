@@ -12,18 +12,22 @@ correlation id (the absolute PC), never by instance index.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import KernelscopeError
-from .csv_pages import INT_FIELDS, METRIC_FIELDS
+from .detail_metrics import BREAKDOWNS, LaunchMetrics, MetricRecord, SourceMarker
 from .metrics import (
     ENUM_LABELS,
+    INT_FIELDS,
+    METRIC_FIELDS,
     NOT_ISSUED_SUFFIX,
     SOURCE_METRICS,
     STALL_PREFIX,
@@ -40,6 +44,12 @@ _SPEEDUP_TYPE = {1: "local", 2: "global"}
 _PC_METRICS = [m for m in SOURCE_METRICS if not m.key.startswith("group:")]
 _INSTRUCTION_BYTES = 16  # every SASS instruction since Volta
 _MAX_FUNCTION_BYTES = 64 << 20  # a stop for damaged reports
+# What ncu_report raises on damaged data: SWIG turns the C++ reader's exceptions into
+# RuntimeError. Anything else (an AttributeError after an API change, a TypeError of ours) is
+# a bug and propagates.
+_DAMAGED = RuntimeError
+
+_log = logging.getLogger(__name__)
 
 
 def _import_ncu_report() -> Any:
@@ -65,9 +75,10 @@ class ReportReader:
         ncu_report = _import_ncu_report()
         try:
             self._ctx = ncu_report.load_report(str(self.path))
-        except Exception as exc:  # the SWIG layer raises plain RuntimeError and friends
+        except (_DAMAGED, OSError) as exc:
             raise KernelscopeError(f"{self.path}: ncu_report cannot read it: {exc}") from exc
         self.warnings: list[str] = []
+        self._described: set[str] = set()
         # (range, action) of every launch; actions are parsed on first use (15-40 ms each)
         self._index: list[tuple[int, int]] = []
         self._actions: dict[int, Any] = {}
@@ -85,10 +96,14 @@ class ReportReader:
         return len(self._index)
 
     def _action(self, launch_id: int) -> Any:
+        """The launch's action (parsed on first use), or None when the report lacks it."""
         a = self._actions.get(launch_id)
         if a is None:
             r, i = self._index[launch_id]
-            a = self._actions[launch_id] = self._ctx.range_by_idx(r).action_by_idx(i)
+            rng = self._ctx.range_by_idx(r)
+            a = rng.action_by_idx(i) if rng is not None else None
+            if a is not None:
+                self._actions[launch_id] = a
         return a
 
     def launches(self) -> list[Launch]:
@@ -106,10 +121,13 @@ class ReportReader:
         return out
 
     def launch(self, launch_id: int) -> Launch | None:
-        """One launch's kernel-list data; None when the launch is damaged."""
+        """One launch's kernel-list data; None when the report's data for it is damaged (a
+        truncated report: no action, no name or duration, or ncu_report failing on it)."""
         try:
-            return self._launch(launch_id, self._action(launch_id))
-        except Exception:  # a truncated action fails in the SWIG layer
+            a = self._action(launch_id)
+            return self._launch(launch_id, a) if a is not None else None
+        except _DAMAGED as exc:
+            _log.info("%s: launch %d unreadable: %s", self.path, launch_id, exc)
             return None
 
     def _launch(self, i: int, a: Any) -> Launch | None:
@@ -144,8 +162,10 @@ class ReportReader:
         order = list(self._actions) + [i for i in range(len(self._index)) if i not in self._actions]
         for i in order:
             try:
-                files = dict(self._action(i).source_files())
-            except Exception:  # a truncated launch
+                action = self._action(i)
+                files = dict(action.source_files()) if action is not None else {}
+            except _DAMAGED as exc:  # a truncated launch
+                _log.info("%s: no sources from launch %d: %s", self.path, i, exc)
                 continue
             for p, text in files.items():
                 if text or p not in out:
@@ -157,6 +177,8 @@ class ReportReader:
     def instructions(self, launch_id: int, start: int | None) -> InstructionTable | None:
         """Per-instruction metrics of one launch; None when it has none (no SourceCounters)."""
         a = self._action(launch_id)
+        if a is None:
+            return None
         per_pc: dict[str, dict[int, float | int]] = {}
         for metric in _PC_METRICS:
             values = _per_pc(a, metric.key)
@@ -175,28 +197,66 @@ class ReportReader:
         numbers: dict[str, np.ndarray] = {}
         categories: dict[str, list[str | None]] = {}
         for metric in _PC_METRICS:
-            values = per_pc.get(metric.key)
-            if values is None:
+            found = per_pc.get(metric.key)
+            if found is None:
                 continue
             if metric.kind is Kind.CATEGORY:
                 labels = ENUM_LABELS.get(metric.key, {})
                 col: list[str | None] = [None] * len(pcs)
-                for pc, v in values.items():
+                for pc, v in found.items():
                     if metric.key.endswith("evict_type") and not v:
                         continue  # 0 = no explicit policy; the Source page leaves it empty
                     col[index[pc]] = labels.get(int(v), str(int(v)))
                 categories[metric.key] = col
                 continue
             arr = np.full(len(pcs), np.nan)
-            arr[[index[pc] for pc in values]] = list(values.values())
+            arr[[index[pc] for pc in found]] = list(found.values())
             numbers[metric.key] = arr
         _add_stall_groups(numbers, len(pcs))
         return InstructionTable(pcs - start, locations, numbers, categories)
+
+    def metrics(self, launch_id: int, names: Iterable[str]) -> LaunchMetrics:
+        """Launch-level metrics by name (the Details view's), with NVIDIA's descriptions, the
+        sections the launch was profiled with and the rules' source markers. The parts of a
+        SOL breakdown (a string metric listing metric names) are read too."""
+        a = self._action(launch_id)
+        values: dict[str, MetricRecord] = {}
+        descriptions: dict[str, str] = {}
+        todo = list(dict.fromkeys(names))
+        breakdowns = set(BREAKDOWNS.values())
+        while todo:
+            name = todo.pop(0)
+            if name in values:
+                continue
+            m = a.metric_by_name(name)
+            if m is None:
+                continue
+            record = _record(m)
+            values[name] = record
+            if name not in self._described:  # the same text in every launch: read it once
+                self._described.add(name)
+                text = m.description()
+                if text:
+                    descriptions[name] = text
+            if name in breakdowns and isinstance(record.value, str):
+                todo.extend(p for p in record.value.split(",") if p and p not in values)
+        sections = None
+        if hasattr(a, "sections"):  # ncu_report 2026.1+
+            sections = [s.identifier() for s in a.sections()]
+        start = _scalar(a, "launch__function_pcs")
+        return LaunchMetrics(
+            values=values,
+            sections=sections,
+            markers=_markers(a, int(start) if isinstance(start, int | float) else None),
+            descriptions=descriptions,
+        )
 
     def sass(self, launch_id: int, start: int, count_hint: int = 0) -> dict[int, str]:
         """SASS text by offset, from the function start until the text runs out."""
         a = self._action(launch_id)
         out: dict[int, str] = {}
+        if a is None:
+            return out
         offset = 0
         while offset < _MAX_FUNCTION_BYTES:
             text = a.sass_by_pc(start + offset)
@@ -222,11 +282,69 @@ def _scalar(a: Any, name: str) -> float | int | str | None:
     return float(v) if isinstance(v, float) and not math.isnan(v) else v
 
 
+def _base_value(v: Any) -> float | int | str | None:
+    if isinstance(v, float):
+        return None if math.isnan(v) else v
+    return v if isinstance(v, int | str) else None
+
+
+def _getter(m: Any) -> Any:
+    """The typed accessor for a metric's kind (``IMetric.value`` asks the kind every call)."""
+    kind = m.kind()
+    if kind in (5, 6):
+        return m.as_uint64
+    if kind in (3, 4):
+        return m.as_double
+    return m.value
+
+
+def _record(m: Any) -> MetricRecord:
+    """A metric's value in its own (base) unit; instanced ones keep their instances."""
+    n = m.num_instances()
+    instances = None
+    if n > 1 and m.has_correlation_ids():
+        ids = m.correlation_ids()
+        get, get_id = _getter(m), _getter(ids)
+        instances = [(_base_value(get_id(i)), _base_value(get(i))) for i in range(n)]
+    if n == 1:
+        value = _base_value(m.value(0))
+    elif m.has_value():
+        value = _base_value(m.value())
+    else:
+        value = None
+    return MetricRecord(value=value, unit=m.unit() or "", instances=instances)
+
+
+def _markers(a: Any, start: int | None) -> list[SourceMarker]:
+    if not hasattr(a, "source_markers"):
+        return []
+    out = []
+    for m in a.source_markers():
+        loc = m.get("source_location") or {}
+        address = m.get("source_address")
+        offset = address - start if address is not None and start is not None else None
+        out.append(
+            SourceMarker(
+                rule=m.get("rule_identifier", ""),
+                section=m.get("section_identifier", ""),
+                message=plain_rule_text(m.get("message", "")),
+                kind=_RULE_KIND.get(m.get("message_type", 0), ""),
+                file=loc.get("file_name"),
+                line=loc.get("line"),
+                offset=offset,
+            )
+        )
+    return out
+
+
 def _dim3(a: Any, prefix: str) -> tuple[int, int, int] | None:
-    vals = [_scalar(a, prefix + axis) for axis in "xyz"]
-    if any(not isinstance(v, int | float) for v in vals):
-        return None
-    return (int(vals[0]), int(vals[1]), int(vals[2]))  # type: ignore[arg-type]
+    dims = []
+    for axis in "xyz":
+        v = _scalar(a, prefix + axis)
+        if not isinstance(v, int | float):
+            return None
+        dims.append(int(v))
+    return (dims[0], dims[1], dims[2])
 
 
 def _rules(a: Any) -> list[RuleResult]:

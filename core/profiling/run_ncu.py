@@ -1,24 +1,21 @@
 """Profiling a workspace's model under Nsight Compute, locally or on a GPU host over SSH.
 
-kernelscope starts ``ncu ... python model_runner.py WORKSPACE`` (the runner runs the model with the
+kernelscope starts ``ncu ... python runner.py WORKSPACE`` (runner.py runs the model with the
 workspace's own cubin), streams ncu's output, turns its ``==PROF== Profiling "k" - 3: ...``
 lines into per-kernel progress, and writes the report under ``profiles/`` only when ncu
 finished: a failed, cancelled or interrupted run leaves no report behind and the earlier
 profiles untouched.
 
-Remote (``host="user@gpu"``): the workspace files the runner needs and model_runner.py go to a
-temporary folder on the host with ``scp``, ``ssh`` runs ncu there, and the report comes back
-with ``scp``. Plain OpenSSH, no agent of our own; ``ssh_options`` are passed through.
+Remote (``host="user@gpu"``): ``remote.RemoteFolder`` copies the workspace files the runner
+needs into a temporary folder on the host, runs ncu there under its supervisor (Cancel ends
+the remote ncu and the model with it) and brings the report back.
 """
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import os
 import re
-import shlex
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -26,18 +23,18 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..process import command_details, describe_exit, run_process
+from ..process import KEEP_OPEN, command_details, describe_exit, run_process
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
+from .host_check import COUNTERS_FIX
+from .remote import RUNNER, RemoteFolder, SshTarget, workspace_entries
 
 logger = logging.getLogger(__name__)
 
 _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
-# What the runner needs from a workspace (a report is not among them).
-_RUNNER_FILES = ("manifest.json", "model.so", "module.cubin", "params.npz", "src")
 
 
 @dataclass
@@ -58,6 +55,7 @@ class ProfileRequest:
     ssh_options: list[str] = field(default_factory=list)
     remote_ncu: str = "ncu"
     remote_python: str = "python3"
+    remote_runtime_root: str | None = None  # on the host; None: ~/.cache/kernelscope/runtime
 
 
 @dataclass
@@ -141,12 +139,26 @@ def profile_workspace(
     return ProfileResult(final, time.perf_counter() - start, launches, log)
 
 
+def launch_sequence(ws: Workspace) -> list[str] | None:
+    """The kernels one forward pass launches, in order (a kernel TVM reuses for several
+    layers appears once per launch); None when the build did not record its calls."""
+    if not ws.manifest.calls:
+        return None
+    by_primfunc: dict[str, list[str]] = {}
+    for k in ws.manifest.kernels:
+        if k.launched and k.primfunc:
+            by_primfunc.setdefault(k.primfunc, []).append(k.name)
+    return [name for call in ws.manifest.calls for name in by_primfunc.get(call, [])]
+
+
 def _expected_launches(ws: Workspace, req: ProfileRequest) -> int:
-    kernels = [k for k in ws.manifest.kernels if k.launched]
+    names = launch_sequence(ws)
+    if names is None:  # an older workspace: each launched kernel once per pass
+        names = [k.name for k in ws.manifest.kernels if k.launched]
     if req.kernel_regex:
         pattern = re.compile(req.kernel_regex)
-        kernels = [k for k in kernels if pattern.search(k.name)]
-    total = len(kernels) * (req.warmup + req.iterations) - req.launch_skip
+        names = [n for n in names if pattern.search(n)]
+    total = len(names) * (req.warmup + req.iterations) - req.launch_skip
     if req.launch_count is not None:
         total = min(total, req.launch_count)
     return max(total, 1)
@@ -171,16 +183,6 @@ def _profile_local(
     return _stream(cmd, expected, report, cancel)
 
 
-def _openssh(tool: str, req: ProfileRequest, *flags: str) -> list[str]:
-    """``ssh`` or ``scp`` in batch mode (never a password prompt) with the user's options."""
-    path = shutil.which(tool)
-    if not path:
-        raise KernelscopeError(
-            f"{tool} not found", hint="install OpenSSH's client: apt-get install openssh-client"
-        )
-    return [path, *flags, "-o", "BatchMode=yes", *req.ssh_options]
-
-
 def _profile_remote(
     ws: Workspace,
     req: ProfileRequest,
@@ -190,44 +192,28 @@ def _profile_remote(
     cancel: Cancel | None,
 ) -> tuple[str, int]:
     assert req.host
-    host = req.host
-    ssh = _openssh("ssh", req)
-    scp = _openssh("scp", req, "-q", "-r")
-    report("connect", 0.0, f"preparing a folder on {host}")
-    remote = (
-        _check([*ssh, host, "mktemp -d -t kernelscope.XXXXXX"], f"ssh {host}", cancel)
-        .strip()
-        .splitlines()[-1]
+    target = SshTarget(
+        req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
     )
-    try:
-        report("copy", 0.02, f"copying the workspace to {host}:{remote}")
-        local = [str(ws.path / f) for f in _RUNNER_FILES if (ws.path / f).exists()]
-        _check([*ssh, host, f"mkdir -p {shlex.quote(remote + '/ws')}"], f"ssh {host}", cancel)
-        _check([*scp, *local, f"{host}:{remote}/ws/"], f"scp to {host}", cancel)
-        extra = [runner.__file__] + ([str(req.inputs)] if req.inputs else [])
-        _check([*scp, *extra, f"{host}:{remote}/"], f"scp to {host}", cancel)
-        inputs = f"{remote}/{req.inputs.name}" if req.inputs else None
-        command = shlex.join(
-            [
-                req.remote_ncu,
-                *ncu_arguments(req, f"{remote}/report", f"{remote}/ws/src"),
-                req.remote_python,
-                f"{remote}/{Path(runner.__file__).name}",  # scp kept its name
-                *runner_arguments(req, f"{remote}/ws", inputs),
-            ]
-        )
-        log, launches = _stream([*ssh, host, command], expected, report, cancel)
-        report("fetch", 0.98, f"fetching the report from {host}")
-        target = partial.with_name(partial.name + ".ncu-rep")
-        _check([*scp, f"{host}:{remote}/report.ncu-rep", str(target)], f"scp from {host}", cancel)
+    report("connect", 0.0, f"preparing a folder on {req.host}")
+    with RemoteFolder(target, cancel) as folder:
+        report("copy", 0.02, f"copying the workspace to {req.host}:{folder.path}")
+        extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
+        folder.upload([*workspace_entries(ws), *extra])
+        inputs = folder.file(f"inputs/{req.inputs.name}") if req.inputs else None
+        argv = [
+            req.remote_ncu,
+            *ncu_arguments(req, folder.file("report"), folder.file("ws/src")),
+            req.remote_python,
+            folder.file(RUNNER),
+            *runner_arguments(req, folder.file("ws"), inputs),
+            *target.runner_root_args(),
+        ]
+        cmd = folder.supervised(argv, find_ncu=req.remote_ncu == "ncu")
+        log, launches = _stream(cmd, expected, report, cancel)
+        report("fetch", 0.98, f"fetching the report from {req.host}")
+        folder.fetch("report.ncu-rep", partial.with_name(partial.name + ".ncu-rep"))
         return log, launches
-    finally:  # also after a Cancel: never leave the copy behind
-        with contextlib.suppress(KernelscopeError):  # the error that got us here matters more
-            run_process([*ssh, host, f"rm -rf {shlex.quote(remote)}"], f"ssh {host}", timeout=60)
-
-
-def _check(cmd: list[str], what: str, cancel: Cancel | None) -> str:
-    return run_process(cmd, what, cancel=cancel).output
 
 
 def _stream(
@@ -244,7 +230,10 @@ def _stream(
             fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
             report("profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})")
 
-    result = run_process(cmd, "profile", on_line=on_line, cancel=cancel, check=False)
+    # stdin stays an open pipe: over ssh, the remote supervisor runs ncu while it is open
+    result = run_process(
+        cmd, "profile", on_line=on_line, cancel=cancel, check=False, stdin=KEEP_OPEN
+    )
     text = result.output
     if result.returncode != 0 or "==ERROR==" in text:
         raise _explain_failure(result.returncode, text, cmd)
@@ -262,9 +251,7 @@ def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
     if any(marker in log for marker in _PERMISSION_MARKERS):
         return KernelscopeError(
             "ncu may not read the GPU's performance counters on this machine",
-            hint="run as root, or let every user profile: set the NVIDIA driver option "
-            "NVreg_RestrictProfilingToAdminUsers=0 (in /etc/modprobe.d) and reload the "
-            "driver; in a container, add the SYS_ADMIN capability",
+            hint=COUNTERS_FIX,
             details=details,
         )
     if f"exit code {runner.EXIT_SOURCE_MISMATCH}" in log or "not the one this workspace" in log:

@@ -3,7 +3,9 @@
 Search order for each tool: an explicit environment variable (``KERNELSCOPE_NVCC`` ...),
 ``PATH``, ``$CUDA_HOME/bin`` and ``$CUDA_PATH/bin``, ``/usr/local/cuda/bin``, the ``bin``
 folders of the ``nvidia-cuda-*`` wheels installed in this Python (``nvidia/cu13/bin``...),
-and for ncu the Nsight Compute installs under ``/opt/nvidia/nsight-compute/<version>/``.
+and for ncu the Nsight Compute installs under ``/opt/nvidia/nsight-compute/<version>/`` (for
+nsys, which ``kernelscope timeline`` uses to open ``.nsys-rep`` files, Nsight Systems' under
+``/opt/nvidia/nsight-systems/<version>/bin``).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ _HOW_TO_GET = {
     "and put its bin folder on PATH or set CUDA_HOME",
     "nvdisasm": "pip install 'nvidia-cuda-nvdisasm>=13', or install the CUDA toolkit",
     "cuobjdump": "pip install 'nvidia-cuda-cuobjdump>=13', or install the CUDA toolkit",
+    "nsys": "install Nsight Systems (NVIDIA's download, or the CUDA toolkit) and put nsys on "
+    "PATH; or export the report where it was made: nsys export --type sqlite REPORT.nsys-rep",
     "ncu": "install Nsight Compute (it comes with the CUDA toolkit on a GPU machine, or from "
     "NVIDIA's Nsight Compute download) and put it on PATH; without a GPU, profile elsewhere "
     "and import the report with: kernelscope import REPORT -w WORKSPACE",
@@ -79,6 +83,8 @@ def _candidate_dirs(name: str) -> list[str]:
     if name == "ncu":
         # Newest Nsight Compute first.
         dirs.extend(sorted(glob.glob("/opt/nvidia/nsight-compute/*"), reverse=True))
+    if name == "nsys":
+        dirs.extend(sorted(glob.glob("/opt/nvidia/nsight-systems/*/bin"), reverse=True))
     return list(dict.fromkeys(dirs))
 
 
@@ -101,7 +107,10 @@ def _version(path: str, mtime_ns: int, size: int) -> str | None:
     except KernelscopeError:
         return None
     versions = _VERSION_RE.findall(out.output)
-    return versions[-1] if versions else (out.output.strip().splitlines() or [None])[-1]
+    if versions:
+        return str(versions[-1])
+    lines = out.output.strip().splitlines()
+    return lines[-1] if lines else None
 
 
 def find_tool(name: str) -> Tool:
@@ -120,9 +129,9 @@ def _find(
     name: str, override: str | None, env: tuple[str | None, ...], sys_path: tuple[str, ...]
 ) -> Tool:
     if override:
-        path = Path(override)
-        ok = path.is_file() and os.access(path, os.X_OK)
-        return Tool(name, path if ok else None, _version_of(path) if ok else None, (override,))
+        given = Path(override)
+        ok = given.is_file() and os.access(given, os.X_OK)
+        return Tool(name, given if ok else None, _version_of(given) if ok else None, (override,))
     searched = _candidate_dirs(name)
     found = shutil.which(name, path=os.pathsep.join(searched))
     path = Path(found) if found else None

@@ -1,14 +1,17 @@
 """What the panes show, Qt-free: a ``ViewDocument`` of kernels, each a ``KernelView`` with its
-source files, SASS and per-line metrics, made from a workspace, a profile or both."""
+source files, SASS and per-line metrics, made from a workspace, a profile or both.
 
+``HotLine``, ``KernelSummary`` and ``SourceFile`` are the Nsight Compute layer's own types
+(``kernelscope.core.ncu``), exported here too so that the viewer needs this package only.
+"""
+
+from ..ncu import HotLine, KernelSummary, SourceFile
 from .document import (
     SASS_COUNT,
-    HotLine,
-    KernelSummary,
     KernelView,
     Metrics,
-    SourceFile,
     ViewDocument,
+    document_from_workspace,
     hot_lines,
 )
 from .from_profile import document_from_profile
@@ -25,6 +28,7 @@ __all__ = [
     "SourceFile",
     "ViewDocument",
     "document_from_profile",
+    "document_from_workspace",
     "hot_lines",
     "is_model",
     "open_document",

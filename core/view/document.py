@@ -1,82 +1,74 @@
 """What the viewer shows: kernels, their source files, SASS, and metrics per line.
 
 A ``ViewDocument`` is a Qt-free, read-only façade over whatever the user opened (a build
-workspace, later a profile attached to it or a report on its own). The viewer's item models
-read only these objects, so every pane works the same whatever the data came from, and
-static correlation (the line table of a workspace) is there even without a profile.
+workspace, a profile attached to it or a report on its own). The viewer's item models read
+only these objects, so every pane works the same whatever the data came from, and static
+correlation (the line table of a workspace) is there even without a profile.
+
+Values, not services: a ``KernelView`` is complete when it is made and never changes (as KDAB
+Hotspot hands its views finished results), a ``KernelSummary`` likewise. What a window needs
+of the profile behind a document it asks the document for (``kernel_times``, ``export_facts``,
+``hot_lines``); the document never hands out its live ``Profile``.
 
 Source locations are ``(file, line)`` pairs where ``file`` is the path as the line table
 recorded it (the build machine's path); ``KernelView.files`` maps each such path to the text
-found for it, which may be missing (``SourceFile.text is None``) for headers nobody has.
+found for it by the one source lookup (``ncu.SourceResolver``), which may be missing
+(``SourceFile.text is None``, with a ``note`` saying why) for headers nobody has.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..workspace import KernelInfo, SassInstruction, Workspace
+import numpy as np
+
+from ..ncu import (
+    HotLine,
+    InstructionTable,
+    KernelSummary,
+    SourceFile,
+    SourceResolver,
+    rank_lines,
+    resolve_metric_name,
+)
+from ..workspace import KernelInfo, Location, SassInstruction, Workspace
 
 if TYPE_CHECKING:
+    from ..kernel_db import KernelTimes, ProfileFacts
     from ..ncu import Profile
 
-Location = tuple[str, int]
 Metrics = dict[str, float]
 
 # The metric every document has: how many SASS instructions a line compiled to.
 SASS_COUNT = "SASS instructions"
 
 
-@dataclass
-class SourceFile:
-    path: str  # as recorded in the line table
-    text: str | None  # None when no copy of the file was found
-
-    @property
-    def name(self) -> str:
-        return os.path.basename(self.path) or self.path
-
-    @cached_property
-    def lines(self) -> list[str]:
-        return self.text.splitlines() if self.text is not None else []
-
-
-@dataclass
-class KernelSummary:
-    """One row of the kernel list."""
-
-    name: str
-    ops: list[str] = field(default_factory=list)  # fused Relax operators, program order
-    grid: list[int] = field(default_factory=list)
-    block: list[int] = field(default_factory=list)
-    registers: int | None = None
-    sass_instructions: int = 0
-    source_lines: int = 0
-    metrics: Metrics = field(default_factory=dict)  # kernel-level numbers from a profile
-    top_stall: str = ""
-
-
-@dataclass
+@dataclass(frozen=True)
 class KernelView:
-    """One kernel with everything its source and SASS panes need."""
+    """One kernel with everything its source and SASS panes need; complete once made."""
 
     name: str
     main_file: str  # key of ``files`` for the kernel's own .cu file
-    files: dict[str, SourceFile]
-    instructions: list[SassInstruction]
-    labels: dict[str, int]  # branch label -> offset
-    instruction_metrics: list[Metrics]  # parallel to ``instructions``; counts only
-    _file_metrics: dict[str, dict[int, Metrics]] = field(default_factory=dict, repr=False)
+    files: Mapping[str, SourceFile]
+    instructions: Sequence[SassInstruction]
+    labels: Mapping[str, int]  # branch label -> offset
+    instruction_metrics: Sequence[Metrics]  # parallel to ``instructions``; counts only, by label
+    # what ``file_metrics`` worked out, per file (not copied by ``dataclasses.replace``)
+    _file_metrics: dict[str, dict[int, Metrics]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @cached_property
     def _line_index(self) -> dict[Location, list[int]]:
         index: dict[Location, list[int]] = {}
         for i, insn in enumerate(self.instructions):
-            for loc in _frames(insn):
+            for loc in insn.frames:
                 index.setdefault(loc, []).append(i)
         return index
 
@@ -90,7 +82,7 @@ class KernelView:
 
     def line_of(self, index: int, file: str) -> int | None:
         """The line of ``file`` that instruction ``index`` belongs to, if any frame is there."""
-        for f, n in _frames(self.instructions[index]):
+        for f, n in self.instructions[index].frames:
             if f == file:
                 return n
         return None
@@ -98,15 +90,17 @@ class KernelView:
     def location_of(self, index: int) -> Location | None:
         """Where to show instruction ``index``: its line in the kernel's file if it has one,
         else its innermost frame (a header)."""
-        frames = _frames(self.instructions[index])
+        frames = self.instructions[index].frames
         for f, n in frames:
             if f == self.main_file:
                 return f, n
         return frames[0] if frames else None
 
     def file_metrics(self, file: str) -> dict[int, Metrics]:
-        """Metrics per line of one file: the instruction count, and the sum of each
-        per-instruction metric over the line's instructions (inlined ones included)."""
+        """Metrics per line of one file as the source pane shows them: the instruction count,
+        and the sum of each per-instruction metric over the line's instructions. A header line
+        counts the instructions inlined from it, as Nsight Compute's Source view does (for a
+        ranking where each instruction counts once, see ``ViewDocument.hot_lines``)."""
         cached = self._file_metrics.get(file)
         if cached is not None:
             return cached
@@ -129,29 +123,33 @@ class KernelView:
 
     def target_offset(self, index: int) -> int | None:
         """Where a branch instruction jumps, from its label operand (``BRA `(.L_x_3)``)."""
-        text = self.instructions[index].text
-        start = text.find("`(")
-        if start < 0:
-            return None
-        end = text.find(")", start)
-        return self.labels.get(text[start + 2 : end])
+        label = self.instructions[index].branch_label
+        return self.labels.get(label) if label is not None else None
 
-
-def _frames(insn: SassInstruction) -> list[Location]:
-    frames: list[Location] = []
-    if insn.file is not None and insn.line is not None:
-        frames.append((insn.file, insn.line))
-    frames.extend(insn.inlined_at)
-    return frames
+    def count_table(self) -> InstructionTable:
+        """The instructions as a table with one metric, ``SASS_COUNT`` (1 each), at their line
+        in the kernel's own file: what ranks lines by instruction count."""
+        frames = [insn.kernel_line for insn in self.instructions]
+        return InstructionTable(
+            offsets=np.array([insn.offset for insn in self.instructions], dtype=np.int64),
+            locations=frames,
+            numbers={SASS_COUNT: np.ones(len(self.instructions))},
+        )
 
 
 class ViewDocument:
-    """Everything one window shows. Kernels are built on first use and kept."""
+    """Everything one window shows.
+
+    ``summaries`` and the metric names are there from the start. Methods that may read files
+    (the report, the profile cache, the workspace's line table and sources) are marked "I/O"
+    below: call them off the GUI thread. A document may be used from several threads; its
+    lock lets one of them in at a time (the profile behind it is not thread-safe).
+    """
 
     def __init__(
         self,
         title: str,
-        summaries: list[KernelSummary],
+        summaries: Sequence[KernelSummary],
         load_kernel: Callable[[str], KernelView],
         *,
         path: Path | None = None,
@@ -162,19 +160,33 @@ class ViewDocument:
     ) -> None:
         self.title = title
         self.path = path
-        self.summaries = summaries
-        self.kernel_metric_names = list(kernel_metric_names)
-        self.line_metric_names = [*line_metric_names, SASS_COUNT]
-        self.workspace = workspace
-        self.profile = profile  # the Nsight Compute profile the numbers come from, if any
+        self.summaries = tuple(summaries)
+        self.kernel_metric_names = tuple(kernel_metric_names)
+        self.line_metric_names = (*line_metric_names, SASS_COUNT)
+        self.workspace = workspace  # the build the kernels come from, if any
+        self._profile = profile
         self._load_kernel = load_kernel
         self._kernels: dict[str, KernelView] = {}
+        self._lock = threading.RLock()
+
+    @property
+    def has_profile(self) -> bool:
+        """Whether Nsight Compute numbers come with the document."""
+        return self._profile is not None
+
+    @property
+    def profile(self) -> Profile | None:
+        """Transitional, for the main window until it asks ``kernel_times()`` and
+        ``export_facts()`` instead: remove then. Not thread-safe, unlike the document."""
+        return self._profile
 
     def kernel(self, name: str) -> KernelView:
-        view = self._kernels.get(name)
-        if view is None:
-            view = self._kernels[name] = self._load_kernel(name)
-        return view
+        """I/O on the first call for a kernel (instructions, SASS, sources); kept after."""
+        with self._lock:
+            view = self._kernels.get(name)
+            if view is None:
+                view = self._kernels[name] = self._load_kernel(name)
+            return view
 
     def summary(self, name: str) -> KernelSummary:
         for s in self.summaries:
@@ -182,100 +194,98 @@ class ViewDocument:
                 return s
         raise KeyError(name)
 
+    def kernel_times(self) -> KernelTimes:
+        """Mean time of each measured kernel with the device it ran on (no I/O)."""
+        return {
+            s.name: (s.device_name, mean) for s in self.summaries if (mean := s.mean_ns) is not None
+        }
+
+    def export_facts(self, kernels: Sequence[str] | None = None) -> ProfileFacts:
+        """I/O: what an export to the kernel DB stores from the profile (times, Nsight Compute
+        version, line summaries) for these kernels (all when None); empty without a profile."""
+        from ..kernel_db import ProfileFacts, profile_facts  # the DB layer loads on export only
+
+        with self._lock:
+            if self._profile is None:
+                return ProfileFacts({}, None, {})
+            return profile_facts(self._profile, kernels)
+
+    def hot_lines(self, metric: str, kernel: str | None = None, limit: int = 50) -> list[HotLine]:
+        """I/O: the lines with the most ``metric`` (a line metric name, label or Nsight Compute
+        metric name), in one kernel or over the whole model, ranked by ``ncu.rank_lines`` as
+        ``kernelscope hot`` ranks them. Empty when the document has no such metric."""
+        with self._lock:
+            if metric != SASS_COUNT:
+                key = resolve_metric_name(metric)
+                if self._profile is None or key is None:
+                    return []
+                return self._profile.hot_lines(metric=key, top=limit, kernel=kernel)
+            names = [kernel] if kernel else [s.name for s in self.summaries]
+            views = [self.kernel(n) for n in names]
+            files = {path: f for v in views for path, f in v.files.items()}
+
+            def text_of(path: str) -> list[str] | None:
+                f = files.get(path)
+                return f.lines if f is not None and f.text is not None else None
+
+            tables = [(v.name, v.count_table()) for v in views]
+            return rank_lines(tables, SASS_COUNT, limit, text_of)
+
+
+def hot_lines(
+    document: ViewDocument, metric: str, kernel: str | None = None, limit: int = 50
+) -> list[HotLine]:
+    """I/O: ``document.hot_lines``, the hot-lines panel's entry point."""
+    return document.hot_lines(metric, kernel, limit)
+
 
 def document_from_workspace(ws: Workspace) -> ViewDocument:
     """Static view of a build: sources, SASS and the line table; no metrics yet."""
-    summaries = [summary_from_info(k) for k in ws.manifest.kernels]
+    resolver = SourceResolver(None, ws)
     return ViewDocument(
         title=ws.manifest.model or ws.path.name,
-        summaries=summaries,
-        load_kernel=lambda name: kernel_from_workspace(ws, ws.manifest.kernel(name)),
+        summaries=[summary_from_info(k) for k in ws.manifest.kernels],
+        load_kernel=lambda name: kernel_from_workspace(
+            ws, ws.manifest.kernel(name), resolver.resolve
+        ),
         path=ws.path,
         workspace=ws,
     )
 
 
 def summary_from_info(k: KernelInfo) -> KernelSummary:
+    """The kernel-list row a build alone gives."""
     return KernelSummary(
         name=k.name,
-        ops=[o.op for o in k.ops],
-        grid=list(k.grid),
-        block=list(k.block),
+        ops=tuple(o.op for o in k.ops),
+        grid=tuple(k.grid),
+        block=tuple(k.block),
         registers=k.registers,
         sass_instructions=k.sass_instructions,
         source_lines=k.source_lines,
     )
 
 
-def kernel_from_workspace(ws: Workspace, info: KernelInfo) -> KernelView:
+def kernel_from_workspace(
+    ws: Workspace,
+    info: KernelInfo,
+    resolve: Callable[[str], SourceFile],
+    *,
+    instructions: Sequence[SassInstruction] | None = None,
+    instruction_metrics: Sequence[Metrics] | None = None,
+) -> KernelView:
+    """A kernel of a build from its line table (or the given ``instructions``, the same ones
+    with the report's call sites), its files found by ``resolve``."""
     sass = ws.sass(info.name)
+    insns = list(sass.instructions if instructions is None else instructions)
     own = Path(info.file).name
-    recorded = {f for insn in sass.instructions for f, _ in _frames(insn)}
+    recorded = {f for insn in insns for f, _ in insn.frames}
     main = next((f for f in sorted(recorded) if os.path.basename(f) == own), info.file)
-    files = {main: SourceFile(main, ws.source_text(info))}
-    for f in recorded - {main}:
-        files[f] = SourceFile(f, _find_text(ws, f))
     return KernelView(
         name=info.name,
         main_file=main,
-        files=files,
-        instructions=sass.instructions,
-        labels=sass.labels,
-        instruction_metrics=[{} for _ in sass.instructions],
+        files={f: resolve(f) for f in [main, *sorted(recorded - {main})]},
+        instructions=insns,
+        labels=dict(sass.labels),
+        instruction_metrics=list(instruction_metrics or [{} for _ in insns]),
     )
-
-
-def _find_text(ws: Workspace, recorded: str) -> str | None:
-    """A file the line table names, looked up in the workspace first, then on this machine."""
-    name = os.path.basename(recorded)
-    candidates = [p for p in ws.path.glob(f"src/**/{name}") if p.is_file()]
-    candidates.append(Path(recorded))
-    for path in candidates:
-        try:
-            return path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-    return None
-
-
-@dataclass
-class HotLine:
-    kernel: str
-    file: str
-    line: int
-    value: float
-    share: float  # of the metric's total over the lines considered, 0..1
-    text: str  # the source line, stripped
-    stall: str = ""  # the stall reason with the largest value on this line, if measured
-
-
-def hot_lines(
-    document: ViewDocument, metric: str, kernel: str | None = None, limit: int = 50
-) -> list[HotLine]:
-    """The lines with the most ``metric``, in one kernel or over the whole model."""
-    names = [kernel] if kernel else [s.name for s in document.summaries]
-    found: list[HotLine] = []
-    for name in names:
-        view = document.kernel(name)
-        for file in view.files_in_use():
-            lines = view.files[file].lines if file in view.files else []
-            for line, metrics in view.file_metrics(file).items():
-                value = metrics.get(metric, 0.0)
-                if value <= 0:
-                    continue
-                text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-                found.append(HotLine(name, file, line, value, 0.0, text, _top_stall(metrics)))
-    total = sum(h.value for h in found)
-    found.sort(key=lambda h: -h.value)
-    for h in found:
-        h.share = h.value / total if total > 0 else 0.0
-    return found[:limit]
-
-
-def _top_stall(metrics: Metrics) -> str:
-    stalls = [
-        (v, k)
-        for k, v in metrics.items()
-        if k.startswith("stall_") and "not issued" not in k.lower() and v > 0
-    ]
-    return max(stalls)[1] if stalls else ""

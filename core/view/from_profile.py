@@ -2,10 +2,11 @@
 the build workspace its kernels came from.
 
 Per-instruction metrics are matched by offset from the function start. With a workspace the
-SASS, its line table (inline frames included) and the sources are the workspace's, so lines
-and files agree with the build; a report alone brings its own SASS, line table and
-embedded sources. Per-line numbers are sums over each line's instructions, so only count
-metrics are used (``ncu_metrics.Kind.COUNT``).
+SASS, its line table (inline frames included) and the kernels' files are the workspace's, so
+lines and files agree with the build; a report alone brings its own SASS, line table and
+embedded sources. Either way the text of each file comes from the profile's one source lookup
+(embedded copy first, then the workspace). Per-line numbers are sums over each line's
+instructions, so only count metrics are used (``ncu.metrics.Kind.COUNT``).
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 
-from ..ncu import InstructionTable, Profile
-from ..ncu import KernelSummary as ProfileKernel
+from ..ncu import KERNEL_METRICS, InstructionTable, KernelSummary, Profile
 from ..ncu.metrics import (
     INST_EXECUTED,
     SAMPLES,
@@ -23,15 +23,12 @@ from ..ncu.metrics import (
     kind_of,
     label_of,
 )
-from ..workspace import SassInstruction, Workspace
+from ..workspace import KernelInfo, SassInstruction, Workspace, branch_target
 from .document import (
-    KernelSummary,
     KernelView,
     Metrics,
-    SourceFile,
     ViewDocument,
     kernel_from_workspace,
-    summary_from_info,
 )
 
 # per-line columns, in this order, when the profile has them
@@ -43,31 +40,18 @@ LINE_COLUMNS = (
     "derived__memory_l2_theoretical_sectors_global_excessive",
     "derived__memory_l1_wavefronts_shared_excessive",
 )
-TIME = "Time (µs)"
-SHARE = "Time %"
-KERNEL_COLUMNS = (
-    TIME,
-    SHARE,
-    "Launches",
-    "Mean (µs)",
-    "SM %",
-    "Memory %",
-    "Occupancy %",
-    "Est. speedup %",
-)
 
 
 def document_from_profile(profile: Profile, workspace: Workspace | None = None) -> ViewDocument:
+    """Reads the kernel list and every kernel's totals (for its top stall): call it off the GUI
+    thread. Kernels are read when first asked for (``ViewDocument.kernel``)."""
     kernels = profile.kernels()
     infos = {k.name: k for k in workspace.manifest.kernels} if workspace else {}
     summaries = []
     for k in kernels:
-        summary = summary_from_info(infos[k.name]) if k.name in infos else KernelSummary(k.name)
-        _add_profile_numbers(summary, k)
         stalls = profile.totals(k.name).stalls(1)
-        summary.top_stall = stalls[0][0] if stalls else ""
-        summaries.append(summary)
-    present = set()
+        summaries.append(_with_build_facts(k, infos.get(k.name), stalls[0][0] if stalls else ""))
+    present: set[str] = set()
     for k in kernels[:1]:
         table = profile.instructions(k.name)
         present = set(table.numbers) if table is not None else set()
@@ -75,15 +59,20 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
 
     def load(name: str) -> KernelView:
         table = profile.instructions(name)
-        if workspace is not None and name in infos:
-            view = kernel_from_workspace(workspace, infos[name])
-            if table is not None:
-                view.instructions = _exact_call_sites(view.instructions, table)
-        else:
-            view = _kernel_from_report(profile, name, table)
+        if workspace is None or name not in infos:
+            return _kernel_from_report(profile, name, table)
+        instructions = workspace.sass(name).instructions
+        metrics = None
         if table is not None:
-            view.instruction_metrics = [_counts(table, insn.offset) for insn in view.instructions]
-        return view
+            instructions = _exact_call_sites(instructions, table)
+            metrics = [_counts(table, insn.offset) for insn in instructions]
+        return kernel_from_workspace(
+            workspace,
+            infos[name],
+            profile.source,
+            instructions=instructions,
+            instruction_metrics=metrics,
+        )
 
     title = profile.name if workspace is None else f"{workspace.manifest.model} — {profile.name}"
     return ViewDocument(
@@ -91,17 +80,34 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
         summaries=summaries,
         load_kernel=load,
         path=profile.paths[0],
-        kernel_metric_names=KERNEL_COLUMNS,
+        kernel_metric_names=KERNEL_METRICS,
         line_metric_names=[label_of(key) for key in columns],
         workspace=workspace,
         profile=profile,
     )
 
 
+def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str) -> KernelSummary:
+    """The profile's row, with what the build knows of the kernel when it is one of its own."""
+    if info is None:
+        return dataclasses.replace(k, top_stall=top_stall)
+    return dataclasses.replace(
+        k,
+        grid=tuple(info.grid) or k.grid,
+        block=tuple(info.block) or k.block,
+        registers=info.registers if info.registers is not None else k.registers,
+        ops=tuple(o.op for o in info.ops),
+        sass_instructions=info.sass_instructions,
+        source_lines=info.source_lines,
+        top_stall=top_stall,
+    )
+
+
 def _exact_call_sites(
     instructions: list[SassInstruction], table: InstructionTable
 ) -> list[SassInstruction]:
-    """The report's call-site lines for inlined instructions (nvdisasm's can lag, see sass.py)."""
+    """The report's call-site lines for inlined instructions (nvdisasm's can lag, see
+    ``build.nvdisasm``); new instructions, the workspace's own are left as they are."""
     out = []
     for insn in instructions:
         i = table.index_of(insn.offset)
@@ -111,25 +117,6 @@ def _exact_call_sites(
             insn = dataclasses.replace(insn, inlined_at=frames)
         out.append(insn)
     return out
-
-
-def _add_profile_numbers(summary: KernelSummary, k: ProfileKernel) -> None:
-    first = k.first
-    if not summary.grid and first.grid:
-        summary.grid, summary.block = list(first.grid), list(first.block or ())
-    summary.registers = summary.registers or k.registers
-    speedups = [r.speedup_pct for x in k.launches for r in x.rules if r.speedup_pct is not None]
-    values = {
-        TIME: (k.duration_ns or 0.0) / 1000,
-        SHARE: 100 * k.share,
-        "Launches": float(len(k.launches)),
-        "Mean (µs)": (k.duration_ns or 0.0) / 1000 / max(1, len(k.launches)),
-        "SM %": k.sm_throughput_pct,
-        "Memory %": k.memory_throughput_pct,
-        "Occupancy %": k.achieved_occupancy_pct,
-        "Est. speedup %": max(speedups) if speedups else None,
-    }
-    summary.metrics = {key: v for key, v in values.items() if v is not None}
 
 
 def _counts(table: InstructionTable, offset: int) -> Metrics:
@@ -167,26 +154,23 @@ def _kernel_from_report(profile: Profile, name: str, table: InstructionTable | N
     else:
         instructions = [SassInstruction(o, t.strip(), None, None) for o, t in sorted(texts.items())]
     files = profile.source_files(name)
-    main = files[0] if files else ""
     return KernelView(
         name=name,
-        main_file=main,
-        files={f: SourceFile(f, profile.source(f).text) for f in files},
+        main_file=files[0] if files else "",
+        files={f: profile.source(f) for f in files},
         instructions=instructions,
-        labels=_labels(instructions),
-        instruction_metrics=[{} for _ in instructions],
+        labels=_labels(instructions, profile.kernel(name).launches[0].function_start),
+        instruction_metrics=[_counts(table, i.offset) for i in instructions]
+        if table is not None
+        else [{} for _ in instructions],
     )
 
 
-def _labels(instructions: list[SassInstruction]) -> dict[str, int]:
-    """Branch labels of report SASS, where targets are printed as addresses."""
+def _labels(instructions: list[SassInstruction], start: int | None) -> dict[str, int]:
+    """Branch labels of report SASS, which prints each target's absolute address."""
     labels: dict[str, int] = {}
     for insn in instructions:
-        start = insn.text.find("`(")
-        if start >= 0:
-            target = insn.text[start + 2 : insn.text.find(")", start)]
-            try:
-                labels[target] = int(target, 16)
-            except ValueError:
-                continue
+        target = branch_target(insn.text)
+        if target is not None and target[1] is not None and start is not None:
+            labels[target[0]] = target[1] - start
     return labels

@@ -2,7 +2,14 @@
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
 from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo
-from .sass_table import KernelSass, SassInstruction, read_sass, write_sass
+from .sass_table import (
+    KernelSass,
+    Location,
+    SassInstruction,
+    branch_target,
+    read_sass,
+    write_sass,
+)
 from .workspace import (
     MANIFEST,
     PROFILES,
@@ -18,11 +25,13 @@ __all__ = [
     "SASS",
     "KernelInfo",
     "KernelSass",
+    "Location",
     "Manifest",
     "OpInfo",
     "SassInstruction",
     "TensorInfo",
     "Workspace",
+    "branch_target",
     "check_target_folder",
     "read_sass",
     "staged_workspace",

@@ -42,7 +42,7 @@ class KernelInfo:
     """One ``__global__`` function of the built module and how it is launched."""
 
     name: str
-    file: str  # relative to the workspace, e.g. "kernels/softmax_kernel.cu"
+    file: str  # relative to the workspace, e.g. "src/kernels/softmax_kernel.cu"
     primfunc: str  # the fused PrimFunc whose host side launches this kernel
     grid: list[int]  # [x, y, z]
     block: list[int]  # [x, y, z]
@@ -63,7 +63,7 @@ class KernelInfo:
 class Manifest:
     model: str  # file name of the model as given
     model_sha256: str
-    model_format: str  # "onnx" | "relax-py" | "nn-module"
+    model_format: str  # "onnx" | "relax-py" (``build.model_format``)
     entry: str  # the Relax function to run, e.g. "main" or "forward"
     target: dict[str, Any]  # {"kind": "cuda", "arch": "sm_90"}
     inputs: list[TensorInfo]  # runtime inputs in call order
@@ -78,6 +78,9 @@ class Manifest:
     files: dict[str, str]  # role -> path relative to the workspace
     notes: list[str] = field(default_factory=list)
     version: int = MANIFEST_VERSION
+    # The PrimFuncs the entry function calls, in order; each launches the kernels whose
+    # ``primfunc`` it is. Empty when not known (workspaces built before it was recorded).
+    calls: list[str] = field(default_factory=list)
 
     def kernel(self, name: str) -> KernelInfo:
         for k in self.kernels:

@@ -11,6 +11,12 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+# A source line: (file path as the line table or report recorded it, 1-based line number).
+Location = tuple[str, int]
+
+# Opcodes whose last operand is a code address (a label in nvdisasm's text).
+_BRANCHES = frozenset({"BRA", "BRX", "JMP", "JMX", "CALL", "BSSY", "SSY", "PBK", "PCNT"})
+
 
 @dataclass
 class SassInstruction:
@@ -18,23 +24,67 @@ class SassInstruction:
     text: str  # e.g. "@P0 BRA `(.L_x_3)" without the trailing ';'
     file: str | None  # innermost source file (a header for inlined code)
     line: int | None
-    inlined_at: list[tuple[str, int]] = field(default_factory=list)  # call sites, inner first
+    inlined_at: list[Location] = field(default_factory=list)  # call sites, inner first
 
     @property
     def opcode(self) -> str:
+        """``BRA`` of ``@P0 BRA `(.L_x_3)``: the first word after any predicate."""
         words = self.text.split()
         if words and words[0].startswith("@"):
             words = words[1:]
         return words[0] if words else ""
 
     @property
-    def kernel_line(self) -> tuple[str, int] | None:
+    def frames(self) -> list[Location]:
+        """Every source line this instruction belongs to: the innermost first, then each
+        call site it was inlined into (the last one is in the kernel's own file)."""
+        inner = [(self.file, self.line)] if self.file is not None and self.line is not None else []
+        return inner + self.inlined_at
+
+    @property
+    def kernel_line(self) -> Location | None:
         """Where this instruction sits in the kernel's own file: the outermost frame."""
         if self.inlined_at:
             return self.inlined_at[-1]
         if self.file is None or self.line is None:
             return None
         return self.file, self.line
+
+    @property
+    def branch_label(self) -> str | None:
+        """The label a branch names as its target; None for other instructions."""
+        target = branch_target(self.text)
+        return target[0] if target is not None else None
+
+
+def branch_target(text: str) -> tuple[str, int | None] | None:
+    """A branch's target as its SASS prints it: the label, and the absolute address when one
+    is printed. nvdisasm writes ``@P0 BRA `(.L_x_3)``; Nsight Compute writes
+    ``BRA `(.L_x_0) 0x7f4f577a0110`` or just ``@P0 BRA 0x7f12617a06a0`` (then the address is
+    the label too). None for an instruction that is not a branch."""
+    start = text.find("`(")
+    if start >= 0:
+        end = text.find(")", start)
+        if end < 0:
+            return None
+        tail = text[end + 1 :].split()
+        return text[start + 2 : end], _address(tail[0]) if tail else None
+    words = text.replace(",", " ").split()
+    if words and words[0].startswith("@"):
+        words = words[1:]
+    if len(words) < 2 or words[0].split(".")[0] not in _BRANCHES:
+        return None
+    address = _address(words[-1])
+    return (words[-1], address) if address is not None else None
+
+
+def _address(token: str) -> int | None:
+    if not token.startswith("0x"):
+        return None
+    try:
+        return int(token, 16)
+    except ValueError:
+        return None
 
 
 @dataclass

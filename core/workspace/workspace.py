@@ -20,6 +20,7 @@ end, so a failed or cancelled build leaves the previous workspace as it was.
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 import tempfile
@@ -34,6 +35,8 @@ from .sass_table import KernelSass, read_sass
 MANIFEST = "manifest.json"
 SASS = "sass.json"
 PROFILES = "profiles"
+
+_log = logging.getLogger(__name__)
 
 
 class Workspace:
@@ -67,7 +70,8 @@ class Workspace:
         return self.path / PROFILES
 
     def file(self, role: str) -> Path:
-        """A file of the build by role: "cubin", "library", "module_source", "prelude"..."""
+        """A file of the build by role (a key of ``manifest.files``: "cubin", "library",
+        "tvm_source", "prelude", "unit", "sass", "log", "params")."""
         return self.path / self.manifest.files[role]
 
     def source_path(self, kernel: str | KernelInfo) -> Path:
@@ -77,8 +81,32 @@ class Workspace:
     def source_text(self, kernel: str | KernelInfo) -> str:
         return self.source_path(kernel).read_text(encoding="utf-8")
 
+    def profiles(self) -> list[Path]:
+        """The reports attached to this build, oldest first (by when they were attached)."""
+        return sorted(self.profiles_dir.glob("*.ncu-rep"), key=lambda p: p.stat().st_mtime)
+
+    def attach_profile(self, report: Path) -> Path:
+        """Copy a report into ``profiles/`` (atomically: a reader never sees half a file, an
+        interrupted copy leaves nothing); returns where it now is. The newest one is what
+        opening the workspace shows."""
+        folder = self.profiles_dir
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / report.name
+        fd, tmp = tempfile.mkstemp(prefix=f".{report.name}.", dir=folder)
+        os.close(fd)
+        try:
+            shutil.copyfile(report, tmp)
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+        _log.info("attached %s to %s", report, self.path)
+        return target
+
     def sass(self, kernel: str) -> KernelSass:
+        """A kernel's SASS line table (``sass.json`` is read on the first call)."""
         if self._sass is None:
+            _log.debug("reading %s", self.path / SASS)
             self._sass = read_sass(self.path / SASS)
         return self._sass[kernel]
 
@@ -125,6 +153,7 @@ def staged_workspace(target: Path) -> Iterator[Path]:
             shutil.rmtree(trash, ignore_errors=True)
         else:
             os.replace(stage, target)
+        _log.info("workspace %s written", target)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

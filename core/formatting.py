@@ -1,0 +1,32 @@
+"""How numbers and launch dimensions read, the same on the command line and in the window.
+
+Qt-free, so that the CLI's text tables and the viewer's columns show one kernel's numbers
+identically: ``format_number(28610.0)`` is ``28,610`` in both, a grid is ``8192x1x1`` in both.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+
+def format_number(value: float | None, missing: str = "") -> str:
+    """Short and aligned: whole numbers with thousands separators, at most two decimals from 1
+    on, three significant digits below 1. ``missing`` stands for None/NaN (a text table wants
+    ``-`` there so its columns still split; a table widget an empty cell)."""
+    if value is None or math.isnan(value):
+        return missing
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    if value == int(value) and abs(value) < 1e15:
+        return f"{int(value):,}"
+    if abs(value) >= 100:
+        return f"{value:,.0f}"
+    if abs(value) >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3g}"
+
+
+def format_dims(values: Sequence[int] | None) -> str:
+    """``[16, 1, 1]`` -> ``16x1x1``; ``-`` when unknown or never launched (all zeros)."""
+    return "x".join(str(v) for v in values) if values and any(values) else "-"
