@@ -3,10 +3,14 @@ and inline frames, and every branch label, of real ``nvdisasm -c -g -gi`` output
 
 from __future__ import annotations
 
-from golden import GOLDEN, check_golden
+from pathlib import Path
+
+from golden import check_golden
 
 from kernelscope.core.build.nvdisasm import parse_nvdisasm
 from kernelscope.core.workspace import KernelSass
+
+DATA = Path(__file__).parent / "data"
 
 
 def _render(kernels: dict[str, KernelSass]) -> str:
@@ -24,7 +28,7 @@ def _render(kernels: dict[str, KernelSass]) -> str:
 
 
 def test_nvdisasm_output_parses_to_the_golden_listing() -> None:
-    text = (GOLDEN / "nvdisasm_mlp.txt").read_text(encoding="utf-8")
+    text = (DATA / "nvdisasm" / "mlp.txt").read_text(encoding="utf-8")
     kernels = parse_nvdisasm(text)
     assert list(kernels) == ["transpose1_kernel", "transpose_kernel", "softmax_kernel"]
-    check_golden(_render(kernels), "nvdisasm_mlp.expected.txt")
+    check_golden(_render(kernels), "nvdisasm_mlp.txt")
