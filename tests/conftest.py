@@ -14,6 +14,9 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# Viewer fixtures (make_window, the Qt leak guard); Qt is imported only by the tests using it.
+pytest_plugins = ["viewer_support"]
+
 DATA = Path(__file__).parent / "data"
 MODELS = DATA / "models"
 

@@ -12,6 +12,7 @@ from ..errors import Cancelled, KernelscopeError
 from . import build as cli_build
 from . import db as cli_db
 from . import details as cli_details
+from . import diff as cli_diff
 from . import ncu as cli_ncu
 from . import profile as cli_profile
 from . import remote as cli_remote
@@ -25,6 +26,7 @@ COMMAND_MODULES = (
     cli_details,
     cli_remote,
     cli_timeline,
+    cli_diff,
 )
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.

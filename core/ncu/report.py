@@ -154,10 +154,11 @@ class ReportReader:
         launch.has_source_metrics = a.metric_by_name("inst_executed") is not None
         return launch
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         """Embedded source files (``--import-source yes``) from the launches needed to find
-        ``path``: already-parsed launches first, since parsing one costs 15-40 ms. Every
-        launch carries the files of its module, so this usually reads one launch."""
+        ``path`` (None: from the first readable launch): already-parsed launches first, since
+        parsing one costs 15-40 ms. Every launch carries the files of its module, so this
+        usually reads one launch."""
         out: dict[str, str] = {}
         order = list(self._actions) + [i for i in range(len(self._index)) if i not in self._actions]
         for i in order:
@@ -170,7 +171,7 @@ class ReportReader:
             for p, text in files.items():
                 if text or p not in out:
                     out[p] = text
-            if out.get(path):
+            if path is None or out.get(path):
                 break
         return out
 

@@ -174,12 +174,6 @@ class ViewDocument:
         """Whether Nsight Compute numbers come with the document."""
         return self._profile is not None
 
-    @property
-    def profile(self) -> Profile | None:
-        """Transitional, for the main window until it asks ``kernel_times()`` and
-        ``export_facts()`` instead: remove then. Not thread-safe, unlike the document."""
-        return self._profile
-
     def kernel(self, name: str) -> KernelView:
         """I/O on the first call for a kernel (instructions, SASS, sources); kept after."""
         with self._lock:
