@@ -2,7 +2,7 @@
 
 Every test that builds with TVM is ``slow``: those using ``build_once`` (directly or through
 another fixture) are marked here, the others that build carry the mark themselves, so
-``-m "not slow"`` runs everything else in seconds."""
+``-m "not slow"`` runs everything else, without a single TVM build."""
 
 from __future__ import annotations
 
