@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -71,7 +72,18 @@ def route(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> list[s
     return argv
 
 
+def _configure_logging() -> None:
+    """``KERNELSCOPE_LOG=debug`` (or info, warning) shows the library's log on stderr."""
+    level = os.environ.get("KERNELSCOPE_LOG", "").strip().upper()
+    if level:
+        logging.basicConfig(
+            level=getattr(logging, level, logging.INFO),
+            format="kernelscope: %(levelname)s %(name)s: %(message)s",
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _configure_logging()
     parser = make_parser()
     args = parser.parse_args(route(parser, argv))
     if not getattr(args, "func", None):
