@@ -11,12 +11,15 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_db import DbEntry, KernelDB, export_workspace
 from kernelscope.core.kernel_db.schema import KERNEL_CACHE_DDL
+
+MODELS = Path(__file__).parent / "data" / "models"
 
 
 def digest(path: Path) -> str:
@@ -107,15 +110,55 @@ def test_reexport_reports_what_changed(cnn, tmp_path: Path) -> None:
 def test_cli_export_list_show_delete(cnn, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     db = str(tmp_path / "k.db")
     assert cli.main(["export-db", str(cnn.path), "--db", db, "--kernels", "fused_conv2d*"]) == 0
-    assert "1 usable by NNFusion" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1 usable by NNFusion" in out
+    # The command that gives this conv+bias+relu kernel its per-channel bias.
+    command = (
+        f"NNFusion: nnfusion MODEL.onnx -f onnx -fkernel_cache_path={Path(db).resolve()} "
+        "-fbiasadd_fix=true -fconst_folding_backend=CPU"
+    )
+    assert command in out
     assert cli.main(["db", "list", "--db", db, "--op", "Convolution", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert [e["op_type"] for e in listed] == ["Fused_Convolution_Add_Relu"]
     assert cli.main(["db", "show", "--db", db, listed[0]["identifier"]]) == 0
-    assert "syncthreads 4" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "syncthreads 4" in out and command in out
     assert cli.main(["db", "delete", "--db", db, listed[0]["key"][:12]]) == 0
     assert "deleted 2 rows" in capsys.readouterr().out  # the row and its CUDA copy
     assert cli.main(["db", "show", "--db", db, listed[0]["key"]]) == 1
+
+
+def test_export_writes_the_model_nnfusion_should_compile(
+    cnn, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    import onnx
+    from onnx import numpy_helper
+
+    db, out = tmp_path / "k.db", tmp_path / "for-nnfusion.onnx"
+    args = ["export-db", str(cnn.path), "--db", str(db), "--nnfusion-model", str(out)]
+    # The workspace's model is not next to it: say so before writing anything.
+    assert cli.main(args) == 1
+    err = capsys.readouterr().err
+    assert "cannot find small_cnn.onnx" in err and "--model" in err
+    assert not db.exists() and not out.exists()
+    other = MODELS / "small_cnn_external.onnx"
+    assert cli.main([*args, "--model", str(other)]) == 1
+    assert "is not the model" in capsys.readouterr().err and not db.exists()
+    product = ["--product-name", "NVIDIA H200"]
+    assert cli.main([*args, "--model", str(MODELS / "small_cnn.onnx"), *product]) == 0
+    text = capsys.readouterr().out
+    assert f"nnfusion {out.resolve()} -f onnx" in text and "2 biases broadcast" in text
+    # The copy needs no constant folding: its biases are constants of the output's shape.
+    assert "-fbiasadd_fix=true\n" in text and "-fconst_folding_backend" not in text
+    proto = onnx.load(str(out))
+    inits = {i.name: numpy_helper.to_array(i) for i in proto.graph.initializer}
+    with np.load(cnn.path / "params.npz") as stored:
+        assert np.array_equal(inits["w1"], stored["w1"])
+        assert np.array_equal(inits["w2"], stored["w2"])
+        [bias] = [v for k, v in inits.items() if k.startswith("b1_")]
+        assert bias.shape == (2, 8, 16, 16)
+        assert np.array_equal(bias, np.broadcast_to(stored["b1"].reshape(1, 8, 1, 1), bias.shape))
 
 
 WRITER = textwrap.dedent(

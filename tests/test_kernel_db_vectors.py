@@ -187,3 +187,54 @@ def test_dynamic_shared_memory_withholds_block_fusion() -> None:
     assert any("dynamic shared memory" in r for r in f.reasons)
     f = nnfusion_function.make_function(DOT_KERNEL, "Dot", None, [1, 1, 1], [32, 1, 1], 4096)
     assert not f.block_fusion and any("4096 bytes" in r for r in f.reasons)
+
+
+def _dot_kernel(op: OpInfo, out: TensorInfo) -> KernelInfo:
+    return kernel([op], [*op.inputs, out])
+
+
+def test_dot_rows_carry_their_transpose_and_say_when_another_fits() -> None:
+    """NNFusion's Dot identifier holds the three shapes only: with K == N a Gemm with
+    transB=1 (x·Wᵀ) asks for the identifier of TVM's x·W kernel."""
+    out = t(1, 256)
+    square = nnfusion_ident.map_kernel(
+        _dot_kernel(OpInfo("relax.matmul", "mm", [t(1, 256), t(256, 256)], out), out), {2}
+    )
+    assert square.supported and "A·Bᵀ" in square.ambiguity and "transB=1" in square.ambiguity
+    assert square.attributes["parameters"] == {"transpose_A": False, "transpose_B": False}
+    out = t(1, 10)
+    plain = nnfusion_ident.map_kernel(
+        _dot_kernel(OpInfo("relax.matmul", "mm", [t(1, 256), t(256, 10)], out), out), {2}
+    )
+    assert plain.ambiguity == ""
+    # M == K admits Aᵀ·B for a plain product too.
+    out = t(8, 4)
+    tall = nnfusion_ident.map_kernel(
+        _dot_kernel(OpInfo("relax.matmul", "mm", [t(8, 8), t(8, 4)], out), out), {2}
+    )
+    assert "Aᵀ·B" in tall.ambiguity
+
+
+def test_an_einsum_that_reads_w_transposed_is_the_gemm_transb_dot() -> None:
+    a, w, out = t(2, 512), t(10, 512), t(2, 10)
+    op = OpInfo("relax.einsum", "einsum", [a, w], out, {"subscripts": "mk,nk->mn"})
+    mapped = nnfusion_ident.map_kernel(kernel([op], [out, a, w]), {0})
+    # what the real NNFusion looked up for small_cnn's Gemm(transB=1)
+    assert mapped.identifier == "Dot2,512;10,512;2,10floatfloatfloat"
+    assert mapped.extra_tags == ["transB"] and not mapped.ambiguity
+    assert mapped.param_names == ["output0", "input0", "input1"]
+    odd = OpInfo("relax.einsum", "einsum", [a, w], out, {"subscripts": "mk,nk->nm"})
+    assert not nnfusion_ident.map_kernel(kernel([odd], [out, a, w]), {0}).supported
+
+
+def test_conv_kernels_nnfusion_never_asks_for_or_could_misuse() -> None:
+    x, w, y = t(1, 8, 16, 16), t(8, 8, 3, 3), t(1, 8, 15, 15)
+    asym = conv_op(x, w, y, 1, 0)
+    asym.attrs["padding"] = [1, 1, 0, 0]
+    mapped = nnfusion_ident.map_kernel(kernel([asym], [x, w, y]), {2})
+    assert not mapped.supported and "asymmetric padding" in mapped.reasons[0]
+    x, w, y = t(1, 4, 16, 16), t(8, 4, 3, 3), t(1, 8, 16, 16)
+    ops = [conv_op(x, w, y, 1, 1), OpInfo("relax.add", "add", [y, y], y),
+           OpInfo("relax.nn.relu", "relu", [y], y)]  # fmt: skip
+    residual = nnfusion_ident.map_kernel(kernel(ops, [x, w, y, y]), {3})
+    assert residual.supported and "whole tensor" in residual.ambiguity

@@ -6,13 +6,10 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from ssh_support import SshServer, fixture_ssh_server, free_port  # noqa: F401 - a fixture
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
@@ -21,76 +18,9 @@ from kernelscope.core.profiling import ProfileRequest, profile_workspace
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
 
-def _sshd() -> tuple[str, dict[str, str]] | None:
-    env = dict(os.environ)
-    given = os.environ.get("KERNELSCOPE_TEST_SSHD")
-    if given:
-        env["LD_LIBRARY_PATH"] = os.environ.get("KERNELSCOPE_TEST_SSHD_LIBS", "")
-        return given, env
-    found = shutil.which("sshd") or ("/usr/sbin/sshd" if Path("/usr/sbin/sshd").exists() else None)
-    return (found, env) if found else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def ssh_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[str]]:
-    """Start sshd on a free loopback port; yield the ssh options that reach it."""
-    found = _sshd()
-    if found is None:
-        pytest.skip("no OpenSSH server here (scripts/test.sh unpacks one)")
-    sshd, env = found
-    d = tmp_path_factory.mktemp("sshd")
-    for key in ("host", "user"):
-        subprocess.run(
-            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(d / key)], check=True
-        )
-    shutil.copy(d / "user.pub", d / "authorized_keys")
-    sftp = next(Path(sshd).parents[1].glob("lib/openssh/sftp-server"), None)
-    port = _free_port()
-    (d / "sshd_config").write_text(
-        f"Port {port}\nListenAddress 127.0.0.1\nHostKey {d / 'host'}\nPidFile {d / 'pid'}\n"
-        f"AuthorizedKeysFile {d / 'authorized_keys'}\nStrictModes no\nUsePAM no\n"
-        "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
-        "PermitRootLogin prohibit-password\nLogLevel ERROR\n"
-        + (f"Subsystem sftp {sftp}\n" if sftp else "Subsystem sftp internal-sftp\n")
-    )
-    if os.geteuid() == 0:
-        Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
-    proc = subprocess.Popen(
-        [sshd, "-D", "-e", "-f", str(d / "sshd_config")],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    options = [
-        f"-oPort={port}",
-        f"-oIdentityFile={d / 'user'}",
-        "-oStrictHostKeyChecking=no",
-        "-oUserKnownHostsFile=/dev/null",
-        "-oLogLevel=ERROR",
-    ]
-    user = os.environ.get("USER") or subprocess.check_output(["id", "-un"], text=True).strip()
-    target = f"{user}@127.0.0.1"
-    for _ in range(100):
-        ok = subprocess.run(
-            ["ssh", "-oBatchMode=yes", *options, target, "true"], capture_output=True
-        )
-        if ok.returncode == 0:
-            break
-        if proc.poll() is not None:
-            pytest.fail(f"sshd did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
-        time.sleep(0.1)
-    else:
-        proc.kill()
-        pytest.fail("could not log in to the test sshd")
-    yield [target, *options]
-    proc.terminate()
-    proc.wait(timeout=10)
+@pytest.fixture()
+def ssh_host(ssh_server: SshServer) -> list[str]:
+    return [ssh_server.target, *ssh_server.options]
 
 
 STAND_IN_NCU = """#!/usr/bin/env bash
@@ -143,7 +73,7 @@ def test_profile_over_ssh_copies_runs_and_fetches_the_report(
 
 
 def test_remote_failure_is_explained_and_leaves_nothing(
-    ssh_host: list[str], build_once, tmp_path: Path
+    ssh_server: SshServer, ssh_host: list[str], build_once, tmp_path: Path
 ) -> None:
     ws = tmp_path / "ws"
     shutil.copytree(build_once("small_cnn.onnx").path, ws)
@@ -158,12 +88,7 @@ def test_remote_failure_is_explained_and_leaves_nothing(
         )
     assert "/nonexistent/ncu" in err.value.details
     assert list((ws / "profiles").iterdir()) == []
-    leftovers = subprocess.run(
-        ["ssh", *ssh_host[1:], ssh_host[0], "ls -d ${TMPDIR:-/tmp}/kernelscope.* 2>/dev/null"],
-        capture_output=True,
-        text=True,
-    )
-    assert leftovers.stdout.strip() == ""
+    assert ssh_server.leftovers() == []
 
 
 def test_unreachable_host_is_a_clear_error(build_once, tmp_path: Path) -> None:
@@ -174,6 +99,6 @@ def test_unreachable_host_is_a_clear_error(build_once, tmp_path: Path) -> None:
             ProfileRequest(
                 workspace=ws,
                 host="nobody@127.0.0.1",
-                ssh_options=[f"-oPort={_free_port()}", "-oConnectTimeout=5"],
+                ssh_options=[f"-oPort={free_port()}", "-oConnectTimeout=5"],
             )
         )

@@ -1,58 +1,120 @@
-"""Fixtures for the viewer tests: a window on the test workspace, and leak guards that fail
-a test leaving top-level widgets, running QThreads or active QTimers behind."""
+"""The viewer tests' fixtures (a pytest plugin, loaded by conftest.py): ``make_window``, a
+factory of main windows in the napari ``make_napari_viewer`` style, and a leak guard.
+
+Qt is imported only when a test uses it. Every such test runs inside the guard: afterwards
+no top-level widget it made may be left (hidden ones included), no worker or QThread running
+and no QTimer active. Windows made by ``make_window`` are closed and deleted first, which
+ends their workers.
+"""
 
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, QThread, QTimer
-from PySide6.QtWidgets import QApplication
 
 WORKSPACE = Path(__file__).parent / "data" / "ws_mlp"
+QT_FIXTURES = {"qapp", "qtbot", "qtmodeltester", "make_window"}
+WAIT_MS = 120_000
 
 
 def _settle() -> None:
+    from PySide6.QtCore import QCoreApplication, QEvent
+    from PySide6.QtWidgets import QApplication
+
     for _ in range(3):
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         QApplication.processEvents()
 
 
+def _worker_threads() -> list[threading.Thread]:
+    from kernelscope.viewer.workers.jobs import THREAD_PREFIX
+
+    return [t for t in threading.enumerate() if t.name.startswith(THREAD_PREFIX) and t.is_alive()]
+
+
 @pytest.fixture(autouse=True)
-def no_leaks(qapp: QApplication, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def qt_leak_guard(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Isolated settings, then fail on what a Qt test left behind."""
+    if not QT_FIXTURES & set(request.fixturenames):
+        yield
+        return
+    import shiboken6
+    from PySide6.QtCore import QCoreApplication, QSettings, QThread, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    request.getfixturevalue("qapp")
     QCoreApplication.setOrganizationName("kernelscope-tests")
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-    QSettings.setPath(
-        QSettings.Format.IniFormat,
-        QSettings.Scope.UserScope,
-        str(tmp_path_factory.mktemp("settings")),
-    )
-    before = set(map(id, QApplication.topLevelWidgets()))
+    folder = request.getfixturevalue("tmp_path_factory").mktemp("settings")
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    before = {id(w) for w in QApplication.topLevelWidgets()}
     yield
     _settle()
-    left = [w for w in QApplication.topLevelWidgets() if id(w) not in before and w.isVisible()]
-    threads = [o for o in gc.get_objects() if isinstance(o, QThread) and o.isRunning()]
-    timers = [o for o in gc.get_objects() if isinstance(o, QTimer) and o.isActive()]
+    left = [w for w in QApplication.topLevelWidgets() if id(w) not in before]
+    workers = _worker_threads()
+    alive = [
+        o for o in gc.get_objects() if isinstance(o, QThread | QTimer) and shiboken6.isValid(o)
+    ]
+    threads = [o for o in alive if isinstance(o, QThread) and o.isRunning()]
+    timers = [o for o in alive if isinstance(o, QTimer) and o.isActive()]
+    described = [_describe(w) for w in left]
     for w in left:
         w.close()
         w.deleteLater()
     _settle()
-    assert not left, f"test left widgets open: {left}"
+    assert not left, f"test left widgets behind: {described}"
+    assert not workers, f"test left worker threads running: {workers}"
     assert not threads, f"test left threads running: {threads}"
     assert not timers, f"test left timers active: {timers}"
 
 
+def _describe(widget: object) -> str:
+    return f"{type(widget).__name__}({widget.objectName()!r}, visible={widget.isVisible()})"
+
+
 @pytest.fixture
-def window(qtbot) -> Iterator[object]:  # noqa: ANN001
+def make_window(qtbot) -> Iterator[Callable[..., object]]:
+    """``make_window(path=None)``: a shown main window with the default layout, on ``path``
+    once everything asked for (document, first kernel, hot lines) is on screen."""
     from kernelscope.viewer.main_window import MainWindow
 
-    win = MainWindow(restore_layout=False)
-    qtbot.addWidget(win)
-    win.resize(1400, 900)
-    win.show()
-    assert win.open_path(WORKSPACE)
-    assert win.wait_for_document()
-    yield win
-    win.close()
+    windows: list[MainWindow] = []
+
+    def make(path: str | Path | None = None) -> MainWindow:
+        window = MainWindow(restore_layout=False)
+        windows.append(window)
+        window.resize(1400, 900)
+        window.show()
+        if path is not None:
+            assert window.open_path(path)
+            settle(qtbot, window)
+            assert window.selection.document is not None, f"{path} did not open"
+        return window
+
+    yield make
+    for window in windows:
+        window.close()
+        window.deleteLater()
+    _settle()
+
+
+def settle(qtbot, window) -> None:
+    """Wait until what the window was asked for is on screen (``MainWindow.busy``)."""
+    qtbot.waitUntil(lambda: not window.busy, timeout=WAIT_MS)
+
+
+def settle_all(qtbot, window) -> None:
+    """Wait until every job the window started is done, source colours included."""
+    qtbot.waitUntil(lambda: not window.workers.busy, timeout=WAIT_MS)
+
+
+def open_and_settle(qtbot, window, path: str | Path | list) -> None:
+    if isinstance(path, list):
+        window.open_paths(path)
+    else:
+        window.open_path(path)
+    settle(qtbot, window)

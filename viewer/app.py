@@ -1,34 +1,47 @@
-"""Starting the GUI: the QApplication, the window, and screenshot mode for docs and tests."""
+"""Starting the GUI: the QApplication, the window, and screenshot mode for docs and tests.
+
+Nothing here waits in a loop: the window opens its document in the background, and what
+must happen after it (select ``--kernel``/``--line``, take the screenshot) is connected to
+the window's signals. Screenshot mode renders offscreen, at a fixed size with the default
+layout, and leaves the user's settings alone.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
+import tempfile
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTimer
-from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtGui import QColor, QIcon, QPalette
+from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.view import open_document
+from kernelscope.core.view import ViewDocument, is_model
 
 from .main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
+SCREENSHOT_TIMEOUT_MS = 120_000
+PALETTES = ("light", "dark")
 
 
-def application() -> QApplication:
-    """The process's QApplication, created once with kernelscope's identity."""
-    QCoreApplication.setOrganizationName("kernelscope")
-    QCoreApplication.setApplicationName("kernelscope")
+def application(platform: str | None = None) -> QApplication:
+    """The process's QApplication, created once with kernelscope's identity (an existing one,
+    such as a test's, keeps its own)."""
     app = QApplication.instance()
     if app is None:
-        app = QApplication(sys.argv[:1])
+        QCoreApplication.setOrganizationName("kernelscope")
+        QCoreApplication.setApplicationName("kernelscope")
+        app = QApplication([*sys.argv[:1], *(["-platform", platform] if platform else [])])
         app.setDesktopFileName("kernelscope")
-        app.setWindowIcon(app_icon())
     assert isinstance(app, QApplication)
+    if app.windowIcon().isNull():
+        app.setWindowIcon(app_icon())
     return app
 
 
@@ -42,27 +55,82 @@ def app_icon() -> QIcon:
     return icon
 
 
+def palette(name: str) -> QPalette:
+    """Fusion's light palette, or a dark one with the same roles."""
+    if name == "light":
+        style = QStyleFactory.create("Fusion")
+        return style.standardPalette()
+    p = QPalette()
+    colours = {
+        QPalette.ColorRole.Window: "#2b2b2b",
+        QPalette.ColorRole.WindowText: "#dcdcdc",
+        QPalette.ColorRole.Base: "#1e1e1e",
+        QPalette.ColorRole.AlternateBase: "#262626",
+        QPalette.ColorRole.ToolTipBase: "#3c3f41",
+        QPalette.ColorRole.ToolTipText: "#dcdcdc",
+        QPalette.ColorRole.PlaceholderText: "#8a8a8a",
+        QPalette.ColorRole.Text: "#dcdcdc",
+        QPalette.ColorRole.Button: "#3c3f41",
+        QPalette.ColorRole.ButtonText: "#dcdcdc",
+        QPalette.ColorRole.BrightText: "#ff6e6e",
+        QPalette.ColorRole.Light: "#4a4a4a",
+        QPalette.ColorRole.Midlight: "#3f3f3f",
+        QPalette.ColorRole.Mid: "#5a5a5a",
+        QPalette.ColorRole.Dark: "#202020",
+        QPalette.ColorRole.Shadow: "#101010",
+        QPalette.ColorRole.Highlight: "#2f65ca",
+        QPalette.ColorRole.HighlightedText: "#ffffff",
+        QPalette.ColorRole.Link: "#589df6",
+    }
+    for role, colour in colours.items():
+        p.setColor(role, QColor(colour))
+    disabled = QPalette.ColorGroup.Disabled
+    for role in (
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.ButtonText,
+    ):
+        p.setColor(disabled, role, QColor("#7a7a7a"))
+    return p
+
+
+@contextlib.contextmanager
+def _palette(app: QApplication, name: str | None) -> Iterator[None]:
+    """Use the Fusion style with that palette while the window lives (``None``: the system's)."""
+    if name is None:
+        yield
+        return
+    if name not in PALETTES:
+        raise KernelscopeError(f"no palette {name!r}", hint="choose " + " or ".join(PALETTES))
+    style, old = app.style().name(), app.palette()
+    app.setStyle("Fusion")
+    app.setPalette(palette(name))
+    try:
+        yield
+    finally:
+        app.setStyle(style)
+        app.setPalette(old)
+
+
 def show_location(window: MainWindow, kernel: str | None, line: int | None) -> None:
-    """Select ``kernel`` (a name or a unique part of one) and ``line`` of its source."""
-    state = window.state
-    if kernel and state.document is not None:
-        names = [s.name for s in state.document.summaries]
+    """Go to ``kernel`` (a name or a unique part of one) and ``line`` of its source; the
+    selection moves when the kernel has loaded."""
+    selection = window.selection
+    document = selection.document
+    if document is None:
+        return
+    name = selection.requested_kernel or (selection.kernel.name if selection.kernel else None)
+    if kernel:
+        names = [s.name for s in document.summaries]
         matches = [n for n in names if n == kernel] or [n for n in names if kernel in n]
         if len(matches) != 1:
             raise KernelscopeError(
                 f"--kernel {kernel!r} matches {len(matches)} kernels",
                 hint="kernels: " + ", ".join(names),
             )
-        state.set_kernel(matches[0])
-    if line:
-        state.select_line(line)
-        window.source.show_row(line - 1, center=True)
-
-
-def screenshot(window: MainWindow, out: Path) -> None:
-    QApplication.processEvents()
-    if not window.grab().save(str(out)):
-        raise KernelscopeError(f"could not write {out}", hint="check the folder exists")
+        name = matches[0]
+    if name:
+        selection.show(name, line=line or None)
 
 
 def run(
@@ -71,34 +139,108 @@ def run(
     screenshot_to: str | None = None,
     kernel: str | None = None,
     line: int | None = None,
+    palette: str | None = None,
 ) -> int:
     """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit."""
-    if screenshot_to and "QT_QPA_PLATFORM" not in os.environ:
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    app = application()
-    if screenshot_to:
-        # a fixed size and the default layout, so that screenshots do not depend on settings
-        window = MainWindow(restore_layout=False)
-        window.resize(*SCREENSHOT_SIZE)
+    offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
+    app = application("offscreen" if offscreen else None)
+    with _palette(app, palette):
+        if screenshot_to:
+            return _screenshot(app, path, Path(screenshot_to), kernel, line)
+        window = MainWindow()
         window.show()
-        QApplication.processEvents()
         if path:
-            window.state.set_document(open_document(path))
-            window.kernels.select_first()
-        show_location(window, kernel, line)
-        screenshot(window, Path(screenshot_to))
-        window.close()
-        return 0
-    window = MainWindow()
-    window.show()
-    if path:
-        QTimer.singleShot(0, lambda: _open_then_locate(window, path, kernel, line))
-    return app.exec()
+            _locate_when_opened(window, kernel, line)
+            window.open_path(path)
+        return app.exec()
 
 
-def _open_then_locate(window: MainWindow, path: str, kernel: str | None, line: int | None) -> None:
-    if window.open_path(path) and window.wait_for_document() and window.state.document:
+def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None) -> None:
+    if not kernel and not line:
+        return
+
+    def locate(document: ViewDocument) -> None:
+        window.document_opened.disconnect(locate)
         try:
             show_location(window, kernel, line)
         except KernelscopeError as exc:
             window.show_error("Cannot show that location", exc)
+
+    window.document_opened.connect(locate)
+
+
+def _screenshot(
+    app: QApplication, path: str | None, out: Path, kernel: str | None, line: int | None
+) -> int:
+    """Open ``path``, go to the location, wait until every job is done, save the PNG."""
+    if path and is_model(path):
+        raise KernelscopeError(
+            f"{Path(path).name} is a model: screenshots show workspaces and reports",
+            hint="build it first (kernelscope build), then take the screenshot of the workspace",
+        )
+    errors: list[KernelscopeError] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        settings = QSettings(str(Path(scratch) / "screenshot.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(restore_layout=False, settings=settings)
+        window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        window.resize(*SCREENSHOT_SIZE)
+        timeout = QTimer(window)
+        timeout.setSingleShot(True)
+
+        done: list[bool] = []
+
+        def finish(error: KernelscopeError | None = None) -> None:
+            if error is not None:
+                errors.append(error)
+            if done:
+                return
+            done.append(True)
+            timeout.stop()
+            window.workers.idle.disconnect(settled)
+            window.close()
+            app.exit(0)
+
+        def failed(error: BaseException, paths: object) -> None:
+            errors.append(
+                error
+                if isinstance(error, KernelscopeError)
+                else KernelscopeError(f"cannot open {path}: {type(error).__name__}: {error}")
+            )
+
+        def located(document: ViewDocument) -> None:
+            try:
+                show_location(window, kernel, line)
+            except KernelscopeError as exc:
+                errors.append(exc)
+
+        def settled() -> None:
+            QTimer.singleShot(0, shoot)  # after the layout requests the results posted
+
+        def shoot() -> None:
+            if errors:
+                finish()
+                return
+            if line:
+                window.source.show_row(line - 1, center=True)
+            if not window.grab().save(str(out)):
+                finish(KernelscopeError(f"could not write {out}", hint="check the folder exists"))
+            else:
+                finish()
+
+        timeout.timeout.connect(
+            lambda: finish(KernelscopeError(f"{path} did not open within 2 minutes"))
+        )
+        window.loader.failed.connect(failed)
+        window.document_opened.connect(located)
+        window.workers.idle.connect(settled)
+        window.show()
+        timeout.start(SCREENSHOT_TIMEOUT_MS)
+        if path:
+            window.open_path(path)
+        else:
+            settled()
+        app.exec()
+        settings.sync()  # written now, into the scratch folder, not when it is collected
+    if errors:
+        raise errors[0]
+    return 0

@@ -24,10 +24,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--kernel", help="select this kernel (its name or a unique part of it)")
     p.add_argument("--line", type=int, help="select this line of the kernel's source")
+    p.add_argument(
+        "--palette",
+        choices=("light", "dark"),
+        help="Fusion style with a light or dark palette (default: the desktop's)",
+    )
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
     from .app import run
 
-    return run(args.path, screenshot_to=args.screenshot, kernel=args.kernel, line=args.line)
+    return run(
+        args.path,
+        screenshot_to=args.screenshot,
+        kernel=args.kernel,
+        line=args.line,
+        palette=args.palette,
+    )

@@ -1,16 +1,18 @@
 """The main window: source and SASS side by side; kernel list, hot lines and kernel DB in docks.
 
-Documents open off the GUI thread (``DocumentLoader``): what is on screen stays until the
-newest requested document is ready. Exports to the kernel DB run in an ``ExportThread``.
+The window gets finished data: opening a document, a kernel's first load, hot lines, DB
+queries and exports all run as jobs (``workers.jobs``) and arrive through signals; what is on
+screen stays until the newest requested result is ready. The panes follow one Qt-free
+``Selection``. Actions are declared in ``actions.ACTIONS`` and enabled in ``update_actions``.
 """
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
@@ -24,29 +26,30 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db import (
-    ExportReport,
-    profile_line_summaries,
-    profile_times,
-)
-from kernelscope.core.view import ViewDocument, is_model
+from kernelscope.core.view import Selection, ViewDocument, is_model
 
+from .actions import ACTIONS, MENUS, ActionState
 from .code.code_pane import CodePane
+from .code.highlight import cuda_highlighter, sass_highlighter
 from .code.sass_pane import SassPane
 from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
 from .dialogs.error_dialog import error_box
+from .dialogs.export_summary import summary_box
 from .panels.hot_lines_panel import HotLinesPanel
 from .panels.kernel_db_panel import KernelDbPanel
 from .panels.kernel_list import KernelList
-from .selection import SelectionState
+from .recent import RecentFilesMenu
+from .selection import KernelLoader
 from .widgets.busy import BusyIndicator
 from .widgets.formatting import format_dims
-from .workers.export_worker import ExportThread, summary_box
-from .workers.open_worker import DocumentLoader
+from .workers.export_worker import ExportController
+from .workers.jobs import Latest, Workers
+from .workers.open_worker import open_job
 
-MAX_RECENT = 10
+if TYPE_CHECKING:  # core.kernel_db (sqlite-utils, 0.3 s) loads when the DB is first used
+    from kernelscope.core.kernel_db import ExportReport
+
 OPEN_FILTER = (
     "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx);;Workspaces (manifest.json);;"
     "Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;All files (*)"
@@ -54,18 +57,25 @@ OPEN_FILTER = (
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, *, restore_layout: bool = True) -> None:
+    document_opened = Signal(object)  # the ViewDocument now shown (after an open)
+
+    def __init__(self, *, restore_layout: bool = True, settings: QSettings | None = None) -> None:
+        """``restore_layout``: take the window's geometry and docks from the settings and
+        save them on close; ``settings``: where recent files and the DB path are kept (the
+        application's by default)."""
         super().__init__()
         self.setObjectName("main_window")
         self.setWindowTitle("kernelscope")
         self.setAcceptDrops(True)
-        icon = Path(__file__).resolve().parent.parent / "resources" / "kernelscope.svg"
-        if icon.is_file():
-            self.setWindowIcon(QIcon(str(icon)))
-        self.state = SelectionState(self)
-        self.settings = QSettings()
-        self.source = SourcePane(self.state)
-        self.sass = SassPane(self.state)
+        self.settings = settings if settings is not None else QSettings()
+        self.selection = Selection()
+        self.workers = Workers(self)
+        cuda, sass = cuda_highlighter(), sass_highlighter()
+        self.kernel_loader = KernelLoader(self.selection, self.workers, self)
+        self.loader = Latest(self.workers, "open", "opening", self)
+        self.exporter = ExportController(self.workers, self)
+        self.source = SourcePane(self.selection, cuda)
+        self.sass = SassPane(self.selection, sass)
         self.search_bar = SearchBar()
         self.search_bar.hide()
         self._search_pane: CodePane = self.source
@@ -80,20 +90,18 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.search_bar)
         self.setCentralWidget(central)
-        self.kernels = KernelList(self.state)
-        self.hot = HotLinesPanel(self.state)
+        self.kernels = KernelList(self.selection)
+        self.hot = HotLinesPanel(self.selection, self.workers)
+        self.db_panel = KernelDbPanel(self.settings, self.workers, cuda)
         self.kernel_dock = self._dock("Kernels", self.kernels, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.hot_dock = self._dock("Hot lines", self.hot, Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.db_panel = KernelDbPanel(self.settings)
         self.db_dock = self._dock(
             "Kernel DB", self.db_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.tabifyDockWidget(self.hot_dock, self.db_dock)
         self.hot_dock.raise_()
-        self.loader = DocumentLoader(self)
         self.open_busy = BusyIndicator("open_busy")
         self.export_busy = BusyIndicator("export_busy")
-        self._export_thread: ExportThread | None = None
         self.metric_box = QComboBox()
         self.metric_box.setToolTip("Metric for heat strips, hot lines and next/previous hot line")
         self.metric_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
@@ -105,20 +113,11 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.export_busy)
         self.statusBar().addPermanentWidget(self.line_label)
         self.statusBar().addPermanentWidget(self.kernel_label)
+        self.recent = RecentFilesMenu(self.settings, self)
+        self._actions: dict[str, QAction] = {}
         self._build_actions()
-        self.search_bar.find_requested.connect(self._find)
-        self.metric_box.currentTextChanged.connect(self._on_metric_chosen)
-        self.state.document_changed.connect(self._on_document)
-        self.state.kernel_changed.connect(self._on_kernel)
-        self.state.selection_changed.connect(self._on_selection)
-        self.loader.opened.connect(self._on_opened)
-        self.loader.failed.connect(self._on_open_failed)
-        self.loader.busy_changed.connect(self._on_open_busy)
-        self.open_busy.cancel_requested.connect(self.loader.cancel)
-        self.db_panel.error.connect(self.show_error)
-        self.db_panel.reexport_requested.connect(self.export_to_db)
-        self.db_panel.load()
-        QApplication.instance().focusChanged.connect(self._on_focus)  # type: ignore[union-attr]
+        self._connect()
+        self.update_actions()
         self.resize(1500, 900)
         self.splitter.setSizes([800, 700])
         self.resizeDocks([self.kernel_dock], [380], Qt.Orientation.Horizontal)
@@ -136,122 +135,117 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
-    def _action(
-        self, text: str, slot, shortcut: QKeySequence | str | None = None, tip: str = ""
-    ) -> QAction:  # noqa: ANN001
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        if tip:
-            action.setStatusTip(tip)
-            action.setToolTip(f"{tip} ({action.shortcut().toString()})" if shortcut else tip)
-        action.triggered.connect(slot)
-        self.addAction(action)
-        return action
-
     def _build_actions(self) -> None:
-        std = QKeySequence.StandardKey
-        self.open_action = self._action(
-            "&Open…", self.choose_file, std.Open, "Open a workspace, report or model"
-        )
-        self.build_action = self._action(
-            "&Build && Profile…",
-            self.build_and_profile,
-            "Ctrl+B",
-            "Build a model with TVM and profile it",
-        )
-        self.export_action = self._action(
-            "&Export to Kernel DB",
-            lambda: self.export_to_db(self.kernels.selected_names()),
-            "Ctrl+E",
-            "Export the selected kernels (with the open profile's times) to the kernel DB",
-        )
-        self.export_all_action = self._action(
-            "Export &All Kernels to Kernel DB",
-            lambda: self.export_to_db(None),
-            tip="Export every kernel of the open workspace to the kernel DB",
-        )
-        choose_db = self._action(
-            "Choose Kernel &DB…", self.db_panel.choose_db, tip="Kernel DB file to export into"
-        )
-        quit_action = self._action("&Quit", self.close, std.Quit)
-        find = self._action("&Find…", self.open_search, std.Find, "Search the source or SASS pane")
-        find_next = self._action("Find &Next", lambda: self.search_bar.search(False), std.FindNext)
-        find_prev = self._action(
-            "Find &Previous", lambda: self.search_bar.search(True), std.FindPrevious
-        )
-        self.next_hot = self._action(
-            "Next Hot Line", lambda: self.step_hot(False), "F8", "Go to the next hottest line"
-        )
-        self.prev_hot = self._action(
-            "Previous Hot Line",
-            lambda: self.step_hot(True),
-            "Shift+F8",
-            "Go back to the previous hotter line",
-        )
-        follow = self._action(
-            "Follow Branch",
-            self._follow_branch,
-            "Ctrl+Return",
-            "Jump to the selected branch's target",
-        )
-        kernels_focus = self._action("Kernel List", self._focus_kernels, "Ctrl+1")
-        source_focus = self._action("Source", lambda: self.source.table.setFocus(), "Ctrl+2")
-        sass_focus = self._action("SASS", lambda: self.sass.table.setFocus(), "Ctrl+3")
-        filter_focus = self._action("Filter Kernels", self._focus_filter, "Ctrl+K")
-        reset = self._action("Reset Layout", self.reset_layout)
-        about = self._action("&About kernelscope", self._about)
-        menu = self.menuBar()
-        file_menu = menu.addMenu("&File")
-        file_menu.addAction(self.open_action)
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        file_menu.addSeparator()
-        file_menu.addAction(self.build_action)
-        file_menu.addSeparator()
-        for action in (self.export_action, self.export_all_action, choose_db):
-            file_menu.addAction(action)
-        file_menu.addSeparator()
-        file_menu.addAction(quit_action)
-        edit = menu.addMenu("&Edit")
-        for action in (find, find_next, find_prev):
-            edit.addAction(action)
-        nav = menu.addMenu("&Navigate")
-        for action in (self.next_hot, self.prev_hot, follow):
-            nav.addAction(action)
-        nav.addSeparator()
-        for action in (kernels_focus, filter_focus, source_focus, sass_focus):
-            nav.addAction(action)
-        view = menu.addMenu("&View")
-        view.addAction(self.kernel_dock.toggleViewAction())
-        view.addAction(self.hot_dock.toggleViewAction())
-        view.addAction(self.db_dock.toggleViewAction())
-        view.addSeparator()
-        view.addAction(reset)
-        menu.addMenu("&Help").addAction(about)
+        """Menus, toolbar and the kernel list's context menu, from the table in its order."""
+        menus = {title: self.menuBar().addMenu(title) for title in MENUS}
+        sections = dict.fromkeys(MENUS, 0)
+        for dock in (self.kernel_dock, self.hot_dock, self.db_dock):  # View's first section
+            menus["&View"].addAction(dock.toggleViewAction())
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main_toolbar")
-        toolbar.addAction(self.open_action)
-        toolbar.addAction(self.build_action)
-        toolbar.addAction(self.export_action)
-        toolbar.addSeparator()
-        toolbar.addWidget(QLabel(" Metric: "))
-        toolbar.addWidget(self.metric_box)
-        toolbar.addAction(self.prev_hot)
-        toolbar.addAction(self.next_hot)
-        toolbar.addSeparator()
-        toolbar.addAction(find)
-        self.kernels.table.addAction(self.export_action)
-        self.kernels.table.addAction(self.export_all_action)
-        self._fill_recent()
+        toolbar_section = 0
+        for spec in ACTIONS:
+            action = QAction(spec.text, self)
+            action.setObjectName(f"action_{spec.id}")
+            if spec.shortcut is not None:
+                action.setShortcut(QKeySequence(spec.shortcut))
+            if spec.tip:
+                action.setStatusTip(spec.tip)
+                shortcut = action.shortcut().toString()
+                action.setToolTip(f"{spec.tip} ({shortcut})" if shortcut else spec.tip)
+            slot = getattr(self, spec.slot)
+            action.triggered.connect(lambda checked=False, slot=slot: slot())
+            self.addAction(action)
+            self._actions[spec.id] = action
+            if spec.menu:
+                menu = menus[spec.menu]
+                if spec.section != sections[spec.menu]:
+                    menu.addSeparator()
+                    sections[spec.menu] = spec.section
+                menu.addAction(action)
+                if spec.id == "open":
+                    menu.addMenu(self.recent)
+            if spec.toolbar is not None:
+                if spec.toolbar != toolbar_section:
+                    toolbar.addSeparator()
+                    toolbar_section = spec.toolbar
+                    if spec.toolbar == 1:  # the metric that navigation and heat follow
+                        toolbar.addWidget(QLabel(" Metric: "))
+                        toolbar.addWidget(self.metric_box)
+                toolbar.addAction(action)
+            if spec.context:
+                self.kernels.table.addAction(action)
+
+    def action(self, id: str) -> QAction:
+        """The window's action of that id (``actions.ACTIONS``)."""
+        return self._actions[id]
+
+    def _connect(self) -> None:
+        selection = self.selection
+        selection.document_changed.connect(self._on_document)
+        selection.kernel_changed.connect(self._on_kernel)
+        selection.selection_changed.connect(self._on_selection)
+        selection.loading_changed.connect(lambda loading: self.update_actions())
+        self.kernels.table.selectionModel().selectionChanged.connect(self.update_actions)
+        self.search_bar.find_requested.connect(self._find)
+        self.metric_box.currentTextChanged.connect(self._on_metric_chosen)
+        self.loader.result.connect(self._on_opened)
+        self.loader.failed.connect(self._on_open_failed)
+        self.loader.busy_changed.connect(self._on_open_busy)
+        self.open_busy.cancel_requested.connect(self.loader.cancel)
+        self.kernel_loader.failed.connect(self.show_error)
+        self.exporter.running_changed.connect(self._on_export_running)
+        self.exporter.progress.connect(self.export_busy.set_progress)
+        self.exporter.exported.connect(self._on_exported)
+        self.exporter.failed.connect(self.show_error)
+        self.db_panel.error.connect(self.show_error)
+        self.db_dock.visibilityChanged.connect(
+            lambda visible: self.db_panel.ensure_loaded() if visible else None
+        )
+        self.db_panel.reexport_requested.connect(self.export_selected)
+        self.recent.open_requested.connect(self.open_path)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication)
+        app.focusChanged.connect(self._on_focus)
+
+    # ---- enabled states -----------------------------------------------------------------
+    def action_state(self) -> ActionState:
+        document = self.selection.document
+        return ActionState(
+            document=document is not None,
+            workspace=document is not None and document.workspace is not None,
+            kernel=self.selection.kernel is not None,
+            kernels_chosen=bool(self.kernels.selected_names()),
+            branch=self.selection.branch_target() is not None,
+            exporting=self.exporter.running,
+        )
+
+    def update_actions(self) -> None:
+        state = self.action_state()
+        for spec in ACTIONS:
+            self._actions[spec.id].setEnabled(spec.enabled(state))
 
     # ---- opening ------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        """Something asked for is not on screen yet: a document, a kernel, hot lines, a DB
+        listing or an export (not a DB entry's colours, which follow it; ``workers.idle``
+        says when every job is done)."""
+        return (
+            self.loader.busy
+            or self.selection.loading
+            or self.hot.busy
+            or self.db_panel.busy
+            or self.exporter.running
+        )
+
     def choose_file(self) -> None:
         """Open one file, or several CSV exports of one report (details + source pages)."""
         paths, _ = QFileDialog.getOpenFileNames(self, "Open", "", OPEN_FILTER)
         if len(paths) == 1:
             self.open_path(paths[0])
         elif paths:
-            self.loader.open(paths)
+            self.open_paths(paths)
 
     def open_path(self, path: str | Path) -> bool:
         """Start opening a workspace or report in the background (a newer call wins); a model
@@ -261,25 +255,24 @@ class MainWindow(QMainWindow):
             return True
         if not str(path):
             return False
-        self.loader.open(path)
+        self.open_paths([path])
         return True
 
-    def wait_for_document(self, timeout_s: float = 120.0) -> bool:
-        """Process events until the pending open is done (scripts, benchmarks, tests)."""
-        deadline = time.monotonic() + timeout_s
-        while self.loader.busy and time.monotonic() < deadline:
-            QApplication.processEvents()
-            time.sleep(0.002)
-        return not self.loader.busy
+    def open_paths(self, paths: list[str] | list[Path]) -> None:
+        """Open one path, or several CSV exports of one report together."""
+        chosen = [Path(p) for p in paths]
+        self.loader.submit(open_job(chosen), chosen)
 
-    def _on_opened(self, document: ViewDocument, path: str) -> None:
-        self.state.set_document(document)
-        if Path(path).exists():  # not for several CSV files opened together
-            self._remember(str(Path(path).resolve()))
+    def _on_opened(self, document: ViewDocument, paths: list[Path]) -> None:
+        self.selection.set_document(document)
+        self.db_panel.set_document(document)
+        if len(paths) == 1 and paths[0].exists():  # not for several CSV files opened together
+            self.recent.remember(str(paths[0].resolve()))
         self.kernels.select_first()
+        self.document_opened.emit(document)
 
-    def _on_open_failed(self, error: BaseException, path: str) -> None:
-        self.show_error(f"Cannot open {path}", error)
+    def _on_open_failed(self, error: BaseException, paths: list[Path]) -> None:
+        self.show_error(f"Cannot open {', '.join(map(str, paths))}", error)
 
     def _on_open_busy(self, busy: bool) -> None:
         if busy:
@@ -294,91 +287,51 @@ class MainWindow(QMainWindow):
         box.open()
 
     def build_and_profile(self, model: Path | None = None) -> None:
-        from .dialogs.build_dialog import BuildDialog
+        from .dialogs.build_dialog import BuildDialog  # core.build on first use only
 
-        dialog = BuildDialog(self, model)
+        dialog = BuildDialog(self.workers, self, model)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.finished_document.connect(self._on_built)
+        dialog.finished_document.connect(self.open_path)
         dialog.import_requested.connect(self.choose_file)
         dialog.open()
 
-    def _on_built(self, path: str) -> None:
-        self.open_path(path)
-
     # ---- kernel DB ----------------------------------------------------------------------
-    def export_to_db(self, kernels: list[str] | None = None) -> bool:
-        """Export these kernels (all when None or empty) of the open workspace, in a thread."""
-        document = self.state.document
-        if document is None or document.workspace is None:
-            self.show_error(
-                "Nothing to export",
-                KernelscopeError(
-                    "Export to kernel DB needs a build workspace",
-                    hint="open a workspace or build a model first; a report alone has no "
-                    "kernel sources to export",
-                ),
-            )
-            return False
-        if self._export_thread is not None:
-            self.statusBar().showMessage("an export to the kernel DB is already running", 5000)
-            return False
-        known = {k.name for k in document.workspace.manifest.kernels}
-        chosen = [k for k in kernels or [] if k in known]
-        if kernels and not chosen:
-            self.show_error(
-                "Nothing to export",
-                KernelscopeError(
-                    f"{', '.join(kernels)} not in the open workspace",
-                    hint="open the workspace the entries were exported from",
-                ),
-            )
-            return False
-        times, version = profile_times(document.profile) if document.profile else ({}, None)
-        # Line summaries read the profile, which belongs to this thread (cached: fast).
-        metrics = (
-            profile_line_summaries(document.profile, chosen or None) if document.profile else {}
-        )
-        thread = ExportThread(
-            str(document.workspace.path), str(self.db_panel.path), chosen, times, version, metrics
-        )
-        thread.progress.connect(self.export_busy.set_progress)
-        thread.exported.connect(self._on_exported)
-        thread.failed.connect(lambda exc: self.show_error("Export to kernel DB failed", exc))
-        thread.finished.connect(self._on_export_finished)
-        self._export_thread = thread
-        self.export_busy.start(f"Exporting to {self.db_panel.path.name}…")
-        self.export_action.setEnabled(False)
-        self.export_all_action.setEnabled(False)
-        thread.start()
-        return True
+    def export_selected(self, kernels: list[str] | None = None) -> bool:
+        """Export these kernels (the kernel list's selection when not given)."""
+        names = kernels if kernels is not None else self.kernels.selected_names()
+        return self.exporter.start(self.selection.document, self.db_panel.path, names)
+
+    def export_all(self) -> bool:
+        return self.exporter.start(self.selection.document, self.db_panel.path, None)
+
+    def choose_db(self) -> None:
+        self.db_panel.choose_db()
+
+    def _on_export_running(self, running: bool) -> None:
+        if running:
+            self.export_busy.start(f"Exporting to {self.db_panel.path.name}…")
+        else:
+            self.export_busy.stop()
+        self.update_actions()
 
     def _on_exported(self, report: ExportReport) -> None:
-        self.db_panel.reload()
         self.db_dock.show()
         self.db_dock.raise_()
+        self.db_panel.reload()
         box = summary_box(self, report)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
-    def _on_export_finished(self) -> None:
-        self.export_busy.stop()
-        self.export_action.setEnabled(True)
-        self.export_all_action.setEnabled(True)
-        if self._export_thread is not None:
-            self._export_thread.deleteLater()
-            self._export_thread = None
-
-    # ---- following the state -----------------------------------------------------------
+    # ---- following the selection --------------------------------------------------------
     def _on_document(self) -> None:
-        document = self.state.document
+        document = self.selection.document
         self.metric_box.blockSignals(True)
         self.metric_box.clear()
         if document is not None:
             self.metric_box.addItems(document.line_metric_names)
-            self.metric_box.setCurrentText(self.state.metric)
+            self.metric_box.setCurrentText(self.selection.metric)
         self.metric_box.blockSignals(False)
-        times = profile_times(document.profile)[0] if document and document.profile else {}
-        self.db_panel.set_profile_times({k: ns / 1000 for k, (_, ns) in times.items()})
+        self.update_actions()
         if document is None:
             self.setWindowTitle("kernelscope")
             return
@@ -388,7 +341,8 @@ class MainWindow(QMainWindow):
         )
 
     def _on_kernel(self) -> None:
-        kernel, document = self.state.kernel, self.state.document
+        kernel, document = self.selection.kernel, self.selection.document
+        self.update_actions()
         if kernel is None or document is None:
             self.kernel_label.setText("")
             return
@@ -397,15 +351,16 @@ class MainWindow(QMainWindow):
         self.kernel_label.setText(f"{kernel.name}  {grid}  {len(kernel.instructions)} instructions")
 
     def _on_selection(self) -> None:
-        if self.state.kernel is None or not self.state.line:
+        self.update_actions()
+        if self.selection.kernel is None or not self.selection.line:
             self.line_label.setText("")
             return
-        n = len(self.state.instructions)
-        self.line_label.setText(f"line {self.state.line}: {n} SASS instruction{'s' * (n != 1)}")
+        n = len(self.selection.instructions)
+        self.line_label.setText(f"line {self.selection.line}: {n} SASS instruction{'s' * (n != 1)}")
 
     def _on_metric_chosen(self, name: str) -> None:
         if name:
-            self.state.set_metric(name)
+            self.selection.set_metric(name)
 
     def _on_focus(self, old: QWidget | None, new: QWidget | None) -> None:
         if new is self.source.table:
@@ -413,33 +368,50 @@ class MainWindow(QMainWindow):
         elif new is self.sass.table:
             self._search_pane = self.sass
 
-    # ---- actions ------------------------------------------------------------------------
+    # ---- action slots -------------------------------------------------------------------
     def open_search(self) -> None:
         self.search_bar.open()
+
+    def find_next(self) -> None:
+        self.search_bar.search(False)
+
+    def find_previous(self) -> None:
+        self.search_bar.search(True)
 
     def _find(self, pattern: str, regex: bool, case: bool, backwards: bool) -> None:
         found = self._search_pane.find(pattern, regex=regex, case=case, backwards=backwards)
         self.search_bar.show_result(found)
 
-    def step_hot(self, backwards: bool) -> None:
+    def next_hot_line(self) -> None:
+        self._step_hot(False)
+
+    def previous_hot_line(self) -> None:
+        self._step_hot(True)
+
+    def _step_hot(self, backwards: bool) -> None:
         pane = self.sass if self._search_pane is self.sass else self.source
         if not pane.step_hot(backwards):
-            self.statusBar().showMessage(f"no line has any {self.state.metric}", 5000)
+            self.statusBar().showMessage(f"no line has any {self.selection.metric}", 5000)
 
-    def _follow_branch(self) -> None:
-        if not self.sass.follow_branch(self.sass.current_row()):
-            self.statusBar().showMessage("the selected instruction is not a branch", 5000)
+    def follow_branch(self) -> None:
+        self.sass.follow_branch()
 
-    def _focus_kernels(self) -> None:
+    def focus_kernels(self) -> None:
         self.kernel_dock.show()
         self.kernels.table.setFocus()
 
-    def _focus_filter(self) -> None:
+    def focus_filter(self) -> None:
         self.kernel_dock.show()
         self.kernels.filter.setFocus()
         self.kernels.filter.selectAll()
 
-    def _about(self) -> None:
+    def focus_source(self) -> None:
+        self.source.table.setFocus()
+
+    def focus_sass(self) -> None:
+        self.sass.table.setFocus()
+
+    def about(self) -> None:
         QMessageBox.about(
             self,
             "About kernelscope",
@@ -447,25 +419,7 @@ class MainWindow(QMainWindow):
             "metrics, line by line.",
         )
 
-    # ---- settings -----------------------------------------------------------------------
-    def _remember(self, path: str) -> None:
-        recent = [p for p in self.recent_files() if p != path]
-        self.settings.setValue("recent_files", [path, *recent][:MAX_RECENT])
-        self._fill_recent()
-
-    def recent_files(self) -> list[str]:
-        value = self.settings.value("recent_files", [])
-        if isinstance(value, str):
-            return [value]
-        return [str(v) for v in value or []]
-
-    def _fill_recent(self) -> None:
-        self.recent_menu.clear()
-        for path in self.recent_files():
-            action = self.recent_menu.addAction(path)
-            action.triggered.connect(lambda checked=False, p=path: self.open_path(p))
-        self.recent_menu.setEnabled(bool(self.recent_files()))
-
+    # ---- layout -------------------------------------------------------------------------
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
         if isinstance(geometry, QByteArray):
@@ -486,15 +440,18 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        self.loader.shutdown()
-        if self._export_thread is not None:
-            self._export_thread.wait()  # one transaction: let it commit or roll back
-        self.db_panel.close_db()
+        """Stop what is running (an export commits first) and end the worker threads."""
+        if not self.workers.closed:  # once, however often the window is closed
+            self.loader.cancel()
+            self.db_panel.close_db()
+            self.workers.shutdown()
+            app = QApplication.instance()
+            if isinstance(app, QApplication):
+                app.focusChanged.disconnect(self._on_focus)
         if self._save_layout:
             self.settings.setValue("window/geometry", self.saveGeometry())
             self.settings.setValue("window/state", self.saveState())
             self.settings.setValue("window/splitter", self.splitter.saveState())
-        QApplication.instance().focusChanged.disconnect(self._on_focus)  # type: ignore[union-attr]
         super().closeEvent(event)
 
     # ---- drag and drop ------------------------------------------------------------------

@@ -44,6 +44,9 @@ class IRFacts:
     launches: dict[str, Launch] = field(default_factory=dict)
     ops_by_primfunc: dict[str, list[OpInfo]] = field(default_factory=dict)
     called_primfuncs: set[str] | None = None  # None: not known
+    # Relax function -> the PrimFuncs it calls, in program order (a PrimFunc TVM reuses for
+    # several layers appears once per call)
+    calls: dict[str, list[str]] = field(default_factory=dict)
 
 
 def make_instrument(snapshots: dict[str, Any]) -> Any:
@@ -70,13 +73,12 @@ def extract(snapshots: dict[str, Any]) -> IRFacts:
         facts.launches = _launches(split)
     final = snapshots.get("after:RewriteDataflowReshape")
     if final is not None:
-        facts.called_primfuncs = {
-            prim
-            for func in final.functions.values()
+        facts.calls = {
+            gvar.name_hint: [prim for b in _bindings(func) if (prim := _call_tir_prim(b.value))]
+            for gvar, func in final.functions.items()
             if type(func).__name__ == "Function"
-            for b in _bindings(func)
-            if (prim := _call_tir_prim(b.value))
         }
+        facts.called_primfuncs = {prim for calls in facts.calls.values() for prim in calls}
     stages = [
         snapshots.get(k) for k in ("before:LegalizeOps", "after:LegalizeOps", "after:FuseOps")
     ]
@@ -214,6 +216,11 @@ def _attrs(call: Any) -> dict[str, Any]:
     return fields
 
 
+def _operands(call: Any) -> list[Any]:
+    """A call's arguments, with a tuple argument (einsum's, concat's operands) spread out."""
+    return [f for a in call.args for f in (getattr(a, "fields", None) or [a])]
+
+
 def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[OpInfo]]:
     """Fused or plain PrimFunc name -> the Relax operators it computes, in order."""
     op_of_var: dict[str, Any] = {}
@@ -231,7 +238,7 @@ def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[
                 op_of_prim[prim] = OpInfo(
                     op=call.op.name,
                     prim=prim,
-                    inputs=[t for t in (_tensor_info(a) for a in call.args) if t],
+                    inputs=[t for a in _operands(call) if (t := _tensor_info(a))],
                     output=_tensor_info(b.var),
                     attrs=_attrs(call),
                 )

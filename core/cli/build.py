@@ -7,6 +7,7 @@ import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
+from typing import TextIO
 
 from ..build import parse_shapes
 from ..formatting import format_dims
@@ -46,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_model
+    from ..build import BuildRequest, build_in_child
 
     output = args.output or args.model.with_suffix(".kscope")
     request = BuildRequest(
@@ -59,7 +60,7 @@ def _build(args: argparse.Namespace) -> int:
         use_cache=not args.no_cache,
     )
     with TerminalProgress() as progress:
-        ws = build_model(request, progress=progress)
+        ws = build_in_child(request, progress=progress)
     if args.json:
         print(json.dumps([asdict(k) for k in ws.manifest.kernels], indent=1))
     else:
@@ -86,7 +87,7 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
     return rows
 
 
-def print_kernel_table(ws: Workspace, out=None) -> None:  # noqa: ANN001 - a text stream
+def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     header = ["kernel", "grid", "block", "regs", "smem B", "lines", "SASS", "fused from"]
     print(format_table(header, kernel_rows(ws.manifest.kernels), {1, 2, 3, 4, 5, 6}), file=out)

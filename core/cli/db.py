@@ -13,12 +13,16 @@ from ..kernel_db import (
     EntryDetail,
     EntrySummary,
     KernelDB,
+    NNFusionSettings,
     ProfileFacts,
     default_db_path,
     describe_line_summary,
     export_workspace,
+    nnfusion_settings,
     profile_facts,
 )
+from ..nnfusion import find_model, write_initializer_model
+from ..workspace import Workspace
 from .table import format_table
 
 
@@ -49,6 +53,31 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="delete other rows with the same identifier (NNFusion takes the first it reads)",
     )
+    p.add_argument(
+        "--allow-ambiguous",
+        action="store_true",
+        help="let NNFusion use rows whose identifier it shares with another computation "
+        "(a Dot with K == N or M == K, a Conv+Add+Relu whose Add reads a whole tensor)",
+    )
+    p.add_argument(
+        "--nnfusion-model",
+        type=Path,
+        metavar="OUT.onnx",
+        help="also write the model NNFusion should compile: the workspace's ONNX with every "
+        "weight an initializer holding the value of the workspace's build",
+    )
+    p.add_argument(
+        "--model",
+        type=Path,
+        metavar="MODEL.onnx",
+        help="the ONNX the workspace was built from (default: its name next to the workspace)",
+    )
+    p.add_argument(
+        "--product-name",
+        metavar="GPU",
+        help="GPU whose times NNFusion should rank rows by (default: the one they were "
+        "measured on), e.g. 'NVIDIA H200'",
+    )
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a lock")
     p.add_argument("--json", action="store_true", help="print the changes as JSON")
     p.set_defaults(func=_export)
@@ -73,6 +102,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     show.add_argument("entry", help="key, unique key prefix, or identifier")
     show.add_argument("--json", action="store_true")
     show.add_argument("--source", action="store_true", help="also print the source files")
+    show.add_argument("--product-name", metavar="GPU", help="GPU for -fproduct_name")
     show.set_defaults(func=_show)
 
     rm = dbsub.add_parser("delete", help="delete entries (with their pattern copies)")
@@ -92,9 +122,12 @@ def _facts(report: Path | None, workspace: Path) -> ProfileFacts:
 
 
 def _export(args: argparse.Namespace) -> int:
+    ws = Workspace.open(args.workspace)
+    if args.nnfusion_model:
+        find_model(ws, args.model)  # before anything is written
     facts = _facts(args.profile, args.workspace)
     report = export_workspace(
-        args.workspace,
+        ws,
         args.db,
         args.kernels,
         facts.times,
@@ -102,12 +135,37 @@ def _export(args: argparse.Namespace) -> int:
         replace_identifier=args.replace,
         timeout=args.timeout,
         metrics=facts.line_summaries,
+        allow_ambiguous=args.allow_ambiguous,
     )
+    model = None
+    if args.nnfusion_model:
+        model = write_initializer_model(ws, args.nnfusion_model, args.model)
+    with KernelDB.open(args.db) as db:
+        settings = nnfusion_settings(db.cache_rows(), args.product_name)
+    settings = settings.for_model(model.path if model else None)
     if args.json:
         print(json.dumps([dataclasses.asdict(c) for c in report.changes], indent=1))
-    else:
-        print(report.summary())
+        return 0
+    print(report.summary())
+    if model is not None:
+        moved = f"; {len(model.moved)} graph inputs became initializers" if model.moved else ""
+        spread = (f"; {model.broadcast_biases} biases broadcast to their outputs' shape"
+                  if model.broadcast_biases else "")  # fmt: skip
+        print(f"wrote {model.path}: {model.source.name} with {model.initializers} "
+              f"initializers{moved}{spread}")  # fmt: skip
+    print_command(settings, args.db, str(model.path.resolve()) if model else None)
     return 0
+
+
+def print_command(settings: NNFusionSettings, db: Path, model: str | None) -> None:
+    """The NNFusion command line that uses the DB correctly, with why each flag is there."""
+    if not settings.usable:
+        print("NNFusion can take no row of this DB")
+        return
+    lines = settings.describe(db, model)
+    print(f"NNFusion: {lines[0]}")
+    for line in lines[1:]:
+        print(line)
 
 
 def _list(args: argparse.Namespace) -> int:
@@ -153,14 +211,19 @@ def _table(rows: list[EntrySummary]) -> str:
 def _show(args: argparse.Namespace) -> int:
     with KernelDB.open(args.db) as db:
         d = db.get(args.entry)
+        settings = nnfusion_settings(db.cache_rows(), args.product_name)
+    command = settings.command(args.db) if d.usable and settings.usable else None
     if args.json:
         data = dataclasses.asdict(d)
         if not args.source:
             data.pop("sources")
             data.pop("sass")
+        data["nnfusion_command"] = command
         print(json.dumps(data, indent=1))
         return 0
     print(_describe(d, args.source))
+    if command is not None:
+        print_command(settings, args.db, None)
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -11,11 +12,27 @@ from collections.abc import Sequence
 from ..errors import Cancelled, KernelscopeError
 from . import build as cli_build
 from . import db as cli_db
+from . import details as cli_details
+from . import diff as cli_diff
 from . import environment as cli_environment
 from . import ncu as cli_ncu
+from . import nnfusion as cli_nnfusion
 from . import profile as cli_profile
+from . import remote as cli_remote
+from . import timeline as cli_timeline
 
-COMMAND_MODULES = (cli_build, cli_profile, cli_ncu, cli_db, cli_environment)
+COMMAND_MODULES = (
+    cli_build,
+    cli_profile,
+    cli_ncu,
+    cli_db,
+    cli_details,
+    cli_remote,
+    cli_timeline,
+    cli_diff,
+    cli_nnfusion,
+    cli_environment,
+)
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.
 COMMAND_GROUP = "kernelscope.commands"
@@ -57,7 +74,18 @@ def route(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> list[s
     return argv
 
 
+def _configure_logging() -> None:
+    """``KERNELSCOPE_LOG=debug`` (or info, warning) shows the library's log on stderr."""
+    level = os.environ.get("KERNELSCOPE_LOG", "").strip().upper()
+    if level:
+        logging.basicConfig(
+            level=getattr(logging, level, logging.INFO),
+            format="kernelscope: %(levelname)s %(name)s: %(message)s",
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _configure_logging()
     parser = make_parser()
     args = parser.parse_args(route(parser, argv))
     if not getattr(args, "func", None):
@@ -79,4 +107,3 @@ def main(argv: Sequence[str] | None = None) -> int:
         if exc.details:
             print(exc.details.rstrip(), file=sys.stderr)
         return 1
-

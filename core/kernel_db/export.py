@@ -33,6 +33,7 @@ from ..workspace import KernelInfo, KernelSass, Workspace
 from .store import DbEntry, EntryChange, KernelDB
 
 EMITTER_TAGS = ["KernelEmitter", "CudaEmitter", "BlockCudaEmitter"]
+AMBIGUITY_ALLOWED = "usable although NNFusion may run it for another computation: "
 DEVICE_TYPE = "CUDA_GPU"
 PATTERN_DEVICE_TYPE = "CUDA"
 
@@ -74,7 +75,8 @@ class ExportReport:
             if c.others_for_identifier:
                 lines.append(
                     f"      note: {c.others_for_identifier} other row(s) have this identifier; "
-                    "NNFusion takes the first it reads (use --replace to keep only this one)"
+                    "NNFusion's kernel selection takes the first it reads whatever the times "
+                    "(only block fusion ranks them): --replace keeps only this one"
                 )
         return "\n".join(lines)
 
@@ -98,8 +100,13 @@ def entries_for_kernel(
     time: tuple[str, float] | None = None,
     ncu_version: str | None = None,
     metrics: dict[str, Any] | None = None,
+    allow_ambiguous: bool = False,
 ) -> list[DbEntry]:
-    """The row for one kernel, plus its DeviceType="CUDA" twin for Convolution patterns."""
+    """The row for one kernel, plus its DeviceType="CUDA" twin for Convolution patterns.
+
+    A kernel whose identifier NNFusion shares with a different computation (``ambiguity``)
+    is stored not usable, with the reason, unless ``allow_ambiguous``.
+    """
     text = ws.source_text(kernel)
     prelude_path, prelude = _prelude(ws, kernel)
     source = nnfusion_cuda.parse_kernel(text)
@@ -117,11 +124,17 @@ def entries_for_kernel(
     )
     usable = op.supported and func.block_fusion
     reasons = op.reasons + ([] if not op.supported else func.reasons)
+    notes = op.notes + func.notes
+    if usable and op.ambiguity:
+        if allow_ambiguous:
+            notes.append(f"{AMBIGUITY_ALLOWED}{op.ambiguity}")
+        else:
+            usable = False
+            reasons.append(f"{op.ambiguity} (export with --allow-ambiguous to use it anyway)")
     nnfusion_identifier = op.identifier if op.supported else ""
     identifier = op.identifier
     if op.supported and not usable:
         identifier = f"{nnfusion_ident.FOREIGN_PREFIX}{kernel.name}:{op.identifier}"
-    notes = op.notes + func.notes
     resource = math.ceil(math.prod(kernel.block) / 32) * 32 * math.prod(kernel.grid)
     device_name, time_us = (time[0], time[1] / 1000.0) if time else (None, None)
     miscs = {
@@ -199,6 +212,7 @@ def entries_from_workspace(
     ncu_version: str | None = None,
     progress: Progress | None = None,
     metrics: KernelMetrics | None = None,
+    allow_ambiguous: bool = False,
 ) -> list[DbEntry]:
     times = times or {}
     metrics = metrics or {}
@@ -207,7 +221,9 @@ def entries_from_workspace(
     for i, k in enumerate(chosen):
         if progress is not None:
             progress("prepare", i / len(chosen), k.name)
-        entries += entries_for_kernel(ws, k, times.get(k.name), ncu_version, metrics.get(k.name))
+        entries += entries_for_kernel(
+            ws, k, times.get(k.name), ncu_version, metrics.get(k.name), allow_ambiguous
+        )
     return entries
 
 
@@ -222,14 +238,19 @@ def export_workspace(
     timeout: float = 10.0,
     progress: Progress | None = None,
     metrics: KernelMetrics | None = None,
+    allow_ambiguous: bool = False,
 ) -> ExportReport:
     """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
 
     ``progress`` hears ("prepare", fraction, kernel) per kernel, then ("write", None, path).
     ``metrics`` (``summaries.profile_line_summaries``) is stored with each kernel it names.
+    ``allow_ambiguous`` lets NNFusion use rows whose identifier it shares with a different
+    computation (see ``NNFusionOp.ambiguity``).
     """
     ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
-    entries = entries_from_workspace(ws, kernels, times, ncu_version, progress, metrics)
+    entries = entries_from_workspace(
+        ws, kernels, times, ncu_version, progress, metrics, allow_ambiguous
+    )
     if progress is not None:
         progress("write", None, str(db_path))
     with KernelDB.open(db_path, write=True, timeout=timeout) as db:

@@ -129,6 +129,27 @@ class EntryDetail(EntrySummary):
 
 
 @dataclass
+class CacheRow:
+    """A KernelCache row as NNFusion reads it, with kernelscope's notes on it (if any)."""
+
+    key: str
+    identifier: str
+    op_type: str
+    source: str
+    device_type: str
+    tags: list[str]
+    times: dict[str, float]  # Miscs.external_profile.time: GPU name -> µs
+    resource: int | None
+    attributes: dict[str, Any]
+    kernel_name: str = ""
+    usable: bool = True  # kernelscope's verdict (rows of other tools: External + emitter tag)
+    reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    nnfusion_identifier: str = ""  # what NNFusion computes for it, also for flagged rows
+    twin_of: str | None = None
+
+
+@dataclass
 class EntryChange:
     key: str
     kernel_name: str
@@ -525,6 +546,92 @@ class KernelDB:
             )
         }
         return sorted(n for n in names if n)
+
+    def cache_rows(
+        self, identifiers: Iterable[str] | None = None, *, flagged: bool = False
+    ) -> list[CacheRow]:
+        """KernelCache rows in the order NNFusion's lookup returns them (rowid order).
+
+        With ``identifiers``, only rows with one of them as Identifier or, with ``flagged``,
+        also the rows kernelscope kept from NNFusion whose real identifier it is.
+        """
+        query = (
+            "SELECT c.Key, c.Identifier, c.OpType, c.Source, c.DeviceType, c.Tags, c.Miscs, "
+            "c.Attributes, e.kernel_name, e.usable, e.reasons, e.notes, e.nnfusion_identifier, "
+            "e.twin_of FROM KernelCache c LEFT JOIN ks_entries e ON e.key = c.Key"
+        )
+        if identifiers is None:
+            rows = self.conn.execute(query + " ORDER BY c.rowid").fetchall()
+        else:
+            wanted = list(dict.fromkeys(identifiers))
+            rows = []
+            for start in range(0, len(wanted), _CHUNK):
+                chunk = wanted[start : start + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                where = f"c.Identifier IN ({marks})"
+                if flagged:
+                    where += f" OR e.nnfusion_identifier IN ({marks})"
+                rows += self.conn.execute(
+                    f"{query} WHERE {where} ORDER BY c.rowid", chunk * (2 if flagged else 1)
+                ).fetchall()
+        out = []
+        for (
+            key,
+            ident,
+            op,
+            src,
+            dev,
+            tags,
+            miscs,
+            attrs,
+            name,
+            usable,
+            why,
+            notes,
+            real,
+            twin,
+        ) in rows:
+            misc = _json(miscs, {})
+            profile = misc.get("external_profile", {}) if isinstance(misc, dict) else {}
+            profile = profile if isinstance(profile, dict) else {}
+            tag_list = [t for t in (tags or "").split(",") if t]
+            resource = profile.get("resource")
+            out.append(
+                CacheRow(
+                    key=key,
+                    identifier=ident,
+                    op_type=op,
+                    source=src or "",
+                    device_type=dev,
+                    tags=tag_list,
+                    times=parse_profile_time(str(profile.get("time", ""))),
+                    resource=resource if isinstance(resource, int) else None,
+                    attributes=_json(attrs, {}),
+                    kernel_name=name or "",
+                    usable=bool(usable) if usable is not None else (
+                        src != "External" or "BlockCudaEmitter" in tag_list
+                    ),
+                    reasons=_json(why, []),
+                    notes=_json(notes, []),
+                    nnfusion_identifier=real or ident,
+                    twin_of=twin,
+                )
+            )  # fmt: skip
+        return out
+
+    def functions(self, keys: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The parsed ``Function`` JSON of rows by key."""
+        keys = list(keys)
+        found: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(keys), _CHUNK):
+            chunk = keys[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            for key, text in self.conn.execute(
+                f"SELECT Key, Function FROM KernelCache WHERE Key IN ({marks})", chunk
+            ):
+                value = _json(text, {})
+                found[key] = value if isinstance(value, dict) else {}
+        return found
 
     def find(self, key_or_identifier: str) -> list[EntryDetail]:
         """Entries whose Key, unique Key prefix or Identifier is ``key_or_identifier``."""

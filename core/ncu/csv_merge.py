@@ -19,7 +19,9 @@ from ..errors import KernelscopeError
 from .csv_pages import (
     SourceBlock,
     read_details,
+    read_details_metrics,
     read_raw,
+    read_raw_metrics,
     read_session,
     read_source_cuda,
     read_source_cuda_sass,
@@ -34,6 +36,7 @@ from .csv_text import (
     parse_number,
     read_csv,
 )
+from .detail_metrics import METRIC_NAMES, LaunchMetrics
 from .metrics import METRIC_FIELDS, Kind, by_label
 from .records import InstructionTable, Launch, Location
 
@@ -48,6 +51,9 @@ class CsvImport:
     has_line_view: bool = False  # a cuda,sass Source view was given
     # ncu's own per-line aggregates from the cuda,sass view, by launch id (for cross-checks)
     reported_lines: dict[int, dict[Location, dict[str, str]]] = field(default_factory=dict)
+    # launch id -> Details metrics: every raw-page column kernelscope reads, else the details
+    # page's header metrics (rounded as printed)
+    metrics: dict[int, LaunchMetrics] = field(default_factory=dict)
 
 
 def import_csvs(paths: list[str | Path]) -> CsvImport:
@@ -120,7 +126,24 @@ def import_csvs(paths: list[str | Path]) -> CsvImport:
         warnings,
         has_line_view=Page.SOURCE_CUDA_SASS in texts,
         reported_lines=reported,
+        metrics=_launch_metrics(texts),
     )
+
+
+def _launch_metrics(texts: dict[Page, CsvText]) -> dict[int, LaunchMetrics]:
+    details = read_details_metrics(texts[Page.DETAILS]) if Page.DETAILS in texts else {}
+    if Page.RAW in texts:
+        raw = read_raw_metrics(texts[Page.RAW], set(METRIC_NAMES))
+        return {
+            rid: LaunchMetrics(
+                values, sections=details[rid][1] if rid in details else None, source="raw"
+            )
+            for rid, values in raw.items()
+        }
+    return {
+        rid: LaunchMetrics(values, sections=sections, source="details")
+        for rid, (values, sections) in details.items()
+    }
 
 
 def _merge_launch_lists(details: dict[int, Launch], raw: dict[int, Launch]) -> list[Launch]:

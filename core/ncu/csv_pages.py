@@ -18,11 +18,15 @@ from .csv_text import (
     split_source_row,
     to_base,
 )
+from .detail_metrics import LABELS, SECTION_BY_ID, SECTION_BY_NAME, MetricRecord
 from .metrics import INT_FIELDS, METRIC_FIELDS
 from .records import Launch, Location, RuleResult
 
-# Kernel-list fields by (section, label) on the details page (by metric name on the raw page:
-# ``metrics.METRIC_FIELDS``).
+# Result-identity columns of the details and raw pages (the metrics come after them).
+_IDENTITY = ("ID", "Kernel Name", "Context", "Stream", "Block Size", "Grid Size", "Device", "CC")
+
+# Kernel-list fields by (section, label) on the details page (by metric name on the raw page
+# and in ncu_report: ``metrics.METRIC_FIELDS``).
 DETAILS_FIELDS: dict[tuple[str, str], str] = {
     ("GPU Speed Of Light Throughput", "Duration"): "duration_ns",
     ("GPU Speed Of Light Throughput", "Compute (SM) Throughput"): "sm_throughput_pct",
@@ -185,6 +189,84 @@ def read_raw(ct: CsvText) -> dict[int, Launch]:
         if dn is not None and dn < len(row):
             launch.device_name = row[dn]
     return launches
+
+
+def read_raw_metrics(
+    ct: CsvText, names: set[str] | None = None
+) -> dict[int, dict[str, MetricRecord]]:
+    """Every metric column of the raw page (or those in ``names``) per result ID, in base
+    units. Instanced metrics come as their aggregate only (no ``--print-metric-instances``)."""
+    rows = _rows(ct, ct.start)
+    if not rows:
+        return {}
+    _, header = rows[0]
+    cols = _identity(ct, header, ("ID", "Kernel Name"))
+    first = max(cols[c] for c in _IDENTITY if c in cols) + 1
+    wanted = [
+        (i, name)
+        for i, name in enumerate(header)
+        if i >= first and (names is None or name in names)
+    ]
+    units: list[str] = []
+    out: dict[int, dict[str, MetricRecord]] = {}
+    for _, row in rows[1:]:
+        rid = row[cols["ID"]].strip()
+        if not rid:
+            units = row
+            continue
+        if not rid.isdigit():
+            continue  # warned about by read_raw
+        values: dict[str, MetricRecord] = {}
+        for i, name in wanted:
+            if i >= len(row):
+                break
+            cell = row[i]
+            unit = units[i] if i < len(units) else ""
+            try:
+                number = parse_number(cell)
+            except ValueError:
+                values[name] = MetricRecord(cell.strip(), "")
+                continue
+            if number is None:
+                continue
+            value, base = to_base(number, unit)
+            values[name] = MetricRecord(value, base)
+        out[int(rid)] = values
+    return out
+
+
+def read_details_metrics(ct: CsvText) -> dict[int, tuple[dict[str, MetricRecord], list[str]]]:
+    """Header metrics of the details page per result ID, named through the section table,
+    with the identifiers of the sections each result shows (metric or rule rows)."""
+    rows = _rows(ct, ct.start)
+    if not rows:
+        return {}
+    _, header = rows[0]
+    cols = _identity(ct, header, ("ID", "Kernel Name", "Metric Name", "Metric Value"))
+    out: dict[int, tuple[dict[str, MetricRecord], list[str]]] = {}
+    for _, row in rows[1:]:
+        if len(row) <= cols["Metric Value"] or not row[cols["ID"]].isdigit():
+            continue
+        values, sections = out.setdefault(int(row[cols["ID"]]), ({}, []))
+        section = row[cols["Section Name"]] if "Section Name" in cols else ""
+        spec = SECTION_BY_NAME.get(section) or SECTION_BY_ID.get(section)
+        if spec is not None and spec.identifier not in sections:
+            sections.append(spec.identifier)
+        label = row[cols["Metric Name"]]
+        name = LABELS.get((section, label))
+        if not label or name is None:
+            continue
+        unit = row[cols["Metric Unit"]] if "Metric Unit" in cols else ""
+        cell = row[cols["Metric Value"]]
+        try:
+            number = parse_number(cell)
+        except ValueError:
+            values[name] = MetricRecord(cell.strip(), "")
+            continue
+        if number is not None:
+            value, base = to_base(number, unit)
+            values[name] = MetricRecord(value, base)
+    return out
 
 
 def read_session(ct: CsvText) -> dict[str, str]:

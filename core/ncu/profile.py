@@ -45,6 +45,7 @@ from ..errors import KernelscopeError
 from ..workspace import Workspace
 from . import aggregate as agg
 from .cache import ProfileCache, content_key
+from .detail_metrics import METRIC_NAMES, LaunchMetrics
 from .hot_lines import rank_lines
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
 from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
@@ -104,7 +105,11 @@ class Profile:
         self._tables: dict[int, InstructionTable | None] = {}
         self._resolver: SourceResolver | None = None
         self._sources: dict[str, str] | None = None
+        self._all_sources = False
+        self._combined: dict[tuple[str, int | None], InstructionTable | None] = {}
         self._kernels: list[KernelSummary] | None = None
+        self._launch_metrics: dict[int, LaunchMetrics] = {}
+        self._descriptions: dict[str, str] | None = None
 
     # ---- opening ---------------------------------------------------------------------------
     @classmethod
@@ -252,9 +257,8 @@ class Profile:
     def prefetch(self, launch_ids: Sequence[int]) -> None:
         """Load (from the cache, else the profile) the per-instruction data of these launches."""
         todo = []
-        for i in launch_ids:
-            if i in self._tables:
-                continue
+        new = [i for i in dict.fromkeys(launch_ids) if i not in self._tables]
+        for i in new:
             table = self._cache.load(f"launch-{i}") if self._cache else None
             if table is not None:
                 self._tables[i] = table
@@ -264,17 +268,19 @@ class Profile:
             table = self._tables[launch.id] = self._loader.instructions(launch)
             if self._cache and table is not None:
                 self._cache.store(f"launch-{launch.id}", table)
-        for i in launch_ids:  # workspace-dependent: added after the cache, never stored in it
+        for i in new:  # workspace-dependent: added after the cache, never stored in it (once)
             self._with_inline_frames(self.launch(i), self._tables[i])
 
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
-        """Per-instruction metrics of a kernel, its launches combined (or one launch)."""
-        ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
-        self.prefetch(ids)
-        tables = [t for t in (self.launch_instructions(i) for i in ids) if t is not None]
-        if not tables:
-            return None
-        return agg.combine_launches(tables)
+        """Per-instruction metrics of a kernel, its launches combined (or one launch); kept,
+        since combining a kernel's launches costs ~10 ms per launch."""
+        key = (kernel, launch)
+        if key not in self._combined:
+            ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
+            self.prefetch(ids)
+            tables = [t for t in (self.launch_instructions(i) for i in ids) if t is not None]
+            self._combined[key] = agg.combine_launches(tables) if tables else None
+        return self._combined[key]
 
     def sass(self, kernel: str, launch: int | None = None) -> dict[int, str]:
         """SASS text by offset (first launch of the kernel unless ``launch`` is given)."""
@@ -286,6 +292,37 @@ class Profile:
             if self._cache:
                 self._cache.store(part, text)
         return text
+
+    # ---- launch-level metrics (the Details view, the roofline) ------------------------------
+    def launch_metrics(self, launch_id: int) -> LaunchMetrics:
+        """The Details metrics of one launch (``detail_metrics.METRIC_NAMES``), cached."""
+        lm = self._launch_metrics.get(launch_id)
+        if lm is not None:
+            return lm
+        part = f"details-{launch_id}"
+        lm = self._cache.load(part) if self._cache else None
+        if lm is None:
+            lm = self._loader.launch_metrics(self.launch(launch_id))
+            if lm.descriptions:
+                self._add_descriptions(lm.descriptions)
+                lm.descriptions = {}
+            if self._cache:
+                self._cache.store(part, lm)
+        self._launch_metrics[launch_id] = lm
+        return lm
+
+    def metric_descriptions(self) -> dict[str, str]:
+        """NVIDIA's description of each metric read so far (reports only; CSVs have none)."""
+        if self._descriptions is None:
+            self._descriptions = (self._cache.load("descriptions") if self._cache else None) or {}
+        return self._descriptions
+
+    def _add_descriptions(self, new: dict[str, str]) -> None:
+        known = self.metric_descriptions()
+        if new.keys() - known.keys():
+            known.update(new)
+            if self._cache:
+                self._cache.store("descriptions", known)
 
     # ---- aggregates ------------------------------------------------------------------------
     def lines(
@@ -383,6 +420,21 @@ class Profile:
             return self._loader.no_lines_reason()
         return None
 
+    def embedded_sources(self) -> dict[str, str]:
+        """The source files the profile carries a copy of (``--import-source yes``, or a
+        ``cuda`` CSV view), by recorded path, without reading per-instruction data (a report's
+        first launch carries the files of its whole module)."""
+        if self._sources is None:
+            self._sources = (self._cache.load("sources") if self._cache else None) or {}
+        if not self._all_sources and not any(self._sources.values()):
+            for path, text in self._loader.sources_for(None).items():
+                if text or path not in self._sources:
+                    self._sources[path] = text
+            if self._cache:
+                self._cache.store("sources", self._sources)
+        self._all_sources = True
+        return {path: text for path, text in self._sources.items() if text}
+
 
 class _Loader:
     """Where a profile's data comes from: a report through ncu_report, or CSV exports."""
@@ -396,8 +448,11 @@ class _Loader:
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         raise NotImplementedError
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         """Source files known to the data, at least trying to include ``path``."""
+        raise NotImplementedError
+
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
         raise NotImplementedError
 
     def no_instructions_reason(self) -> str:
@@ -443,8 +498,14 @@ class _ReportLoader(_Loader):
         last = int(table.offsets[-1]) // 16 + 1 if table is not None and len(table) else 0
         return self.reader.sass(launch.id, launch.function_start, last)
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         return self.reader.sources_for(path)
+
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        try:
+            return self.reader.metrics(launch.id, METRIC_NAMES)
+        except Exception:  # a truncated launch fails in the SWIG layer
+            return LaunchMetrics({}, source="none")
 
 
 class _CsvLoader(_Loader):
@@ -473,8 +534,11 @@ class _CsvLoader(_Loader):
             return {}
         return {int(o): s for o, s in zip(table.offsets, table.sass, strict=True)}
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         return self.data.sources
+
+    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        return self.data.metrics.get(launch.id) or LaunchMetrics({}, source="none")
 
     def no_instructions_reason(self) -> str:
         if not self.data.tables:

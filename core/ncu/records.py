@@ -236,12 +236,7 @@ class HotLine:
     stalls: list[tuple[str, float, float]]  # (reason, samples, share): all with samples, most first
     source: str | None = None  # the line's text, when the file could be found
 
-    # The hot-lines panel's names of the old viewer-side HotLine, until it reads ``stalls`` and
-    # ``source``: remove then.
     @property
-    def stall(self) -> str:
+    def top_stall(self) -> str:
+        """The stall reason with the most samples on this line ("" when none)."""
         return self.stalls[0][0] if self.stalls else ""
-
-    @property
-    def text(self) -> str:
-        return (self.source or "").strip()

@@ -16,12 +16,14 @@ import logging
 import math
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import KernelscopeError
+from .detail_metrics import BREAKDOWNS, LaunchMetrics, MetricRecord, SourceMarker
 from .metrics import (
     ENUM_LABELS,
     INT_FIELDS,
@@ -76,6 +78,7 @@ class ReportReader:
         except (_DAMAGED, OSError) as exc:
             raise KernelscopeError(f"{self.path}: ncu_report cannot read it: {exc}") from exc
         self.warnings: list[str] = []
+        self._described: set[str] = set()
         # (range, action) of every launch; actions are parsed on first use (15-40 ms each)
         self._index: list[tuple[int, int]] = []
         self._actions: dict[int, Any] = {}
@@ -151,10 +154,11 @@ class ReportReader:
         launch.has_source_metrics = a.metric_by_name("inst_executed") is not None
         return launch
 
-    def sources_for(self, path: str) -> dict[str, str]:
+    def sources_for(self, path: str | None) -> dict[str, str]:
         """Embedded source files (``--import-source yes``) from the launches needed to find
-        ``path``: already-parsed launches first, since parsing one costs 15-40 ms. Every
-        launch carries the files of its module, so this usually reads one launch."""
+        ``path`` (None: from the first readable launch): already-parsed launches first, since
+        parsing one costs 15-40 ms. Every launch carries the files of its module, so this
+        usually reads one launch."""
         out: dict[str, str] = {}
         order = list(self._actions) + [i for i in range(len(self._index)) if i not in self._actions]
         for i in order:
@@ -167,7 +171,7 @@ class ReportReader:
             for p, text in files.items():
                 if text or p not in out:
                     out[p] = text
-            if out.get(path):
+            if path is None or out.get(path):
                 break
         return out
 
@@ -212,6 +216,42 @@ class ReportReader:
         _add_stall_groups(numbers, len(pcs))
         return InstructionTable(pcs - start, locations, numbers, categories)
 
+    def metrics(self, launch_id: int, names: Iterable[str]) -> LaunchMetrics:
+        """Launch-level metrics by name (the Details view's), with NVIDIA's descriptions, the
+        sections the launch was profiled with and the rules' source markers. The parts of a
+        SOL breakdown (a string metric listing metric names) are read too."""
+        a = self._action(launch_id)
+        values: dict[str, MetricRecord] = {}
+        descriptions: dict[str, str] = {}
+        todo = list(dict.fromkeys(names))
+        breakdowns = set(BREAKDOWNS.values())
+        while todo:
+            name = todo.pop(0)
+            if name in values:
+                continue
+            m = a.metric_by_name(name)
+            if m is None:
+                continue
+            record = _record(m)
+            values[name] = record
+            if name not in self._described:  # the same text in every launch: read it once
+                self._described.add(name)
+                text = m.description()
+                if text:
+                    descriptions[name] = text
+            if name in breakdowns and isinstance(record.value, str):
+                todo.extend(p for p in record.value.split(",") if p and p not in values)
+        sections = None
+        if hasattr(a, "sections"):  # ncu_report 2026.1+
+            sections = [s.identifier() for s in a.sections()]
+        start = _scalar(a, "launch__function_pcs")
+        return LaunchMetrics(
+            values=values,
+            sections=sections,
+            markers=_markers(a, int(start) if isinstance(start, int | float) else None),
+            descriptions=descriptions,
+        )
+
     def sass(self, launch_id: int, start: int, count_hint: int = 0) -> dict[int, str]:
         """SASS text by offset, from the function start until the text runs out."""
         a = self._action(launch_id)
@@ -241,6 +281,61 @@ def _scalar(a: Any, name: str) -> float | int | str | None:
     else:
         return None
     return float(v) if isinstance(v, float) and not math.isnan(v) else v
+
+
+def _base_value(v: Any) -> float | int | str | None:
+    if isinstance(v, float):
+        return None if math.isnan(v) else v
+    return v if isinstance(v, int | str) else None
+
+
+def _getter(m: Any) -> Any:
+    """The typed accessor for a metric's kind (``IMetric.value`` asks the kind every call)."""
+    kind = m.kind()
+    if kind in (5, 6):
+        return m.as_uint64
+    if kind in (3, 4):
+        return m.as_double
+    return m.value
+
+
+def _record(m: Any) -> MetricRecord:
+    """A metric's value in its own (base) unit; instanced ones keep their instances."""
+    n = m.num_instances()
+    instances = None
+    if n > 1 and m.has_correlation_ids():
+        ids = m.correlation_ids()
+        get, get_id = _getter(m), _getter(ids)
+        instances = [(_base_value(get_id(i)), _base_value(get(i))) for i in range(n)]
+    if n == 1:
+        value = _base_value(m.value(0))
+    elif m.has_value():
+        value = _base_value(m.value())
+    else:
+        value = None
+    return MetricRecord(value=value, unit=m.unit() or "", instances=instances)
+
+
+def _markers(a: Any, start: int | None) -> list[SourceMarker]:
+    if not hasattr(a, "source_markers"):
+        return []
+    out = []
+    for m in a.source_markers():
+        loc = m.get("source_location") or {}
+        address = m.get("source_address")
+        offset = address - start if address is not None and start is not None else None
+        out.append(
+            SourceMarker(
+                rule=m.get("rule_identifier", ""),
+                section=m.get("section_identifier", ""),
+                message=plain_rule_text(m.get("message", "")),
+                kind=_RULE_KIND.get(m.get("message_type", 0), ""),
+                file=loc.get("file_name"),
+                line=loc.get("line"),
+                offset=offset,
+            )
+        )
+    return out
 
 
 def _dim3(a: Any, prefix: str) -> tuple[int, int, int] | None:

@@ -1,2 +1,34 @@
-"""NNFusion's formats: kernel identifiers, the ``Function`` JSON of a KernelCache row, and the
-scan of a TVM kernel's CUDA source that block fusion needs."""
+"""NNFusion: its kernel identifiers, the ``Function`` JSON of a KernelCache row, the scan of a
+TVM kernel's CUDA source that block fusion needs, what NNFusion looks up for an ONNX model,
+its command line, and running the real compiler."""
+
+from .compiler import (
+    ENV,
+    Flags,
+    NNFusionLog,
+    NNFusionRun,
+    command_line,
+    find_nnfusion,
+    run_nnfusion,
+    shell_text,
+)
+from .onnx_graph import SUPPORT_OP_LIST, Lookup, NNFusionGraph, nnfusion_graph
+from .onnx_model import InitializerModel, find_model, write_initializer_model
+
+__all__ = [
+    "ENV",
+    "SUPPORT_OP_LIST",
+    "Flags",
+    "InitializerModel",
+    "Lookup",
+    "NNFusionGraph",
+    "NNFusionLog",
+    "NNFusionRun",
+    "command_line",
+    "find_model",
+    "find_nnfusion",
+    "nnfusion_graph",
+    "run_nnfusion",
+    "shell_text",
+    "write_initializer_model",
+]

@@ -28,6 +28,12 @@ from typing import Any
 from ..workspace import KernelInfo, OpInfo, TensorInfo
 
 FOREIGN_PREFIX = "kernelscope:"
+# The note on Convolution+Add+Relu kernels that read a per-channel bias: what the NNFusion
+# command line needs for them (kernel_db.nnfusion_flags looks for it).
+BIAS_NOTE = (
+    "the kernel reads a per-channel bias: run NNFusion with -fbiasadd_fix=true "
+    "-fconst_folding_backend=CPU so that the Add operand holds the bias in its first C elements"
+)
 
 # element::Type::c_type_string() spellings.
 C_TYPES = {
@@ -106,7 +112,8 @@ _WHY_NOT = {
     "relax.reshape": "NNFusion takes no layout transforms (Reshape) from its cache",
     "relax.nn.layer_norm": "NNFusion takes no LayerNorm kernels from its cache",
     "relax.sum": "NNFusion takes no reductions from its cache",
-    "relax.mean": "NNFusion takes no reductions from its cache",
+    "relax.mean": "NNFusion takes no reductions from its cache, except a mean over H and W "
+    "of an NCHW tensor (its global AvgPool)",
     "relax.max": "NNFusion takes no reductions from its cache",
     "relax.take": "NNFusion takes no gather (take) kernels from its cache",
 }
@@ -126,6 +133,10 @@ class NNFusionOp:
     param_names: list[str] = field(default_factory=list)
     pattern: bool = False  # a Convolution pattern: NNFusion's pattern pass looks it up too
     extra_tags: list[str] = field(default_factory=list)
+    # Why NNFusion may run this kernel for a different computation with the same identifier
+    # (a Dot whose transpose the shapes do not fix; a Convolution+Add+Relu whose Add reads a
+    # whole tensor). Such rows are kept from NNFusion unless the user allows them.
+    ambiguity: str = ""
 
 
 class _NotUsable(Exception):
@@ -270,6 +281,10 @@ def _map(kernel: KernelInfo, written: set[int]) -> NNFusionOp:
     op = ops[0]
     if op.op == "relax.matmul":
         return _dot(kernel, op, out, written)
+    if op.op == "relax.einsum":
+        return _einsum(kernel, op, out, written)
+    if op.op == "relax.mean":
+        return _global_avg_pool(kernel, op, out, written)
     if op.op in ("relax.nn.max_pool2d", "relax.nn.avg_pool2d"):
         return _pool(kernel, op, out, written)
     if op.op in ELEMENTWISE:
@@ -315,14 +330,88 @@ def _dot(kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]) -> 
             f"batched matmul {a.shape} x {b.shape}: NNFusion maps it to BatchMatMul, which it "
             "takes from its cache only as Dot of 2-D operands"
         )
+    return _dot_op(kernel, a, b, out, written, False, False)
+
+
+def _einsum(kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]) -> NNFusionOp:
+    """A two-operand einsum that is a matrix product, possibly of transposed operands."""
+    subscripts = str(op.attrs.get("subscripts", "")).replace(" ", "")
+    if len(op.inputs) != 2:
+        raise _NotUsable(f"einsum {subscripts!r} of {len(op.inputs)} operands is not a Dot")
+    a, b = (_static(t, "an einsum operand") for t in op.inputs)
+    lhs, _, result = subscripts.partition("->")
+    terms = lhs.split(",")
+    if len(terms) != 2 or any(len(t) != 2 for t in [*terms, result]):
+        raise _NotUsable(f"einsum {subscripts!r} is not a product of two matrices")
+    ta, tb = terms
+    m, n = result[0], result[1]
+    shared = set(ta) & set(tb)
+    if len(shared) != 1 or len(set(ta)) != 2 or len(set(tb)) != 2:
+        raise _NotUsable(f"einsum {subscripts!r} is not a product of two matrices")
+    (k,) = shared
+    if ta.replace(k, "") != m or tb.replace(k, "") != n:
+        raise _NotUsable(f"einsum {subscripts!r} is not a product of two matrices")
+    return _dot_op(kernel, a, b, out, written, ta[0] == k, tb[1] == k)
+
+
+def _product(ta: bool, tb: bool) -> str:
+    return f"A{'ᵀ' if ta else ''}·B{'ᵀ' if tb else ''}"
+
+
+def dot_transposes(
+    a: list[int | str], b: list[int | str], out: list[int | str]
+) -> list[tuple[bool, bool]]:
+    """Every (transpose_A, transpose_B) for which Dot of stored shapes ``a``, ``b`` gives ``out``.
+
+    NNFusion's Dot identifier holds only these three shapes, so when more than one pair fits,
+    the same identifier stands for different products (K == N admits A·B and A·Bᵀ).
+    """
+    fits = []
+    for ta in (False, True):
+        for tb in (False, True):
+            m, k = (a[1], a[0]) if ta else (a[0], a[1])
+            k2, n = (b[1], b[0]) if tb else (b[0], b[1])
+            if k == k2 and [m, n] == list(out):
+                fits.append((ta, tb))
+    return fits
+
+
+def _dot_op(
+    kernel: KernelInfo,
+    a: TensorInfo,
+    b: TensorInfo,
+    out: TensorInfo,
+    written: set[int],
+    trans_a: bool,
+    trans_b: bool,
+) -> NNFusionOp:
     ident = identifier("Dot", [a, b], [out])
+    others = [p for p in dot_transposes(a.shape, b.shape, out.shape) if p != (trans_a, trans_b)]
+    ambiguity = ""
+    if others:
+        ambiguity = (
+            f"Dot {shape_text(a.shape)} x {shape_text(b.shape)}: NNFusion's Dot identifier has "
+            f"no transpose, so {' and '.join(_product(*p) for p in others)} of these shapes "
+            f"(e.g. a Gemm with {_gemm_flags(*others[0])}) looks up this same identifier and "
+            f"would run this kernel, which computes {_product(trans_a, trans_b)}"
+        )
     return NNFusionOp(
         op_type="Dot",
         identifier=ident,
         supported=True,
-        attributes={"input_shape": [a.shape, b.shape], "output_shape": [out.shape]},
+        attributes={
+            "input_shape": [a.shape, b.shape],
+            "output_shape": [out.shape],
+            "parameters": {"transpose_A": trans_a, "transpose_B": trans_b},
+        },
         param_names=_assign(kernel, [a, b], out, written),
+        extra_tags=["transA"] * trans_a + ["transB"] * trans_b,
+        ambiguity=ambiguity,
     )
+
+
+def _gemm_flags(ta: bool, tb: bool) -> str:
+    return f"transA={int(ta)}, transB={int(tb)}"
 
 
 def _conv(kernel: KernelInfo, ops: list[OpInfo], out: TensorInfo, written: set[int]) -> NNFusionOp:
@@ -340,6 +429,11 @@ def _conv(kernel: KernelInfo, ops: list[OpInfo], out: TensorInfo, written: set[i
     strides = _pair(attrs.get("strides", [1, 1]))
     dilation = _pair(attrs.get("dilation", [1, 1]))
     below, above = _padding(attrs.get("padding", [0, 0]))
+    if below != above:
+        raise _NotUsable(
+            f"asymmetric padding {below}/{above}: NNFusion pads such a Convolution with a "
+            "separate Pad node and looks up a Convolution without padding"
+        )
     conv_ident = identifier("Convolution", [data, weight], [conv_out]) + conv_suffix(
         strides, dilation, below
     )
@@ -353,6 +447,7 @@ def _conv(kernel: KernelInfo, ops: list[OpInfo], out: TensorInfo, written: set[i
     inputs = [data, weight]
     ident = conv_ident
     op_type = "Convolution"
+    ambiguity = ""
     if len(ops) == 3:
         add = ops[1]
         others = [t for t in add.inputs if not _same(t, conv_out)] or add.inputs[1:]
@@ -360,12 +455,13 @@ def _conv(kernel: KernelInfo, ops: list[OpInfo], out: TensorInfo, written: set[i
             raise _NotUsable("the Add of the Convolution pattern does not take one other tensor")
         addend = _static(others[0], "the Add operand")
         if _same(addend, out):
-            pass
-        elif _is_channel_bias(addend, out):
-            notes.append(
-                "the kernel reads a per-channel bias: run NNFusion with -fbiasadd_fix=true "
-                "so that the Add operand holds the bias in its first C elements"
+            ambiguity = (
+                "its Add reads a whole tensor of the output's shape; NNFusion's identifier is "
+                "the same as for Convolution+bias+Relu, and the command line that gives bias "
+                "kernels their bias (-fbiasadd_fix=true) hands this one the wrong data"
             )
+        elif _is_channel_bias(addend, out):
+            notes.append(BIAS_NOTE)
         else:
             raise _NotUsable(f"the Add operand {addend.shape} is neither {out.shape} nor a bias")
         inputs.append(addend)
@@ -389,6 +485,7 @@ def _conv(kernel: KernelInfo, ops: list[OpInfo], out: TensorInfo, written: set[i
         },
         param_names=_assign(kernel, inputs, out, written),
         pattern=len(ops) > 1,
+        ambiguity=ambiguity,
     )
 
 
@@ -432,6 +529,40 @@ def _pool(kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]) ->
                 "window_stride": strides,
                 "padding_below": below,
                 "padding_above": above,
+            },
+        },
+        param_names=_assign(kernel, [x], out, written),
+    )
+
+
+def _global_avg_pool(
+    kernel: KernelInfo, op: OpInfo, out: TensorInfo, written: set[int]
+) -> NNFusionOp:
+    """TVM's ``mean`` over H and W of an NCHW tensor is NNFusion's global ``AvgPool``: ONNX's
+    GlobalAveragePool becomes an AvgPool with the whole plane as window, stride 1, no padding."""
+    x = _static(op.inputs[0] if op.inputs else None, "the mean input")
+    rank = len(x.shape)
+    axes = sorted(int(a) % rank for a in (op.attrs.get("axis") or [])) if rank else []
+    if rank != 4 or axes != [2, 3]:
+        raise _NotUsable(_WHY_NOT["relax.mean"])
+    n, c, h, w = (int(d) for d in x.shape)
+    pooled = TensorInfo(shape=[n, c, 1, 1], dtype=out.dtype)
+    if math.prod(out.shape) != n * c:
+        raise _NotUsable(f"mean of {x.shape} gives {out.shape}, not one value per channel")
+    ident = identifier("AvgPool", [x], [pooled]) + pool_suffix([h, w], [1, 1], [0, 0], [0, 0])
+    return NNFusionOp(
+        op_type="AvgPool",
+        identifier=ident,
+        supported=True,
+        notes=["TVM's mean over H and W, exported as NNFusion's global AvgPool"],
+        attributes={
+            "input_shape": [x.shape],
+            "output_shape": [pooled.shape],
+            "parameters": {
+                "window_shape": [h, w],
+                "window_stride": [1, 1],
+                "padding_below": [0, 0],
+                "padding_above": [0, 0],
             },
         },
         param_names=_assign(kernel, [x], out, written),

@@ -1,5 +1,46 @@
-"""Profiling a workspace's model under Nsight Compute, on this machine or over SSH."""
+"""Profiling a workspace's model under Nsight Compute, on this machine or over SSH; the SSH
+host's doctor and its runtime-only TVM install."""
 
-from .run_ncu import ProfileRequest, ProfileResult, profile_workspace, profiling_problem
+from .host_check import COUNTERS_FIX, Check, HostReport, check_host, local_tvm_version
+from .remote import (
+    RUNNER,
+    CommandResult,
+    RemoteFolder,
+    SshTarget,
+    explain_ssh_failure,
+    run_command,
+    ssh_options,
+    workspace_entries,
+)
+from .run_ncu import (
+    ProfileRequest,
+    ProfileResult,
+    launch_sequence,
+    profile_workspace,
+    profiling_problem,
+)
+from .runtime_install import InstallResult, install_runtime, make_bundle
 
-__all__ = ["ProfileRequest", "ProfileResult", "profile_workspace", "profiling_problem"]
+__all__ = [
+    "COUNTERS_FIX",
+    "RUNNER",
+    "Check",
+    "CommandResult",
+    "HostReport",
+    "InstallResult",
+    "ProfileRequest",
+    "ProfileResult",
+    "RemoteFolder",
+    "SshTarget",
+    "check_host",
+    "explain_ssh_failure",
+    "install_runtime",
+    "launch_sequence",
+    "local_tvm_version",
+    "make_bundle",
+    "profile_workspace",
+    "profiling_problem",
+    "run_command",
+    "ssh_options",
+    "workspace_entries",
+]

@@ -1,6 +1,11 @@
 """Runs a workspace's built model on the GPU: the program kernelscope profiles under ncu.
 
-Usage: ``python model_runner.py WORKSPACE [--inputs inputs.npz] [--warmup N] [--iterations N]``
+Usage::
+
+    python model_runner.py WORKSPACE [--inputs in.npz] [--warmup N] [--iterations N]
+    python model_runner.py WORKSPACE --timeline [--warmup N] [--repeat N]
+    python model_runner.py --check [--tvm-version V]     # what this machine has for the runner
+    python model_runner.py --probe-kernel                # one tiny kernel (ncu permission probe)
 
 This file stands alone (standard library, numpy and TVM's runtime only) so it can be copied
 next to a workspace on a GPU machine that has no kernelscope, only a runtime-only TVM
@@ -8,6 +13,16 @@ next to a workspace on a GPU machine that has no kernelscope, only a runtime-onl
 runtime hands the module's CUDA source to ``tvm_callback_cuda_compile`` at load time, and
 the callback returns ``module.cubin`` only if that source is byte for byte the one the
 workspace was built from. It prints one JSON line starting with ``KERNELSCOPE_RESULT``.
+
+TVM comes from ``--runtime DIR``, else from the folder ``kernelscope remote-install`` fills
+(``<runtime root>/tvm-<version>-cp<XY>``, the root being ``--runtime-root``,
+``$KERNELSCOPE_RUNTIME_ROOT`` or ``~/.cache/kernelscope/runtime``), else from this Python.
+
+Timeline: every kernel call of one forward pass, timed with CUDA events recorded around
+each PrimFunc call (``VirtualMachine.set_instrument``), through the CUDA driver API. A
+kernel that spins on the GPU first holds the stream while the whole pass is enqueued, so
+the GPU runs the calls back to back and an event pair measures the kernel, not Python's
+launch overhead; the result says whether the queue stayed ahead of the GPU.
 """
 
 from __future__ import annotations
@@ -17,13 +32,44 @@ import ctypes
 import hashlib
 import json
 import os
+import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 RESULT_TAG = "KERNELSCOPE_RESULT "
 EXIT_BAD_INPUT = 3
 EXIT_SOURCE_MISMATCH = 4
+EXIT_NO_GPU = 5
+EXIT_OLD_PYTHON = 6
+EXIT_NO_TVM = 7
+# TVM 0.27's Python code needs 3.10 (apache-tvm's Requires-Python); numpy.random.default_rng
+# (the seeded inputs) is numpy 1.17.
+MIN_PYTHON = (3, 10)
+MIN_NUMPY = (1, 17)
+RUNTIME_ROOT_ENV = "KERNELSCOPE_RUNTIME_ROOT"
+RUNTIME_MARKER = "kernelscope-runtime.json"
+
+_SPIN_PTX = b"""
+.version 6.0
+.target sm_50
+.address_size 64
+
+.visible .entry kernelscope_spin(.param .u64 kernelscope_spin_ns)
+{
+    .reg .pred %p<2>;
+    .reg .b64 %rd<5>;
+    ld.param.u64 %rd1, [kernelscope_spin_ns];
+    mov.u64 %rd2, %globaltimer;
+$Lspin:
+    mov.u64 %rd3, %globaltimer;
+    sub.s64 %rd4, %rd3, %rd2;
+    setp.lt.u64 %p1, %rd4, %rd1;
+    @%p1 bra $Lspin;
+    ret;
+}
+\0"""
 
 
 class RunnerError(Exception):
@@ -32,24 +78,88 @@ class RunnerError(Exception):
         self.code = code
 
 
-def _import_tvm():  # noqa: ANN202 - the tvm module
-    """Import TVM; with a runtime-only install, load its CUDA runtime library first."""
-    import tvm_ffi  # loads libtvm_ffi.so, which TVM's runtime libraries link against
+# --- where TVM comes from --------------------------------------------------------------
 
-    if os.environ.get("TVM_USE_RUNTIME_LIB") == "1":
-        import importlib.util
 
-        spec = importlib.util.find_spec("tvm")
-        if spec and spec.submodule_search_locations:
-            lib = Path(next(iter(spec.submodule_search_locations))) / "lib"
+def runtime_name(tvm_version: str, version_info: tuple = tuple(sys.version_info)) -> str:
+    """The folder name of an installed runtime-only TVM for this Python."""
+    return f"tvm-{tvm_version}-cp{version_info[0]}{version_info[1]}"
+
+
+def runtime_root(given: str | None = None) -> Path:
+    if given:
+        return Path(given).expanduser()
+    if os.environ.get(RUNTIME_ROOT_ENV):
+        return Path(os.environ[RUNTIME_ROOT_ENV]).expanduser()
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "kernelscope" / "runtime"
+
+
+def select_runtime(explicit: str | None, root: str | None, tvm_version: str | None) -> Path | None:
+    """The runtime-only TVM folder to use, or None for this Python's own ``tvm``."""
+    if explicit:
+        folder = Path(explicit).expanduser()
+        if not (folder / "tvm").is_dir():
+            raise RunnerError(f"--runtime {folder}: no tvm/ folder in it", EXIT_NO_TVM)
+        return folder
+    if tvm_version:
+        folder = runtime_root(root) / runtime_name(tvm_version)
+        if (folder / RUNTIME_MARKER).is_file():
+            return folder
+    return None
+
+
+def use_runtime(folder: Path | None) -> None:
+    """Put a runtime-only TVM (and what was installed beside it) first on ``sys.path``."""
+    if folder is not None:
+        sys.path.insert(0, str(folder))
+        os.environ["TVM_USE_RUNTIME_LIB"] = "1"
+
+
+def _load_tvm_cuda() -> None:
+    """With a runtime-only TVM, load its CUDA runtime library (it needs the driver's
+    libcuda.so.1) before ``import tvm``; a full TVM loads it itself."""
+    if os.environ.get("TVM_USE_RUNTIME_LIB") != "1":
+        return
+    import importlib.util
+
+    spec = importlib.util.find_spec("tvm")
+    if spec and spec.submodule_search_locations:
+        lib = Path(next(iter(spec.submodule_search_locations))) / "lib"
+        try:
             ctypes.CDLL(str(lib / "libtvm_runtime_cuda.so"), ctypes.RTLD_GLOBAL)
-    import tvm
-    import tvm.runtime.vm  # noqa: F401 - not imported by `import tvm` alone
+        except OSError as exc:
+            raise RunnerError(
+                f"TVM's CUDA runtime does not load: {exc}"
+                + (" (no NVIDIA driver on this machine)" if "libcuda" in str(exc) else ""),
+                EXIT_NO_GPU,
+            ) from exc
 
+
+def _import_tvm(cuda: bool = True):  # noqa: ANN202 - the tvm module
+    """Import TVM (with its CUDA runtime unless ``cuda`` is False)."""
+    try:
+        import tvm_ffi  # loads libtvm_ffi.so, which TVM's runtime libraries link against
+    except ImportError as exc:
+        raise RunnerError(
+            f"no TVM runtime for this Python ({sys.executable}): {exc}", EXIT_NO_TVM
+        ) from exc
+    if cuda:
+        _load_tvm_cuda()
+    try:
+        import tvm
+        import tvm.runtime.vm  # noqa: F401 - not imported by `import tvm` alone
+    except ImportError as exc:
+        raise RunnerError(f"TVM does not import: {exc}", EXIT_NO_TVM) from exc
     return tvm, tvm_ffi
 
 
-def _install_cubin(tvm_ffi, workspace: Path, files: dict[str, str]) -> dict[str, int]:  # noqa: ANN001
+# --- the model ---------------------------------------------------------------------------
+
+
+def install_cubin(tvm_ffi, workspace: Path, files: dict[str, str]) -> dict[str, int]:  # noqa: ANN001
+    """Make TVM's runtime load the workspace's cubin for the module source it was built from
+    (and refuse any other source); returns the counts of loads and refusals."""
     expected = (workspace / files["tvm_source"]).read_bytes()
     cubin = (workspace / files["cubin"]).read_bytes()
     calls = {"count": 0, "mismatch": 0}
@@ -92,16 +202,24 @@ def _arrays(manifest: dict, workspace: Path, inputs_npz: Path | None, seed: int)
             EXIT_BAD_INPUT,
         )
     strict = manifest.get("params_mode") == "runtime"
+    missing = [
+        f"{t['name']!r} ({t['dtype']}{list(t['shape'])})"
+        for i, t in enumerate(wanted)
+        if t["name"] not in given
+        and t["name"] not in stored
+        and (strict or i >= len(manifest["inputs"]))
+    ]
+    if missing:
+        why = " (the workspace was built with --params runtime)" if strict else ""
+        raise RunnerError(
+            f"no value for {', '.join(missing)}{why}: give them in the --inputs .npz",
+            EXIT_BAD_INPUT,
+        )
     values = []
-    for i, info in enumerate(wanted):
+    for info in wanted:
         name, shape, dtype = info["name"], tuple(info["shape"]), info["dtype"]
         value = given.get(name, stored.get(name))
         if value is None:
-            if strict or i >= len(manifest["inputs"]):
-                raise RunnerError(
-                    f"no value for {name!r} ({dtype}{list(shape)}): give it in the --inputs .npz",
-                    EXIT_BAD_INPUT,
-                )
             value = rng.standard_normal(shape).astype(dtype)
         if tuple(value.shape) != shape or str(value.dtype) != dtype:
             raise RunnerError(
@@ -113,58 +231,476 @@ def _arrays(manifest: dict, workspace: Path, inputs_npz: Path | None, seed: int)
     return values
 
 
-def run(workspace: Path, inputs_npz: Path | None, warmup: int, iterations: int, seed: int) -> dict:
-    manifest = json.loads((workspace / "manifest.json").read_text(encoding="utf-8"))
-    arrays = _arrays(manifest, workspace, inputs_npz, seed)
-    tvm, tvm_ffi = _import_tvm()
-    calls = _install_cubin(tvm_ffi, workspace, manifest["files"])
-    device = tvm.cuda(0)
-    if not device.exist:
-        raise RunnerError("no CUDA GPU is visible to this process")
-    try:
-        lib = tvm.runtime.load_module(str(workspace / manifest["files"]["library"]))
-        vm = tvm.runtime.vm.VirtualMachine(lib, device)
-        func = vm[manifest["entry"]]
-        args = [tvm.runtime.tensor(a, device) for a in arrays]
-        for _ in range(warmup):
-            func(*args)
-        device.sync()
-    except Exception as exc:
-        if calls["mismatch"]:
+class _Model:
+    """The workspace's model loaded on GPU 0 with its own cubin, ready to call."""
+
+    def __init__(self, workspace: Path, inputs_npz: Path | None, seed: int) -> None:
+        self.manifest = json.loads((workspace / "manifest.json").read_text(encoding="utf-8"))
+        arrays = _arrays(self.manifest, workspace, inputs_npz, seed)
+        self.tvm, tvm_ffi = _import_tvm()
+        self.calls = install_cubin(tvm_ffi, workspace, self.manifest["files"])
+        self.device = self.tvm.cuda(0)
+        if not self.device.exist:
+            raise RunnerError("no CUDA GPU is visible to this process", EXIT_NO_GPU)
+        try:
+            lib = self.tvm.runtime.load_module(str(workspace / self.manifest["files"]["library"]))
+            self.vm = self.tvm.runtime.vm.VirtualMachine(lib, self.device)
+            self.func = self.vm[self.manifest["entry"]]
+            self.args = [self.tvm.runtime.tensor(a, self.device) for a in arrays]
+        except Exception as exc:
+            self._explain_load_failure(exc)
+            raise
+
+    def _explain_load_failure(self, exc: Exception) -> None:
+        if self.calls["mismatch"]:
             raise RunnerError(
                 "the CUDA source TVM loads is not the one this workspace's cubin was built "
                 "from; refusing to run different code (rebuild the workspace)",
                 EXIT_SOURCE_MISMATCH,
             ) from exc
-        raise
+
+    def run(self, times: int) -> None:
+        try:
+            for _ in range(times):
+                self.func(*self.args)
+            self.device.sync()
+        except Exception as exc:
+            self._explain_load_failure(exc)
+            raise
+
+    def kernels_by_primfunc(self) -> dict[str, list[str]]:
+        """The PrimFuncs that launch kernels, each with its kernels in launch order."""
+        found: dict[str, list[str]] = {}
+        for k in self.manifest["kernels"]:
+            if k.get("launched", True) and k.get("primfunc"):
+                found.setdefault(k["primfunc"], []).append(k["name"])
+        return found
+
+
+def _device_name(device) -> str:  # noqa: ANN001
+    return str(getattr(device, "device_name", "cuda:0"))
+
+
+def run(workspace: Path, inputs_npz: Path | None, warmup: int, iterations: int, seed: int) -> dict:
+    model = _Model(workspace, inputs_npz, seed)
+    model.run(warmup)
     times = []
     for _ in range(iterations):
         start = time.perf_counter()
-        func(*args)
-        device.sync()
+        model.run(1)
         times.append(time.perf_counter() - start)
     return {
         "iterations": iterations,
         "warmup": warmup,
         "mean_ms": 1000 * sum(times) / len(times) if times else None,
         "min_ms": 1000 * min(times) if times else None,
-        "cubin_loads": calls["count"],
-        "device": str(getattr(device, "device_name", "cuda:0")),
+        "cubin_loads": model.calls["count"],
+        "device": _device_name(model.device),
     }
+
+
+# --- the CUDA driver API ----------------------------------------------------------------
+
+CUDA_SUCCESS = 0
+CUDA_ERROR_NOT_READY = 600
+_ATTR_CC_MAJOR, _ATTR_CC_MINOR = 75, 76
+
+
+class Cuda:
+    """The few CUDA driver calls the timeline needs, through ctypes: ``libcuda.so.1`` comes
+    with the NVIDIA driver, so this needs no CUDA toolkit and no Python package."""
+
+    def __init__(self) -> None:
+        try:
+            self.lib = ctypes.CDLL("libcuda.so.1")
+        except OSError as exc:
+            raise RunnerError(
+                f"the NVIDIA driver's libcuda.so.1 does not load ({exc}): no NVIDIA driver here",
+                EXIT_NO_GPU,
+            ) from exc
+        vp, c_int, c_uint = ctypes.c_void_p, ctypes.c_int, ctypes.c_uint
+        pvp, pint = ctypes.POINTER(vp), ctypes.POINTER(c_int)
+        signatures = {
+            "cuInit": [c_uint],
+            "cuDriverGetVersion": [pint],
+            "cuDeviceGetCount": [pint],
+            "cuDeviceGet": [pint, c_int],
+            "cuDeviceGetName": [ctypes.c_char_p, c_int, c_int],
+            "cuDeviceGetAttribute": [pint, c_int, c_int],
+            "cuDeviceTotalMem_v2": [ctypes.POINTER(ctypes.c_size_t), c_int],
+            "cuDevicePrimaryCtxRetain": [pvp, c_int],
+            "cuCtxSetCurrent": [vp],
+            "cuCtxSynchronize": [],
+            "cuEventCreate": [pvp, c_uint],
+            "cuEventRecord": [vp, vp],
+            "cuEventQuery": [vp],
+            "cuEventDestroy_v2": [vp],
+            "cuModuleLoadData": [pvp, ctypes.c_char_p],
+            "cuModuleGetFunction": [pvp, vp, ctypes.c_char_p],
+            "cuLaunchKernel": [vp, *[c_uint] * 6, c_uint, vp, pvp, pvp],
+            "cuGetErrorName": [c_int, ctypes.POINTER(ctypes.c_char_p)],
+        }
+        for name, argtypes in signatures.items():
+            fn = getattr(self.lib, name)
+            fn.argtypes, fn.restype = argtypes, c_int
+        # CUDA 12.8 added a _v2 that the headers map cuEventElapsedTime to; older drivers
+        # have only the first one. Same signature.
+        self._elapsed: Any = getattr(self.lib, "cuEventElapsedTime_v2", None)
+        if self._elapsed is None:
+            self._elapsed = self.lib.cuEventElapsedTime
+        self._elapsed.argtypes = [ctypes.POINTER(ctypes.c_float), vp, vp]
+        self._elapsed.restype = c_int
+        self.check(self.lib.cuInit(0), "cuInit")
+        self._spin: ctypes.c_void_p | None = None
+
+    def check(self, rc: int, what: str) -> None:
+        if rc != CUDA_SUCCESS:
+            name = ctypes.c_char_p()
+            self.lib.cuGetErrorName(rc, ctypes.byref(name))
+            label = name.value.decode() if name.value else str(rc)
+            code = EXIT_NO_GPU if what in ("cuInit", "cuDeviceGet") else 1
+            raise RunnerError(f"{what} failed: {label}", code)
+
+    def driver_version(self) -> int:
+        v = ctypes.c_int()
+        self.check(self.lib.cuDriverGetVersion(ctypes.byref(v)), "cuDriverGetVersion")
+        return v.value
+
+    def devices(self) -> list[dict]:
+        count = ctypes.c_int()
+        self.check(self.lib.cuDeviceGetCount(ctypes.byref(count)), "cuDeviceGetCount")
+        found = []
+        for ordinal in range(count.value):
+            dev, major, minor = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+            self.check(self.lib.cuDeviceGet(ctypes.byref(dev), ordinal), "cuDeviceGet")
+            name = ctypes.create_string_buffer(256)
+            self.check(self.lib.cuDeviceGetName(name, 256, dev), "cuDeviceGetName")
+            self.lib.cuDeviceGetAttribute(ctypes.byref(major), _ATTR_CC_MAJOR, dev)
+            self.lib.cuDeviceGetAttribute(ctypes.byref(minor), _ATTR_CC_MINOR, dev)
+            mem = ctypes.c_size_t()
+            self.lib.cuDeviceTotalMem_v2(ctypes.byref(mem), dev)
+            found.append(
+                {
+                    "index": ordinal,
+                    "name": name.value.decode(errors="replace"),
+                    "compute_capability": f"{major.value}.{minor.value}",
+                    "memory_mib": mem.value // (1 << 20),
+                }
+            )
+        return found
+
+    def use_primary_context(self, ordinal: int = 0) -> None:
+        """Make GPU ``ordinal``'s primary context current: the one TVM's runtime uses."""
+        dev, ctx = ctypes.c_int(), ctypes.c_void_p()
+        self.check(self.lib.cuDeviceGet(ctypes.byref(dev), ordinal), "cuDeviceGet")
+        self.check(
+            self.lib.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain"
+        )
+        self.check(self.lib.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+
+    def event(self) -> ctypes.c_void_p:
+        ev = ctypes.c_void_p()
+        self.check(self.lib.cuEventCreate(ctypes.byref(ev), 0), "cuEventCreate")
+        return ev
+
+    def record(self, ev: ctypes.c_void_p) -> None:
+        """Record on the legacy default stream, where TVM launches its kernels."""
+        self.check(self.lib.cuEventRecord(ev, None), "cuEventRecord")
+
+    def reached(self, ev: ctypes.c_void_p) -> bool:
+        rc = self.lib.cuEventQuery(ev)
+        if rc == CUDA_ERROR_NOT_READY:
+            return False
+        self.check(rc, "cuEventQuery")
+        return True
+
+    def elapsed_ms(self, start: object, end: object) -> float:
+        """Milliseconds between two recorded events (``record``'s tokens)."""
+        ms = ctypes.c_float()
+        self.check(self._elapsed(ctypes.byref(ms), start, end), "cuEventElapsedTime")
+        return ms.value
+
+    def destroy(self, ev: ctypes.c_void_p) -> None:
+        self.lib.cuEventDestroy_v2(ev)
+
+    def synchronize(self) -> None:
+        self.check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize")
+
+    def spin(self, nanoseconds: int) -> None:
+        """Launch one thread that busy-waits ``nanoseconds`` on the GPU's global timer."""
+        if self._spin is None:
+            module, func = ctypes.c_void_p(), ctypes.c_void_p()
+            self.check(
+                self.lib.cuModuleLoadData(ctypes.byref(module), _SPIN_PTX), "cuModuleLoadData"
+            )
+            self.check(
+                self.lib.cuModuleGetFunction(ctypes.byref(func), module, b"kernelscope_spin"),
+                "cuModuleGetFunction",
+            )
+            self._spin = func
+        arg = ctypes.c_uint64(nanoseconds)
+        params = (ctypes.c_void_p * 1)(ctypes.cast(ctypes.pointer(arg), ctypes.c_void_p))
+        self.check(
+            self.lib.cuLaunchKernel(self._spin, 1, 1, 1, 1, 1, 1, 0, None, params, None),
+            "cuLaunchKernel",
+        )
+
+
+# --- the timeline ------------------------------------------------------------------------
+
+
+class CallRecorder:
+    """A ``VirtualMachine.set_instrument`` callback that marks the start and end of every
+    call of a PrimFunc that launches kernels; the VM's own builtins are left alone.
+
+    ``mark()`` returns a token (a recorded CUDA event; any timestamp in tests).
+    """
+
+    def __init__(self, kernels_of: dict[str, list[str]], mark) -> None:  # noqa: ANN001
+        self.kernels_of = kernels_of
+        self.mark = mark
+        self.calls: list[tuple[str, object, object]] = []
+        self._open: tuple[str, object] | None = None
+        self.enabled = True
+
+    def __call__(self, func, symbol, before, ret, *args) -> int:  # noqa: ANN001
+        name = str(symbol)
+        if self.enabled and name in self.kernels_of:
+            if before:
+                self._open = (name, self.mark())
+            elif self._open is not None and self._open[0] == name:
+                self.calls.append((name, self._open[1], self.mark()))
+                self._open = None
+        return 0  # VMInstrumentReturnKind.NoOp: run the call
+
+    def take(self) -> list[tuple[str, object, object]]:
+        calls, self.calls = self.calls, []
+        return calls
+
+
+def _saturated_pass(model: _Model, cuda: Cuda, spin_ns: int, before, after) -> tuple[bool, float]:  # noqa: ANN001
+    """One forward pass enqueued behind a spinning kernel; True when the GPU was still
+    spinning after the whole pass was enqueued (so it never waited for the CPU)."""
+    cuda.spin(spin_ns)
+    spun = cuda.event()
+    cuda.record(spun)
+    before()
+    start = time.perf_counter()
+    model.func(*model.args)
+    enqueue = time.perf_counter() - start
+    after()
+    ahead = not cuda.reached(spun)
+    cuda.synchronize()
+    cuda.destroy(spun)
+    return ahead, enqueue
+
+
+def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int, seed: int) -> dict:
+    model = _Model(workspace, inputs_npz, seed)
+    kernels_of = model.kernels_by_primfunc()
+    model.run(max(warmup, 1))  # loads the cubin, fills the memory pool
+    cuda = Cuda()
+    cuda.use_primary_context(0)
+
+    plain_wall = []
+    for _ in range(max(repeat, 1)):
+        start = time.perf_counter()
+        model.run(1)
+        plain_wall.append(1000 * (time.perf_counter() - start))
+    start = time.perf_counter()
+    model.func(*model.args)
+    plain_enqueue = time.perf_counter() - start
+    model.device.sync()
+
+    events: list = []
+
+    def mark():  # noqa: ANN202
+        ev = cuda.event()
+        cuda.record(ev)
+        events.append(ev)
+        return ev
+
+    recorder = CallRecorder(kernels_of, mark)
+    model.vm.set_instrument(recorder)
+    # Long enough to enqueue a pass several times over; doubled when the GPU caught up.
+    spin_ns = int(min(max(8 * plain_enqueue, 0.02), 2.0) * 1e9)
+
+    # The whole pass without per-call events, for the events' own cost.
+    recorder.enabled = False
+    pass_events: list = []
+    plain_gpu = []
+    for _ in range(max(repeat, 1)):
+        a, b = cuda.event(), cuda.event()
+        _saturated_pass(
+            model, cuda, spin_ns, lambda a=a: cuda.record(a), lambda b=b: cuda.record(b)
+        )
+        plain_gpu.append(1000 * cuda.elapsed_ms(a, b))
+        pass_events += [a, b]
+    recorder.enabled = True
+
+    passes, saturated, enqueue_ms = [], [], []
+    for _ in range(max(repeat, 1)):
+        for attempt in range(4):
+            ahead, enqueue = _saturated_pass(model, cuda, spin_ns, lambda: None, lambda: None)
+            calls = recorder.take()
+            if ahead or attempt == 3:
+                break
+            for ev in events:
+                cuda.destroy(ev)
+            events.clear()
+            spin_ns *= 2
+        first = calls[0][1] if calls else None
+        passes.append(
+            [
+                (name, 1000 * cuda.elapsed_ms(first, s), 1000 * cuda.elapsed_ms(s, e))
+                for name, s, e in calls
+            ]
+        )
+        saturated.append(ahead)
+        enqueue_ms.append(1000 * enqueue)
+        for ev in events:
+            cuda.destroy(ev)
+        events.clear()
+    for ev in pass_events:
+        cuda.destroy(ev)
+
+    lengths = {len(p) for p in passes}
+    if len(lengths) != 1:
+        raise RunnerError(f"the forward passes made different calls: {sorted(lengths)} calls")
+    calls_out = []
+    for i, (name, _, _) in enumerate(passes[0]):
+        durations = [p[i][2] for p in passes]
+        calls_out.append(
+            {
+                "primfunc": name,
+                "kernels": kernels_of[name],
+                "start_us": statistics.median(p[i][1] for p in passes),
+                "duration_us": statistics.median(durations),
+                "min_us": min(durations),
+                "max_us": max(durations),
+            }
+        )
+    gaps = [p[i + 1][1] - (p[i][1] + p[i][2]) for p in passes for i in range(len(p) - 1)]
+    return {
+        "mode": "timeline",
+        "device": _device_name(model.device),
+        "driver_version": cuda.driver_version(),
+        "warmup": max(warmup, 1),
+        "repeat": len(passes),
+        "clock": "CUDA events around each PrimFunc call, stream held by a spinning kernel",
+        "spin_ms": spin_ns / 1e6,
+        "saturated": saturated,
+        "calls": calls_out,
+        "plain_wall_ms": statistics.median(plain_wall),
+        "plain_gpu_us": statistics.median(plain_gpu),
+        "plain_enqueue_ms": 1000 * plain_enqueue,
+        "timeline_enqueue_ms": statistics.median(enqueue_ms),
+        "gap_us": {
+            "max": max(gaps) if gaps else 0.0,
+            "median": statistics.median(gaps) if gaps else 0.0,
+        },
+        "cubin_loads": model.calls["count"],
+    }
+
+
+# --- what this machine has -------------------------------------------------------------
+
+
+def check(runtime: Path | None) -> dict:
+    """Python, numpy, TVM and the CUDA driver as this process sees them (never raises)."""
+    report: dict = {
+        "python": {
+            "version": ".".join(str(v) for v in sys.version_info[:3]),
+            "executable": sys.executable,
+        },
+        "runtime_dir": str(runtime) if runtime else None,
+    }
+    try:
+        import numpy
+
+        report["numpy"] = {"version": numpy.__version__}
+    except ImportError as exc:
+        report["numpy"] = {"error": str(exc)}
+    try:
+        import typing_extensions  # noqa: F401 - tvm_ffi needs it
+
+        report["typing_extensions"] = {"ok": True}
+    except ImportError as exc:
+        report["typing_extensions"] = {"error": str(exc)}
+    try:
+        _load_tvm_cuda()
+        report["tvm_cuda"] = {"ok": True}
+    except RunnerError as exc:
+        report["tvm_cuda"] = {"error": str(exc)}
+    try:
+        tvm, _ = _import_tvm(cuda=False)
+        report["tvm"] = {
+            "version": str(getattr(tvm, "__version__", "?")),
+            "path": str(Path(tvm.__file__).parent),
+            "runtime_only": os.environ.get("TVM_USE_RUNTIME_LIB") == "1",
+        }
+    except RunnerError as exc:
+        report["tvm"] = {"error": str(exc), "code": exc.code}
+    except Exception as exc:  # noqa: BLE001 - C++ errors of a broken install
+        report["tvm"] = {"error": f"{type(exc).__name__}: {exc}"}
+    try:
+        cuda = Cuda()
+        report["cuda"] = {"driver_version": cuda.driver_version(), "devices": cuda.devices()}
+    except RunnerError as exc:
+        report["cuda"] = {"error": str(exc)}
+    return report
+
+
+def probe_kernel() -> dict:
+    """Launch one tiny kernel: under ncu, whether it may read the performance counters."""
+    cuda = Cuda()
+    cuda.use_primary_context(0)
+    cuda.spin(1000)
+    cuda.synchronize()
+    return {"probe": "ok", "devices": cuda.devices()}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("workspace", type=Path)
+    parser.add_argument("workspace", type=Path, nargs="?")
     parser.add_argument("--inputs", type=Path, help=".npz with input (and weight) arrays by name")
     parser.add_argument("--warmup", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--timeline", action="store_true", help="time every kernel call")
+    parser.add_argument("--repeat", type=int, default=10, help="timed passes (--timeline)")
+    parser.add_argument("--check", action="store_true", help="report what this machine has")
+    parser.add_argument("--probe-kernel", action="store_true", help="launch one tiny kernel")
+    parser.add_argument("--runtime", help="folder with a runtime-only tvm/ (and tvm_ffi/)")
+    parser.add_argument("--runtime-root", help="where kernelscope remote-install puts runtimes")
+    parser.add_argument("--tvm-version", help="with --check: the TVM version to look for")
     args = parser.parse_args(argv)
     try:
-        result = run(args.workspace, args.inputs, args.warmup, args.iterations, args.seed)
+        if tuple(sys.version_info[:2]) < MIN_PYTHON and not args.check:
+            raise RunnerError(
+                f"Python {sys.version_info[0]}.{sys.version_info[1]} is too old: TVM's "
+                f"runtime needs {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer "
+                "(pass another interpreter: --remote-python)",
+                EXIT_OLD_PYTHON,
+            )
+        if args.probe_kernel:
+            result = probe_kernel()
+        elif args.check:
+            runtime = select_runtime(args.runtime, args.runtime_root, args.tvm_version)
+            use_runtime(runtime)
+            result = check(runtime)
+        else:
+            if args.workspace is None:
+                parser.error("give a workspace (or --check / --probe-kernel)")
+            manifest = json.loads((args.workspace / "manifest.json").read_text(encoding="utf-8"))
+            tvm_version = manifest.get("versions", {}).get("tvm")
+            use_runtime(select_runtime(args.runtime, args.runtime_root, tvm_version))
+            if args.timeline:
+                result = timeline(args.workspace, args.inputs, args.warmup, args.repeat, args.seed)
+            else:
+                result = run(args.workspace, args.inputs, args.warmup, args.iterations, args.seed)
     except RunnerError as exc:
-        print(f"kernelscope runner: {exc}", file=sys.stderr)
+        print(f"kernelscope runner: {exc}", file=sys.stderr, flush=True)
         return exc.code
     print(RESULT_TAG + json.dumps(result), flush=True)
     return 0

@@ -6,36 +6,35 @@ lines into per-kernel progress, and writes the report under ``profiles/`` only w
 finished: a failed, cancelled or interrupted run leaves no report behind and the earlier
 profiles untouched.
 
-Remote (``host="user@gpu"``): the workspace files the runner needs and runner.py go to a
-temporary folder on the host with ``scp``, ``ssh`` runs ncu there, and the report comes back
-with ``scp``. Plain OpenSSH, no agent of our own; ``ssh_options`` are passed through.
+Remote (``host="user@gpu"``): ``remote.RemoteFolder`` copies the workspace files the runner
+needs into a temporary folder on the host, runs ncu there under its supervisor (Cancel ends
+the remote ncu and the model with it) and brings the report back.
 """
 
 from __future__ import annotations
 
+import logging
 import os
 import re
-import shlex
-import shutil
-import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import Cancelled, KernelscopeError
+from ..errors import KernelscopeError
+from ..process import KEEP_OPEN, command_details, describe_exit, run_process
+from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
+from .host_check import COUNTERS_FIX
+from .remote import RUNNER, RemoteFolder, SshTarget, workspace_entries
 
-ProgressFn = Callable[[str, float | None, str], None]
+logger = logging.getLogger(__name__)
+
 _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
-# What the runner needs from a workspace (a report is not among them).
-_RUNNER_FILES = ("manifest.json", "model.so", "module.cubin", "params.npz", "src")
 
 
 @dataclass
@@ -56,6 +55,7 @@ class ProfileRequest:
     ssh_options: list[str] = field(default_factory=list)
     remote_ncu: str = "ncu"
     remote_python: str = "python3"
+    remote_runtime_root: str | None = None  # on the host; None: ~/.cache/kernelscope/runtime
 
 
 @dataclass
@@ -109,11 +109,11 @@ def report_name(req: ProfileRequest) -> str:
 def profile_workspace(
     req: ProfileRequest,
     progress: ProgressFn | None = None,
-    cancel: threading.Event | None = None,
+    cancel: Cancel | None = None,
 ) -> ProfileResult:
     """Run the workspace's model under ncu and leave the report in its ``profiles/``."""
     ws = Workspace.open(req.workspace)
-    report = progress or (lambda step, fraction, message: None)
+    report = progress or no_progress
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = report_name(req)
@@ -135,15 +135,30 @@ def profile_workspace(
         for leftover in ws.profiles_dir.glob(f".partial-{name}*"):
             leftover.unlink(missing_ok=True)
     report("done", 1.0, f"report: {final}")
+    logger.info("%s: %d kernel launches profiled into %s", ws.path.name, launches, final)
     return ProfileResult(final, time.perf_counter() - start, launches, log)
 
 
+def launch_sequence(ws: Workspace) -> list[str] | None:
+    """The kernels one forward pass launches, in order (a kernel TVM reuses for several
+    layers appears once per launch); None when the build did not record its calls."""
+    if not ws.manifest.calls:
+        return None
+    by_primfunc: dict[str, list[str]] = {}
+    for k in ws.manifest.kernels:
+        if k.launched and k.primfunc:
+            by_primfunc.setdefault(k.primfunc, []).append(k.name)
+    return [name for call in ws.manifest.calls for name in by_primfunc.get(call, [])]
+
+
 def _expected_launches(ws: Workspace, req: ProfileRequest) -> int:
-    kernels = [k for k in ws.manifest.kernels if k.launched]
+    names = launch_sequence(ws)
+    if names is None:  # an older workspace: each launched kernel once per pass
+        names = [k.name for k in ws.manifest.kernels if k.launched]
     if req.kernel_regex:
         pattern = re.compile(req.kernel_regex)
-        kernels = [k for k in kernels if pattern.search(k.name)]
-    total = len(kernels) * (req.warmup + req.iterations) - req.launch_skip
+        names = [n for n in names if pattern.search(n)]
+    total = len(names) * (req.warmup + req.iterations) - req.launch_skip
     if req.launch_count is not None:
         total = min(total, req.launch_count)
     return max(total, 1)
@@ -155,7 +170,7 @@ def _profile_local(
     partial: Path,
     expected: int,
     report: ProgressFn,
-    cancel: threading.Event | None,
+    cancel: Cancel | None,
 ) -> tuple[str, int]:
     ncu = find_tool("ncu").require()
     cmd = [
@@ -168,131 +183,60 @@ def _profile_local(
     return _stream(cmd, expected, report, cancel)
 
 
-def _openssh(tool: str, req: ProfileRequest, *flags: str) -> list[str]:
-    """``ssh`` or ``scp`` in batch mode (never a password prompt) with the user's options."""
-    path = shutil.which(tool)
-    if not path:
-        raise KernelscopeError(
-            f"{tool} not found", hint="install OpenSSH's client: apt-get install openssh-client"
-        )
-    return [path, *flags, "-o", "BatchMode=yes", *req.ssh_options]
-
-
 def _profile_remote(
     ws: Workspace,
     req: ProfileRequest,
     partial: Path,
     expected: int,
     report: ProgressFn,
-    cancel: threading.Event | None,
+    cancel: Cancel | None,
 ) -> tuple[str, int]:
     assert req.host
-    host = req.host
-    ssh = _openssh("ssh", req)
-    scp = _openssh("scp", req, "-q", "-r")
-    report("connect", 0.0, f"preparing a folder on {host}")
-    remote = (
-        _check([*ssh, host, "mktemp -d -t kernelscope.XXXXXX"], f"ssh {host}", cancel)
-        .strip()
-        .splitlines()[-1]
+    target = SshTarget(
+        req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
     )
-    try:
-        report("copy", 0.02, f"copying the workspace to {host}:{remote}")
-        local = [str(ws.path / f) for f in _RUNNER_FILES if (ws.path / f).exists()]
-        _check([*ssh, host, f"mkdir -p {shlex.quote(remote + '/ws')}"], f"ssh {host}", cancel)
-        _check([*scp, *local, f"{host}:{remote}/ws/"], f"scp to {host}", cancel)
-        extra = [runner.__file__] + ([str(req.inputs)] if req.inputs else [])
-        _check([*scp, *extra, f"{host}:{remote}/"], f"scp to {host}", cancel)
-        inputs = f"{remote}/{req.inputs.name}" if req.inputs else None
-        command = shlex.join(
-            [
-                req.remote_ncu,
-                *ncu_arguments(req, f"{remote}/report", f"{remote}/ws/src"),
-                req.remote_python,
-                f"{remote}/runner.py",
-                *runner_arguments(req, f"{remote}/ws", inputs),
-            ]
-        )
-        log, launches = _stream([*ssh, host, command], expected, report, cancel)
-        report("fetch", 0.98, f"fetching the report from {host}")
-        target = partial.with_name(partial.name + ".ncu-rep")
-        _check([*scp, f"{host}:{remote}/report.ncu-rep", str(target)], f"scp from {host}", cancel)
+    report("connect", 0.0, f"preparing a folder on {req.host}")
+    with RemoteFolder(target, cancel) as folder:
+        report("copy", 0.02, f"copying the workspace to {req.host}:{folder.path}")
+        extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
+        folder.upload([*workspace_entries(ws), *extra])
+        inputs = folder.file(f"inputs/{req.inputs.name}") if req.inputs else None
+        argv = [
+            req.remote_ncu,
+            *ncu_arguments(req, folder.file("report"), folder.file("ws/src")),
+            req.remote_python,
+            folder.file(RUNNER),
+            *runner_arguments(req, folder.file("ws"), inputs),
+            *target.runner_root_args(),
+        ]
+        cmd = folder.supervised(argv, find_ncu=req.remote_ncu == "ncu")
+        log, launches = _stream(cmd, expected, report, cancel)
+        report("fetch", 0.98, f"fetching the report from {req.host}")
+        folder.fetch("report.ncu-rep", partial.with_name(partial.name + ".ncu-rep"))
         return log, launches
-    finally:
-        subprocess.run(
-            [*ssh, host, f"rm -rf {shlex.quote(remote)}"], capture_output=True, check=False
-        )
-
-
-def _check(cmd: list[str], what: str, cancel: threading.Event | None) -> str:
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    out = _wait(proc, cancel, what)
-    if proc.returncode != 0:
-        raise KernelscopeError(f"{what} failed (exit code {proc.returncode})", details=out)
-    return out
-
-
-def _wait(proc: subprocess.Popen, cancel: threading.Event | None, what: str) -> str:
-    while True:
-        try:
-            out, _ = proc.communicate(timeout=0.2)
-            return out or ""
-        except subprocess.TimeoutExpired:
-            if cancel is not None and cancel.is_set():
-                _stop(proc)
-                raise Cancelled(what) from None
-
-
-def _stop(proc: subprocess.Popen) -> None:
-    """SIGINT first (ncu then ends its target cleanly), SIGKILL if it does not stop."""
-    proc.send_signal(2)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-
-
-def _lines(proc: subprocess.Popen) -> Iterator[str]:
-    assert proc.stdout is not None
-    yield from proc.stdout
 
 
 def _stream(
-    cmd: list[str], expected: int, report: ProgressFn, cancel: threading.Event | None
+    cmd: list[str], expected: int, report: ProgressFn, cancel: Cancel | None
 ) -> tuple[str, int]:
     """Run ncu, report per-kernel progress, raise with its log if it fails."""
-    try:
-        proc = subprocess.Popen(
-            cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1
-        )
-    except OSError as exc:
-        raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
-    watcher = None
-    if cancel is not None:
-        watcher = threading.Thread(target=_watch, args=(proc, cancel), daemon=True)
-        watcher.start()
-    log: list[str] = []
     launches = 0
-    try:
-        for line in _lines(proc):
-            log.append(line)
-            m = _PROFILING_RE.search(line)
-            if m:
-                launches += 1
-                fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
-                report(
-                    "profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})"
-                )
-        proc.wait()
-    except BaseException:
-        _stop(proc)
-        raise
-    text = "".join(log)
-    if cancel is not None and cancel.is_set():
-        raise Cancelled("profile")
-    if proc.returncode != 0 or "==ERROR==" in text:
-        raise _explain_failure(proc.returncode, text, cmd)
+
+    def on_line(line: str) -> None:
+        nonlocal launches
+        m = _PROFILING_RE.search(line)
+        if m:
+            launches += 1
+            fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
+            report("profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})")
+
+    # stdin stays an open pipe: over ssh, the remote supervisor runs ncu while it is open
+    result = run_process(
+        cmd, "profile", on_line=on_line, cancel=cancel, check=False, stdin=KEEP_OPEN
+    )
+    text = result.output
+    if result.returncode != 0 or "==ERROR==" in text:
+        raise _explain_failure(result.returncode, text, cmd)
     if launches == 0:
         raise KernelscopeError(
             "ncu profiled no kernel launch",
@@ -302,21 +246,12 @@ def _stream(
     return text, launches
 
 
-def _watch(proc: subprocess.Popen, cancel: threading.Event) -> None:
-    while proc.poll() is None:
-        if cancel.wait(0.2):
-            _stop(proc)
-            return
-
-
 def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
-    details = f"$ {shlex.join(cmd)}\n{log}"
+    details = command_details(cmd, log)
     if any(marker in log for marker in _PERMISSION_MARKERS):
         return KernelscopeError(
             "ncu may not read the GPU's performance counters on this machine",
-            hint="run as root, or let every user profile: set the NVIDIA driver option "
-            "NVreg_RestrictProfilingToAdminUsers=0 (in /etc/modprobe.d) and reload the "
-            "driver; in a container, add the SYS_ADMIN capability",
+            hint=COUNTERS_FIX,
             details=details,
         )
     if f"exit code {runner.EXIT_SOURCE_MISMATCH}" in log or "not the one this workspace" in log:
@@ -331,6 +266,6 @@ def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
         return KernelscopeError(f"the model could not run: {message}", details=details)
     last = [ln for ln in log.splitlines() if ln.startswith("==ERROR==")]
     return KernelscopeError(
-        f"ncu failed (exit code {code})" + (f": {last[-1][10:].strip()}" if last else ""),
+        f"ncu failed ({describe_exit(code)})" + (f": {last[-1][10:].strip()}" if last else ""),
         details=details,
     )

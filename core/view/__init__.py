@@ -16,11 +16,13 @@ from .document import (
 )
 from .from_profile import document_from_profile
 from .open import MODEL_SUFFIXES, REPORT_SUFFIXES, is_model, open_document
+from .selection import Selection
 
 __all__ = [
     "MODEL_SUFFIXES",
     "REPORT_SUFFIXES",
     "SASS_COUNT",
+    "Selection",
     "HotLine",
     "KernelSummary",
     "KernelView",

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..errors import KernelscopeError
 from ..ncu import (
     HotLine,
     InstructionTable,
@@ -40,6 +41,7 @@ from ..ncu import (
 from ..workspace import KernelInfo, Location, SassInstruction, Workspace
 
 if TYPE_CHECKING:
+    from ..compare import Comparison
     from ..kernel_db import KernelTimes, ProfileFacts
     from ..ncu import Profile
 
@@ -174,12 +176,6 @@ class ViewDocument:
         """Whether Nsight Compute numbers come with the document."""
         return self._profile is not None
 
-    @property
-    def profile(self) -> Profile | None:
-        """Transitional, for the main window until it asks ``kernel_times()`` and
-        ``export_facts()`` instead: remove then. Not thread-safe, unlike the document."""
-        return self._profile
-
     def kernel(self, name: str) -> KernelView:
         """I/O on the first call for a kernel (instructions, SASS, sources); kept after."""
         with self._lock:
@@ -209,6 +205,26 @@ class ViewDocument:
             if self._profile is None:
                 return ProfileFacts({}, None, {})
             return profile_facts(self._profile, kernels)
+
+    def compare_to(self, baseline: ViewDocument) -> Comparison:
+        """This document's profile (new) against ``baseline``'s, with their workspaces.
+
+        The comparison reads both profiles when asked for a kernel, so use it where the
+        documents' other reads run (the viewer's document lane), one thread at a time."""
+        from ..compare import Comparison
+
+        if self._profile is None or baseline._profile is None:
+            side = "the open document" if self._profile is None else "the baseline"
+            raise KernelscopeError(
+                f"{side} has no Nsight Compute profile to compare",
+                hint="compare two profiles: open a report, or a workspace with a profile",
+            )
+        return Comparison(
+            baseline._profile,
+            self._profile,
+            base_workspace=baseline.workspace,
+            new_workspace=self.workspace,
+        )
 
     def hot_lines(self, metric: str, kernel: str | None = None, limit: int = 50) -> list[HotLine]:
         """I/O: the lines with the most ``metric`` (a line metric name, label or Nsight Compute

@@ -78,6 +78,9 @@ class Manifest:
     files: dict[str, str]  # role -> path relative to the workspace
     notes: list[str] = field(default_factory=list)
     version: int = MANIFEST_VERSION
+    # The PrimFuncs the entry function calls, in order; each launches the kernels whose
+    # ``primfunc`` it is. Empty when not known (workspaces built before it was recorded).
+    calls: list[str] = field(default_factory=list)
 
     def kernel(self, name: str) -> KernelInfo:
         for k in self.kernels:

@@ -1,7 +1,8 @@
 """Table models of one kernel's code: source lines of one file, and its SASS instructions.
 
-Both keep only references to the core objects; text is highlighted when a row is painted
-(``SpansRole``), and a selection change repaints just the rows whose highlight changed.
+Both keep only references to the core objects; a row is highlighted when it is painted
+(``SpansRole``; source rows with what they continue from the rows above), and a selection
+change repaints just the rows whose highlight changed.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from kernelscope.core.view import SASS_COUNT, KernelView, Metrics
 
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole
-from .highlight import LineHighlighter, cuda_highlighter, sass_highlighter
+from .highlight import Highlighter, Span, continuations
 
 Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
@@ -27,10 +28,10 @@ def column_metrics(names: list[str]) -> list[str]:
     return [*[n for n in names if n != SASS_COUNT][:SHOWN_METRICS], SASS_COUNT]
 
 
-class _CodeModel(QAbstractTableModel):
+class CodeModel(QAbstractTableModel):
     """Rows of code with a leading label column, metric columns and a code column."""
 
-    def __init__(self, highlighter: LineHighlighter, parent: QObject | None = None) -> None:
+    def __init__(self, highlighter: Highlighter, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._highlighter = highlighter
         self._texts: list[str] = []
@@ -51,6 +52,9 @@ class _CodeModel(QAbstractTableModel):
     def _extra(self, row: int, column: int) -> str:
         return ""
 
+    def _spans(self, row: int) -> list[Span]:
+        return self._highlighter.line(self._texts[row])
+
     def _reset(self, texts: list[str], metrics: list[Metrics], names: list[str]) -> None:
         self.beginResetModel()
         self._texts = texts
@@ -63,9 +67,6 @@ class _CodeModel(QAbstractTableModel):
     @property
     def code_column(self) -> int:
         return 1 + len(self._metric_names)
-
-    def metric_column(self, name: str) -> int:
-        return 1 + self._metric_names.index(name) if name in self._metric_names else -1
 
     def metric_values(self, name: str) -> list[float]:
         return [m.get(name, 0.0) for m in self._metrics]
@@ -136,41 +137,46 @@ class _CodeModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return self._texts[row]
             if role == SpansRole:
-                return self._highlighter.spans(self._texts[row])
+                return self._spans(row)
         elif role == Qt.ItemDataRole.DisplayRole:
             return self._extra(row, col - code - 1)
         return None
 
 
-class SourceModel(_CodeModel):
+class SourceModel(CodeModel):
     """The lines of one file of a kernel; row r is line r + 1."""
 
     code_title = "Source"
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(cuda_highlighter(), parent)
+    def __init__(self, cuda: Highlighter, parent: QObject | None = None) -> None:
+        super().__init__(cuda, parent)
         self.kernel: KernelView | None = None
         self.file = ""
+        self._openings: list[str] = []  # per row: the comment, string... it continues
 
     def set_file(self, kernel: KernelView | None, file: str, metric_names: list[str]) -> None:
         self.kernel, self.file = kernel, file
         source = kernel.files.get(file) if kernel else None
-        texts = list(source.lines) if source else []
+        texts = source.lines if source else []
         per_line = kernel.file_metrics(file) if kernel else {}
         metrics = [per_line.get(n + 1, {}) for n in range(len(texts))]
-        self._reset(texts, metrics, metric_names)
+        self._openings = continuations(texts)
+        self._reset(list(texts), metrics, metric_names)
+
+    def _spans(self, row: int) -> list[Span]:
+        return self._highlighter.line(self._texts[row], self._openings[row])
 
     def _label(self, row: int) -> str:
         return str(row + 1)
 
 
-class SassModel(_CodeModel):
+class SassModel(CodeModel):
     """The instructions of one kernel, with their offset and source line."""
 
     code_title = "SASS"
 
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(sass_highlighter(), parent)
+    def __init__(self, sass: Highlighter, parent: QObject | None = None) -> None:
+        super().__init__(sass, parent)
         self.kernel: KernelView | None = None
 
     def set_kernel(self, kernel: KernelView | None, metric_names: list[str]) -> None:

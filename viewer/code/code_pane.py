@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -17,8 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..selection import SelectionState
-from .code_models import _CodeModel
+from kernelscope.core.view import Selection
+
+from .code_models import CodeModel
 from .delegates import BarDelegate, CodeDelegate, PlainDelegate
 from .heat_strip import HeatStrip
 
@@ -50,7 +51,7 @@ class CodeTable(QTableView):
         self._code = CodeDelegate(self)
         self._plain = PlainDelegate(self)
 
-    def configure_columns(self, model: _CodeModel, label_chars: int) -> None:
+    def configure_columns(self, model: CodeModel, label_chars: int) -> None:
         """Delegates and widths from the model's layout, computed, never measured per row."""
         chars = self.fontMetrics().horizontalAdvance("0")
         code = model.code_column
@@ -77,9 +78,9 @@ class CodeTable(QTableView):
 class CodePane(QWidget):
     """Header row (title + pane-specific controls), code table and heat strip."""
 
-    def __init__(self, state: SelectionState, model: _CodeModel, title: str) -> None:
+    def __init__(self, selection: Selection, model: CodeModel, title: str) -> None:
         super().__init__()
-        self.state = state
+        self.selection = selection
         self.model = model
         self.table = CodeTable(self)
         self.table.setModel(model)
@@ -104,13 +105,13 @@ class CodePane(QWidget):
         self.table.verticalScrollBar().valueChanged.connect(self._update_visible)
         self.table.clicked.connect(lambda index: self.row_chosen(index.row()))
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
-        state.metric_changed.connect(self.refresh_heat)
+        selection.metric_changed.connect(self.refresh_heat)
 
     # subclasses: a row was chosen by the user
     def row_chosen(self, row: int) -> None:
         raise NotImplementedError
 
-    def _on_current_row(self, current, previous) -> None:  # noqa: ANN001
+    def _on_current_row(self, current: QModelIndex, previous: QModelIndex) -> None:
         if not self._syncing and current.isValid():
             self.row_chosen(current.row())
 
@@ -119,7 +120,7 @@ class CodePane(QWidget):
         self.row_chosen(row)
 
     def refresh_heat(self) -> None:
-        self.heat.set_values(self.model.metric_values(self.state.metric))
+        self.heat.set_values(self.model.metric_values(self.selection.metric))
         self._update_visible()
 
     def _update_visible(self) -> None:
@@ -174,7 +175,7 @@ class CodePane(QWidget):
 
     def step_hot(self, backwards: bool = False) -> bool:
         """Go to the next hotter-to-colder row for the chosen metric (or back up)."""
-        values = self.model.metric_values(self.state.metric)
+        values = self.model.metric_values(self.selection.metric)
         ranking = sorted((r for r, v in enumerate(values) if v > 0), key=lambda r: -values[r])
         if not ranking:
             return False

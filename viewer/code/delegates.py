@@ -14,9 +14,9 @@ BAR_COLOUR = QColor(230, 110, 40)
 
 def _background(painter: QPainter, option: QStyleOptionViewItem, index: Index) -> QColor:
     """Fill the cell's background; return the colour text should be drawn in."""
-    palette = option.palette  # type: ignore[attr-defined]
-    rect: QRect = option.rect  # type: ignore[attr-defined]
-    state = option.state  # type: ignore[attr-defined]
+    palette = option.palette
+    rect: QRect = option.rect
+    state = option.state
     if state & QStyle.StateFlag.State_Selected:
         painter.fillRect(rect, palette.color(QPalette.ColorRole.Highlight))
         return palette.color(QPalette.ColorRole.HighlightedText)
@@ -33,7 +33,7 @@ class BarDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         painter.save()
         text_colour = _background(painter, option, index)
-        rect: QRect = option.rect.adjusted(2, 2, -2, -2)  # type: ignore[attr-defined]
+        rect: QRect = option.rect.adjusted(2, 2, -2, -2)
         fraction = item_data(index, BarRole)
         if fraction:
             bar = QColor(BAR_COLOUR)
@@ -43,7 +43,7 @@ class BarDelegate(QStyledItemDelegate):
         text = item_data(index, Qt.ItemDataRole.DisplayRole)
         if text:
             painter.setPen(text_colour)
-            painter.setFont(option.font)  # type: ignore[attr-defined]
+            painter.setFont(option.font)
             align = item_data(index, Qt.ItemDataRole.TextAlignmentRole) or int(
                 Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
             )
@@ -57,9 +57,9 @@ class CodeDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         painter.save()
         text_colour = _background(painter, option, index)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)  # type: ignore[attr-defined]
-        rect: QRect = option.rect.adjusted(4, 0, -2, 0)  # type: ignore[attr-defined]
-        painter.setFont(option.font)  # type: ignore[attr-defined]
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        rect: QRect = option.rect.adjusted(4, 0, -2, 0)
+        painter.setFont(option.font)
         metrics = painter.fontMetrics()
         baseline = rect.top() + (rect.height() + metrics.ascent() - metrics.descent()) // 2
         x = rect.left()
@@ -81,10 +81,10 @@ class PlainDelegate(QStyledItemDelegate):
         painter.save()
         text_colour = _background(painter, option, index)
         painter.setPen(text_colour)
-        painter.setFont(option.font)  # type: ignore[attr-defined]
+        painter.setFont(option.font)
         align = item_data(index, Qt.ItemDataRole.TextAlignmentRole) or int(
             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         )
-        rect: QRect = option.rect.adjusted(4, 0, -4, 0)  # type: ignore[attr-defined]
+        rect: QRect = option.rect.adjusted(4, 0, -4, 0)
         painter.drawText(rect, align, item_data(index, Qt.ItemDataRole.DisplayRole) or "")
         painter.restore()

@@ -4,22 +4,22 @@ from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex
 
-from kernelscope.core.view import KernelView
+from kernelscope.core.view import KernelView, Selection
 
-from ..selection import SelectionState
 from .code_models import SassModel, column_metrics
 from .code_pane import CodePane
+from .highlight import Highlighter
 
 
 class SassPane(CodePane):
-    def __init__(self, state: SelectionState) -> None:
-        super().__init__(state, SassModel(), "SASS")
+    def __init__(self, selection: Selection, sass: Highlighter) -> None:
+        super().__init__(selection, SassModel(sass), "SASS")
         self.setObjectName("sass_pane")
         self.table.doubleClicked.connect(self._on_double_click)
         self.table.setToolTip("Double-click a branch to jump to its target")
-        state.kernel_changed.connect(self._on_kernel)
-        state.document_changed.connect(self._on_kernel)
-        state.selection_changed.connect(self._on_selection)
+        selection.kernel_changed.connect(self._on_kernel)
+        selection.document_changed.connect(self._on_kernel)
+        selection.selection_changed.connect(self._on_selection)
 
     @property
     def sass_model(self) -> SassModel:
@@ -27,27 +27,24 @@ class SassPane(CodePane):
         return self.model
 
     def row_chosen(self, row: int) -> None:
-        self.state.select_instruction(row)
+        self.selection.select_instruction(row)
 
-    def follow_branch(self, row: int) -> bool:
-        """Jump to where the branch at ``row`` goes. False if it is not a branch."""
-        kernel = self.state.kernel
-        if kernel is None:
+    def follow_branch(self) -> bool:
+        """Jump to where the selected branch goes. False if it is not a branch."""
+        target = self.selection.branch_target()
+        if target is None:
             return False
-        offset = kernel.target_offset(row)
-        if offset is None or offset not in kernel.offset_index:
-            return False
-        target = kernel.offset_index[offset]
         self.show_row(target, center=True)
-        self.state.select_instruction(target)
+        self.selection.select_instruction(target)
         return True
 
     def _on_double_click(self, index: QModelIndex) -> None:
-        self.follow_branch(index.row())
+        self.selection.select_instruction(index.row())
+        self.follow_branch()
 
     def _on_kernel(self) -> None:
-        kernel = self.state.kernel
-        document = self.state.document
+        kernel = self.selection.kernel
+        document = self.selection.document
         profiled = (
             [n for n in document.line_metric_names if kernel and _has(kernel, n)]
             if document
@@ -62,9 +59,9 @@ class SassPane(CodePane):
         self.refresh_heat()
 
     def _on_selection(self) -> None:
-        self.sass_model.set_highlight(self.state.instructions)
-        if self.state.instruction >= 0:
-            self.show_row(self.state.instruction)
+        self.sass_model.set_highlight(self.selection.instructions)
+        if self.selection.instruction >= 0:
+            self.show_row(self.selection.instruction)
 
 
 def _has(kernel: KernelView, name: str) -> bool:

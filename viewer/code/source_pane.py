@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import os
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel
 
-from ..selection import SelectionState
+from kernelscope.core.view import Selection
+
 from .code_models import SourceModel, column_metrics
 from .code_pane import CodePane
+from .highlight import Highlighter
 
 
 class SourcePane(CodePane):
-    def __init__(self, state: SelectionState) -> None:
-        super().__init__(state, SourceModel(), "Source")
+    def __init__(self, selection: Selection, cuda: Highlighter) -> None:
+        super().__init__(selection, SourceModel(cuda), "Source")
         self.setObjectName("source_pane")
         self.files = QComboBox()
         self.files.setToolTip("Files this kernel's instructions come from")
@@ -23,10 +26,10 @@ class SourcePane(CodePane):
         self.missing.setWordWrap(True)
         self.missing.hide()
         self.files.activated.connect(self._on_file_chosen)
-        state.kernel_changed.connect(self._on_kernel)
-        state.file_changed.connect(self._on_file)
-        state.selection_changed.connect(self._on_selection)
-        state.document_changed.connect(self._on_file)
+        selection.kernel_changed.connect(self._on_kernel)
+        selection.file_changed.connect(self._on_file)
+        selection.selection_changed.connect(self._on_selection)
+        selection.document_changed.connect(self._on_file)
 
     @property
     def source_model(self) -> SourceModel:
@@ -34,20 +37,21 @@ class SourcePane(CodePane):
         return self.model
 
     def row_chosen(self, row: int) -> None:
-        self.state.select_line(row + 1)
+        self.selection.select_line(row + 1)
 
     def _on_kernel(self) -> None:
-        kernel = self.state.kernel
+        kernel = self.selection.kernel
         self.files.clear()
         if kernel is None:
             return
         for path in kernel.files_in_use():
             self.files.addItem(os.path.basename(path), path)
-            self.files.setItemData(self.files.count() - 1, path, 3)  # tooltip: full path
+            self.files.setItemData(self.files.count() - 1, path, Qt.ItemDataRole.ToolTipRole)
 
     def _on_file(self) -> None:
-        kernel, file = self.state.kernel, self.state.file
-        names = column_metrics(self.state.document.line_metric_names) if self.state.document else []
+        selection = self.selection
+        kernel, file = selection.kernel, selection.file
+        names = column_metrics(selection.document.line_metric_names) if selection.document else []
         self.source_model.set_file(kernel, file, names)
         self.table.configure_columns(self.model, 5)
         position = self.files.findData(file)
@@ -68,9 +72,9 @@ class SourcePane(CodePane):
         self.refresh_heat()
 
     def _on_file_chosen(self, position: int) -> None:
-        self.state.set_file(self.files.itemData(position))
+        self.selection.set_file(self.files.itemData(position))
 
     def _on_selection(self) -> None:
-        self.source_model.set_highlight({n - 1 for n in self.state.lines})
-        if self.state.line:
-            self.show_row(self.state.line - 1)
+        self.source_model.set_highlight({n - 1 for n in self.selection.lines})
+        if self.selection.line:
+            self.show_row(self.selection.line - 1)

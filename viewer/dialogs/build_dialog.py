@@ -1,8 +1,9 @@
 """Build & Profile: choose a model, target and profiling options; watch the log.
 
-The build and the profile run in a ``BuildThread``; Cancel stops the build at its next
-checkpoint and ncu at once, and the workspace on disk and the results on screen stay as
-they were. Without a GPU or ncu the build still runs and the log says what is missing.
+The build and the profile run as one job on the window's ``build`` lane; Cancel stops the
+build at its next checkpoint and ncu at once, and the workspace on disk and the results on
+screen stay as they were. Without a GPU or ncu the build still runs and the log says what
+is missing.
 """
 
 from __future__ import annotations
@@ -27,10 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.build import BuildRequest
 from kernelscope.core.build import parse_shapes as core_parse_shapes
 from kernelscope.core.errors import Cancelled, KernelscopeError
+from kernelscope.core.profiling import ProfileRequest
 
-from ..workers.build_worker import BuildThread
+from ..workers.build_worker import Built, Profiled, ProfileSkipped, build_job
+from ..workers.jobs import Job, Workers
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
 NCU_SETS = ["basic", "detailed", "full"]
@@ -45,11 +49,14 @@ class BuildDialog(QDialog):
     finished_document = Signal(str)  # a workspace to open
     import_requested = Signal()
 
-    def __init__(self, parent: QWidget | None = None, model: Path | None = None) -> None:
+    def __init__(
+        self, workers: Workers, parent: QWidget | None = None, model: Path | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Build & Profile")
         self.setObjectName("build_dialog")
-        self.thread_: BuildThread | None = None
+        self._workers = workers
+        self.job: Job | None = None  # the build running, if any
         self.model = QLineEdit(str(model) if model else "")
         self.model.setPlaceholderText("model.onnx or a Relax IRModule .py")
         browse = QPushButton("Browse…")
@@ -138,9 +145,7 @@ class BuildDialog(QDialog):
         self.import_requested.emit()
         self.close()
 
-    def request(self) -> object:
-        from kernelscope.core.build import BuildRequest
-
+    def request(self) -> BuildRequest:
         model = Path(self.model.text().strip()).expanduser()
         if not self.model.text().strip():
             raise KernelscopeError("choose a model to build", hint="an .onnx or .py file")
@@ -156,7 +161,7 @@ class BuildDialog(QDialog):
         )
 
     def start_build(self) -> None:
-        if self.thread_ is not None:
+        if self.job is not None:
             return
         try:
             request = self.request()
@@ -164,25 +169,23 @@ class BuildDialog(QDialog):
             self._append(f"error: {exc}")
             return
         self.log.clear()
-        self._append(f"building {request.model} for {request.arch}…")  # type: ignore[attr-defined]
+        self._append(f"building {request.model} for {request.arch or 'this machine'}…")
         self.bar.setRange(0, 1000)
         self.bar.setValue(0)
         profile = self.profile_request if self.profile.isChecked() else None
-        thread = self.thread_ = BuildThread(request, profile)
-        thread.progress.connect(self._on_progress)
-        thread.built.connect(self._on_built)
-        thread.profiled.connect(self._on_profiled)
-        thread.profile_skipped.connect(self._on_profile_skipped)
-        thread.failed.connect(self._on_failed)
-        thread.finished.connect(self._on_thread_finished)
+        job = self.job = self._workers.start("build", build_job(request, profile), "build")
+        job.progress.connect(self._on_progress)
+        job.sent.connect(self._on_built)
+        job.returned.connect(self._on_returned)
+        job.errored.connect(self._on_failed)
+        job.finished.connect(self._on_job_finished)
         self.start.setEnabled(False)
         self.cancel.setText("Cancel")
-        thread.start()
 
     def _cancel_or_close(self) -> None:
-        if self.thread_ is not None:
+        if self.job is not None:
             self._append("cancelling…")
-            self.thread_.cancel()
+            self.job.cancel()
             self.cancel.setEnabled(False)
         else:
             self.close()
@@ -196,34 +199,32 @@ class BuildDialog(QDialog):
             self.bar.setRange(0, 0)  # busy
         self._append(f"[{step}] {message}")
 
-    def profile_request(self, workspace: str) -> object:
+    def profile_request(self, workspace: Path) -> ProfileRequest:
         """The ProfileRequest for a built workspace, from the dialog's fields."""
-        from kernelscope.core.profiling import ProfileRequest
-
         return ProfileRequest(
-            workspace=Path(workspace),
+            workspace=workspace,
             set=self.ncu_set.currentText() or None,
             sections=self.sections.text().replace(",", " ").split(),
             kernel_regex=self.kernel_filter.text().strip() or None,
             seed=self.seed.value(),
         )
 
-    def _on_built(self, path: str) -> None:
+    def _on_built(self, built: Built) -> None:
         self.bar.setRange(0, 1000)
         self.bar.setValue(1000)
-        self._append(f"built {path}")
-        self.finished_document.emit(path)
+        self._append(f"built {built.workspace}")
+        self.finished_document.emit(str(built.workspace))
 
-    def _on_profiled(self, report: str) -> None:
-        self._append(f"profiled: {report}")
-        self.finished_document.emit(str(Path(report).parents[1]))
-
-    def _on_profile_skipped(self, problem: str) -> None:
-        self._append(
-            f"Cannot profile here: {problem}.\nProfile on a GPU machine "
-            "(kernelscope profile WORKSPACE [--host user@gpu]) and open its report with "
-            "Import Report…"
-        )
+    def _on_returned(self, outcome: Profiled | ProfileSkipped | None) -> None:
+        if isinstance(outcome, Profiled):
+            self._append(f"profiled: {outcome.report}")
+            self.finished_document.emit(str(outcome.report.parents[1]))
+        elif isinstance(outcome, ProfileSkipped):
+            self._append(
+                f"Cannot profile here: {outcome.problem}.\nProfile on a GPU machine "
+                "(kernelscope profile WORKSPACE [--host user@gpu]) and open its report with "
+                "Import Report…"
+            )
 
     def _on_failed(self, error: BaseException) -> None:
         self.bar.setRange(0, 1000)
@@ -235,10 +236,8 @@ class BuildDialog(QDialog):
         if isinstance(error, KernelscopeError) and error.details:
             self._append(error.details.rstrip())
 
-    def _on_thread_finished(self) -> None:
-        if self.thread_ is not None:
-            self.thread_.deleteLater()
-        self.thread_ = None
+    def _on_job_finished(self) -> None:
+        self.job = None
         self.start.setEnabled(True)
         self.cancel.setEnabled(True)
         self.cancel.setText("Close")
@@ -248,8 +247,8 @@ class BuildDialog(QDialog):
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Closing while building cancels the build and waits for it to stop."""
-        if self.thread_ is not None:
-            self.thread_.cancel()
-            self.thread_.wait()
-            self._on_thread_finished()
+        if self.job is not None:
+            self.job.cancel()
+            self.job.wait()
+            self._on_job_finished()
         super().closeEvent(event)

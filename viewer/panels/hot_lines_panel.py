@@ -17,12 +17,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.view import HotLine, hot_lines
+from kernelscope.core.view import HotLine, Selection, hot_lines
 
 from ..code.delegates import BarDelegate
-from ..selection import SelectionState
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
+from ..workers.jobs import Latest, Workers
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]
@@ -66,11 +66,11 @@ class HotLinesModel(QAbstractTableModel):
                 f"{100 * h.share:.1f}%",
                 h.kernel,
                 f"{os.path.basename(h.file)}:{h.line}",
-                h.stall,
-                h.text,
+                h.top_stall,
+                (h.source or "").strip(),
             ][col]
         if role == SortRole:
-            return [h.value, h.share, h.kernel, (h.file, h.line), h.stall, h.text][col]
+            return [h.value, h.share, h.kernel, (h.file, h.line), h.top_stall, h.source or ""][col]
         if role == BarRole and col in (0, 1):
             top = self._rows[0].value if self._rows else 0.0
             return h.value / top if top > 0 else 0.0
@@ -80,11 +80,15 @@ class HotLinesModel(QAbstractTableModel):
 
 
 class HotLinesPanel(QWidget):
-    def __init__(self, state: SelectionState) -> None:
+    """Ranks lines on the document lane (a whole model's ranking loads every kernel); the
+    rows on screen stay until the newest ranking is ready."""
+
+    def __init__(self, selection: Selection, workers: Workers) -> None:
         super().__init__()
         self.setObjectName("hot_lines")
-        self.state = state
+        self.selection = selection
         self.model = HotLinesModel(self)
+        self._ranking = Latest(workers, "document", "ranking hot lines", self)
         self.scope = QComboBox()
         self.scope.addItems(["This kernel", "Whole model"])
         self.scope.setToolTip("Rank the lines of the selected kernel, or of every kernel")
@@ -111,30 +115,44 @@ class HotLinesPanel(QWidget):
         layout.addWidget(self.table, 1)
         self.scope.currentIndexChanged.connect(self.refresh)
         self.table.activated.connect(self._go)
-        state.document_changed.connect(self.refresh)
-        state.kernel_changed.connect(self._on_kernel)
-        state.metric_changed.connect(self.refresh)
+        self._ranking.result.connect(self._on_ranked)
+        self._ranking.failed.connect(self._on_failed)
+        selection.document_changed.connect(self.refresh)
+        selection.kernel_changed.connect(self._on_kernel)
+        selection.metric_changed.connect(self.refresh)
+
+    @property
+    def busy(self) -> bool:
+        return self._ranking.busy
 
     def _on_kernel(self) -> None:
         if self.scope.currentIndex() == 0:
             self.refresh()
 
     def refresh(self) -> None:
-        document, kernel = self.state.document, self.state.kernel
+        document, kernel = self.selection.document, self.selection.kernel
         whole = self.scope.currentIndex() == 1
         if document is None or (kernel is None and not whole):
+            self._ranking.cancel()
             self.model.set_rows([])
             self.caption.setText("")
             return
-        rows = hot_lines(document, self.state.metric, None if whole else kernel.name)
+        metric = self.selection.metric
+        name = None if whole else kernel.name if kernel else None
+        self.caption.setText(f"Ranking lines by {metric}…")
+        self._ranking.submit(lambda context: hot_lines(document, metric, name), metric)
+
+    def _on_ranked(self, rows: list[HotLine], metric: str) -> None:
         self.model.set_rows(rows)
-        self.caption.setText(f"Top {len(rows)} lines by {self.state.metric}")
+        self.caption.setText(f"Top {len(rows)} lines by {metric}")
         chars = self.fontMetrics().horizontalAdvance("0")
-        for column, width in enumerate([10, 8, 30, 26, 18]):
+        for column, width in enumerate([10, 8, 30, 26, 18]):  # a reset forgets the widths
             self.table.setColumnWidth(column, chars * width)
+
+    def _on_failed(self, error: BaseException, metric: str) -> None:
+        self.model.set_rows([])
+        self.caption.setText(f"Cannot rank lines: {str(error).splitlines()[0]}")
 
     def _go(self, index: QModelIndex) -> None:
         h = self.model.hot_line(index.row())
-        self.state.set_kernel(h.kernel)
-        self.state.set_file(h.file)
-        self.state.select_line(h.line)
+        self.selection.show(h.kernel, file=h.file, line=h.line)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
+from typing import TYPE_CHECKING
 
-from kernelscope.core.kernel_db import EntrySummary
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor
 
 from ..widgets.formatting import format_number
 from ..widgets.roles import KeyRole, SortRole
+
+if TYPE_CHECKING:  # the DB (sqlite-utils) is imported when it is first read
+    from kernelscope.core.kernel_db import EntrySummary
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -17,8 +20,8 @@ STORED, PROFILE = 4, 5
 
 
 class KernelDbModel(QAbstractTableModel):
-    def __init__(self, parent: object = None) -> None:
-        super().__init__(parent)  # type: ignore[arg-type]
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
         self._rows: list[EntrySummary] = []
         self._profile_us: dict[str, float] = {}  # kernel name -> mean µs in the open profile
 

@@ -1,17 +1,28 @@
 """The Kernel DB dock: browse, search, filter and delete the entries of an NNFusion kernel DB.
 
 All reading and writing goes through ``core.kernel_db`` (the panel never touches SQLite
-itself). The DB is opened read-only and kept open; deleting opens it for writing for the
-one transaction. The chosen file is remembered in QSettings. Call ``load()`` once the
-``error`` signal is connected.
+itself), on the window's ``db`` lane: one worker thread, which owns the read-only connection
+the panel keeps open (a sqlite3 connection belongs to its thread). Typing in the search or
+shape box lists again once the typing pauses; the newest query wins. Deleting opens the DB
+for writing for its one transaction. The DB is first read when the panel is first shown
+(``ensure_loaded``) or another file is chosen; the chosen file is remembered in QSettings.
+``core.kernel_db`` (sqlite-utils: 0.3 s) is imported then too, not at start-up. The panel
+shows the open profile's mean time beside each entry, read on the document lane.
 """
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelection, QSettings, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QFontDatabase, QSyntaxHighlighter, QTextCharFormat, QTextDocument
+from PySide6.QtCore import QItemSelection, QSettings, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QFontDatabase,
+    QSyntaxHighlighter,
+    QTextCharFormat,
+    QTextDocument,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -30,30 +41,49 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db import EntryDetail, KernelDB, default_db_path, describe_line_summary
+from kernelscope.core.view import ViewDocument
 
-from ..code.highlight import LineHighlighter, cuda_highlighter
+from ..code.highlight import Highlighter, Span
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
+from ..workers.jobs import Latest, Workers
+from .kernel_db_jobs import (
+    DbSession,
+    Filters,
+    Listing,
+    delete_entries,
+    function_body,
+    mean_times_us,
+)
 from .kernel_db_model import KernelDbModel
 
+if TYPE_CHECKING:
+    from kernelscope.core.kernel_db import EntryDetail
+
 SETTINGS_KEY = "kernel_db/path"
-PAGE = 1000  # rows listed at most; the filters narrow the rest down
 ALL = ""  # combo data of "any op type / device"
 DB_FILTER = "Kernel DBs (*.db *.sqlite *.sqlite3);;All files (*)"
+TYPING_PAUSE_MS = 250  # a search runs once typing pauses this long
 
 
 class _CudaSyntax(QSyntaxHighlighter):
-    """The viewer's CUDA colours (``highlight.py``) in a plain text view."""
+    """Colours of a whole file, lexed on a worker (``Highlighter.text``), block by block;
+    none until they arrive."""
 
     def __init__(self, document: QTextDocument) -> None:
         super().__init__(document)
-        self._lines: LineHighlighter = cuda_highlighter()
+        self.spans: list[list[Span]] = []
+
+    def set_spans(self, spans: list[list[Span]]) -> None:
+        self.spans = spans
+        self.rehighlight()
 
     def highlightBlock(self, text: str) -> None:
+        number = self.currentBlock().blockNumber()
+        if not 0 <= number < len(self.spans):
+            return
         position = 0
-        for part, colour in self._lines.spans(text):
+        for part, colour in self.spans[number]:
             if colour is not None:
                 fmt = QTextCharFormat()
                 fmt.setForeground(colour)
@@ -64,28 +94,73 @@ class _CudaSyntax(QSyntaxHighlighter):
 class KernelDbPanel(QWidget):
     error = Signal(str, object)  # title, exception: the window shows its error dialog
     reexport_requested = Signal(list)  # kernel names to export again from the open workspace
-    db_changed = Signal(str)  # the DB file now shown
+    listed = Signal()  # a listing is on screen
+    detail_shown = Signal()
 
-    def __init__(self, settings: QSettings) -> None:
+    def __init__(self, settings: QSettings, workers: Workers, cuda: Highlighter) -> None:
         super().__init__()
         self.setObjectName("kernel_db_panel")
         self.settings = settings
-        self.db: KernelDB | None = None
         self.detail: EntryDetail | None = None
-        self._path = Path(str(settings.value(SETTINGS_KEY, "") or default_db_path()))
+        remembered = str(settings.value(SETTINGS_KEY, "") or "")
+        self._path: Path | None = Path(remembered) if remembered else None  # None: the default
+        self._document: ViewDocument | None = None
+        self._times = Latest(workers, "document", "reading kernel times", self)
+        self._workers = workers
+        self._session = DbSession()
+        self._cuda = cuda
+        self._loaded = False  # read once the panel is first shown
+        self._listing = Latest(workers, "db", "listing the kernel DB", self)
+        self._details = Latest(workers, "db", "reading a kernel DB entry", self)
+        self._colouring = Latest(workers, "highlight", "highlighting an entry", self)
+        self._typing = QTimer(self)
+        self._typing.setSingleShot(True)
+        self._typing.setInterval(TYPING_PAUSE_MS)
+        self._lines: list[str] = []  # of the file shown
         self.model = KernelDbModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SortRole)
-        self._build()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(self._build_top())
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self._build_listing())
+        self.splitter.addWidget(self._build_details())
+        self.splitter.setSizes([600, 500])
+        layout.addWidget(self.splitter, 1)
+        self._typing.timeout.connect(self.refresh)
+        self.search.textChanged.connect(self._typing.start)
+        self.shape.textChanged.connect(self._typing.start)
+        self.op_box.currentIndexChanged.connect(self.refresh)
+        self.device_box.currentIndexChanged.connect(self.refresh)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection)
+        self.files.currentIndexChanged.connect(self._show_file)
+        self.delete_button.clicked.connect(self.confirm_delete)
+        self.reexport_button.clicked.connect(self._reexport)
+        self._listing.result.connect(self._on_listed)
+        self._listing.failed.connect(
+            lambda exc, path: self.error.emit(f"Cannot read {path.name}", exc)
+        )
+        self._details.result.connect(self._on_detail)
+        self._details.failed.connect(lambda exc, _: self.error.emit("Cannot read the entry", exc))
+        self._times.result.connect(self._on_times)
+        self._times.failed.connect(lambda exc, _: self.error.emit("Cannot read kernel times", exc))
+        self._colouring.result.connect(self._on_coloured)
 
     # ---- construction -------------------------------------------------------------------
-    def _build(self) -> None:
+    def _build_top(self) -> QHBoxLayout:
         self.path_label = QLabel()
         self.path_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         choose = QPushButton("Open DB…")
         choose.setToolTip("Choose the kernel DB file to browse and export into")
         choose.clicked.connect(self.choose_db)
+        top = QHBoxLayout()
+        top.addWidget(self.path_label, 1)
+        top.addWidget(choose)
+        return top
+
+    def _build_listing(self) -> QWidget:
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search kernel, identifier, op, model…")
         self.search.setClearButtonEnabled(True)
@@ -112,26 +187,12 @@ class KernelDbPanel(QWidget):
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate((30, 16, 34, 9, 10, 10)):
             self.table.setColumnWidth(column, chars * width)
-        self.info = QLabel()
-        self.info.setWordWrap(True)
-        self.info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.files = QComboBox()
-        self.files.setToolTip("Source files stored with the entry")
-        self.source = QPlainTextEdit()
-        self.source.setReadOnly(True)
-        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-        self.source.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self._syntax = _CudaSyntax(self.source.document())
         self.delete_button = QPushButton("Delete…")
         self.delete_button.setToolTip("Delete the selected entries from the DB (asks first)")
         self.reexport_button = QPushButton("Re-export")
         self.reexport_button.setToolTip(
             "Export the selected entries' kernels again from the open workspace"
         )
-
-        top = QHBoxLayout()
-        top.addWidget(self.path_label, 1)
-        top.addWidget(choose)
         filters = QHBoxLayout()
         filters.addWidget(self.search, 2)
         filters.addWidget(self.op_box, 1)
@@ -142,47 +203,54 @@ class KernelDbPanel(QWidget):
         buttons.addWidget(self.reexport_button)
         buttons.addWidget(self.delete_button)
         listing = QWidget()
-        listing_layout = QVBoxLayout(listing)
-        listing_layout.setContentsMargins(0, 0, 0, 0)
-        listing_layout.addLayout(filters)
-        listing_layout.addWidget(self.table, 1)
-        listing_layout.addLayout(buttons)
+        layout = QVBoxLayout(listing)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(filters)
+        layout.addWidget(self.table, 1)
+        layout.addLayout(buttons)
+        return listing
+
+    def _build_details(self) -> QWidget:
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        self.info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.files = QComboBox()
+        self.files.setToolTip("Source files stored with the entry")
+        self.source = QPlainTextEdit()
+        self.source.setReadOnly(True)
+        self.source.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.source.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self._syntax = _CudaSyntax(self.source.document())
         details = QWidget()
-        detail_layout = QVBoxLayout(details)
-        detail_layout.setContentsMargins(0, 0, 0, 0)
+        layout = QVBoxLayout(details)
+        layout.setContentsMargins(0, 0, 0, 0)
         form = QFormLayout()
         form.addRow(self.info)
         form.addRow("File:", self.files)
-        detail_layout.addLayout(form)
-        detail_layout.addWidget(self.source, 1)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(listing)
-        self.splitter.addWidget(details)
-        self.splitter.setSizes([600, 500])
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(2, 2, 2, 2)
-        layout.addLayout(top)
-        layout.addWidget(self.splitter, 1)
-
-        self.search.textChanged.connect(self.refresh)
-        self.shape.textChanged.connect(self.refresh)
-        self.op_box.currentIndexChanged.connect(self.refresh)
-        self.device_box.currentIndexChanged.connect(self.refresh)
-        self.table.selectionModel().selectionChanged.connect(self._on_selection)
-        self.files.currentIndexChanged.connect(self._show_file)
-        self.delete_button.clicked.connect(self.confirm_delete)
-        self.reexport_button.clicked.connect(self._reexport)
+        layout.addLayout(form)
+        layout.addWidget(self.source, 1)
+        return details
 
     # ---- the DB file --------------------------------------------------------------------
     @property
     def path(self) -> Path:
+        if self._path is None:
+            from kernelscope.core.kernel_db import default_db_path
+
+            self._path = default_db_path()
         return self._path
+
+    @property
+    def busy(self) -> bool:
+        return (
+            self._listing.busy or self._details.busy or self._times.busy or self._typing.isActive()
+        )
 
     def choose_db(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self,
             "Kernel DB",
-            str(self._path),
+            str(self.path),
             DB_FILTER,
             options=QFileDialog.Option.DontConfirmOverwrite,
         )
@@ -194,30 +262,88 @@ class KernelDbPanel(QWidget):
         self._path = Path(path).expanduser()
         self.settings.setValue(SETTINGS_KEY, str(self._path))
         self.load()
-        self.db_changed.emit(str(self._path))
 
     def load(self) -> None:
         """(Re)open the DB read-only and list it; a file that does not exist yet is empty."""
-        self.close_db()
-        self.path_label.setText(str(self._path))
-        self.path_label.setToolTip(str(self._path))
-        if self._path.is_file():
-            try:
-                self.db = KernelDB.open(self._path)
-            except KernelscopeError as exc:
-                self.error.emit(f"Cannot read {self._path.name}", exc)
-        self._fill_filters()
-        self.refresh()
+        self._loaded = True
+        self.path_label.setText(str(self.path))
+        self.path_label.setToolTip(str(self.path))
+        self._read_times()
+        self._list(reread=True)
+
+    def reload(self) -> None:
+        """After the DB changed on disk (an export): new op types, devices and rows."""
+        if self._loaded:
+            self._list(reread=True)
+
+    def refresh(self) -> None:
+        """List again with the filters as they are now."""
+        if self._loaded:
+            self._list(reread=False)
 
     def close_db(self) -> None:
-        if self.db is not None:
-            self.db.close()
-            self.db = None
+        """Stop listening and close the connection (the window closes)."""
+        self._typing.stop()
+        self._listing.cancel()
+        self._details.cancel()
+        self._colouring.cancel()
+        self._times.cancel()
+        if self._loaded and not self._workers.closed:
+            session = self._session
+            self._workers.start("db", lambda context: session.close(), "closing the kernel DB")
+        self._loaded = False
 
-    def _fill_filters(self) -> None:
+    def ensure_loaded(self) -> None:
+        """Read the DB if it was not read yet (the dock's tab came to the front)."""
+        if not self._loaded:
+            self.load()
+
+    def _list(self, reread: bool) -> None:
+        self._typing.stop()
+        path, filters, session = self.path, self.filters(), self._session
+        self._listing.submit(lambda context: session.list(path, filters, reread), path)
+
+    # ---- listing ------------------------------------------------------------------------
+    def filters(self) -> Filters:
+        return {
+            "op": self.op_box.currentData() or None,
+            "device": self.device_box.currentData() or None,
+            "shape": self.shape.text().strip() or None,
+            "search": self.search.text().strip() or None,
+        }
+
+    def _on_listed(self, listing: Listing, path: Path) -> None:
+        if listing.error is not None:
+            self.error.emit(f"Cannot read {path.name}", listing.error)
+        if listing.choices is not None:
+            self._fill_filters(*listing.choices)
+        selected = set(self.selected_keys())
+        self.model.set_entries(listing.entries)
+        if not listing.readable:
+            self.count_label.setText(
+                "No DB yet: Export to Kernel DB creates it"
+                if not path.exists()
+                else "The DB could not be read"
+            )
+        else:
+            shown = len(listing.entries)
+            self.count_label.setText(
+                f"{listing.total} entries"
+                if shown == listing.total
+                else f"{shown} of {listing.total} entries"
+            )
+        rows = [r for r in range(self.model.rowCount()) if self.model.entry(r).key in selected]
+        for row in rows:
+            self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
+        if not rows:
+            self._show_detail(None)
+        self._update_buttons()
+        self.listed.emit()
+
+    def _fill_filters(self, op_types: list[tuple[str, int]], devices: list[str]) -> None:
         for box, items, empty in (
-            (self.op_box, self._op_items(), "All op types"),
-            (self.device_box, self._device_items(), "All devices"),
+            (self.op_box, [(f"{op} ({n})", op) for op, n in op_types], "All op types"),
+            (self.device_box, [(d, d) for d in devices], "All devices"),
         ):
             current = box.currentData()
             box.blockSignals(True)
@@ -228,54 +354,21 @@ class KernelDbPanel(QWidget):
             box.setCurrentIndex(max(0, box.findData(current)))
             box.blockSignals(False)
 
-    def _op_items(self) -> list[tuple[str, str]]:
-        return [(f"{op} ({n})", op) for op, n in self.db.op_types()] if self.db else []
+    def set_document(self, document: ViewDocument | None) -> None:
+        """The document open in the window: its profile's mean times go beside the entries."""
+        self._document = document
+        if self._loaded:
+            self._read_times()
 
-    def _device_items(self) -> list[tuple[str, str]]:
-        return [(d, d) for d in self.db.devices()] if self.db else []
+    def _read_times(self) -> None:
+        document = self._document
+        if document is None or not document.has_profile:
+            self._times.cancel()
+            self.model.set_profile_times({})
+            return
+        self._times.submit(lambda context: mean_times_us(document))
 
-    # ---- listing ------------------------------------------------------------------------
-    def filters(self) -> dict[str, str | None]:
-        return {
-            "op": self.op_box.currentData() or None,
-            "device": self.device_box.currentData() or None,
-            "shape": self.shape.text().strip() or None,
-            "search": self.search.text().strip() or None,
-        }
-
-    def refresh(self) -> None:
-        selected = set(self.selected_keys())
-        if self.db is None:
-            self.model.set_entries([])
-            self.count_label.setText(
-                "No DB yet: Export to Kernel DB creates it"
-                if not self._path.exists()
-                else "The DB could not be read"
-            )
-        else:
-            filters = self.filters()
-            self.model.set_entries(self.db.list_entries(**filters, limit=PAGE))
-            total = self.db.count_entries(**filters)
-            shown = self.model.rowCount()
-            self.count_label.setText(
-                f"{total} entries" if shown == total else f"{shown} of {total} entries"
-            )
-        rows = [r for r in range(self.model.rowCount()) if self.model.entry(r).key in selected]
-        for row in rows:
-            self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
-        if not rows:
-            self._show_detail(None)
-        self._update_buttons()
-
-    def reload(self) -> None:
-        """After the DB changed on disk (an export): new op types, devices and rows."""
-        if self.db is None:
-            self.load()
-        else:
-            self._fill_filters()
-            self.refresh()
-
-    def set_profile_times(self, times_us: dict[str, float]) -> None:
+    def _on_times(self, times_us: dict[str, float], context: object) -> None:
         self.model.set_profile_times(times_us)
 
     def selected_keys(self) -> list[str]:
@@ -304,13 +397,15 @@ class KernelDbPanel(QWidget):
 
     # ---- detail -------------------------------------------------------------------------
     def _show_detail(self, key: str | None) -> None:
-        self.detail = None
-        if key is not None and self.db is not None:
-            try:
-                self.detail = self.db.get(key)
-            except KernelscopeError as exc:
-                self.error.emit("Cannot read the entry", exc)
-        d = self.detail
+        if key is None:
+            self._details.cancel()
+            self._on_detail(None, None)
+            return
+        session = self._session
+        self._details.submit(lambda context: session.detail(key), key)
+
+    def _on_detail(self, detail: EntryDetail | None, key: str | None) -> None:
+        self.detail = d = detail
         self.files.blockSignals(True)
         self.files.clear()
         if d is None:
@@ -321,15 +416,22 @@ class KernelDbPanel(QWidget):
             self.files.addItems(list(d.sources) or ["Function body"])
         self.files.blockSignals(False)
         self._show_file()
+        self.detail_shown.emit()
 
     def _show_file(self) -> None:
         d = self.detail
         if d is None:
             return
         text = d.sources.get(self.files.currentText())
-        if text is None:
-            text = str(d.function.get("function_body") or d.source or "")
-        self.source.setPlainText(text)
+        self._lines = lines = (text if text is not None else function_body(d)).splitlines()
+        self._syntax.spans = []
+        self.source.setPlainText("\n".join(lines))  # one block per line, as lexed
+        cuda = self._cuda
+        self._colouring.submit(lambda context: cuda.text(lines, context.cancel), lines)
+
+    def _on_coloured(self, spans: list[list[Span]], lines: list[str]) -> None:
+        if lines is self._lines:
+            self._syntax.set_spans(spans)
 
     # ---- editing ------------------------------------------------------------------------
     def confirm_delete(self) -> QMessageBox | None:
@@ -341,8 +443,7 @@ class KernelDbPanel(QWidget):
         box = QMessageBox(
             QMessageBox.Icon.Question,
             "Delete kernel DB entries",
-            f"Delete {len(chosen)} entr{'y' if len(chosen) == 1 else 'ies'} from "
-            f"{self._path.name}?",
+            f"Delete {len(chosen)} entr{'y' if len(chosen) == 1 else 'ies'} from {self.path.name}?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
             self,
         )
@@ -354,15 +455,14 @@ class KernelDbPanel(QWidget):
         box.open()
         return box
 
-    def delete(self, keys: list[str]) -> int:
-        try:
-            with KernelDB.open(self._path, write=True, timeout=2.0) as db:
-                removed = db.delete(keys)
-        except KernelscopeError as exc:
-            self.error.emit("Cannot delete from the kernel DB", exc)
-            return 0
-        self.reload()
-        return removed
+    def delete(self, keys: list[str]) -> None:
+        """Delete these entries on the ``db`` lane, then list again."""
+        path = self.path
+        job = self._workers.start(
+            "db", lambda context: delete_entries(path, keys), "deleting kernel DB entries"
+        )
+        job.returned.connect(lambda removed: self.reload())
+        job.errored.connect(lambda exc: self.error.emit("Cannot delete from the kernel DB", exc))
 
     def _reexport(self) -> None:
         names = list(dict.fromkeys(name for _, name in self._selected_entries() if name))
@@ -371,27 +471,28 @@ class KernelDbPanel(QWidget):
 
 
 def _describe(d: EntryDetail) -> str:
+    from kernelscope.core.kernel_db import describe_line_summary  # loaded with the DB
+
     grid = format_dims(d.grid) if d.grid else "?"
     block = format_dims(d.block) if d.block else "?"
     parts = [
-        f"<b>{d.kernel_name or d.key[:12]}</b> — {d.op_type} on {d.device_type}",
-        f"Identifier: <tt>{_escape(d.identifier)}</tt>",
+        f"<b>{html.escape(d.kernel_name or d.key[:12])}</b> — "
+        f"{html.escape(d.op_type)} on {html.escape(d.device_type)}",
+        f"Identifier: <tt>{html.escape(d.identifier)}</tt>",
         f"Launch: grid {grid}, block {block}",
     ]
     if d.time_us is not None:
-        parts.append(f"Stored time: {format_number(d.time_us)} µs on {d.device_name or '?'}")
+        parts.append(
+            f"Stored time: {format_number(d.time_us)} µs on {html.escape(d.device_name or '?')}"
+        )
     if d.model:
-        parts.append(f"Model: {_escape(d.model)}, exported {d.exported_at}")
-    parts += [_escape(text) for text in describe_line_summary(d.metrics)]
+        parts.append(f"Model: {html.escape(d.model)}, exported {d.exported_at}")
+    parts += [html.escape(text) for text in describe_line_summary(d.metrics)]
     if d.usable:
         parts.append("Usable by NNFusion")
     else:
         reasons = "; ".join(d.reasons) or "no reason recorded"
         parts.append(
-            f"<span style='color:#b00040'>Not usable by NNFusion: {_escape(reasons)}</span>"
+            f"<span style='color:#b00040'>Not usable by NNFusion: {html.escape(reasons)}</span>"
         )
     return "<br>".join(parts)
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

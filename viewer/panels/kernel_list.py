@@ -12,17 +12,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.view import Selection
+
 from ..code.delegates import BarDelegate
-from ..selection import SelectionState
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
 from .kernel_list_model import KernelListModel
 
 
 class KernelList(QWidget):
-    def __init__(self, state: SelectionState) -> None:
+    def __init__(self, selection: Selection) -> None:
         super().__init__()
         self.setObjectName("kernel_list")
-        self.state = state
+        self.selection = selection
         self.model = KernelListModel(self)
         self.proxy = QSortFilterProxyModel(self)
         self.proxy.setSourceModel(self.model)
@@ -52,11 +53,13 @@ class KernelList(QWidget):
         layout.addWidget(self.filter)
         layout.addWidget(self.table, 1)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
-        state.document_changed.connect(self._on_document)
-        state.kernel_changed.connect(self._on_kernel)
+        selection.document_changed.connect(self._on_document)
+        selection.kernel_changed.connect(self._on_kernel)
+        # a kernel that failed to load leaves the list on the one still shown
+        selection.loading_changed.connect(lambda loading: None if loading else self._on_kernel())
 
     def _on_document(self) -> None:
-        self.model.set_document(self.state.document)
+        self.model.set_document(self.selection.document)
         chars = self.fontMetrics().horizontalAdvance("0")
         for column in range(self.model.columnCount()):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
@@ -64,12 +67,12 @@ class KernelList(QWidget):
             self.table.setColumnWidth(column, chars * (34 if column == 0 else 11))
         # hottest first when a profile measured time, else program order
         self.table.sortByColumn(
-            1 if self.state.document and self.state.document.kernel_metric_names else -1,
+            1 if self.selection.document and self.selection.document.kernel_metric_names else -1,
             Qt.SortOrder.DescendingOrder,
         )
 
     def _on_kernel(self) -> None:
-        kernel = self.state.kernel
+        kernel = self.selection.kernel
         if kernel is None:
             return
         row = self.model.row_of(kernel.name)
@@ -83,7 +86,7 @@ class KernelList(QWidget):
 
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         if current.isValid():
-            self.state.set_kernel(item_data(current, KeyRole))
+            self.selection.show(item_data(current, KeyRole))
 
     def selected_names(self) -> list[str]:
         """Kernels selected in the list, in the list's order."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -28,8 +29,8 @@ def _static_columns() -> list[_Column]:
     return [
         _Column("Kernel", lambda s: s.name, lambda s: s.name),
         _Column("Fused ops", lambda s: len(s.ops), lambda s: ", ".join(_short(o) for o in s.ops)),
-        _Column("Grid", lambda s: _product(s.grid), lambda s: format_dims(s.grid)),
-        _Column("Block", lambda s: _product(s.block), lambda s: format_dims(s.block)),
+        _Column("Grid", lambda s: math.prod(s.grid), lambda s: format_dims(s.grid)),
+        _Column("Block", lambda s: math.prod(s.block), lambda s: format_dims(s.block)),
         _Column("Registers", lambda s: s.registers or 0, lambda s: format_number(s.registers)),
         _Column(
             "SASS",
@@ -55,13 +56,6 @@ def _short(op: str) -> str:
     return op.removeprefix("relax.")
 
 
-def _product(dims: list[int]) -> int:
-    out = 1
-    for d in dims:
-        out *= d
-    return out
-
-
 class KernelListModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -81,9 +75,6 @@ class KernelListModel(QAbstractTableModel):
             for c in self._columns
         ]
         self.endResetModel()
-
-    def column_titles(self) -> list[str]:
-        return [c.title for c in self._columns]
 
     def row_of(self, name: str) -> int:
         for i, r in enumerate(self._rows):

@@ -1,72 +1,51 @@
-"""Runs a core build, then optionally a profile, in a QThread; Cancel sets an Event.
+"""Build & Profile as a job for the ``build`` lane: a core build, then optionally a profile.
 
-Signals: ``built`` when the workspace is on disk (the window shows it at once), then
-``profiled`` when an Nsight Compute report has been added to it, or ``failed``.
-``profile_skipped`` says why profiling could not run on this machine.
+It sends ``Built`` as soon as the workspace is on disk (the window shows it at once) and
+returns ``Profiled`` when an Nsight Compute report was added to it, ``ProfileSkipped`` when
+this machine cannot profile (and why), or None when no profile was asked for. The build runs
+in a child process (a TVM crash is an error, not the window's end); Cancel kills it and ncu.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
 
-from PySide6.QtCore import QThread, Signal
+from kernelscope.core.build import BuildRequest, build_in_child
+from kernelscope.core.profiling import ProfileRequest, profile_workspace, profiling_problem
+
+from .jobs import JobContext, JobFn
 
 
-class BuildThread(QThread):
-    progress = Signal(str, float, str)  # step, fraction (-1 when unknown), message
-    built = Signal(str)  # workspace path
-    profiled = Signal(str)  # report path
-    profile_skipped = Signal(str)  # why this machine cannot profile
-    failed = Signal(object)  # the exception
+@dataclass(frozen=True)
+class Built:
+    workspace: Path
 
-    def __init__(
-        self,
-        request: object,  # a kernelscope.core.build.pipeline.BuildRequest
-        profile_request: Callable[[str], object] | None = None,  # workspace -> ProfileRequest
-    ) -> None:
-        super().__init__()
-        self.request = request
-        self.profile_request = profile_request
-        self.cancel_event = threading.Event()
 
-    def cancel(self) -> None:
-        self.cancel_event.set()
+@dataclass(frozen=True)
+class Profiled:
+    report: Path
 
-    def run(self) -> None:
-        from kernelscope.core.build import build_model  # TVM is imported only while building
 
-        try:
-            workspace = build_model(
-                self.request,  # type: ignore[arg-type]
-                progress=self._report,
-                cancel=self.cancel_event,
-            )
-        except Exception as exc:  # any failure, bug or not, must reach the dialog
-            self.failed.emit(exc)
-            return
-        self.built.emit(str(workspace.path))
-        if self.profile_request is not None:
-            self._profile(str(workspace.path))
+@dataclass(frozen=True)
+class ProfileSkipped:
+    problem: str  # why this machine cannot profile
 
-    def _profile(self, workspace: str) -> None:
-        from kernelscope.core.profiling import profile_workspace, profiling_problem
 
-        request = self.profile_request(workspace)  # type: ignore[misc]
-        problem = None if getattr(request, "host", None) else profiling_problem()
+def build_job(
+    request: BuildRequest, profile_request: Callable[[Path], ProfileRequest] | None = None
+) -> JobFn:
+    def run(context: JobContext) -> Profiled | ProfileSkipped | None:
+        workspace = build_in_child(request, progress=context.progress, cancel=context.cancel)
+        context.send(Built(workspace.path))
+        if profile_request is None:
+            return None
+        profile = profile_request(workspace.path)
+        problem = None if profile.host else profiling_problem()
         if problem:
-            self.profile_skipped.emit(problem)
-            return
-        try:
-            result = profile_workspace(
-                request,  # type: ignore[arg-type]
-                progress=self._report,
-                cancel=self.cancel_event,
-            )
-        except Exception as exc:
-            self.failed.emit(exc)
-        else:
-            self.profiled.emit(str(result.report))
+            return ProfileSkipped(problem)
+        result = profile_workspace(profile, progress=context.progress, cancel=context.cancel)
+        return Profiled(result.report)
 
-    def _report(self, step: str, fraction: float | None, message: str) -> None:
-        self.progress.emit(step, -1.0 if fraction is None else fraction, message)
+    return run

@@ -1,87 +1,112 @@
-"""Export to kernel DB: ``core.kernel_db`` in a QThread, and the summary dialog after it.
+"""Export to kernel DB, off the GUI thread, one export at a time.
 
-The thread opens the workspace itself (a ``Workspace`` is cheap to open and then belongs to
-that thread alone) and gets the kernel times and line summaries as plain mappings, read from
-the profile on the GUI thread before it starts.
+First the export facts (the profile's mean times and line summaries) are read on the
+``document`` lane, where every read of the open document happens; then the workspace's kernels
+are written on the ``export`` lane, which opens the workspace itself (a ``Workspace`` is cheap
+to open and then belongs to that thread alone). Closing the window waits for a running
+export: it is one transaction, so it commits or rolls back, never half.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QThread, Signal
-from PySide6.QtWidgets import QMessageBox, QWidget
+from PySide6.QtCore import QObject, Signal
 
-from kernelscope.core.kernel_db import ExportReport, export_workspace
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.view import ViewDocument
+
+if TYPE_CHECKING:  # core.kernel_db (sqlite-utils) is imported by the first export's jobs
+    from kernelscope.core.kernel_db import ExportReport, ProfileFacts
+
+from .jobs import Job, JobContext, Workers
 
 
-class ExportThread(QThread):
+class ExportController(QObject):
+    running_changed = Signal(bool)
     progress = Signal(float, str)  # fraction (-1 when unknown), message
     exported = Signal(object)  # ExportReport
-    failed = Signal(object)  # the exception
+    failed = Signal(str, object)  # title, exception
 
-    def __init__(
-        self,
-        workspace: str,
-        db_path: str,
-        kernels: Sequence[str] | None,
-        times: Mapping[str, tuple[str, float]],
-        ncu_version: str | None,
-        metrics: Mapping[str, dict[str, Any]] | None = None,
-    ) -> None:
-        super().__init__()
-        self.workspace = workspace
-        self.db_path = db_path
-        self.kernels = list(kernels) if kernels else None
-        self.times = dict(times)
-        self.ncu_version = ncu_version
-        self.metrics = dict(metrics or {})
+    def __init__(self, workers: Workers, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._workers = workers
+        self._job: Job | None = None
 
-    def run(self) -> None:
-        try:
-            report = export_workspace(
-                self.workspace,
-                self.db_path,
-                self.kernels,
-                self.times,
-                ncu_version=self.ncu_version,
-                timeout=5.0,
-                progress=self._report,
-                metrics=self.metrics,
+    @property
+    def running(self) -> bool:
+        return self._job is not None
+
+    def start(self, document: ViewDocument | None, db: Path, kernels: list[str] | None) -> bool:
+        """Export these kernels (all when None or empty) of the document's workspace into
+        ``db``. False, with ``failed`` telling why, when there is nothing to export."""
+        if self._job is not None:
+            return False
+        if document is None or document.workspace is None:
+            self.failed.emit(
+                "Nothing to export",
+                KernelscopeError(
+                    "Export to kernel DB needs a build workspace",
+                    hint="open a workspace or build a model first; a report alone has no "
+                    "kernel sources to export",
+                ),
             )
-        except Exception as exc:  # any failure, bug or not, must reach the error dialog
-            self.failed.emit(exc)
-        else:
-            self.exported.emit(report)
+            return False
+        known = {k.name for k in document.workspace.manifest.kernels}
+        chosen = [k for k in kernels or [] if k in known]
+        if kernels and not chosen:
+            self.failed.emit(
+                "Nothing to export",
+                KernelscopeError(
+                    f"{', '.join(kernels)} not in the open workspace",
+                    hint="open the workspace the entries were exported from",
+                ),
+            )
+            return False
+        workspace = document.workspace.path
 
-    def _report(self, step: str, fraction: float | None, message: str) -> None:
-        text = f"Preparing {message}" if step == "prepare" else f"Writing {message}"
-        self.progress.emit(-1.0 if fraction is None else fraction, text)
+        def facts(context: JobContext) -> ProfileFacts:
+            return document.export_facts(chosen or None)
 
+        job = self._workers.start("document", facts, "reading export facts")
+        self._run(job)
+        job.returned.connect(lambda found: self._write(workspace, db, chosen, found))
+        self.running_changed.emit(True)
+        return True
 
-def summary_box(parent: QWidget, report: ExportReport) -> QMessageBox:
-    """What was added, updated or left unchanged, and which rows NNFusion cannot use, why."""
-    rows = report.primary
-    flagged = [c for c in rows if not c.usable]
-    counts = {s: sum(c.status == s for c in rows) for s in ("added", "updated", "unchanged")}
-    box = QMessageBox(parent)
-    box.setIcon(QMessageBox.Icon.Information)
-    box.setWindowTitle("Exported to kernel DB")
-    box.setText(
-        f"{len(rows)} kernel{'s' * (len(rows) != 1)} exported to {report.db_path.name}: "
-        f"{counts['added']} added, {counts['updated']} updated, "
-        f"{counts['unchanged']} unchanged."
-    )
-    if flagged:
-        reasons = sorted({r for c in flagged for r in c.reasons})
-        box.setInformativeText(
-            f"{len(flagged)} stored for browsing only, not usable by NNFusion: "
-            + "; ".join(reasons[:4])
-            + ("; …" if len(reasons) > 4 else "")
-        )
-    else:
-        box.setInformativeText("All of them are usable by NNFusion.")
-    box.setDetailedText(report.summary())
-    box.setStandardButtons(QMessageBox.StandardButton.Close)
-    return box
+    def _write(self, workspace: Path, db: Path, kernels: list[str], facts: ProfileFacts) -> None:
+        times, version, metrics = facts.times, facts.ncu_version, facts.line_summaries
+
+        def write(context: JobContext) -> ExportReport:
+            from kernelscope.core.kernel_db import export_workspace
+
+            def progress(step: str, fraction: float | None, message: str) -> None:
+                text = f"Preparing {message}" if step == "prepare" else f"Writing {message}"
+                context.progress(step, fraction, text)
+
+            return export_workspace(
+                workspace,
+                db,
+                kernels or None,
+                times,
+                ncu_version=version,
+                timeout=5.0,
+                progress=progress,
+                metrics=metrics,
+            )
+
+        job = self._workers.start("export", write, "exporting to the kernel DB")
+        self._run(job)
+        job.returned.connect(self.exported)
+
+    def _run(self, job: Job) -> None:
+        self._job = job
+        job.progress.connect(lambda step, fraction, text: self.progress.emit(fraction, text))
+        job.errored.connect(lambda exc: self.failed.emit("Export to kernel DB failed", exc))
+        job.finished.connect(lambda: self._on_finished(job))
+
+    def _on_finished(self, job: Job) -> None:
+        if self._job is job:  # the facts job hands over to the write job in its handler
+            self._job = None
+            self.running_changed.emit(False)

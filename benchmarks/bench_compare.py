@@ -1,0 +1,169 @@
+"""Benchmark ``kernelscope diff`` against the targets of issue 11.
+
+    python benchmarks/bench_compare.py [BASE NEW [WS_BASE WS_NEW]]
+
+Data: the H200 pairs of tests/data/compare, each report's results repeated and cut to 60
+launches (written to benchmarks/out/, checked with ncu_report; see bench_import.py for how a
+report is extended):
+
+* batch change: cnn3 at batch 8 vs batch 2, with both workspaces (matched by structure);
+* renumbered, no workspaces: cnn3 vs cnn3 with a layer in front (matched by name, launch
+  configuration and the reports' embedded sources).
+
+With BASE and NEW (and their workspaces), that pair is measured as it is instead.
+
+Every figure runs in a fresh Python process; "cold" with an empty kernelscope cache (the OS
+file cache is warm), "warm" on the cache a cold run left. "one cold open" is what opening one
+of the two reports costs: ``Profile.open`` and its kernel list. "kernel comparison" is what
+selecting a kernel in compare mode costs in core (``Comparison.kernel``: both sides' lines,
+their alignment and the SASS) after the kernel-level diff: cold (the kernel's per-instruction
+data read from the reports) and warm (from the cache, as after a first look).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_import import _blocks, _is_result_header
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data" / "compare"
+OUT = Path(__file__).resolve().parent / "out"
+LAUNCHES = 60
+TARGETS = {
+    "diff cold / one cold open": 2.0,
+    "diff warm s": 0.5,
+    "kernel comparison, warm, slowest s": 0.15,
+}
+CASES = {
+    "batch change, with workspaces": ("cnn3_b8_run1", "cnn3_b2", "cnn3_b8", "cnn3_b2"),
+    "renumbered, no workspaces": ("cnn3_b8_run1", "cnn3x_b8", None, None),
+}
+
+
+def cut_report(src: Path, dst: Path, launches: int) -> None:
+    """The report with copies of its results appended until it holds ``launches`` of them."""
+    data = src.read_bytes()
+    blocks = _blocks(data)
+    results = [
+        blocks[i] + blocks[i + 1] for i in range(len(blocks) - 1) if _is_result_header(blocks[i])
+    ]
+    if launches < len(results):
+        raise ValueError(f"{src} already has {len(results)} launches")
+    extra = [results[i % len(results)] for i in range(len(results), launches)]
+    dst.write_bytes(data + b"".join(extra))
+
+
+def make_data() -> dict[str, Path]:
+    import ncu_report
+
+    OUT.mkdir(exist_ok=True)
+    files = {}
+    for name in {n for case in CASES.values() for n in case[:2]}:
+        dst = OUT / f"{name}_x{LAUNCHES}.ncu-rep"
+        if not dst.is_file():
+            cut_report(DATA / f"{name}.ncu-rep", dst, LAUNCHES)
+            got = ncu_report.load_report(str(dst)).range_by_idx(0).num_actions()
+            if got != LAUNCHES:
+                raise SystemExit(f"synthetic {dst.name}: ncu_report sees {got} launches")
+        files[name] = dst
+    return files
+
+
+# ---- one measurement per process ----------------------------------------------------------------
+def _measure(what: str, args: list[str]) -> dict[str, float]:
+    t0 = time.perf_counter()
+    from kernelscope.core.compare import open_comparison
+    from kernelscope.core.ncu import Profile
+
+    out: dict[str, float] = {"import s": time.perf_counter() - t0}
+    t1 = time.perf_counter()
+    if what == "open":
+        Profile.open(args[0]).kernels()
+        out["open s"] = time.perf_counter() - t1
+        return out
+    base, new, wb, wn = (a or None for a in args)
+    cmp = open_comparison(base, new, base_workspace=wb, new_workspace=wn)
+    diff = cmp.summary()
+    out["diff s"] = time.perf_counter() - t1
+    out["kernels"] = len(diff.kernels)
+    if what == "kernels":
+        times = []
+        for k in diff.matched:
+            t = time.perf_counter()
+            cmp.kernel(k)
+            times.append(time.perf_counter() - t)
+        out["kernel max s"] = max(times)
+        out["kernel median s"] = statistics.median(times)
+    return out
+
+
+def child(what: str, args: list[str], cache: Path) -> dict[str, float]:
+    env = dict(os.environ, KERNELSCOPE_CACHE_DIR=str(cache))
+    cmd = [sys.executable, __file__, "--child", what, *args]
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr}")
+    return json.loads(proc.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("pair", nargs="*", help="BASE NEW [WS_BASE WS_NEW] instead of the data")
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(_measure(args.child[0], args.child[1:])))
+        return
+    if args.pair:
+        if len(args.pair) not in (2, 4):
+            parser.error("give BASE NEW, or BASE NEW WS_BASE WS_NEW")
+        cases = {"given pair": [*args.pair, "", ""][:4]}
+    else:
+        files = make_data()
+        cases = {
+            f"{label} ({LAUNCHES} launches a side)": [
+                str(files[base]),
+                str(files[new]),
+                str(DATA / f"{wb}.kscope") if wb else "",
+                str(DATA / f"{wn}.kscope") if wn else "",
+            ]
+            for label, (base, new, wb, wn) in CASES.items()
+        }
+    rows: list[tuple[str, str, str]] = []
+    for label, argv in cases.items():
+        with tempfile.TemporaryDirectory() as cache:
+            opened = child("open", [argv[0]], Path(cache))["open s"]
+        with tempfile.TemporaryDirectory() as cache:
+            cold = child("diff", argv, Path(cache))
+            warm = child("diff", argv, Path(cache))
+            first = child("kernels", argv, Path(cache))
+            again = child("kernels", argv, Path(cache))
+        rows += [
+            (label, "one cold open (Profile.open + kernel list) s", f"{opened:.3f}"),
+            (label, "diff cold s", f"{cold['diff s']:.3f}"),
+            (label, "diff cold / one cold open", f"{cold['diff s'] / opened:.2f}"),
+            (label, "diff warm s", f"{warm['diff s']:.3f}"),
+            (label, "kernel comparison, cold, median s", f"{first['kernel median s']:.3f}"),
+            (label, "kernel comparison, warm, median s", f"{again['kernel median s']:.3f}"),
+            (label, "kernel comparison, warm, slowest s", f"{again['kernel max s']:.3f}"),
+            (label, "python + kernelscope import (not in the above) s", f"{cold['import s']:.3f}"),
+        ]
+    width = max(len(r[0]) for r in rows)
+    what = max(len(r[1]) for r in rows)
+    print(f"{'case':<{width}}  {'what':<{what}}  value")
+    for case, name, value in rows:
+        print(f"{case:<{width}}  {name:<{what}}  {value:>7}")
+    print("\ntargets (issue 11):", ", ".join(f"{k} <= {v}" for k, v in TARGETS.items()))
+
+
+if __name__ == "__main__":
+    main()

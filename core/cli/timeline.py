@@ -1,0 +1,231 @@
+"""``kernelscope timeline WS|TIMELINE.json|REPORT.sqlite|REPORT.nsys-rep``: a model's kernel
+calls in time order with their durations and time shares, and Nsight Compute on one call."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import KernelscopeError
+from ..workspace import MANIFEST
+from .progress import TerminalProgress
+from .remote import add_ssh_arguments
+from .table import format_table
+
+if TYPE_CHECKING:
+    from ..timeline import Timeline
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    t = sub.add_parser(
+        "timeline",
+        help="every kernel call of one forward pass with its duration (measured with CUDA "
+        "events, or from an Nsight Systems export), and time shares",
+    )
+    t.add_argument(
+        "source",
+        type=Path,
+        help="a workspace (measure it), a saved timeline .json, or an Nsight Systems "
+        "report (.sqlite export or .nsys-rep)",
+    )
+    t.add_argument("-w", "--workspace", type=Path, help="workspace for operator types (nsys)")
+    m = t.add_argument_group("measuring")
+    m.add_argument("--host", help="measure on this SSH host (user@gpu)")
+    m.add_argument("--warmup", type=int, default=3, help="forward passes first (default 3)")
+    m.add_argument("--repeat", type=int, default=10, help="timed passes (default 10)")
+    m.add_argument("--inputs", type=Path, help=".npz with the model's inputs by name")
+    m.add_argument("--seed", type=int, default=0, help="seed of random inputs")
+    m.add_argument("--name", help="file name in WS/timelines (default: timeline-<date>-<time>)")
+    m.add_argument("--no-save", action="store_true", help="do not keep it in the workspace")
+    add_ssh_arguments(t)
+    o = t.add_argument_group("output")
+    o.add_argument("--calls", action="store_true", help="list every call")
+    o.add_argument("--top", type=int, default=10, help="rows of the share tables (default 10)")
+    o.add_argument("--json", action="store_true", help="machine-readable output")
+    p = t.add_argument_group("one call under Nsight Compute")
+    p.add_argument("--select", type=int, metavar="N", help="print the ncu selection of call N")
+    p.add_argument("--profile", type=int, metavar="N", help="profile call N with ncu")
+    p.add_argument("--kernel", help="with --select/--profile: which kernel of the call")
+    p.add_argument("--set", default="full", help="ncu section set for --profile (default full)")
+    p.add_argument(
+        "--profile-warmup", type=int, default=1, help="passes before the profiled one (default 1)"
+    )
+    t.set_defaults(func=_timeline)
+
+
+def _timeline(args: argparse.Namespace) -> int:
+    from ..timeline import TimelineRequest, measure_timeline, open_timeline
+    from ..workspace import Workspace
+
+    source: Path = args.source
+    if source.is_dir() and (source / MANIFEST).is_file():
+        request = TimelineRequest(
+            workspace=source,
+            warmup=args.warmup,
+            repeat=args.repeat,
+            inputs=args.inputs,
+            seed=args.seed,
+            name=args.name,
+            save=not args.no_save,
+            host=args.host,
+            remote_python=args.remote_python,
+            remote_runtime_root=args.remote_runtime_root,
+        )
+        if args.host:
+            from ..profiling import ssh_options
+
+            request.ssh_options = ssh_options(args.port, args.identity, args.ssh_option)
+        with TerminalProgress(quiet_when_piped=True) as progress:
+            timeline = measure_timeline(request, progress=progress)
+        workspace: Path | None = source
+    elif source.is_dir():
+        raise KernelscopeError(f"{source} is a folder but not a workspace (no {MANIFEST})")
+    else:
+        with TerminalProgress(quiet_when_piped=True) as progress:
+            timeline = open_timeline(source, progress=progress)
+        workspace = args.workspace
+        if workspace is None and timeline.source == "runner":
+            workspace = Path(timeline.origin)
+        if args.workspace is not None:
+            timeline.annotate(Workspace.open(args.workspace))
+    chosen = args.profile if args.profile is not None else args.select
+    selection = None
+    if chosen is not None:
+        selection = timeline.selection(chosen, args.kernel, warmup=args.profile_warmup)
+    if args.json:
+        out = timeline.to_dict()
+        out["kernel_shares"] = [asdict(s) for s in timeline.kernel_shares()]
+        out["op_shares"] = [asdict(s) for s in timeline.op_shares()]
+        if selection is not None:
+            out["selection"] = asdict(selection)
+        print(json.dumps(out, indent=1))
+    else:
+        _print(timeline, args)
+        if selection is not None:
+            _print_selection(timeline, chosen, selection, workspace)
+    if args.profile is not None:
+        return _profile(args, selection, workspace)
+    return 0
+
+
+def _print(timeline: Timeline, args: argparse.Namespace) -> None:
+    meta = timeline.meta
+    how = (
+        f"CUDA events, median of {meta.get('repeat', '?')} passes on {meta.get('host')}"
+        if timeline.source == "runner"
+        else f"Nsight Systems {meta.get('nsys_version', '')}".rstrip()
+    )
+    print(f"{Path(timeline.origin).name} on {timeline.device} ({how})")
+    kernels = len({k for c in timeline.calls for k in c.kernels})
+    print(
+        f"{len(timeline.calls)} calls of {kernels} kernels: {timeline.kernel_time_us / 1000:.3f} "
+        f"ms in kernels, {timeline.span_us / 1000:.3f} ms from first start to last end"
+    )
+    if timeline.source == "runner":
+        if not all(meta.get("saturated", [True])):
+            print(
+                "warning: in some passes the GPU waited for the CPU to launch kernels; their "
+                "times include launch gaps"
+            )
+        if "plain_gpu_us" in meta:
+            print(
+                f"a plain pass: {meta['plain_gpu_us'] / 1000:.3f} ms on the GPU without per-call "
+                f"events, {meta['plain_wall_ms']:.3f} ms wall clock"
+            )
+    if meta.get("file"):
+        print(f"saved: {meta['file']}")
+    if args.calls:
+        print()
+        rows = [
+            (
+                str(c.index),
+                f"{c.start_us:.1f}",
+                f"{c.duration_us:.2f}",
+                c.name,
+                c.ops or c.op_type or "-",
+            )
+            for c in timeline.calls
+        ]
+        print(format_table(("#", "start us", "time us", "kernel", "operators"), rows, {0, 1, 2}))
+    for title, shares in (
+        ("kernel", timeline.kernel_shares()),
+        ("operator type", timeline.op_shares()),
+    ):
+        if title == "operator type" and all(s.name == "(unknown)" for s in shares):
+            continue
+        print()
+        rows = [
+            (
+                s.name,
+                str(s.calls),
+                f"{s.total_us:.1f}",
+                f"{100 * s.share:.1f}%",
+                f"{s.mean_us:.2f}",
+            )
+            for s in shares[: args.top]
+        ]
+        print(format_table((title, "calls", "total us", "share", "mean us"), rows, {1, 2, 3, 4}))
+        if len(shares) > args.top:
+            print(f"... and {len(shares) - args.top} more")
+
+
+def _print_selection(
+    timeline: Timeline, index: int, selection: Any, workspace: Path | None
+) -> None:
+    call = timeline.calls[index]
+    print()
+    print(
+        f"call {index}: {selection.kernel} at {call.start_us:.1f} us, "
+        f"{call.duration_us:.2f} us (launch {selection.launch_skip + 1} of it in the run)"
+    )
+    print("ncu " + shlex.join(selection.ncu_arguments()))
+    if workspace is not None and timeline.source == "runner":
+        line = [
+            "kernelscope",
+            "profile",
+            str(workspace),
+            "--kernel",
+            selection.kernel_regex,
+            "--launch-skip",
+            str(selection.launch_skip),
+            "--launch-count",
+            "1",
+            "--warmup",
+            str(selection.warmup),
+        ]
+        print(shlex.join(line))
+
+
+def _profile(args: argparse.Namespace, selection: Any, workspace: Path | None) -> int:
+    from ..profiling import ProfileRequest, profile_workspace, profiling_problem, ssh_options
+    from .main import main as cli_main
+
+    if workspace is None:
+        raise KernelscopeError(
+            "--profile needs the workspace the timeline belongs to", hint="give it with -w WS"
+        )
+    if not args.host and (problem := profiling_problem()):
+        raise KernelscopeError(problem, hint="profile on a GPU machine: --host user@gpu")
+    request = ProfileRequest(
+        workspace=workspace,
+        set=None if args.set == "none" else args.set,
+        kernel_regex=selection.kernel_regex,
+        launch_skip=selection.launch_skip,
+        launch_count=selection.launch_count,
+        warmup=selection.warmup,
+        iterations=1,
+        inputs=args.inputs,
+        seed=args.seed,
+        host=args.host,
+        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
+        remote_python=args.remote_python,
+        remote_runtime_root=args.remote_runtime_root,
+    )
+    with TerminalProgress() as progress:
+        result = profile_workspace(request, progress=progress)
+    print(f"profiled {result.launches} kernel launch in {result.seconds:.1f} s: {result.report}")
+    return cli_main(["hot", str(result.report), "-w", str(workspace), "--top", str(args.top)])

@@ -1,0 +1,200 @@
+"""The model NNFusion should compile for a workspace: its ONNX with every weight an initializer
+and every bias already broadcast to the shape of what it is added to.
+
+NNFusion gives TVM's Convolution+bias kernels the right bias only when the Add's operand is a
+constant (``-fbiasadd_fix`` rewrites it); with the weights as graph inputs (PyTorch's
+``export_params=False``) no flag does. NNFusion imports a Conv bias as a Broadcast of it,
+which only ``-fconst_folding_backend=CPU`` turns into a constant, with slow reference kernels
+(hours for ResNet-50 on a busy 2-core machine); a Conv whose bias is an Add of a constant of
+the output's shape, and a Gemm whose C has the output's shape, give NNFusion exactly that
+constant at once: the same graph, the same identifiers, ``-fbiasadd_fix=true`` alone. The
+values come from the workspace (``params.npz``): the weights its TVM build ran with, so
+NNFusion's outputs and TVM's can be compared for the same input.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..build.model_loader import file_sha256
+from ..errors import KernelscopeError
+from ..workspace import Workspace
+
+
+@dataclass
+class InitializerModel:
+    path: Path
+    source: Path  # the ONNX file the workspace was built from
+    initializers: int
+    moved: list[str] = field(default_factory=list)  # graph inputs that became initializers
+    inputs: list[str] = field(default_factory=list)  # what is left as graph inputs
+    broadcast_biases: int = 0  # Conv biases and Gemm Cs written in their output's shape
+
+
+def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Path:
+    """The ONNX file ``ws`` was built from: ``model``, or a file of the manifest's name next
+    to the workspace or in the current folder, checked against the manifest's digest."""
+    manifest = ws.manifest
+    if manifest.model_format != "onnx":
+        raise KernelscopeError(
+            f"{ws.path} was built from a {manifest.model_format} model; NNFusion reads ONNX",
+            hint="build the ONNX export of the model and export that workspace",
+        )
+    candidates = (
+        [Path(model).expanduser()]
+        if model
+        else [ws.path.resolve().parent / manifest.model, Path.cwd() / manifest.model]
+    )
+    for path in candidates:
+        if path.is_file():
+            if file_sha256(path) != manifest.model_sha256:
+                raise KernelscopeError(
+                    f"{path} is not the model {ws.path} was built from (its contents differ)",
+                    hint="give the model the workspace was built from with --model, or rebuild",
+                )
+            return path
+    raise KernelscopeError(
+        f"cannot find {manifest.model}, the model {ws.path} was built from",
+        hint="give its path with --model MODEL.onnx",
+    )
+
+
+def write_initializer_model(
+    ws: Workspace,
+    out: str | os.PathLike[str],
+    model: str | os.PathLike[str] | None = None,
+    broadcast_biases: bool = True,
+) -> InitializerModel:
+    """Write ``ws``'s model to ``out`` with every weight an initializer holding the value the
+    workspace's build used (and, with ``broadcast_biases``, the biases in their output's
+    shape). Raises when a weight has no value."""
+    import onnx
+    from onnx import external_data_helper, numpy_helper
+
+    source = find_model(ws, model)
+    out_path = Path(out).expanduser()
+    if out_path.resolve() == source.resolve():
+        raise KernelscopeError(
+            f"{out_path} is the model itself; refusing to overwrite it",
+            hint="write the copy under another name",
+        )
+    proto = onnx.load(str(source), load_external_data=True)
+    values: dict[str, np.ndarray] = {}
+    if "params" in ws.manifest.files:
+        with np.load(ws.path / ws.manifest.files["params"]) as stored:
+            values = {k: stored[k] for k in stored.files}
+    graph = proto.graph
+    initialized = {i.name for i in graph.initializer}
+    for init in graph.initializer:
+        if init.name in values:
+            value = values[init.name]
+            if list(value.shape) != list(init.dims):
+                raise KernelscopeError(
+                    f"weight {init.name}: the workspace holds {list(value.shape)}, the model "
+                    f"{list(init.dims)}; the workspace is not a build of this model"
+                )
+            init.CopyFrom(numpy_helper.from_array(value.astype(value.dtype), init.name))
+    graph_inputs = [vi for vi in graph.input if vi.name not in initialized]
+    data_names = {t.name for t in ws.manifest.inputs}
+    moved = []
+    for vi in graph_inputs:
+        if vi.name in data_names:
+            continue
+        if vi.name not in values:
+            raise KernelscopeError(
+                f"the workspace has no value for the weight {vi.name!r} (it was built with "
+                f"--params {ws.manifest.params_mode}); NNFusion needs every weight as an "
+                "initializer",
+                hint="rebuild with --params random (seeded values), or from a model whose "
+                "weights are initializers",
+            )
+        graph.initializer.append(numpy_helper.from_array(values[vi.name], vi.name))
+        graph.input.remove(vi)
+        moved.append(vi.name)
+    spread = _broadcast_biases(proto) if broadcast_biases else 0
+    external_data_helper.convert_model_from_external_data(proto)
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out_path.with_name(f".{out_path.name}.tmp")
+    try:
+        onnx.save(proto, str(tmp))
+        os.replace(tmp, out_path)
+    except (OSError, ValueError) as exc:
+        tmp.unlink(missing_ok=True)
+        raise KernelscopeError(f"cannot write {out_path}: {exc}") from exc
+    return InitializerModel(
+        path=out_path,
+        source=source,
+        initializers=len(graph.initializer),
+        moved=moved,
+        inputs=[
+            vi.name for vi in graph.input if vi.name not in {i.name for i in graph.initializer}
+        ],
+        broadcast_biases=spread,
+    )
+
+
+def _broadcast_biases(proto: Any) -> int:
+    """Conv(x, w, b) -> Add(Conv(x, w), B) and a Gemm's C -> C broadcast, B and C constants of
+    the output's shape (so that NNFusion needs no constant folding for ``-fbiasadd_fix``)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    graph = proto.graph
+    inits = {i.name: i for i in graph.initializer}
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto)
+    except Exception:  # an operator onnx cannot infer: leave the model as it is
+        return 0
+    shapes = {
+        vi.name: [d.dim_value for d in vi.type.tensor_type.shape.dim]
+        for vi in [*inferred.graph.value_info, *inferred.graph.output]
+    }
+    used = {name for n in graph.node for name in n.input}
+    count = 0
+    nodes = []
+    for node in graph.node:
+        out = node.output[0] if node.output else ""
+        shape = shapes.get(out, [])
+        bias = node.input[2] if len(node.input) > 2 else ""
+        if not shape or not all(shape) or bias not in inits:
+            nodes.append(node)
+            continue
+        value = numpy_helper.to_array(inits[bias])
+        if node.op_type == "Conv" and value.ndim == 1 and len(shape) >= 3:
+            full = np.broadcast_to(value.reshape([1, -1] + [1] * (len(shape) - 2)), shape)
+            name = _fresh(f"{bias}_{out}_broadcast", inits)
+            plain = _fresh(f"{out}_without_bias", inits)
+            conv = helper.make_node("Conv", list(node.input[:2]), [plain], name=node.name)
+            conv.attribute.extend(node.attribute)
+            add = helper.make_node("Add", [plain, name], [out], name=f"{node.name}_bias")
+            nodes += [conv, add]
+        elif node.op_type == "Gemm" and list(value.shape) != shape:
+            full = np.broadcast_to(value, shape)
+            name = _fresh(f"{bias}_broadcast", inits)
+            node.input[2] = name
+            nodes.append(node)
+        else:
+            nodes.append(node)
+            continue
+        tensor = numpy_helper.from_array(np.ascontiguousarray(full, dtype=value.dtype), name)
+        graph.initializer.append(tensor)
+        inits[name] = tensor
+        count += 1
+    del graph.node[:]
+    graph.node.extend(nodes)
+    still = {name for n in graph.node for name in n.input}
+    for init in [i for i in graph.initializer if i.name in used and i.name not in still]:
+        graph.initializer.remove(init)
+    return count
+
+
+def _fresh(name: str, taken: dict[str, Any]) -> str:
+    out, i = name, 1
+    while out in taken:
+        out, i = f"{name}{i}", i + 1
+    return out

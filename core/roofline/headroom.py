@@ -1,0 +1,208 @@
+"""The headroom list: per kernel, the time it took, the time the roofline allows for the work
+it did, the time its operators need, and how many microseconds the model could save.
+
+* *measured*: the kernel's launches' durations, summed;
+* *roofline*: ``max(FLOPs / peak, bytes / bandwidth)`` over the work and traffic the counters
+  measured (``model.RooflinePoint.roofline_time_ns``): what a perfect schedule of *this*
+  kernel's instructions would take;
+* *operator*: ``max(FLOPs / peak, minimal bytes / DRAM bandwidth)`` from the analytic cost of
+  the fused Relax operators (``opcost``), per launch times the launches: what the operators
+  themselves need, whatever the schedule;
+* *savings* = measured − operator (measured − roofline when the operators cannot be costed).
+
+Sorted by savings, so the first rows are where tuning or a better schedule pays most.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+from ..ncu import Profile
+from ..workspace import KernelInfo, Workspace
+from .model import Ceilings, Roofline, roofline
+from .opcost import KernelCost, OpCost, kernel_cost
+
+_TENSOR_PATH = {
+    "float16": "fp16",
+    "bfloat16": "bf16_dst_fp32",
+    "int8": "int8",
+    "float8_e4m3fn": "fp8_sparsity_off",
+    "float8_e5m2": "fp8_sparsity_off",
+}
+_PRECISION = {"float64": "fp64", "float16": "fp16", "bfloat16": "fp16"}
+# Below this, a kernel's time is mostly launch and tail latency (the shortest kernels in the
+# H200 fixtures take 2.4 us): no schedule removes that, fusing the kernel into another does.
+SHORT_KERNEL_NS = 4000.0
+
+
+@dataclass
+class HeadroomRow:
+    kernel: str
+    launches: int
+    ops: list[str]  # each fused operator with its shapes
+    measured_ns: float
+    roofline_ns: float | None
+    operator_ns: float | None
+    savings_ns: float
+    bound: str = ""  # what limits the measured work on the roofline (compute, dram, l2, l1)
+    operator_bound: str = ""  # "compute" or "memory" for the operators' own needs
+    flops: float | None = None  # measured floating-point operations (all launches)
+    operator_flops: float | None = None
+    operator_bytes: float | None = None
+    launched: bool = True
+    note: str = ""  # why a column is empty
+
+    @property
+    def savings_us(self) -> float:
+        return self.savings_ns / 1000
+
+
+@dataclass
+class Headroom:
+    rows: list[HeadroomRow]  # most savings first; kernels never launched last
+    ceilings: Ceilings
+    measured_ns: float
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def savings_ns(self) -> float:
+        return sum(r.savings_ns for r in self.rows)
+
+    def to_json(self) -> dict:
+        return {
+            "ceilings": self.ceilings.to_json(),
+            "measured_ns": self.measured_ns,
+            "savings_ns": self.savings_ns,
+            "notes": self.notes,
+            "kernels": [asdict(r) for r in self.rows],
+        }
+
+
+def _op_peak(op: OpCost, ceilings: Ceilings) -> float | None:
+    if op.uses_tensor_cores:
+        path = _TENSOR_PATH.get(op.dtype)
+        if path in ceilings.tensor:
+            return ceilings.tensor[path]
+    return ceilings.peak_for(_PRECISION.get(op.dtype, "fp32"))
+
+
+def operator_time_ns(cost: KernelCost, ceilings: Ceilings) -> tuple[float | None, str]:
+    """One launch's operator time and whether compute or memory bounds it."""
+    if not cost.known:
+        return None, ""
+    compute = 0.0
+    for op in cost.ops:
+        if not op.flops:
+            continue
+        peak = _op_peak(op, ceilings)
+        if not peak:
+            return None, ""
+        compute += op.flops / peak
+    bandwidth = ceilings.bandwidth.get("dram")
+    if not bandwidth:
+        return None, ""
+    memory = cost.bytes / bandwidth
+    return max(compute, memory) * 1e9, "compute" if compute > memory else "memory"
+
+
+def headroom(
+    profile: Profile, workspace: Workspace | None = None, roof: Roofline | None = None
+) -> Headroom:
+    roof = roof or roofline(profile)
+    infos: dict[str, KernelInfo] = (
+        {k.name: k for k in workspace.manifest.kernels} if workspace is not None else {}
+    )
+    notes = []
+    if roof.note:
+        notes.append(roof.note)
+    if workspace is None:
+        notes.append(
+            "no workspace given (-w): the operator column needs the build's manifest "
+            "(the fused Relax operators and their shapes)"
+        )
+    elif not any(kernel_cost(k).known for k in infos.values()):
+        notes.append(
+            f"{workspace.path}: {kernel_cost(next(iter(infos.values()))).why}"
+            if infos
+            else f"{workspace.path}: the manifest lists no kernels"
+        )
+    if roof.ceilings.source == "device attributes":
+        notes.append(
+            "ceilings from device attributes (DRAM bandwidth, FP32 peak): the profile has no "
+            "roofline sections"
+        )
+    rows: list[HeadroomRow] = []
+    for point in roof.points:
+        k = profile.kernel(point.kernel)
+        info = infos.get(point.kernel)
+        row = HeadroomRow(
+            kernel=point.kernel,
+            launches=len(k.launches),
+            ops=[],
+            measured_ns=point.duration_ns,
+            roofline_ns=point.roofline_time_ns,
+            operator_ns=None,
+            savings_ns=0.0,
+            bound=point.bound if not point.missing else "",
+            flops=point.total_flops if not point.missing else None,
+        )
+        notes_row = []
+        if info is None:
+            if workspace is not None:
+                notes_row.append("not in the workspace's manifest (another build?)")
+        else:
+            cost = kernel_cost(info)
+            row.ops = [o.shapes for o in cost.ops] + [f"{u} (no cost model)" for u in cost.unknown]
+            once, row.operator_bound = operator_time_ns(cost, roof.ceilings)
+            if once is not None:
+                row.operator_ns = once * row.launches
+                row.operator_flops = cost.flops * row.launches
+                row.operator_bytes = cost.bytes * row.launches
+            elif cost.why:
+                notes_row.append(cost.why)
+            else:
+                notes_row.append("no ceilings to turn the operators' cost into time")
+            if cost.unknown and cost.known:
+                notes_row.append(f"not costed: {', '.join(cost.unknown)}")
+        target = row.operator_ns if row.operator_ns is not None else row.roofline_ns
+        if target is not None:
+            row.savings_ns = max(0.0, row.measured_ns - target)
+            if row.operator_ns is not None and row.measured_ns < row.operator_ns:
+                notes_row.append("faster than the DRAM bound: its data came from L2")
+        if row.operator_ns is None and row.roofline_ns is not None:
+            notes_row.append("savings from the roofline time")
+        if row.measured_ns / max(row.launches, 1) < SHORT_KERNEL_NS:
+            notes_row.append(
+                "short kernel: mostly launch latency, which fusing it into a neighbour removes"
+            )
+        row.note = "; ".join(notes_row)
+        rows.append(row)
+    profiled = {r.kernel for r in rows}
+    for info in infos.values():
+        if info.name in profiled:
+            continue
+        why = (
+            "never launched (TVM keeps it; the model runs it as a view)"
+            if not info.launched
+            else "not in the profile"
+        )
+        rows.append(
+            HeadroomRow(
+                kernel=info.name,
+                launches=0,
+                ops=[o.shapes for o in kernel_cost(info).ops],
+                measured_ns=0.0,
+                roofline_ns=None,
+                operator_ns=None,
+                savings_ns=0.0,
+                launched=False,
+                note=why,
+            )
+        )
+    rows.sort(key=lambda r: (not r.launched, -r.savings_ns, -r.measured_ns, r.kernel))
+    return Headroom(
+        rows=rows,
+        ceilings=roof.ceilings,
+        measured_ns=sum(p.duration_ns for p in roof.points),
+        notes=notes,
+    )

@@ -1,0 +1,34 @@
+"""A model's timeline: every kernel call of one forward pass in order with its duration,
+measured by the model runner with CUDA events (locally or over SSH) or read from an Nsight
+Systems export; time shares per kernel and per Relax operator type; and the Nsight Compute
+selection that profiles one chosen call."""
+
+from .measure import (
+    TIMELINES,
+    TimelineRequest,
+    from_runner,
+    measure_timeline,
+    saved_timelines,
+    timelines_dir,
+)
+from .model import KernelSelection, Share, Timeline, TimelineCall
+from .nsys import export_nsys_report, read_nsys, read_nsys_sqlite
+from .open import TIMELINE_SUFFIXES, open_timeline
+
+__all__ = [
+    "TIMELINES",
+    "TIMELINE_SUFFIXES",
+    "KernelSelection",
+    "Share",
+    "Timeline",
+    "TimelineCall",
+    "TimelineRequest",
+    "export_nsys_report",
+    "from_runner",
+    "measure_timeline",
+    "open_timeline",
+    "read_nsys",
+    "read_nsys_sqlite",
+    "saved_timelines",
+    "timelines_dir",
+]

@@ -1,0 +1,166 @@
+"""Measuring a workspace's timeline with the model runner (``--timeline``), on this machine or
+on an SSH host, and keeping it in the workspace's ``timelines/`` folder.
+
+The runner times every PrimFunc call of one forward pass with CUDA events while a spinning
+kernel holds the stream (see model_runner.py): no Nsight tool is involved, so kernels run
+back to back as in a plain run rather than serialised and replayed as under ncu.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import KernelscopeError
+from ..profiling import (
+    RUNNER,
+    CommandResult,
+    RemoteFolder,
+    SshTarget,
+    explain_ssh_failure,
+    run_command,
+    workspace_entries,
+)
+from ..profiling import model_runner as runner
+from ..tasks import Cancel, ProgressFn, no_progress
+from ..workspace import Workspace
+from .model import Timeline, TimelineCall
+
+TIMELINES = "timelines"  # folder in a workspace
+
+
+@dataclass
+class TimelineRequest:
+    workspace: Path
+    warmup: int = 3
+    repeat: int = 10  # timed passes; each call's duration is the median
+    inputs: Path | None = None
+    seed: int = 0
+    name: str | None = None  # file name in timelines/; default: a timestamp
+    save: bool = True
+    host: str | None = None  # user@host: measure there over SSH
+    ssh_options: list[str] = field(default_factory=list)
+    remote_python: str = "python3"
+    remote_runtime_root: str | None = None
+
+
+def timelines_dir(ws: Workspace) -> Path:
+    return ws.path / TIMELINES
+
+
+def saved_timelines(ws: Workspace) -> list[Path]:
+    folder = timelines_dir(ws)
+    return sorted(folder.glob("*.json")) if folder.is_dir() else []
+
+
+def _name(req: TimelineRequest) -> str:
+    name = (req.name or datetime.now().strftime("timeline-%Y%m%d-%H%M%S")).removesuffix(".json")
+    if not re.fullmatch(r"[\w.-]+", name):
+        raise KernelscopeError(f"timeline name {name!r}: use letters, digits, '.', '_', '-'")
+    return name
+
+
+def _runner_args(req: TimelineRequest, workspace: str, inputs: str | None) -> list[str]:
+    args = [workspace, "--timeline", "--warmup", str(req.warmup), "--repeat", str(req.repeat)]
+    args += ["--seed", str(req.seed)]
+    return args + (["--inputs", inputs] if inputs else [])
+
+
+def measure_timeline(
+    req: TimelineRequest, progress: ProgressFn = no_progress, cancel: Cancel | None = None
+) -> Timeline:
+    """Run the workspace's model with per-call timing and return (and keep) its timeline."""
+    ws = Workspace.open(req.workspace)
+    if req.warmup < 0 or req.repeat < 1:
+        raise KernelscopeError("--warmup must be at least 0 and --repeat at least 1")
+    if req.inputs is not None and not req.inputs.is_file():
+        raise KernelscopeError(f"--inputs {req.inputs}: no such file")
+    name = _name(req)
+    where = req.host or "this machine"
+    if req.host:
+        target = SshTarget(
+            req.host, req.ssh_options, req.remote_python, runtime_root=req.remote_runtime_root
+        )
+        progress("connect", 0.0, f"preparing a folder on {req.host}")
+        with RemoteFolder(target, cancel) as folder:
+            progress("copy", 0.05, f"copying the workspace to {req.host}:{folder.path}")
+            extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
+            folder.upload([*workspace_entries(ws), *extra])
+            inputs = folder.file(f"inputs/{req.inputs.name}") if req.inputs else None
+            argv = [
+                req.remote_python,
+                folder.file(RUNNER),
+                *_runner_args(req, folder.file("ws"), inputs),
+                *target.runner_root_args(),
+            ]
+            progress("timeline", 0.2, f"timing {req.repeat} forward passes on {req.host}")
+            result = run_command(folder.supervised(argv), "timeline", cancel)
+            if result.code == 255:
+                raise explain_ssh_failure(target, result, "timeline")
+    else:
+        progress("timeline", 0.2, f"timing {req.repeat} forward passes on this machine")
+        cmd = [sys.executable, runner.__file__, *_runner_args(req, str(ws.path), _str(req.inputs))]
+        result = run_command(cmd, "timeline", cancel)
+    raw = _result(result, where)
+    timeline = from_runner(raw, ws, req.host)
+    if req.save:
+        timeline.meta["file"] = str(timeline.save(timelines_dir(ws) / f"{name}.json"))
+    progress("done", 1.0, f"{len(timeline.calls)} calls timed on {timeline.device}")
+    return timeline
+
+
+def _str(path: Path | None) -> str | None:
+    return str(path) if path else None
+
+
+def _result(result: CommandResult, where: str) -> dict:
+    found = [ln for ln in result.output.splitlines() if ln.startswith(runner.RESULT_TAG)]
+    if result.code == 0 and found:
+        return json.loads(found[-1][len(runner.RESULT_TAG) :])
+    said = [ln for ln in result.output.splitlines() if "kernelscope runner:" in ln]
+    message = said[-1].split("kernelscope runner:", 1)[1].strip() if said else ""
+    hints = {
+        runner.EXIT_NO_GPU: "measure on a GPU machine: kernelscope timeline WS --host user@gpu",
+        runner.EXIT_NO_TVM: "install a TVM runtime there: kernelscope remote-install user@host",
+        runner.EXIT_OLD_PYTHON: "pass a newer interpreter with --remote-python",
+        runner.EXIT_SOURCE_MISMATCH: "rebuild the workspace with kernelscope build",
+    }
+    raise KernelscopeError(
+        f"the timeline could not be measured on {where}"
+        + (f": {message}" if message else f" (exit code {result.code})"),
+        hint=hints.get(result.code, ""),
+        details=result.output,
+    )
+
+
+def from_runner(raw: dict, ws: Workspace, host: str | None = None) -> Timeline:
+    """The runner's ``--timeline`` answer as a Timeline of the workspace."""
+    calls = [
+        TimelineCall(
+            index=i,
+            kernels=list(c["kernels"]),
+            start_us=float(c["start_us"]),
+            duration_us=float(c["duration_us"]),
+            primfunc=c.get("primfunc", ""),
+            min_us=c.get("min_us"),
+            max_us=c.get("max_us"),
+        )
+        for i, c in enumerate(raw.get("calls", []))
+    ]
+    kernels = {k.name: k for k in ws.manifest.kernels}
+    for call in calls:
+        info = kernels.get(call.kernels[0])
+        if info is not None:
+            call.grid, call.block = list(info.grid), list(info.block)
+    meta = {k: v for k, v in raw.items() if k not in ("calls", "device")}
+    meta["host"] = host or "localhost"
+    meta["model"] = ws.manifest.model
+    timeline = Timeline(
+        source="runner", origin=str(ws.path), device=raw.get("device", "?"), calls=calls, meta=meta
+    )
+    timeline.annotate(ws)
+    return timeline

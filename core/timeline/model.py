@@ -1,0 +1,194 @@
+"""A model's timeline: its kernel calls in time order with their durations, where they came
+from (the runner's CUDA-event timing, or an Nsight Systems export), the time share of each
+kernel and of each Relax operator type, and the Nsight Compute selection (kernel name,
+launch skip and count) that profiles exactly one call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from ..errors import KernelscopeError
+from ..workspace import Workspace
+
+TIMELINE_VERSION = 1
+
+
+@dataclass
+class TimelineCall:
+    """One call in the pass: usually one kernel launch; a TVM PrimFunc that launches two
+    kernels is one call with both (the runner times the PrimFunc call)."""
+
+    index: int
+    kernels: list[str]
+    start_us: float
+    duration_us: float
+    primfunc: str = ""
+    op_type: str = ""  # the Relax operator the kernel was fused around: "nn.conv2d"...
+    ops: str = ""  # every fused operator: "nn.conv2d+add+nn.relu"
+    min_us: float | None = None  # over the timed passes (runner)
+    max_us: float | None = None
+    grid: list[int] | None = None
+    block: list[int] | None = None
+    device: int | None = None
+    stream: int | None = None
+    pid: int | None = None
+
+    @property
+    def name(self) -> str:
+        return " + ".join(self.kernels)
+
+    @property
+    def end_us(self) -> float:
+        return self.start_us + self.duration_us
+
+
+@dataclass
+class Share:
+    """Time spent in one kernel or one operator type over the pass."""
+
+    name: str
+    calls: int
+    total_us: float
+    share: float  # of all calls' time, 0..1
+    mean_us: float
+
+
+@dataclass
+class KernelSelection:
+    """What makes ncu profile exactly one call: ``--kernel-name regex:<kernel_regex>
+    --launch-skip <launch_skip> --launch-count 1`` with the same warm-up passes."""
+
+    kernel: str
+    kernel_regex: str
+    launch_skip: int
+    launch_count: int
+    warmup: int
+
+    def ncu_arguments(self) -> list[str]:
+        return [
+            "--kernel-name",
+            f"regex:{self.kernel_regex}",
+            "--launch-skip",
+            str(self.launch_skip),
+            "--launch-count",
+            str(self.launch_count),
+        ]
+
+
+@dataclass
+class Timeline:
+    source: str  # "runner" (CUDA events) or "nsys" (an Nsight Systems export)
+    origin: str  # the workspace or the report it came from
+    device: str
+    calls: list[TimelineCall]
+    meta: dict[str, Any] = field(default_factory=dict)
+    created: str = field(default_factory=lambda: datetime.now().isoformat(timespec="seconds"))
+    version: int = TIMELINE_VERSION
+
+    @property
+    def kernel_time_us(self) -> float:
+        return sum(c.duration_us for c in self.calls)
+
+    @property
+    def span_us(self) -> float:
+        return max((c.end_us for c in self.calls), default=0.0) - min(
+            (c.start_us for c in self.calls), default=0.0
+        )
+
+    def kernel_shares(self) -> list[Share]:
+        return _shares(((c.name, c.duration_us) for c in self.calls), self.kernel_time_us)
+
+    def op_shares(self) -> list[Share]:
+        return _shares(
+            ((c.op_type or "(unknown)", c.duration_us) for c in self.calls), self.kernel_time_us
+        )
+
+    def selection(self, index: int, kernel: str | None = None, warmup: int = 0) -> KernelSelection:
+        """The ncu selection for call ``index`` (its first kernel unless ``kernel``) in a
+        profiled run of the runner with ``warmup`` passes before the profiled one.
+
+        ncu counts launch-skip over the launches that match the name filter, from the
+        start of the process: the warm-up passes come first, then this pass. For an Nsight
+        Systems trace, the launches before this one in the traced program.
+        """
+        if not 0 <= index < len(self.calls):
+            raise KernelscopeError(
+                f"call {index} is not in the timeline (it has calls 0-{len(self.calls) - 1})"
+            )
+        call = self.calls[index]
+        name = kernel or call.kernels[0]
+        if name not in call.kernels:
+            raise KernelscopeError(f"call {index} launches {call.name}, not {name}")
+        before = sum(c.kernels.count(name) for c in self.calls[:index])
+        per_pass = sum(c.kernels.count(name) for c in self.calls)
+        if self.source != "runner":
+            warmup = 0
+        return KernelSelection(
+            kernel=name,
+            kernel_regex=f"^{re.escape(name)}$",
+            launch_skip=warmup * per_pass + before,
+            launch_count=1,
+            warmup=warmup,
+        )
+
+    def annotate(self, ws: Workspace) -> None:
+        """Fill in each call's operator type from the workspace's kernels."""
+        kernels = {k.name: k for k in ws.manifest.kernels}
+        for call in self.calls:
+            info = kernels.get(call.kernels[0])
+            if info is None or not info.ops:
+                continue
+            names = [o.op.removeprefix("relax.") for o in info.ops]
+            call.op_type, call.ops = names[0], "+".join(names)
+            call.primfunc = call.primfunc or info.primfunc
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, raw: dict[str, Any]) -> Timeline:
+        if raw.get("version") != TIMELINE_VERSION:
+            raise KernelscopeError(f"unsupported timeline version {raw.get('version')!r}")
+        raw = dict(raw)
+        raw["calls"] = [TimelineCall(**c) for c in raw["calls"]]
+        return cls(**raw)
+
+    def save(self, path: Path) -> Path:
+        """Write atomically: a half-written timeline never replaces a good one."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f".partial-{path.name}")
+        partial.write_text(json.dumps(self.to_dict(), indent=1), encoding="utf-8")
+        os.replace(partial, path)
+        return path
+
+    @classmethod
+    def load(cls, path: Path) -> Timeline:
+        try:
+            raw = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise KernelscopeError(f"{path}: not a kernelscope timeline ({exc})") from exc
+        if not isinstance(raw, dict) or "calls" not in raw:
+            raise KernelscopeError(f"{path}: not a kernelscope timeline")
+        try:
+            return cls.from_dict(raw)
+        except TypeError as exc:
+            raise KernelscopeError(f"{path}: not a kernelscope timeline ({exc})") from exc
+
+
+def _shares(items: Iterable[tuple[str, float]], total: float) -> list[Share]:
+    sums: dict[str, list[float]] = {}
+    for name, duration in items:
+        sums.setdefault(name, []).append(duration)
+    shares = [
+        Share(name, len(d), sum(d), sum(d) / total if total else 0.0, sum(d) / len(d))
+        for name, d in sums.items()
+    ]
+    return sorted(shares, key=lambda s: (-s.total_us, s.name))

@@ -1,0 +1,194 @@
+"""The one selection every pane follows: document, kernel, file, line, instructions, metric.
+
+Qt-free, with psygnal signals (napari's evented models): the panes change this object and
+redraw when it signals, and never talk to each other. Correlation happens here: choosing a
+source line selects the instructions it produced (inlined frames too), choosing an
+instruction selects its source line, switching to the header it was inlined from when the
+shown file has none of its frames.
+
+Loading a kernel may read a report, so the selection never does it: ``show()`` of a kernel it
+has not received yet emits ``kernel_requested(document, name)``, whoever loads kernels
+(the window's worker, a test's plain function) answers with ``kernel_loaded``, and the
+selection moves then, unless a newer ``show()`` came first (the newest request wins).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from psygnal import Signal
+
+from .document import SASS_COUNT, KernelView, ViewDocument
+
+
+@dataclass(frozen=True)
+class _Request:
+    document: ViewDocument
+    kernel: str
+    file: str | None
+    line: int | None
+    instruction: int | None
+
+
+class Selection:
+    document_changed = Signal()
+    kernel_changed = Signal()
+    file_changed = Signal()
+    metric_changed = Signal()
+    # line / instruction / correlated sets changed (one signal: they always move together)
+    selection_changed = Signal()
+    # (document, kernel name): load it and call kernel_loaded (or kernel_failed)
+    kernel_requested = Signal(object, str)
+    loading_changed = Signal(bool)  # a requested kernel is on its way (True) or here (False)
+
+    def __init__(self) -> None:
+        self.document: ViewDocument | None = None
+        self.kernel: KernelView | None = None
+        self.file: str = ""
+        self.metric: str = SASS_COUNT
+        self.line: int = 0  # 1-based line in ``file``; 0 when none
+        self.instruction: int = -1  # index into kernel.instructions; -1 when none
+        self.lines: set[int] = set()  # lines of ``file`` to highlight
+        self.instructions: set[int] = set()  # instructions to highlight
+        self._views: dict[str, KernelView] = {}  # kernels of ``document`` received so far
+        self._request: _Request | None = None
+
+    @property
+    def loading(self) -> bool:
+        """A kernel was asked for and has not arrived yet."""
+        return self._request is not None
+
+    @property
+    def requested_kernel(self) -> str | None:
+        return self._request.kernel if self._request else None
+
+    # ---- document and kernel --------------------------------------------------------------
+    def set_document(self, document: ViewDocument | None) -> None:
+        self.document = document
+        self.kernel = None
+        self.file = ""
+        self._views = {}
+        self._set_request(None)
+        self._clear()
+        if document is not None and (
+            self.metric == SASS_COUNT or self.metric not in document.line_metric_names
+        ):
+            self.metric = document.line_metric_names[0]  # the profile's first, if any
+        self.document_changed.emit()
+        self.kernel_changed.emit()
+        self.file_changed.emit()
+        self.selection_changed.emit()
+
+    def show(
+        self,
+        kernel: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        instruction: int | None = None,
+    ) -> None:
+        """Go to ``kernel`` (and a file, line or instruction of it): at once when the kernel
+        is here, else when it arrives. Replaces any request still on its way."""
+        if self.document is None:
+            return
+        request = _Request(self.document, kernel, file, line, instruction)
+        view = self._views.get(kernel)
+        if view is not None:
+            self._set_request(None)
+            self._go(view, request)
+            return
+        self._set_request(request)
+        self.kernel_requested.emit(self.document, kernel)
+
+    def kernel_loaded(self, document: ViewDocument, view: KernelView) -> None:
+        """A requested kernel arrived; it is shown if it is still the one wanted."""
+        if document is not self.document:
+            return  # from a document no longer shown
+        self._views[view.name] = view
+        request = self._request
+        if request is not None and request.kernel == view.name:
+            self._set_request(None)
+            self._go(view, request)
+
+    def kernel_failed(self, document: ViewDocument, name: str) -> None:
+        """A requested kernel could not be loaded; what is shown stays."""
+        if document is self.document and self.requested_kernel == name:
+            self._set_request(None)
+
+    def _set_request(self, request: _Request | None) -> None:
+        was = self._request is not None
+        self._request = request
+        if was != (request is not None):
+            self.loading_changed.emit(request is not None)
+
+    def _go(self, view: KernelView, request: _Request) -> None:
+        if self.kernel is not view:
+            self.kernel = view
+            self.file = view.main_file
+            self._clear()
+            self.kernel_changed.emit()
+            self.file_changed.emit()
+            self.selection_changed.emit()
+        if request.file is not None:
+            self.set_file(request.file)
+        if request.line:
+            self.select_line(request.line)
+        if request.instruction is not None:
+            self.select_instruction(request.instruction)
+
+    # ---- within a kernel ------------------------------------------------------------------
+    def set_file(self, file: str) -> None:
+        if self.kernel is None or file == self.file or file not in self.kernel.files:
+            return
+        self.file = file
+        self._clear()
+        self.file_changed.emit()
+        self.selection_changed.emit()
+
+    def set_metric(self, metric: str) -> None:
+        if metric != self.metric:
+            self.metric = metric
+            self.metric_changed.emit()
+
+    def select_line(self, line: int) -> None:
+        """A source line was chosen: highlight it and every instruction it produced."""
+        if self.kernel is None:
+            return
+        self.line = line
+        self.lines = {line}
+        self.instructions = set(self.kernel.instructions_at(self.file, line))
+        self.instruction = min(self.instructions) if self.instructions else -1
+        self.selection_changed.emit()
+
+    def select_instruction(self, index: int) -> None:
+        """An instruction was chosen: show its source line (switching file if needed)."""
+        kernel = self.kernel
+        if kernel is None or not 0 <= index < len(kernel.instructions):
+            return
+        line = kernel.line_of(index, self.file)
+        if line is None:
+            location = kernel.location_of(index)
+            if location is not None and location[0] in kernel.files:
+                self.file = location[0]
+                line = location[1]
+                self.file_changed.emit()
+        self.instruction = index
+        self.line = line or 0
+        self.lines = {line} if line else set()
+        self.instructions = set(kernel.instructions_at(self.file, line)) if line else set()
+        self.instructions.add(index)
+        self.selection_changed.emit()
+
+    def branch_target(self) -> int | None:
+        """The instruction the selected branch jumps to, if the selection is a branch."""
+        kernel = self.kernel
+        if kernel is None or self.instruction < 0:
+            return None
+        offset = kernel.target_offset(self.instruction)
+        return kernel.offset_index.get(offset) if offset is not None else None
+
+    def _clear(self) -> None:
+        self.line = 0
+        self.instruction = -1
+        self.lines = set()
+        self.instructions = set()

@@ -1,0 +1,105 @@
+"""Small ONNX models for the NNFusion tests, written into a test's folder (weights as
+initializers unless said otherwise), and the real NNFusion binary when there is one."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper, numpy_helper
+
+ENV = "KERNELSCOPE_NNFUSION"
+
+
+def nnfusion_binary() -> Path:
+    """The real NNFusion (``$KERNELSCOPE_NNFUSION``), or skip the test saying why."""
+    given = os.environ.get(ENV)
+    if not given:
+        pytest.skip(
+            f"{ENV} is not set: the real NNFusion compiler (../shared/tools/nnfusion, which "
+            ".ci/run unpacks) checks the kernel DB"
+        )
+    path = Path(given)
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.skip(f"{ENV}={given} is not an executable nnfusion binary")
+    return path
+
+
+def _tensor(name: str, *shape: int) -> onnx.TensorProto:
+    rng = np.random.default_rng(sum(map(ord, name)))
+    return numpy_helper.from_array((rng.standard_normal(shape) * 0.1).astype(np.float32), name)
+
+
+def save(path: Path, nodes: list, inputs: dict, outputs: dict, inits: list) -> Path:
+    graph = helper.make_graph(
+        nodes,
+        path.stem,
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in inputs.items()],
+        [helper.make_tensor_value_info(n, TensorProto.FLOAT, s) for n, s in outputs.items()],
+        initializer=inits,
+    )
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+    return path
+
+
+def residual_cnn(path: Path) -> Path:
+    """The kinds of node ResNet-50 has, small: Conv+bias+Relu (the pattern), a 1x1 Conv with
+    bias, a residual Add and Relu (no pattern), a padded MaxPool, GlobalAveragePool, Flatten
+    and a Gemm with transB=1."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w1", "b1"], ["c1"], pads=[1, 1, 1, 1], name="conv1"),
+        helper.make_node("Relu", ["c1"], ["r1"], name="relu1"),
+        helper.make_node("Conv", ["r1", "w2", "b2"], ["c2"], name="conv2"),
+        helper.make_node("Add", ["c2", "r1"], ["s"], name="residual"),
+        helper.make_node("Relu", ["s"], ["r2"], name="relu2"),
+        helper.make_node(
+            "MaxPool", ["r2"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]
+        ),
+        helper.make_node("GlobalAveragePool", ["p"], ["g"], name="gap"),
+        helper.make_node("Flatten", ["g"], ["f"], axis=1),
+        helper.make_node("Gemm", ["f", "w3", "b3"], ["y"], transB=1, name="fc"),
+    ]
+    inits = [
+        _tensor("w1", 16, 3, 3, 3),
+        _tensor("b1", 16),
+        _tensor("w2", 16, 16, 1, 1),
+        _tensor("b2", 16),
+        _tensor("w3", 10, 16),
+        _tensor("b3", 10),
+    ]
+    return save(path, nodes, {"x": [1, 3, 16, 16]}, {"y": [1, 10]}, inits)
+
+
+def square_matmul(path: Path) -> Path:
+    """x·W with a square W: TVM's matmul kernel, whose Dot identifier a Gemm with transB=1
+    of the same shapes also computes."""
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["y"], name="mm")]
+    return save(path, nodes, {"x": [4, 16]}, {"y": [4, 16]}, [_tensor("w", 16, 16)])
+
+
+def square_gemm(path: Path) -> Path:
+    """x·Wᵀ (Gemm transB=1, no bias: beta=0, which NNFusion's importer needs) with a square
+    W."""
+    nodes = [helper.make_node("Gemm", ["x", "w"], ["y"], transB=1, beta=0.0, name="gemm")]
+    return save(path, nodes, {"x": [4, 16]}, {"y": [4, 16]}, [_tensor("w", 16, 16)])
+
+
+def relu_pair(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
+    """Two Relus on two inputs: NNFusion block-fuses them (they run side by side)."""
+    nodes = [
+        helper.make_node("Relu", ["x"], ["a"], name="relu_a"),
+        helper.make_node("Relu", ["y"], ["b"], name="relu_b"),
+    ]
+    io = {"x": list(shape), "y": list(shape)}
+    return save(path, nodes, io, {"a": list(shape), "b": list(shape)}, [])
+
+
+def single_relu(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
+    nodes = [helper.make_node("Relu", ["x"], ["a"], name="relu")]
+    return save(path, nodes, {"x": list(shape)}, {"a": list(shape)}, [])

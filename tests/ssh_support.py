@@ -1,0 +1,161 @@
+"""A private OpenSSH server on 127.0.0.1 for the remote tests, and stand-ins for what a GPU
+host has that this machine lacks (nvidia-smi, ncu).
+
+``ssh_server`` (module scope) starts sshd on a free loopback port, logging in with a key made
+for the session; its sessions get ``bin`` first on PATH, where ``host_bin`` (one test) puts
+stand-in programs and removes them afterwards, and a TMPDIR of their own, so a test sees
+exactly the temporary folders kernelscope left there. Nothing is started system-wide.
+Import ``fixture_ssh_server`` (and ``fixture_host_bin``) into a test module to use them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+
+@dataclass
+class SshServer:
+    target: str  # user@127.0.0.1
+    options: list[str]  # what reaches it: port, key, no host-key prompts
+    folder: Path
+    bin: Path  # first on the PATH of its sessions
+    tmp: Path  # their TMPDIR
+    wrong_key: Path = field(default_factory=Path)
+
+    def leftovers(self) -> list[str]:
+        return sorted(p.name for p in self.tmp.iterdir())
+
+    def run(self, command: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            ["ssh", "-oBatchMode=yes", *self.options, self.target, command],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+
+def _sshd() -> tuple[str, dict[str, str]] | None:
+    env = dict(os.environ)
+    given = os.environ.get("KERNELSCOPE_TEST_SSHD")
+    if given:
+        env["LD_LIBRARY_PATH"] = os.environ.get("KERNELSCOPE_TEST_SSHD_LIBS", "")
+        return given, env
+    found = shutil.which("sshd") or ("/usr/sbin/sshd" if Path("/usr/sbin/sshd").exists() else None)
+    return (found, env) if found else None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module", name="ssh_server")
+def fixture_ssh_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SshServer]:
+    found = _sshd()
+    if found is None:
+        pytest.skip("no OpenSSH server here (scripts/test.sh unpacks one)")
+    sshd, env = found
+    d = tmp_path_factory.mktemp("sshd")
+    for key in ("host", "user", "other"):
+        subprocess.run(
+            ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(d / key)], check=True
+        )
+    shutil.copy(d / "user.pub", d / "authorized_keys")
+    (d / "bin").mkdir()
+    (d / "tmp").mkdir()
+    sftp = next(Path(sshd).parents[1].glob("lib/openssh/sftp-server"), None)
+    port = free_port()
+    (d / "sshd_config").write_text(
+        f"Port {port}\nListenAddress 127.0.0.1\nHostKey {d / 'host'}\nPidFile {d / 'pid'}\n"
+        f"AuthorizedKeysFile {d / 'authorized_keys'}\nStrictModes no\nUsePAM no\n"
+        "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+        "PermitRootLogin prohibit-password\nLogLevel ERROR\n"
+        f"SetEnv PATH={d / 'bin'}:/usr/local/bin:/usr/bin:/bin TMPDIR={d / 'tmp'}\n"
+        + (f"Subsystem sftp {sftp}\n" if sftp else "Subsystem sftp internal-sftp\n")
+    )
+    if os.geteuid() == 0:
+        Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
+    proc = subprocess.Popen(
+        [sshd, "-D", "-e", "-f", str(d / "sshd_config")],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    options = [
+        f"-oPort={port}",
+        f"-oIdentityFile={d / 'user'}",
+        "-oIdentitiesOnly=yes",
+        "-oStrictHostKeyChecking=no",
+        "-oUserKnownHostsFile=/dev/null",
+        "-oLogLevel=ERROR",
+    ]
+    user = os.environ.get("USER") or subprocess.check_output(["id", "-un"], text=True).strip()
+    server = SshServer(f"{user}@127.0.0.1", options, d, d / "bin", d / "tmp", d / "other")
+    for _ in range(100):
+        if server.run("true").returncode == 0:
+            break
+        if proc.poll() is not None:
+            pytest.fail(f"sshd did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
+        time.sleep(0.1)
+    else:
+        proc.kill()
+        pytest.fail("could not log in to the test sshd")
+    yield server
+    proc.terminate()
+    proc.wait(timeout=10)
+
+
+@pytest.fixture(name="host_bin")
+def fixture_host_bin(ssh_server: SshServer) -> Iterator[Path]:
+    """The host's PATH folder for stand-ins, emptied after the test."""
+    yield ssh_server.bin
+    for entry in ssh_server.bin.iterdir():
+        entry.unlink()
+
+
+def stand_in(folder: Path, name: str, body: str) -> Path:
+    """An executable bash script ``folder/name``."""
+    path = folder / name
+    path.write_text("#!/usr/bin/env bash\n" + body)
+    path.chmod(0o755)
+    return path
+
+
+NVIDIA_SMI = """# nvidia-smi of one H200 (the query kernelscope's doctor makes)
+echo "0, NVIDIA H200, 580.159.04, 143771 MiB, 9.0"
+"""
+
+NCU_VERSION = """if [ "$1" = --version ]; then
+  echo "NVIDIA (R) Nsight Compute Command Line Profiler"
+  echo "Version 2025.3.1.0 (build 36398880) (public-release)"
+  exit 0
+fi
+"""
+
+
+def pids_gone(pids: list[int], timeout: float = 20) -> bool:
+    """Whether every pid has exited (zombies count as gone) within ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        alive = []
+        for pid in pids:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if state != "Z":
+                alive.append(pid)
+        if not alive:
+            return True
+        time.sleep(0.1)
+    return False

@@ -1,0 +1,164 @@
+"""Every action of the main window, declared once: what it says, its shortcut, which window
+method it calls, where it appears, and when it is enabled (spyder's ``create_action`` and
+``update_actions``). ``MainWindow.update_actions`` derives each action's enabled state from
+one ``ActionState`` snapshot; nothing else enables or disables an action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from PySide6.QtGui import QKeySequence
+
+Std = QKeySequence.StandardKey
+MENUS = ("&File", "&Edit", "&Navigate", "&View", "&Help")  # the menu bar, in this order
+
+
+@dataclass(frozen=True)
+class ActionState:
+    """What the enabled states depend on."""
+
+    document: bool = False  # a document is open
+    workspace: bool = False  # ... and it has a build workspace (kernel sources to export)
+    kernel: bool = False  # a kernel is shown
+    kernels_chosen: bool = False  # rows are selected in the kernel list
+    branch: bool = False  # the selected instruction is a branch with a known target
+    exporting: bool = False  # an export to the kernel DB is running
+
+
+def _always(state: ActionState) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    text: str
+    slot: str  # the MainWindow method it calls
+    shortcut: QKeySequence.StandardKey | str | None = None
+    tip: str = ""
+    menu: str = ""  # the menu it is in ("" for none: a shortcut only)
+    section: int = 0  # separators go between the sections of a menu
+    toolbar: int | None = None  # the toolbar section it is in, if any
+    context: bool = False  # also in the kernel list's context menu
+    enabled: Callable[[ActionState], bool] = _always
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec(
+        "open",
+        "&Open…",
+        "choose_file",
+        Std.Open,
+        "Open a workspace, report or model",
+        menu="&File",
+        toolbar=0,
+    ),
+    ActionSpec(
+        "build",
+        "&Build && Profile…",
+        "build_and_profile",
+        "Ctrl+B",
+        "Build a model with TVM and profile it",
+        menu="&File",
+        section=1,
+        toolbar=0,
+    ),
+    ActionSpec(
+        "export",
+        "&Export to Kernel DB",
+        "export_selected",
+        "Ctrl+E",
+        "Export the selected kernels (with the open profile's times) to the kernel DB",
+        menu="&File",
+        section=2,
+        toolbar=0,
+        context=True,
+        enabled=lambda s: s.workspace and s.kernels_chosen and not s.exporting,
+    ),
+    ActionSpec(
+        "export_all",
+        "Export &All Kernels to Kernel DB",
+        "export_all",
+        tip="Export every kernel of the open workspace to the kernel DB",
+        menu="&File",
+        section=2,
+        context=True,
+        enabled=lambda s: s.workspace and not s.exporting,
+    ),
+    ActionSpec(
+        "choose_db",
+        "Choose Kernel &DB…",
+        "choose_db",
+        tip="Kernel DB file to export into",
+        menu="&File",
+        section=2,
+    ),
+    ActionSpec("quit", "&Quit", "close", Std.Quit, menu="&File", section=3),
+    ActionSpec(
+        "find",
+        "&Find…",
+        "open_search",
+        Std.Find,
+        "Search the source or SASS pane",
+        menu="&Edit",
+        toolbar=2,
+        enabled=lambda s: s.kernel,
+    ),
+    ActionSpec(
+        "find_next",
+        "Find &Next",
+        "find_next",
+        Std.FindNext,
+        menu="&Edit",
+        enabled=lambda s: s.kernel,
+    ),
+    ActionSpec(
+        "find_previous",
+        "Find &Previous",
+        "find_previous",
+        Std.FindPrevious,
+        menu="&Edit",
+        enabled=lambda s: s.kernel,
+    ),
+    ActionSpec(
+        "previous_hot",
+        "Previous Hot Line",
+        "previous_hot_line",
+        "Shift+F8",
+        "Go back to the previous hotter line",
+        menu="&Navigate",
+        toolbar=1,
+        enabled=lambda s: s.kernel,
+    ),
+    ActionSpec(
+        "next_hot",
+        "Next Hot Line",
+        "next_hot_line",
+        "F8",
+        "Go to the next hottest line",
+        menu="&Navigate",
+        toolbar=1,
+        enabled=lambda s: s.kernel,
+    ),
+    ActionSpec(
+        "follow_branch",
+        "Follow Branch",
+        "follow_branch",
+        "Ctrl+Return",
+        "Jump to the selected branch's target",
+        menu="&Navigate",
+        enabled=lambda s: s.branch,
+    ),
+    ActionSpec(
+        "focus_kernels", "Kernel List", "focus_kernels", "Ctrl+1", menu="&Navigate", section=1
+    ),
+    ActionSpec(
+        "focus_filter", "Filter Kernels", "focus_filter", "Ctrl+K", menu="&Navigate", section=1
+    ),
+    ActionSpec("focus_source", "Source", "focus_source", "Ctrl+2", menu="&Navigate", section=1),
+    ActionSpec("focus_sass", "SASS", "focus_sass", "Ctrl+3", menu="&Navigate", section=1),
+    ActionSpec("reset_layout", "Reset Layout", "reset_layout", menu="&View", section=1),
+    ActionSpec("about", "&About kernelscope", "about", menu="&Help"),
+)
