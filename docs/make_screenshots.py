@@ -54,6 +54,12 @@ SHOTS = (
         ("--kernel", DEMO_KERNEL, "--line", "52"),
     ),
     Shot(
+        "kernel-dark",
+        "the same kernel with the dark palette",
+        "demo",
+        ("--kernel", DEMO_KERNEL, "--line", "52", "--palette", "dark"),
+    ),
+    Shot(
         "report",
         "an Nsight Compute report opened on its own: the sources it embeds beside the SASS",
         "demo-report",
