@@ -69,7 +69,6 @@ EXCLUDES = [
     "scipy",
     "matplotlib",
     "pandas",
-    "PIL",
     "psutil",
     "xgboost",
     "cloudpickle",
