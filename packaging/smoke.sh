@@ -79,7 +79,7 @@ step "build the demo (cold)" "$app" build "$demo/squeezenet1_1.onnx" -o "$ws" ||
 step "import the H200 report" "$app" import "$demo/squeezenet_h200.ncu-rep" -w "$ws" || fail "import: $(cat "$tmp/out.txt")"
 step "hot lines from the report" "$app" hot "$ws/profiles/squeezenet_h200.ncu-rep" --top 5 -w "$ws" ||
     fail "hot: $(cat "$tmp/out.txt")"
-step "roofline PNG (Pillow)" "$app" roofline "$ws/profiles/squeezenet_h200.ncu-rep" -w "$ws" \
+step "roofline PNG (Pillow)" "$app" roofline "$root/tests/data/ncu/mlp/mlp.ncu-rep" \
     --png "$tmp/roofline.png" || fail "roofline: $(cat "$tmp/out.txt")"
 [ -s "$tmp/roofline.png" ] || fail "no roofline PNG"
 step "window screenshot of the demo" "$app" --screenshot "$tmp/demo.png" "$ws" || fail "screenshot: $(cat "$tmp/out.txt")"
