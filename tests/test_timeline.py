@@ -24,7 +24,6 @@ from kernelscope.core.timeline import (
     read_nsys,
     read_nsys_sqlite,
 )
-from kernelscope.core.toolchain import find_tool
 
 DATA = Path(__file__).parent / "data"
 NSYS_SMALL = DATA / "nsys" / "power_iteration_small.sqlite"
@@ -97,9 +96,7 @@ def test_what_is_not_an_nsys_export_is_named(tmp_path: Path) -> None:
 
 @pytest.fixture()
 def nsys_env(monkeypatch: pytest.MonkeyPatch):
-    find_tool.cache_clear()
-    yield monkeypatch
-    find_tool.cache_clear()
+    return monkeypatch  # find_tool follows $KERNELSCOPE_NSYS: nothing to clear
 
 
 def test_nsys_rep_without_nsys_says_what_to_do(tmp_path: Path, nsys_env) -> None:
@@ -211,15 +208,11 @@ def test_profile_progress_counts_every_launch_of_a_reused_kernel(
     )
     ncu.chmod(0o755)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(ncu))
-    find_tool.cache_clear()
-    try:
-        seen: list[float] = []
-        result = profile_workspace(
-            ProfileRequest(workspace=ws_path, warmup=1, iterations=1),
-            progress=lambda step, f, m: seen.append(f) if step == "profile" else None,
-        )
-    finally:
-        find_tool.cache_clear()
+    seen: list[float] = []
+    result = profile_workspace(
+        ProfileRequest(workspace=ws_path, warmup=1, iterations=1),
+        progress=lambda step, f, m: seen.append(f) if step == "profile" else None,
+    )
     assert result.launches == 16 and len(seen) == 16
     assert seen == sorted(seen) and len(set(seen)) == 16  # moves at every launch
     assert seen[-1] == pytest.approx(0.95) and seen[-2] < 0.95
@@ -395,20 +388,16 @@ def test_profile_this_call_profiles_exactly_that_launch(
     ws = Workspace.open(repeated_ws)
     sequence = launch_sequence(ws)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(_filter_ncu(tmp_path, sequence)))
-    find_tool.cache_clear()
     t = from_runner(_runner_answer(ws, dict.fromkeys(sequence, 1.0)), ws)
-    try:
-        for call in t.calls:
-            sel = t.selection(call.index, warmup=1)
-            request = sel.profile_request(repeated_ws, set=None, name=f"call{call.index}")
-            assert (request.launch_skip, request.warmup, request.iterations) == (
-                sel.launch_skip, 1, 1
-            )  # fmt: skip
-            result = profile_workspace(request)
-            profiled = re.findall(r'Profiling "([^"]+)" - (\d+)', result.log)
-            assert profiled == [(call.kernels[0], str(len(sequence) + call.index))]
-    finally:
-        find_tool.cache_clear()
+    for call in t.calls:
+        sel = t.selection(call.index, warmup=1)
+        request = sel.profile_request(repeated_ws, set=None, name=f"call{call.index}")
+        assert (request.launch_skip, request.warmup, request.iterations) == (
+            sel.launch_skip, 1, 1
+        )  # fmt: skip
+        result = profile_workspace(request)
+        profiled = re.findall(r'Profiling "([^"]+)" - (\d+)', result.log)
+        assert profiled == [(call.kernels[0], str(len(sequence) + call.index))]
     assert len(list((repeated_ws / "profiles").glob("call*.ncu-rep"))) == len(t.calls)
 
 
@@ -422,21 +411,17 @@ def test_profile_this_call_refuses_a_run_that_launched_other_kernels(
     ws = Workspace.open(repeated_ws)
     sequence = launch_sequence(ws)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(_filter_ncu(tmp_path, sequence[1:] + sequence[:1])))
-    find_tool.cache_clear()
     t = from_runner(_runner_answer(ws, dict.fromkeys(sequence, 1.0)), ws)
     sel = t.selection(1, warmup=0)
-    try:
-        with pytest.raises(KernelscopeError, match=f"not {sel.kernel}") as err:
-            profile_workspace(
-                ProfileRequest(
-                    workspace=repeated_ws,
-                    launch_skip=sel.launch_skip,
-                    launch_count=1,
-                    expect_kernel=sel.kernel,
-                )
+    with pytest.raises(KernelscopeError, match=f"not {sel.kernel}") as err:
+        profile_workspace(
+            ProfileRequest(
+                workspace=repeated_ws,
+                launch_skip=sel.launch_skip,
+                launch_count=1,
+                expect_kernel=sel.kernel,
             )
-    finally:
-        find_tool.cache_clear()
+        )
     assert "measure the timeline again" in err.value.hint
     assert list((repeated_ws / "profiles").iterdir()) == []
 

@@ -204,21 +204,15 @@ def test_measuring_here_without_a_gpu_is_explained_and_saves_nothing(
 def test_an_nsys_report_without_nsys_says_what_to_do(
     qtbot, make_window, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kernelscope.core.toolchain import find_tool
-
     monkeypatch.setenv("KERNELSCOPE_NSYS", str(tmp_path / "no-nsys"))
-    find_tool.cache_clear()
     report = tmp_path / "run.nsys-rep"
     report.write_bytes(b"not read without nsys")
-    try:
-        window = make_window()
-        window.open_path(report)
-        box = _visible_box(qtbot, window)
-        text = box.text() + box.informativeText()
-        assert "needs Nsight Systems' nsys" in text and "nsys export --type sqlite" in text
-        settle(qtbot, window)
-        assert window.timeline_panel.timeline is None
-        assert report.read_bytes() == b"not read without nsys"
-        box.close()
-    finally:
-        find_tool.cache_clear()
+    window = make_window()
+    window.open_path(report)
+    box = _visible_box(qtbot, window)
+    text = box.text() + box.informativeText()
+    assert "needs Nsight Systems' nsys" in text and "nsys export --type sqlite" in text
+    settle(qtbot, window)
+    assert window.timeline_panel.timeline is None
+    assert report.read_bytes() == b"not read without nsys"
+    box.close()

@@ -3,8 +3,9 @@
 It sends ``Built`` as soon as the workspace is on disk (the window shows it at once) and
 returns ``Profiled`` when an Nsight Compute report was added to it, ``ProfileSkipped`` when
 this machine cannot profile (and why), or None when no profile was asked for. Without a
-build request the given workspace is profiled as it is. Cancel stops the build at its next
-checkpoint and ncu (here, or on the SSH host with the model it runs) at once.
+build request the given workspace is profiled as it is. The build runs in a child process
+(a TVM crash is an error, not the window's end); Cancel kills it, and ncu (here, or on the
+SSH host with the model it runs).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelscope.core.build import BuildRequest, build_model
+from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.profiling import ProfileRequest, profile_workspace, profiling_problem
 
 from .jobs import JobContext, JobFn
@@ -48,7 +49,7 @@ def build_job(
 
     def run(context: JobContext) -> Profiled | ProfileSkipped | None:
         if request is not None:
-            workspace = build_model(request, progress=context.progress, cancel=context.cancel)
+            workspace = build_in_child(request, progress=context.progress, cancel=context.cancel)
             context.send(Built(workspace.path))
             path = workspace.path
         else:
