@@ -33,7 +33,9 @@ from .remote import RUNNER, RemoteFolder, SshTarget, workspace_entries
 
 logger = logging.getLogger(__name__)
 
-_PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
+# ncu 2025.3 prints `==PROF== Profiling "k" - 3: 0%...` for every launch, and without the
+# ` - 3` index when a --kernel-name / --kernel-id filter is given (seen on the H200).
+_PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)"(?: - (?P<index>\d+))?')
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
 
 
@@ -246,7 +248,9 @@ def _stream(
         if m:
             launches += 1
             fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
-            report("profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})")
+            index = m.group("index")
+            where = f"launch {index}" if index is not None else f"{launches} of {expected}"
+            report("profile", fraction, f"profiling {m.group('name')} ({where})")
 
     # stdin stays an open pipe: over ssh, the remote supervisor runs ncu while it is open
     result = run_process(
