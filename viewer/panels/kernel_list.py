@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -16,6 +16,7 @@ from kernelscope.core.view import Selection
 
 from ..code.delegates import BarDelegate
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
+from ..widgets.sorting import LastRowsProxy
 from .kernel_list_model import KernelListModel
 
 
@@ -25,7 +26,7 @@ class KernelList(QWidget):
         self.setObjectName("kernel_list")
         self.selection = selection
         self.model = KernelListModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = LastRowsProxy(self)  # kernels never launched stay last
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SortRole)
         self.proxy.setFilterKeyColumn(-1)
