@@ -66,10 +66,12 @@ class KernelList(QWidget):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
             self.table.setItemDelegateForColumn(column, self._bars if bar else None)
             self.table.setColumnWidth(column, chars * (34 if column == 0 else 11))
-        # hottest first when a profile measured time, else program order
+        # hottest first when a profile measured time, else program order (column -1 sorted
+        # descending would be program order reversed)
+        timed = bool(self.selection.document and self.selection.document.kernel_metric_names)
         self.table.sortByColumn(
-            1 if self.selection.document and self.selection.document.kernel_metric_names else -1,
-            Qt.SortOrder.DescendingOrder,
+            1 if timed else -1,
+            Qt.SortOrder.DescendingOrder if timed else Qt.SortOrder.AscendingOrder,
         )
 
     def _on_kernel(self) -> None:
