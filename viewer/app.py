@@ -27,8 +27,13 @@ from .main_window import MainWindow
 SCREENSHOT_SIZE = (1600, 1000)
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
-# --pane: the pane alone, its dock this wide (the Details pane at its full length)
-PANES = {"details": 620, "roofline": 1000, "headroom": 0}
+# --pane: the pane alone, its dock this wide (right) or high (bottom); the Details pane at its
+# full length
+PANES = {
+    "details": (620, Qt.Orientation.Horizontal),
+    "roofline": (1000, Qt.Orientation.Horizontal),
+    "headroom": (480, Qt.Orientation.Vertical),
+}
 
 
 def application(platform: str | None = None) -> QApplication:
@@ -252,8 +257,9 @@ def _screenshot(
 def _show_pane(window: MainWindow, pane: str) -> None:
     widget = window.show_pane(pane)
     dock = widget.parentWidget()
-    if PANES[pane] and isinstance(dock, QDockWidget):
-        window.resizeDocks([dock], [PANES[pane]], Qt.Orientation.Horizontal)
+    if isinstance(dock, QDockWidget):
+        size, orientation = PANES[pane]
+        window.resizeDocks([dock], [size], orientation)
 
 
 def _grab(window: MainWindow, pane: str | None) -> QPixmap:

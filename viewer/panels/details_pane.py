@@ -48,6 +48,7 @@ from kernelscope.core.view import KernelView, Selection, ViewDocument
 from ..widgets.bars import ChartRow, RowChart
 from ..widgets.messages import error_html
 from ..widgets.plot_loader import load_plots
+from ..widgets.rich_text import RichText
 from ..workers.jobs import Job, Latest, Workers
 
 if TYPE_CHECKING:
@@ -266,12 +267,13 @@ class DetailsPane(QWidget):
         self.line_stalls, self.line_caption = s.chart("Selected line")
         self.insn_stalls, self.insn_caption = s.chart("Selected instruction")
         s = self._section("rules", "Rules: estimated speedups")
-        self.rules_box = QWidget()
-        self.rules_layout = QVBoxLayout(self.rules_box)
-        self.rules_layout.setContentsMargins(0, 0, 0, 0)
-        self.rules_layout.setSpacing(6)
-        s.body_layout.addWidget(self.rules_box)
-        self.rule_labels: list[QLabel] = []
+        # one document for every rule: a label per rule, shown and hidden as kernels change,
+        # relays out the whole window each time (25 ms a label)
+        self.rules_text = RichText()
+        self.rules_text.setObjectName("details_rules")
+        self.rules_text.link_activated.connect(self._on_link)
+        self.rules_html = ""
+        s.body_layout.addWidget(self.rules_text)
         self._rules: list[RuleResult] = []  # as shown, sorted
         self._rule_markers: dict[int, list[tuple[int, SourceMarker]]] = {}
         self._expanded: set[tuple[str, str, str]] = set()  # rules whose whole text is shown
@@ -563,29 +565,13 @@ class DetailsPane(QWidget):
 
     # ---- rules ------------------------------------------------------------------------------
     def _fill_rules(self, d: KernelDetails) -> None:
-        for label in self.rule_labels:
-            self.rules_layout.removeWidget(label)
-            label.deleteLater()
-        self.rule_labels = []
         rules = sorted(
             d.rules,
             key=lambda r: (_KIND_ORDER.get(r.kind, 9), -(r.speedup_pct or 0.0), r.rule),
         )
         self._rules = rules
         self._rule_markers = self._markers_by_rule(rules, d.markers)
-        for i, rule in enumerate(rules):
-            label = QLabel(self._rule_html(i))
-            label.setObjectName(f"details_rule_{rule.rule}")
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.RichText)
-            label.setTextInteractionFlags(
-                Qt.TextInteractionFlag.LinksAccessibleByMouse
-                | Qt.TextInteractionFlag.TextSelectableByMouse
-            )
-            label.setToolTip(f"Nsight Compute rule {rule.rule} of section {rule.section}")
-            label.linkActivated.connect(self._on_link)
-            self.rules_layout.addWidget(label)
-            self.rule_labels.append(label)
+        self._render_rules()
         self.sections["rules"].set_note("" if rules else "The report holds no rule results.")
 
     @staticmethod
@@ -603,6 +589,10 @@ class DetailsPane(QWidget):
                 out.setdefault(target, []).append((j, m))
         return out
 
+    def _render_rules(self) -> None:
+        self.rules_html = "<br><br>".join(self._rule_html(i) for i in range(len(self._rules)))
+        self.rules_text.set_html(self.rules_html)
+
     @staticmethod
     def _rule_key(rule: RuleResult) -> tuple[str, str, str]:
         return rule.rule, rule.section, rule.title
@@ -613,6 +603,8 @@ class DetailsPane(QWidget):
         rule, markers = self._rules[i], self._rule_markers.get(i, [])
         title = rule.title or rule.rule
         head = f"<b>[{rule.kind}] {html.escape(title)}</b>"
+        if rule.title:  # the rule's own identifier too, as ncu --print-rule-details names it
+            head += f' <span style="color: gray">{html.escape(rule.rule)}</span>'
         if rule.speedup_pct is not None:
             scope = f" ({rule.speedup_type})" if rule.speedup_type else ""
             head += f" — est. speedup <b>{rule.speedup_pct:.1f}%</b>{scope}"
@@ -646,13 +638,13 @@ class DetailsPane(QWidget):
 
     def _on_link(self, link: str) -> None:
         kind, _, n = link.partition(":")
-        if kind in ("more", "less") and n.isdigit() and int(n) < len(self.rule_labels):
+        if kind in ("more", "less") and n.isdigit() and int(n) < len(self._rules):
             key = self._rule_key(self._rules[int(n)])
             if kind == "more":
                 self._expanded.add(key)
             else:
                 self._expanded.discard(key)
-            self.rule_labels[int(n)].setText(self._rule_html(int(n)))
+            self._render_rules()
         else:
             self.jump_to_marker(link)
 

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.roofline import Headroom, HeadroomRow
-from kernelscope.core.view import Selection
+from kernelscope.core.view import Selection, ViewDocument
 
 from ..code.delegates import BarDelegate
 from ..widgets.messages import error_html
@@ -252,20 +252,27 @@ class HeadroomPanel(QWidget):
             self.caption.setText("Computing the headroom list…")
             self._latest.submit(lambda context: document.headroom(), document)
 
-    def _on_headroom(self, headroom: Headroom, document: object) -> None:
+    def _on_headroom(self, headroom: Headroom, document: ViewDocument) -> None:
         if document is not self.selection.document:
             return
         self.headroom = headroom
         self.model.set_headroom(headroom)
         self.table.sortByColumn(SAVINGS, Qt.SortOrder.DescendingOrder)
         chars = self.fontMetrics().horizontalAdvance("0")
-        for column, width in enumerate([36, 12, 12, 12, 12, 9, 16, 60]):
+        for column, width in enumerate([36, 12, 12, 12, 12, 9, 22, 60]):
             self.table.setColumnWidth(column, chars * width)
         parts = [
             f"<b>{headroom.savings_ns / 1000:,.1f} µs</b> of {headroom.measured_ns / 1000:,.1f} "
             f"µs measured could be saved ({len(headroom.rows)} kernels)"
         ]
-        parts += [html.escape(n) for n in headroom.notes]
+        notes = headroom.notes
+        if document.workspace is None:  # the CLI's "-w" means nothing in the window
+            notes = [n for n in notes if not n.startswith("no workspace given")]
+            notes.append(
+                "a report on its own: open the build's workspace with this report attached "
+                "(kernelscope import REPORT -w WORKSPACE) for the operator column"
+            )
+        parts += [html.escape(n) for n in notes]
         self.caption.setText("<br>".join(parts))
         self._on_kernel()
 

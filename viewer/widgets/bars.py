@@ -45,8 +45,12 @@ class RowChart(QWidget):
         return list(self._rows)
 
     def set_rows(self, rows: list[ChartRow]) -> None:
+        if rows == self._rows:
+            return
+        same_height = len(rows) == len(self._rows)
         self._rows = list(rows)  # none: the chart is 0 pixels high
-        self.updateGeometry()
+        if not same_height:  # a relayout of the pane costs more than painting the chart
+            self.updateGeometry()
         self.update()
 
     def row_height(self) -> int:

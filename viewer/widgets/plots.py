@@ -121,15 +121,24 @@ CURVE_AXIS = {
 
 
 class CurvePlot(_Themed):
-    """Warps per SM against one launch parameter, with this kernel's value marked."""
+    """Warps per SM against one launch parameter, with this kernel's value marked. Its items
+    are made once and given new data on each kernel switch (making them again costs ~20 ms
+    a plot)."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setMinimumHeight(150)
         self.setMaximumHeight(190)
-        self.plotItem.setMouseEnabled(False, False)
-        self.plotItem.showGrid(x=True, y=True, alpha=0.15)
+        item = self.plotItem
+        item.setMouseEnabled(False, False)
+        item.showGrid(x=True, y=True, alpha=0.15)
         self.curve: OccupancyCurve | None = None
+        self._line = item.plot([], [])
+        self._marker = pg.InfiniteLine(0.0, angle=90, movable=False)
+        item.addItem(self._marker)
+        self._dot = item.plot([], [], pen=None, symbol="o")
+        self._titles: tuple[str, ...] = ()  # title and axis labels drawn, and their colour
+        self.redraw()
 
     def set_curve(self, curve: OccupancyCurve) -> None:
         self.curve = curve
@@ -137,30 +146,35 @@ class CurvePlot(_Themed):
 
     def redraw(self) -> None:
         item = self.plotItem
-        item.clear()
-        curve = self.curve
-        if curve is None or not curve.points:
-            return
         _, text, _ = self.colours()
         highlight = self.palette().color(QPalette.ColorRole.Highlight)
+        self._line.setPen(pg.mkPen(highlight, width=2))
+        self._marker.setPen(pg.mkPen(text, width=1, style=Qt.PenStyle.DashLine))
+        self._dot.setSymbolBrush(highlight)
+        curve = self.curve
+        if curve is None or not curve.points:
+            self._line.setData([], [])
+            self._dot.setData([], [])
+            self._marker.hide()
+            return
         xs = np.array([x for x, _ in curve.points])
         ys = np.array([y for _, y in curve.points])
-        item.plot(xs, ys, pen=pg.mkPen(highlight, width=2))
-        item.setTitle(curve.label, size="9pt")
-        item.setLabel("bottom", CURVE_AXIS.get(curve.metric, ""), color=text.name())
-        item.setLabel("left", "warps", color=text.name())
+        self._line.setData(xs, ys)
+        titles = (curve.label, CURVE_AXIS.get(curve.metric, ""), text.name())
+        if titles != self._titles:
+            self._titles = titles
+            item.setTitle(curve.label, size="9pt")
+            item.setLabel("bottom", titles[1], color=text.name())
+            item.setLabel("left", "warps", color=text.name())
         tip = f"{curve.label}: the warps per SM the occupancy allows at each value"
-        if curve.current is not None:
+        if curve.current is None:
+            self._marker.hide()
+            self._dot.setData([], [])
+        else:
             at = float(np.interp(curve.current, xs, ys))
-            item.addItem(
-                pg.InfiniteLine(
-                    curve.current,
-                    angle=90,
-                    movable=False,
-                    pen=pg.mkPen(text, width=1, style=Qt.PenStyle.DashLine),
-                )
-            )
-            item.plot([curve.current], [at], pen=None, symbol="o", symbolBrush=highlight)
+            self._marker.setValue(curve.current)
+            self._marker.show()
+            self._dot.setData([curve.current], [at])
             tip += f"; this kernel: {curve.current:g} → {at:g} warps"
         self.setToolTip(tip)
 
@@ -189,6 +203,8 @@ class RooflinePlot(_Themed):
         self._selected: str | None = None
         self._title = ""
         self.spots: dict[str, tuple[float, float]] = {}  # kernel -> its DRAM point (log10)
+        self._scatters: list[tuple[pg.ScatterPlotItem, str, object]] = []  # item, kernel, pen
+        self._label: pg.TextItem | None = None  # the selected kernel's name
 
     def set_points(
         self,
@@ -202,9 +218,24 @@ class RooflinePlot(_Themed):
         self.redraw()
 
     def select(self, kernel: str | None) -> None:
-        if kernel != self._selected:
-            self._selected = kernel
-            self.redraw()
+        """Mark another kernel's points (their outline and name), without drawing again."""
+        if kernel == self._selected:
+            return
+        self._selected = kernel
+        _, text, _ = self.colours()
+        for scatter, owner, pen in self._scatters:
+            scatter.setPen(pg.mkPen(text, width=2.5) if owner == kernel else pen)
+        self._place_label(kernel)
+
+    def _place_label(self, kernel: str | None) -> None:
+        spot = self.spots.get(kernel) if kernel else None
+        if self._label is None or spot is None:
+            if self._label is not None:
+                self._label.hide()
+            return
+        self._label.setText(_short(kernel or ""))
+        self._label.setPos(*spot)
+        self._label.show()
 
     def point_position(self, kernel: str) -> QPoint | None:
         """Where on the widget the kernel's DRAM point is drawn (for clicks)."""
@@ -218,6 +249,8 @@ class RooflinePlot(_Themed):
         item = self.plotItem
         item.clear()
         self.spots = {}
+        self._scatters = []
+        self._label = None
         roof = self._roof
         shown = [p for p in self._points if p.plottable]
         if roof is None or not shown:
@@ -241,6 +274,10 @@ class RooflinePlot(_Themed):
         item.setLabel("bottom", "arithmetic intensity (FLOP/byte)", color=text.name())
         item.setLabel("left", "FLOP/s", color=text.name())
         self._scatter(shown, text)
+        self._label = pg.TextItem("", color=text, anchor=(-0.15, 1.1))
+        item.addItem(self._label)
+        one_each = len({q.kernel for q in shown}) == len(shown)
+        self._place_label(self._selected if one_each else None)
         item.vb.setRange(
             xRange=(math.log10(x0), math.log10(x1)),
             yRange=(math.log10(y0), math.log10(y1)),
@@ -298,11 +335,8 @@ class RooflinePlot(_Themed):
             selected = q.kernel == self._selected and per_kernel
             for lv, x in xs.items():
                 filled = lv == "dram"
-                pen = (
-                    pg.mkPen(text, width=2.5)
-                    if selected
-                    else pg.mkPen(colour if filled else LEVEL_COLOUR[lv], width=1 if filled else 2)
-                )
+                normal = pg.mkPen(colour if filled else LEVEL_COLOUR[lv], width=1 if filled else 2)
+                pen = pg.mkPen(text, width=2.5) if selected else normal
                 scatter = pg.ScatterPlotItem(
                     [x],
                     [y],
@@ -316,12 +350,10 @@ class RooflinePlot(_Themed):
                 )
                 scatter.sigClicked.connect(self._on_clicked)
                 item.addItem(scatter)
-            if "dram" in xs:
-                self.spots.setdefault(q.kernel, (xs["dram"], y))
-            if selected:
-                label = pg.TextItem(_short(q.kernel), color=text, anchor=(-0.15, 1.1))
-                label.setPos(xs.get("dram", next(iter(xs.values()))), y)
-                item.addItem(label)
+                if per_kernel:
+                    self._scatters.append((scatter, q.kernel, normal))
+            if xs:
+                self.spots.setdefault(q.kernel, (xs.get("dram", next(iter(xs.values()))), y))
 
     def _on_clicked(self, scatter: pg.ScatterPlotItem, points: list, event: object) -> None:
         if len(points):
