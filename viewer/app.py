@@ -27,13 +27,8 @@ from .main_window import MainWindow
 SCREENSHOT_SIZE = (1600, 1000)
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
-# --pane: the pane alone, its dock this wide (right) or high (bottom); the Details pane at its
-# full length
-PANES = {
-    "details": (620, Qt.Orientation.Horizontal),
-    "roofline": (1000, Qt.Orientation.Horizontal),
-    "headroom": (480, Qt.Orientation.Vertical),
-}
+# --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
+PANES = {"details": (620, 1000), "roofline": (1100, 760), "headroom": (1400, 480)}
 
 
 def application(platform: str | None = None) -> QApplication:
@@ -257,9 +252,9 @@ def _screenshot(
 def _show_pane(window: MainWindow, pane: str) -> None:
     widget = window.show_pane(pane)
     dock = widget.parentWidget()
-    if isinstance(dock, QDockWidget):
-        size, orientation = PANES[pane]
-        window.resizeDocks([dock], [size], orientation)
+    if isinstance(dock, QDockWidget):  # its own size, whatever room the window leaves it
+        dock.setFloating(True)
+        dock.resize(*PANES[pane])
 
 
 def _grab(window: MainWindow, pane: str | None) -> QPixmap:

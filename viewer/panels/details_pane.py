@@ -179,6 +179,7 @@ class Section(QWidget):
         layout.addWidget(self.button)
         layout.addWidget(self.body)
         self.body_layout.addWidget(self.note)
+        self._captions: list[tuple[RowChart, QLabel]] = []
         self.button.toggled.connect(self._on_toggled)
 
     def _on_toggled(self, open_: bool) -> None:
@@ -189,8 +190,9 @@ class Section(QWidget):
         self.note.setText(text)
         self.note.setVisible(bool(text))
 
-    def chart(self, caption: str = "") -> tuple[RowChart, QLabel | None]:
-        """A new chart in the body, under an optional caption."""
+    def chart(self, caption: str = "", *, keep: bool = False) -> tuple[RowChart, QLabel | None]:
+        """A new chart in the body, under an optional caption (hidden while the chart has no
+        rows, unless ``keep``: then it says why)."""
         label = None
         if caption:
             label = QLabel(caption)
@@ -201,7 +203,14 @@ class Section(QWidget):
             self.body_layout.addWidget(label)
         chart = RowChart()
         self.body_layout.addWidget(chart)
+        if label is not None and not keep:
+            self._captions.append((chart, label))
         return chart, label
+
+    def tidy(self) -> None:
+        """Hide the captions of empty charts (a no-op for those that stay as they are)."""
+        for chart, label in self._captions:
+            label.setVisible(bool(chart.rows))
 
 
 class DetailsPane(QWidget):
@@ -263,9 +272,9 @@ class DetailsPane(QWidget):
         self.sol_memory, _ = s.chart("Memory units, % of peak")
         s = self._section("warp_state", "Warp State: stall reasons")
         self.warp_rows, _ = s.chart()
-        self.warp_kernel, self.warp_kernel_caption = s.chart("Whole kernel")
-        self.line_stalls, self.line_caption = s.chart("Selected line")
-        self.insn_stalls, self.insn_caption = s.chart("Selected instruction")
+        self.warp_kernel, self.warp_kernel_caption = s.chart("Whole kernel", keep=True)
+        self.line_stalls, self.line_caption = s.chart("Selected line", keep=True)
+        self.insn_stalls, self.insn_caption = s.chart("Selected instruction", keep=True)
         s = self._section("rules", "Rules: estimated speedups")
         # one document for every rule: a label per rule, shown and hidden as kernels change,
         # relays out the whole window each time (25 ms a label)
@@ -497,6 +506,8 @@ class DetailsPane(QWidget):
         self.launch_rows.set_rows(metric_rows(views["launch"].rows, src))
         self.scheduler_rows.set_rows(metric_rows(views["scheduler"].rows, src))
         self.source_rows.set_rows(metric_rows(views["source"].rows, src))
+        for section in self.sections.values():
+            section.tidy()
         self._on_selection()
 
     def _fill_launch_box(self, d: KernelDetails) -> None:

@@ -155,6 +155,7 @@ class RooflinePanel(QWidget):
         self.placeholder.setText(text)
         self.placeholder.show()
         self.note.hide()
+        self.legend.hide()
         self.caption.clear()
         if self.plot is not None:
             self.plot.hide()
@@ -189,11 +190,13 @@ class RooflinePanel(QWidget):
         self.note.setText(html.escape("; ".join(notes)))
         self.note.setVisible(bool(notes))
         if not shown:
-            self.placeholder.setText("Nothing to plot: " + html.escape(notes[0] if notes else ""))
+            self.placeholder.setText("Nothing to plot.")
             self.placeholder.show()
+            self.legend.hide()
             self.plot.hide()
             return
         self.placeholder.hide()
+        self.legend.show()
         self.plot.show()
         title = f"Roofline: {device}" + (f", {kernel.name}" if one and kernel else "")
         self.plot.set_points(
