@@ -24,7 +24,7 @@ from details_support import (
     WS_MLP,
     unlaunched_workspace,
 )
-from ncu_support import MLP
+from ncu_support import MLP, SMALL
 from PySide6.QtCore import QEvent, QPoint, Qt, QUrl
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPalette
 from PySide6.QtWidgets import QAbstractItemView, QApplication, QToolTip
@@ -333,3 +333,24 @@ def test_metric_rows_put_zeros_together_and_bar_percentages() -> None:
     nonzero = [m for m in parts if m.value != 0]
     for r, m in zip(rows[:-1], nonzero, strict=True):
         assert r.fraction == pytest.approx(float(m.value) / 100) and r.text == m.text()
+
+
+def test_one_launch_of_a_kernel_launched_twice(qtbot, make_window):
+    report = SMALL / "lineinfo.ncu-rep"
+    window = make_window(report)
+    pane = window.details_pane
+    _choose_kernel(qtbot, window, "scale")
+    box = pane.launch_box
+    assert box.isVisible() and [box.itemText(i) for i in range(box.count())] == [
+        "All 2 launches",
+        "Launch 0",
+        "Launch 2",
+    ]
+    assert "2 launches combined" in pane.summary.text()
+    box.setCurrentIndex(2)
+    settle(qtbot, window)
+    truth = kernel_details(Profile.open(report), "scale", launch=2)
+    assert pane.details.launch_ids == [2] and "launch 2" in pane.summary.text()
+    assert [r.text for r in pane.sol_rows.rows] == [m.text() for m in truth.view("sol").rows]
+    _choose_kernel(qtbot, window, "row_sum")  # one launch: nothing to choose
+    assert not box.isVisible()
