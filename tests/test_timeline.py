@@ -24,7 +24,6 @@ from kernelscope.core.timeline import (
     read_nsys,
     read_nsys_sqlite,
 )
-from kernelscope.core.toolchain import find_tool
 
 DATA = Path(__file__).parent / "data"
 NSYS_SMALL = DATA / "nsys" / "power_iteration_small.sqlite"
@@ -96,9 +95,7 @@ def test_what_is_not_an_nsys_export_is_named(tmp_path: Path) -> None:
 
 @pytest.fixture()
 def nsys_env(monkeypatch: pytest.MonkeyPatch):
-    find_tool.cache_clear()
-    yield monkeypatch
-    find_tool.cache_clear()
+    return monkeypatch  # find_tool follows $KERNELSCOPE_NSYS: nothing to clear
 
 
 def test_nsys_rep_without_nsys_says_what_to_do(tmp_path: Path, nsys_env) -> None:
@@ -210,15 +207,11 @@ def test_profile_progress_counts_every_launch_of_a_reused_kernel(
     )
     ncu.chmod(0o755)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(ncu))
-    find_tool.cache_clear()
-    try:
-        seen: list[float] = []
-        result = profile_workspace(
-            ProfileRequest(workspace=ws_path, warmup=1, iterations=1),
-            progress=lambda step, f, m: seen.append(f) if step == "profile" else None,
-        )
-    finally:
-        find_tool.cache_clear()
+    seen: list[float] = []
+    result = profile_workspace(
+        ProfileRequest(workspace=ws_path, warmup=1, iterations=1),
+        progress=lambda step, f, m: seen.append(f) if step == "profile" else None,
+    )
     assert result.launches == 16 and len(seen) == 16
     assert seen == sorted(seen) and len(set(seen)) == 16  # moves at every launch
     assert seen[-1] == pytest.approx(0.95) and seen[-2] < 0.95

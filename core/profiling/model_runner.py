@@ -157,7 +157,9 @@ def _import_tvm(cuda: bool = True):  # noqa: ANN202 - the tvm module
 # --- the model ---------------------------------------------------------------------------
 
 
-def _install_cubin(tvm_ffi, workspace: Path, files: dict[str, str]) -> dict[str, int]:  # noqa: ANN001
+def install_cubin(tvm_ffi, workspace: Path, files: dict[str, str]) -> dict[str, int]:  # noqa: ANN001
+    """Make TVM's runtime load the workspace's cubin for the module source it was built from
+    (and refuse any other source); returns the counts of loads and refusals."""
     expected = (workspace / files["tvm_source"]).read_bytes()
     cubin = (workspace / files["cubin"]).read_bytes()
     calls = {"count": 0, "mismatch": 0}
@@ -200,16 +202,24 @@ def _arrays(manifest: dict, workspace: Path, inputs_npz: Path | None, seed: int)
             EXIT_BAD_INPUT,
         )
     strict = manifest.get("params_mode") == "runtime"
+    missing = [
+        f"{t['name']!r} ({t['dtype']}{list(t['shape'])})"
+        for i, t in enumerate(wanted)
+        if t["name"] not in given
+        and t["name"] not in stored
+        and (strict or i >= len(manifest["inputs"]))
+    ]
+    if missing:
+        why = " (the workspace was built with --params runtime)" if strict else ""
+        raise RunnerError(
+            f"no value for {', '.join(missing)}{why}: give them in the --inputs .npz",
+            EXIT_BAD_INPUT,
+        )
     values = []
-    for i, info in enumerate(wanted):
+    for info in wanted:
         name, shape, dtype = info["name"], tuple(info["shape"]), info["dtype"]
         value = given.get(name, stored.get(name))
         if value is None:
-            if strict or i >= len(manifest["inputs"]):
-                raise RunnerError(
-                    f"no value for {name!r} ({dtype}{list(shape)}): give it in the --inputs .npz",
-                    EXIT_BAD_INPUT,
-                )
             value = rng.standard_normal(shape).astype(dtype)
         if tuple(value.shape) != shape or str(value.dtype) != dtype:
             raise RunnerError(
@@ -228,7 +238,7 @@ class _Model:
         self.manifest = json.loads((workspace / "manifest.json").read_text(encoding="utf-8"))
         arrays = _arrays(self.manifest, workspace, inputs_npz, seed)
         self.tvm, tvm_ffi = _import_tvm()
-        self.calls = _install_cubin(tvm_ffi, workspace, self.manifest["files"])
+        self.calls = install_cubin(tvm_ffi, workspace, self.manifest["files"])
         self.device = self.tvm.cuda(0)
         if not self.device.exist:
             raise RunnerError("no CUDA GPU is visible to this process", EXIT_NO_GPU)

@@ -2,8 +2,8 @@
 
 It sends ``Built`` as soon as the workspace is on disk (the window shows it at once) and
 returns ``Profiled`` when an Nsight Compute report was added to it, ``ProfileSkipped`` when
-this machine cannot profile (and why), or None when no profile was asked for. Cancel stops
-the build at its next checkpoint and ncu at once.
+this machine cannot profile (and why), or None when no profile was asked for. The build runs
+in a child process (a TVM crash is an error, not the window's end); Cancel kills it and ncu.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelscope.core.build import BuildRequest, build_model
+from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.profiling import ProfileRequest, profile_workspace, profiling_problem
 
 from .jobs import JobContext, JobFn
@@ -37,7 +37,7 @@ def build_job(
     request: BuildRequest, profile_request: Callable[[Path], ProfileRequest] | None = None
 ) -> JobFn:
     def run(context: JobContext) -> Profiled | ProfileSkipped | None:
-        workspace = build_model(request, progress=context.progress, cancel=context.cancel)
+        workspace = build_in_child(request, progress=context.progress, cancel=context.cancel)
         context.send(Built(workspace.path))
         if profile_request is None:
             return None
