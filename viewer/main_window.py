@@ -36,9 +36,12 @@ from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
 from .dialogs.error_dialog import error_box
 from .dialogs.export_summary import summary_box
+from .panels.details_pane import DetailsPane
+from .panels.headroom_panel import HeadroomPanel
 from .panels.hot_lines_panel import HotLinesPanel
 from .panels.kernel_db_panel import KernelDbPanel
 from .panels.kernel_list import KernelList
+from .panels.roofline_panel import RooflinePanel
 from .panels.timeline_panel import TimelinePanel, is_timeline
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
@@ -106,6 +109,20 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.hot_dock, self.db_dock)
         self.tabifyDockWidget(self.db_dock, self.timeline_dock)
+        # why a kernel is slow (issue 10): Details and the roofline on the right, the headroom
+        # list with the other lists at the bottom; each reads only while it is shown
+        self.details_pane = DetailsPane(self.selection, self.workers)
+        self.roofline_panel = RooflinePanel(self.selection, self.workers)
+        self.headroom_panel = HeadroomPanel(self.selection, self.workers)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.details_dock = self._dock("Details", self.details_pane, right)
+        self.roofline_dock = self._dock("Roofline", self.roofline_panel, right)
+        self.tabifyDockWidget(self.details_dock, self.roofline_dock)
+        self.details_dock.raise_()
+        self.headroom_dock = self._dock(
+            "Headroom", self.headroom_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.tabifyDockWidget(self.db_dock, self.headroom_dock)
         self.hot_dock.raise_()
         self.open_busy = BusyIndicator("open_busy")
         self.export_busy = BusyIndicator("export_busy")
@@ -128,6 +145,7 @@ class MainWindow(QMainWindow):
         self.resize(1500, 900)
         self.splitter.setSizes([800, 700])
         self.resizeDocks([self.kernel_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.details_dock], [440], Qt.Orientation.Horizontal)
         self.resizeDocks([self.hot_dock], [220], Qt.Orientation.Vertical)
         self._default_state = self.saveState()
         self._save_layout = restore_layout
@@ -146,7 +164,7 @@ class MainWindow(QMainWindow):
         """Menus, toolbar and the kernel list's context menu, from the table in its order."""
         menus = {title: self.menuBar().addMenu(title) for title in MENUS}
         sections = dict.fromkeys(MENUS, 0)
-        for dock in (self.kernel_dock, self.hot_dock, self.db_dock, self.timeline_dock):
+        for dock in self._docks():  # View's first section
             menus["&View"].addAction(dock.toggleViewAction())
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main_toolbar")
@@ -183,6 +201,17 @@ class MainWindow(QMainWindow):
             if spec.context:
                 self.kernels.table.addAction(action)
 
+    def _docks(self) -> tuple[QDockWidget, ...]:
+        return (
+            self.kernel_dock,
+            self.hot_dock,
+            self.db_dock,
+            self.timeline_dock,
+            self.details_dock,
+            self.roofline_dock,
+            self.headroom_dock,
+        )
+
     def action(self, id: str) -> QAction:
         """The window's action of that id (``actions.ACTIONS``)."""
         return self._actions[id]
@@ -213,6 +242,9 @@ class MainWindow(QMainWindow):
         self.timeline_panel.error.connect(self.show_error)
         self.timeline_panel.shown.connect(self.show_timeline)
         self.timeline_panel.profiled.connect(self._open_profiled_call)
+        self.details_dock.visibilityChanged.connect(self.details_pane.set_shown)
+        self.roofline_dock.visibilityChanged.connect(self.roofline_panel.set_shown)
+        self.headroom_dock.visibilityChanged.connect(self.headroom_panel.set_shown)
         self.recent.open_requested.connect(self.open_path)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
@@ -248,6 +280,9 @@ class MainWindow(QMainWindow):
             or self.db_panel.busy
             or self.exporter.running
             or self.timeline_panel.busy
+            or self.details_pane.busy
+            or self.roofline_panel.busy
+            or self.headroom_panel.busy
         )
 
     def choose_file(self) -> None:
@@ -449,6 +484,26 @@ class MainWindow(QMainWindow):
     def focus_sass(self) -> None:
         self.sass.table.setFocus()
 
+    def show_pane(self, pane: str) -> QWidget:
+        """Raise the dock of a pane ("details", "roofline", "headroom") and return the pane."""
+        dock, widget = {
+            "details": (self.details_dock, self.details_pane),
+            "roofline": (self.roofline_dock, self.roofline_panel),
+            "headroom": (self.headroom_dock, self.headroom_panel),
+        }[pane]
+        dock.show()
+        dock.raise_()
+        return widget
+
+    def show_details(self) -> None:
+        self.show_pane("details")
+
+    def show_roofline(self) -> None:
+        self.show_pane("roofline")
+
+    def show_headroom(self) -> None:
+        self.show_pane("headroom")
+
     def about(self) -> None:
         QMessageBox.about(
             self,
@@ -471,11 +526,10 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state)
-        self.kernel_dock.show()
-        self.hot_dock.show()
-        self.db_dock.show()
-        self.timeline_dock.show()
+        for dock in self._docks():
+            dock.show()
         self.hot_dock.raise_()
+        self.details_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 
     def closeEvent(self, event: QCloseEvent) -> None:
