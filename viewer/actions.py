@@ -176,6 +176,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Why the kernel is slow: speed of light, stalls, occupancy, rules",
         menu="&Navigate",
         section=1,
+        toolbar=3,
     ),
     ActionSpec(
         "show_roofline",
@@ -185,6 +186,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Every kernel on the roofline; click a point to select its kernel",
         menu="&Navigate",
         section=1,
+        toolbar=3,
     ),
     ActionSpec(
         "show_headroom",

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, Qt, QTimer
 from PySide6.QtGui import QColor, QIcon, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory
 
@@ -200,6 +200,9 @@ def _screenshot(
         window.resize(*SCREENSHOT_SIZE)
         timeout = QTimer(window)
         timeout.setSingleShot(True)
+        # a loop of its own, not app.exec(): the application (a test's, say) is not quit, so
+        # nothing connected to aboutToQuit runs and later windows work as before
+        loop = QEventLoop()
 
         done: list[bool] = []
 
@@ -212,7 +215,7 @@ def _screenshot(
             timeout.stop()
             window.workers.idle.disconnect(settled)
             window.close()
-            app.exit(0)
+            loop.quit()
 
         def failed(error: BaseException, paths: object) -> None:
             errors.append(
@@ -255,7 +258,7 @@ def _screenshot(
             window.open_path(path)
         else:
             settled()
-        app.exec()
+        loop.exec()
         settings.sync()  # written now, into the scratch folder, not when it is collected
     if errors:
         raise errors[0]

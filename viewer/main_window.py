@@ -118,7 +118,9 @@ class MainWindow(QMainWindow):
         self.details_dock = self._dock("Details", self.details_pane, right)
         self.roofline_dock = self._dock("Roofline", self.roofline_panel, right)
         self.tabifyDockWidget(self.details_dock, self.roofline_dock)
-        self.details_dock.raise_()
+        # closed until asked for (toolbar, Ctrl+4/5, View): the code panes keep their width
+        self.details_dock.hide()
+        self.roofline_dock.hide()
         self.headroom_dock = self._dock(
             "Headroom", self.headroom_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
@@ -526,10 +528,7 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state)
-        for dock in self._docks():
-            dock.show()
         self.hot_dock.raise_()
-        self.details_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 
     def closeEvent(self, event: QCloseEvent) -> None:
