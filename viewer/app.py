@@ -25,6 +25,8 @@ from kernelscope.core.view import ViewDocument, is_model
 from .main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
+# --pane: the Kernel DB dock raised on one of its tabs (KernelDbPanel.show_tab)
+DB_PANES = {"kernel-db": "entries", "nnfusion-command": "command", "nnfusion-coverage": "coverage"}
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
 
@@ -127,15 +129,22 @@ def run(
     kernel: str | None = None,
     line: int | None = None,
     palette: str | None = None,
+    pane: str | None = None,
+    db: str | None = None,
+    nnfusion_model: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit."""
+    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit.
+    ``pane`` raises the Kernel DB dock on a tab (``DB_PANES``), ``db`` opens that DB in it,
+    ``nnfusion_model`` shows that model's coverage."""
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
-            return _screenshot(app, path, Path(screenshot_to), kernel, line)
+            db_view = (pane, db, nnfusion_model)
+            return _screenshot(app, path, Path(screenshot_to), kernel, line, db_view)
         window = MainWindow()
         window.show()
+        _show_db(window, pane, db, nnfusion_model)
         if path:
             _locate_when_opened(window, kernel, line)
             window.open_path(path)
@@ -156,8 +165,31 @@ def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None
     window.document_opened.connect(locate)
 
 
+def _show_db(
+    window: MainWindow, pane: str | None, db: str | None, model: str | None, height: int = 0
+) -> None:
+    """The Kernel DB dock raised on ``pane``'s tab, on ``db``, with ``model``'s coverage."""
+    if not (pane or db or model):
+        return
+    if pane is not None and pane not in DB_PANES:
+        raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(DB_PANES))
+    window.show_db_tab(DB_PANES[pane or ("nnfusion-coverage" if model else "kernel-db")])
+    if height:
+        window.resizeDocks([window.db_dock], [height], Qt.Orientation.Vertical)
+    if db:
+        window.db_panel.set_path(db)
+    window.db_panel.ensure_loaded()
+    if model:
+        window.db_panel.coverage.set_model(model)
+
+
 def _screenshot(
-    app: QApplication, path: str | None, out: Path, kernel: str | None, line: int | None
+    app: QApplication,
+    path: str | None,
+    out: Path,
+    kernel: str | None,
+    line: int | None,
+    db_view: tuple[str | None, str | None, str | None] = (None, None, None),
 ) -> int:
     """Open ``path``, go to the location, wait until every job is done, save the PNG."""
     if path and is_model(path):
@@ -221,10 +253,11 @@ def _screenshot(
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
         window.show()
+        _show_db(window, *db_view, height=SCREENSHOT_SIZE[1] // 2)
         timeout.start(SCREENSHOT_TIMEOUT_MS)
         if path:
             window.open_path(path)
-        else:
+        elif not window.workers.busy:
             settled()
         app.exec()
         settings.sync()  # written now, into the scratch folder, not when it is collected

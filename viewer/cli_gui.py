@@ -29,6 +29,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("light", "dark"),
         help="Fusion style with a light or dark palette (default: the desktop's)",
     )
+    p.add_argument(
+        "--pane",
+        choices=("kernel-db", "nnfusion-command", "nnfusion-coverage"),
+        help="raise the Kernel DB dock on its entries, NNFusion command or coverage tab",
+    )
+    p.add_argument("--db", metavar="DB", help="the kernel DB the Kernel DB dock shows")
+    p.add_argument(
+        "--nnfusion-model", metavar="ONNX", help="show this model's NNFusion coverage of the DB"
+    )
     p.set_defaults(func=_run)
 
 
@@ -41,4 +50,7 @@ def _run(args: argparse.Namespace) -> int:
         kernel=args.kernel,
         line=args.line,
         palette=args.palette,
+        pane=args.pane,
+        db=args.db,
+        nnfusion_model=args.nnfusion_model,
     )

@@ -135,6 +135,7 @@ class RowVerdict:
 
 
 def row_verdict(row: CacheRow) -> RowVerdict:
+    """What NNFusion makes of ``row`` (the reasons without the CLI's --allow-ambiguous)."""
     allowed = [
         n.removeprefix(AMBIGUITY_ALLOWED) for n in row.notes if n.startswith(AMBIGUITY_ALLOWED)
     ]
@@ -143,10 +144,9 @@ def row_verdict(row: CacheRow) -> RowVerdict:
             return RowVerdict("ambiguous", allowed[0], ambiguous=True)
         return RowVerdict("usable")
     if not row.usable:
-        only_ambiguity = bool(row.reasons) and all(r.endswith(AMBIGUITY_KEPT) for r in row.reasons)
-        return RowVerdict(
-            "kept", "; ".join(row.reasons) or "no reason recorded", ambiguous=only_ambiguity
-        )
+        reasons = [r.removesuffix(AMBIGUITY_KEPT) for r in row.reasons]
+        only_ambiguity = bool(reasons) and all(r.endswith(AMBIGUITY_KEPT) for r in row.reasons)
+        return RowVerdict("kept", "; ".join(reasons) or "no reason recorded", only_ambiguity)
     if row.twin_of is not None:
         return RowVerdict("usable", "the copy NNFusion's pattern substitution looks up")
     return RowVerdict(
