@@ -136,6 +136,8 @@ def run(
     """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit.
     ``pane`` raises the Kernel DB dock on a tab (``DB_PANES``), ``db`` opens that DB in it,
     ``nnfusion_model`` shows that model's coverage."""
+    if pane is not None and pane not in DB_PANES:
+        raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(DB_PANES))
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
@@ -171,8 +173,6 @@ def _show_db(
     """The Kernel DB dock raised on ``pane``'s tab, on ``db``, with ``model``'s coverage."""
     if not (pane or db or model):
         return
-    if pane is not None and pane not in DB_PANES:
-        raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(DB_PANES))
     window.show_db_tab(DB_PANES[pane or ("nnfusion-coverage" if model else "kernel-db")])
     if height:
         window.resizeDocks([window.db_dock], [height], Qt.Orientation.Vertical)

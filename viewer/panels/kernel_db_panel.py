@@ -130,6 +130,7 @@ class KernelDbPanel(QWidget):
         self._command = Latest(workers, "db", "reading the NNFusion command", self)
         self._command_info: CommandInfo | None = None
         self._product: str | None = None  # -fproduct_name asked for (None: the DB's own)
+        self._pending_key: str | None = None  # an entry to select once it is listed
         self._typing = QTimer(self)
         self._typing.setSingleShot(True)
         self._typing.setInterval(TYPING_PAUSE_MS)
@@ -180,9 +181,10 @@ class KernelDbPanel(QWidget):
             lambda exc, _: self.error.emit("Cannot read the NNFusion command", exc)
         )
         self.commands.product_changed.connect(self._on_product)
-        self.coverage.coverage_shown.connect(lambda coverage: self._show_command())
+        self.coverage.coverage_shown.connect(self._on_coverage_shown)
         self.coverage.db_changed.connect(self.reload)
         self.coverage.error.connect(self.error)
+        self.coverage.entry_requested.connect(self.show_entry)
 
     # ---- construction -------------------------------------------------------------------
     def _build_top(self) -> QHBoxLayout:
@@ -385,9 +387,14 @@ class KernelDbPanel(QWidget):
                 if shown == listing.total
                 else f"{shown} of {listing.total} entries"
             )
+        if self._pending_key is not None:
+            selected, self._pending_key = {self._pending_key}, None
+            self.table.clearSelection()
         rows = [r for r in range(self.model.rowCount()) if self.model.entry(r).key in selected]
         for row in rows:
             self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
+        if rows:
+            self.table.scrollTo(self.proxy.mapFromSource(self.model.index(rows[0], 0)))
         if not rows:
             self._show_detail(None)
         self._update_buttons()
@@ -442,17 +449,41 @@ class KernelDbPanel(QWidget):
     def _show_command(self) -> None:
         """The DB's command, or the coverage model's when one is on screen."""
         info = self._command_info
+        if info is None:
+            return  # the DB's rows are not read yet
         coverage: Coverage | None = self.coverage.coverage
-        if info is not None and coverage is not None and coverage.db_path == info.db:
+        if coverage is not None and coverage.db_path == info.db:
             info = dataclasses.replace(info, settings=coverage.settings, model=coverage.model)
         self.commands.show_info(info)
         self.command_shown.emit()
+
+    def _on_coverage_shown(self, coverage: Coverage | None) -> None:
+        shown = self.commands.info
+        if coverage is not None or (shown is not None and shown.model):
+            self._show_command()  # the command for the coverage's model, or no more
 
     def _on_product(self, name: str | None) -> None:
         self._product = name
         if self._loaded:
             self._read_command()
         self.coverage.set_product(name)
+
+    def show_entry(self, key: str, kernel_name: str) -> None:
+        """Show one entry in the Entries tab: the listing searched for its kernel, the
+        entry selected once listed."""
+        self._pending_key = key
+        self.show_tab("entries")
+        for box in (self.op_box, self.device_box):
+            box.blockSignals(True)
+            box.setCurrentIndex(0)
+            box.blockSignals(False)
+        self.shape.blockSignals(True)
+        self.shape.clear()
+        self.shape.blockSignals(False)
+        self.search.blockSignals(True)
+        self.search.setText(kernel_name)
+        self.search.blockSignals(False)
+        self.refresh()
 
     def show_tab(self, name: str) -> None:
         """Bring a tab to the front: "entries", "command" or "coverage"."""

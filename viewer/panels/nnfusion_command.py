@@ -42,6 +42,7 @@ class CommandView(QWidget):
         self.setObjectName("nnfusion_command")
         self.info: CommandInfo | None = None
         self._profile_gpus: set[str] = set()
+        self._asked: str | None = None  # the GPU last asked for
         self.gpu = QComboBox()
         self.gpu.setEditable(True)
         self.gpu.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
@@ -106,15 +107,20 @@ class CommandView(QWidget):
             self.gpu.setCurrentIndex(index)
         else:
             self.gpu.setEditText(name or "")
-        self.product_changed.emit(self.product_name)
+        self._asked = self.product_name
+        self.product_changed.emit(self._asked)
 
     def _on_activated(self, index: int) -> None:
-        self.product_changed.emit(self.product_name)
+        self._ask()
 
     def _on_typed(self) -> None:
-        asked = self.info.product_name if self.info is not None else None
-        if self.product_name != asked:
-            self.product_changed.emit(self.product_name)
+        self._ask()
+
+    def _ask(self) -> None:
+        """Ask for the GPU in the box, once (Return both activates and finishes editing)."""
+        if self.product_name != self._asked:
+            self._asked = self.product_name
+            self.product_changed.emit(self._asked)
 
     def set_profile_gpus(self, gpus: set[str]) -> None:
         """The GPUs the open profile ran on: offered in the box, and compared with the DB's."""

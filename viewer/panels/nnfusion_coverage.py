@@ -75,6 +75,8 @@ FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Served by a row computing something else", ("wrong",)),
     ("NNFusion's own kernels", ("nnfusion",)),
 )
+# Sorting by status puts what needs doing first.
+STATUS_ORDER = ("missing", "wrong", "flagged", "covered", "nnfusion")
 STATUS_TIPS = {
     "covered": "NNFusion takes a row of the DB",
     "wrong": "NNFusion takes a row that computes something else",
@@ -134,7 +136,7 @@ class CoverageModel(QAbstractTableModel):
             value = self._value(item, column)
             if role == SortRole:
                 if column == STATUS:
-                    return list(STATUS_TIPS).index(item.status)
+                    return STATUS_ORDER.index(item.status)
                 return value if value is not None else -1.0
             if isinstance(value, float):
                 return format_number(value)
@@ -181,6 +183,7 @@ class CoverageView(QWidget):
     error = Signal(str, object)  # title, exception: the window's error dialog
     coverage_shown = Signal(object)  # the Coverage now on screen, or None
     db_changed = Signal()  # Build missing wrote rows
+    entry_requested = Signal(str, str)  # key, kernel name: show that DB entry
     finished = Signal(str)  # a long job ended: what the result line says
 
     def __init__(self, workers: Workers) -> None:
@@ -276,11 +279,20 @@ class CoverageView(QWidget):
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
-        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # core's order: by status
+        self.table.sortByColumn(STATUS, Qt.SortOrder.AscendingOrder)  # what needs doing first
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate((9, 11, 24, 6, 30, 8, 48)):
             self.table.setColumnWidth(column, chars * width)
+        self.table.setToolTip("Double-click a row to see the DB entry that serves it")
+        self.table.doubleClicked.connect(self._on_double_click)
         return self.table
+
+    def _on_double_click(self, index: QModelIndex) -> None:
+        row = self.model.item(self.proxy.mapToSource(index).row()).row
+        if row is not None:  # a pattern copy is listed as the row it copies
+            self.entry_requested.emit(
+                row.twin_of or row.key, row.kernel_name.removesuffix(" [CUDA]")
+            )
 
     def _build_actions(self) -> QHBoxLayout:
         self.build_button = QPushButton("Build missing")
