@@ -176,7 +176,7 @@ def test_the_gpu_box_warns_about_several_gpus_and_refuses_one_without_times(
     why = commands.why.text()
     assert "no row of this DB has a time measured on &#x27;NVIDIA B200&#x27;" in why
     assert (
-        "NVIDIA A100 (1 rows)" in why and "-fproduct_name=NVIDIA B200" not in commands.command_text
+        "NVIDIA A100 (1 row)" in why and "-fproduct_name=NVIDIA B200" not in commands.command_text
     )
     assert not any(b.isVisible() for b in window.findChildren(QMessageBox)), "in the tab"
 
@@ -228,8 +228,10 @@ def test_ambiguous_dot_rows_say_why_until_the_option_lets_nnfusion_use_them(
     [item] = [view.model.item(r) for r in range(view.model.rowCount())]
     assert item.status == "wrong" and "A·Bᵀ" in item.why, "coverage follows the DB"
     # Double-click: the row that serves it, in Entries.
+    panel.show_tab("coverage")
     cell = view.table.visualRect(view.proxy.index(0, 0)).center()
     with qtbot.waitSignal(panel.detail_shown):
+        qtbot.mouseClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
         qtbot.mouseDClick(view.table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
     assert panel.tabs.currentIndex() == 0 and panel.selected_keys() == [item.row.key]
     assert panel.detail.key == item.row.key

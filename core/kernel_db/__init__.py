@@ -21,7 +21,13 @@ What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``
     coverage.check(report.run.log) -> LookupCheck  # predicted lookups against NNFusion's
 """
 
-from .command import NNFusionSettings, RowVerdict, nnfusion_settings, row_verdict
+from .command import (
+    MODEL_PLACEHOLDER,
+    NNFusionSettings,
+    RowVerdict,
+    nnfusion_settings,
+    row_verdict,
+)
 from .compile import CompileReport, RowUse, compile_with_db
 from .coverage import (
     STATUSES,
@@ -46,6 +52,7 @@ from .summaries import (
 )
 
 __all__ = [
+    "MODEL_PLACEHOLDER",
     "STATUSES",
     "BuildMissingReport",
     "CacheRow",

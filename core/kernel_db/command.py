@@ -186,7 +186,7 @@ def nnfusion_settings(rows: list[CacheRow], product_name: str | None = None) -> 
     if product_name is not None and times and product_name not in times:
         raise KernelscopeError(
             f"no row of this DB has a time measured on {product_name!r}; its times are for "
-            + ", ".join(f"{g} ({n} rows)" for g, n in times.most_common())
+            + ", ".join(f"{g} ({n} row{'s' * (n != 1)})" for g, n in times.most_common())
             + f" (with -fproduct_name={product_name} NNFusion would rank every row as 10 µs)",
             hint="give one of those GPU names, or export times measured on that GPU "
             "(kernelscope export-db WS --profile REPORT)",
@@ -196,7 +196,7 @@ def nnfusion_settings(rows: list[CacheRow], product_name: str | None = None) -> 
         if len(times) > 1:
             warnings.append(
                 "times were measured on several GPUs: "
-                + ", ".join(f"{g} ({n} rows)" for g, n in times.most_common())
+                + ", ".join(f"{g} ({n} row{'s' * (n != 1)})" for g, n in times.most_common())
                 + f"; the command uses {product}'s, and the other GPUs' rows count as 10 µs"
             )
     kinds = collections.Counter(row_kind(r) for r in usable)

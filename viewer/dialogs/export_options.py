@@ -41,9 +41,7 @@ class ExportOptionsDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("export_options")
         self.setWindowTitle("Kernel DB export options")
-        self.nnfusion_model = QCheckBox(
-            "Also write the model NNFusion compiles (MODEL-nnfusion.onnx next to the workspace)"
-        )
+        self.nnfusion_model = QCheckBox("Also write the model NNFusion compiles")
         self.nnfusion_model.setChecked(options.nnfusion_model)
         self.allow_ambiguous = QCheckBox("Let NNFusion use ambiguous Dot rows")
         self.allow_ambiguous.setChecked(options.allow_ambiguous)
@@ -59,10 +57,11 @@ class ExportOptionsDialog(QDialog):
         for box, text in (
             (
                 self.nnfusion_model,
-                "The workspace's model with every weight an initializer holding the values "
-                "of its build, and every Conv bias and Gemm C broadcast to its output's shape: "
-                "NNFusion then computes the identifiers the DB holds, needs only "
-                "-fbiasadd_fix=true (no slow constant folding), and gives TVM's numbers.",
+                "MODEL-nnfusion.onnx next to the workspace: its model with every weight an "
+                "initializer holding the values of its build, and every Conv bias and Gemm C "
+                "broadcast to its output's shape. NNFusion then computes the identifiers the "
+                "DB holds, needs only -fbiasadd_fix=true (no slow constant folding), and gives "
+                "TVM's numbers. The Coverage tab shows what it looks up.",
             ),
             (
                 self.allow_ambiguous,

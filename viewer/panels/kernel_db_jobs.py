@@ -86,7 +86,7 @@ class DbSession:
         from kernelscope.core.kernel_db import nnfusion_settings
 
         rows = self._rows if path == self._path else []
-        info = CommandInfo(path, product_name)
+        info = CommandInfo(path, product_name, db_exists=path.exists())
         try:
             info.settings = nnfusion_settings(rows, product_name)
         except KernelscopeError as exc:
@@ -112,6 +112,7 @@ class CommandInfo:
     settings: NNFusionSettings | None = None
     error: KernelscopeError | None = None
     model: str | None = None  # the settings are for this model (a coverage's)
+    db_exists: bool = True
 
 
 def delete_entries(path: Path, keys: list[str]) -> int:

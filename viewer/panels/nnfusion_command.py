@@ -162,7 +162,7 @@ class CommandView(QWidget):
         self._show_text()
 
     def _show_text(self) -> None:
-        from kernelscope.core.kernel_db.command import MODEL_PLACEHOLDER  # with the DB
+        from kernelscope.core.kernel_db import MODEL_PLACEHOLDER  # loaded with the DB
         from kernelscope.core.nnfusion import shell_text
 
         info = self.info
@@ -192,7 +192,7 @@ class CommandView(QWidget):
             self.copy_button.setEnabled(False)
             parts.append(
                 "NNFusion can take no row of this DB"
-                + (" yet: export kernels into it" if not info.db.exists() else "")
+                + ("" if info.db_exists else " yet: export kernels into it")
                 + " (see the Why column of Entries)."
             )
             self.why.setText("".join(f"<div>{p}</div>" for p in parts))

@@ -514,13 +514,12 @@ class CoverageView(QWidget):
         if coverage is None or self.job is not None:
             return None
         model, db = Path(coverage.model), coverage.db_path
-        workspace = default_missing_workspace(model, db)
 
         def run(context: JobContext) -> BuildMissingReport:
             return build_missing(
                 model,
                 db,
-                workspace,
+                default_missing_workspace(model, db),
                 product_name=product,
                 allow_ambiguous=allow,
                 progress=context.progress,
