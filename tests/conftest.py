@@ -1,4 +1,8 @@
-"""Shared test setup: no display, an isolated cache, and real builds made once per session."""
+"""Shared test setup: no display, an isolated cache, and real builds made once per session.
+
+Every test that builds with TVM is ``slow``: those using ``build_once`` (directly or through
+another fixture) are marked here, the others that build carry the mark themselves, so
+``-m "not slow"`` runs everything else, without a single TVM build."""
 
 from __future__ import annotations
 
@@ -28,6 +32,12 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("KERNELSCOPE_CACHE_DIR", None)
     else:
         os.environ["KERNELSCOPE_CACHE_DIR"] = old
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "build_once" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")

@@ -1,47 +1,105 @@
 """A first open of a report in a child process: the cache is filled there, the parent never
-loads NVIDIA's reader, and Cancel stops the child."""
+loads NVIDIA's reader (not even when the child fails), and Cancel stops the child."""
 
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
+from process_support import command_line, descendants, still_alive
 
-from kernelscope.core.errors import Cancelled
-from kernelscope.core.ncu.prefill import fill_cache_in_child
+from kernelscope.core.errors import Cancelled, KernelscopeError
+from kernelscope.core.ncu.prefill import fill_cache_in_child, is_cached
 
 REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
 PARENT = """
 import sys
+from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import open_document
-document = open_document(sys.argv[1], read_in_child=True)
-for s in document.summaries:
-    document.kernel(s.name)
-print(len(document.summaries), "kernelscope.core.ncu.report" in sys.modules)
+try:
+    document = open_document(sys.argv[1], read_in_child=True)
+    for s in document.summaries:
+        document.kernel(s.name)
+    print(len(document.summaries), end=" ")
+except KernelscopeError as exc:
+    print(exc.message.replace(" ", "_"), end=" ")
+print("kernelscope.core.ncu.report" in sys.modules, "ncu_report" in sys.modules)
 """
 
 
+def _open_in_fresh_process(report: Path, cache: Path) -> list[str]:
+    """What a new process (the viewer) sees opening ``report``, and whether it loaded the
+    reader; this test process may have loaded it already for other tests."""
+    return subprocess.run(
+        [sys.executable, "-c", PARENT, str(report)],
+        env={**os.environ, "KERNELSCOPE_CACHE_DIR": str(cache)},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+
+
 def test_parent_reads_only_the_cache_the_child_filled(tmp_path: Path) -> None:
-    env = {**os.environ, "KERNELSCOPE_CACHE_DIR": str(tmp_path)}
     for _ in range(2):  # cold, then cached
-        out = subprocess.run(
-            [sys.executable, "-c", PARENT, str(REPORT)],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        assert out == ["4", "False"]
+        assert _open_in_fresh_process(REPORT, tmp_path) == ["4", "False", "False"]
 
 
-def test_cancel_stops_the_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failure_in_the_child_is_reported_not_retried_in_the_parent(tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged.ncu-rep"
+    damaged.write_bytes(REPORT.read_bytes()[:5000])
+    message, *loaded = _open_in_fresh_process(damaged, tmp_path / "cache")
+    assert message.endswith(
+        "/damaged.ncu-rep_is_not_a_readable_Nsight_Compute_report_(no_profiled_launches)"
+    )
+    assert loaded == ["False", "False"]
+
+
+class _WhileReading:
+    """Progress and Cancel for ``fill_cache_in_child``: when the child reports that it reads
+    the first kernel, record its pid and either cancel or send it a signal."""
+
+    def __init__(self, send: signal.Signals | None = None) -> None:
+        self.send = send
+        self.children: list[int] = []
+
+    def progress(self, step: str, fraction: float | None, message: str) -> None:
+        if self.children:
+            return
+        self.children = [
+            pid for pid in descendants() if "kernelscope.core.ncu.prefill" in command_line(pid)
+        ]
+        if self.send is not None:
+            os.kill(self.children[0], self.send)
+
+    def is_set(self) -> bool:
+        return bool(self.children) and self.send is None
+
+
+def test_cancel_kills_the_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path))
-    cancel = threading.Event()
-    cancel.set()
-    with pytest.raises(Cancelled):
-        fill_cache_in_child(REPORT, cancel)
+    watch = _WhileReading()
+    with pytest.raises(Cancelled, match="reading small_cnn_h200.ncu-rep cancelled"):
+        fill_cache_in_child(REPORT, watch, progress=watch.progress)
+    assert len(watch.children) == 1
+    assert not still_alive(watch.children)
+    assert not is_cached(REPORT)
+
+
+def test_a_crash_of_the_child_is_an_error_naming_the_signal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path))
+    watch = _WhileReading(send=signal.SIGSEGV)
+    with pytest.raises(KernelscopeError) as err:
+        fill_cache_in_child(REPORT, watch, progress=watch.progress)
+    assert err.value.message == (
+        "reading small_cnn_h200.ncu-rep crashed in ncu_report: "
+        "killed by SIGSEGV (Segmentation fault)"
+    )
+    assert "Fatal Python error: Segmentation fault" in err.value.details  # the child's stderr
+    assert not is_cached(REPORT)

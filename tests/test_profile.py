@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
+from process_support import descendants, still_alive
 
+from kernelscope.core.cli.main import main
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.ncu import Profile, check_against_workspace
 from kernelscope.core.profiling import model_runner as runner
@@ -20,9 +20,7 @@ from kernelscope.core.profiling.run_ncu import (
     ProfileRequest,
     ncu_arguments,
     profile_workspace,
-    profiling_problem,
 )
-from kernelscope.core.toolchain import find_tool
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
@@ -62,20 +60,16 @@ def test_h200_report_per_instruction_data_lines_up_with_the_static_sass(build_on
             assert " ".join(text.split()).startswith(ours), offset
 
 
-def test_no_gpu_here_says_what_is_missing_and_writes_nothing(build_once, tmp_path: Path) -> None:
-    if find_tool("ncu").found and profiling_problem() is None:
-        pytest.skip("this machine can profile")
+def test_without_ncu_profile_says_what_is_missing_and_writes_nothing(
+    build_once, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     ws_path = tmp_path / "ws"
     shutil.copytree(build_once("small_cnn.onnx").path, ws_path)
-    proc = subprocess.run(
-        [sys.executable, "-m", "kernelscope.core.cli", "profile", str(ws_path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 1
-    assert "ncu" in proc.stderr or "no NVIDIA GPU" in proc.stderr
-    assert "kernelscope import" in proc.stderr
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(tmp_path / "no-ncu-here"))  # also on a GPU host
+    assert main(["profile", str(ws_path)]) == 1
+    err = capsys.readouterr().err
+    assert "kernelscope: error: Nsight Compute (ncu) is not installed here" in err
+    assert "then attach the report: kernelscope import REPORT -w WORKSPACE" in err
     assert not (ws_path / "profiles").exists()
 
 
@@ -98,25 +92,39 @@ def test_ncu_command_profiles_with_sources_and_the_chosen_filters(tmp_path: Path
     assert args[args.index("-o") + 1] == "/ws/profiles/.partial-x"
 
 
-def _runner(ws: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, runner.__file__, str(ws), *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+def _runner(capsys: pytest.CaptureFixture[str], ws: Path, *args: str) -> tuple[int, str]:
+    """The runner's exit code and stderr (it checks its inputs before it needs a GPU)."""
+    code = runner.main([str(ws), *args])
+    return code, capsys.readouterr().err
 
 
-def test_runner_names_inputs_it_cannot_feed(build_once, tmp_path: Path) -> None:
+def test_runner_names_inputs_it_cannot_feed(
+    build_once, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     ws = build_once("tiny_mlp.py")
     np.savez(tmp_path / "wrong.npz", y=np.zeros((4, 64), "float32"))
-    proc = _runner(ws.path, "--inputs", str(tmp_path / "wrong.npz"))
-    assert proc.returncode == runner.EXIT_BAD_INPUT
-    assert "does not take: y" in proc.stderr and "it takes: x" in proc.stderr
+    code, err = _runner(capsys, ws.path, "--inputs", str(tmp_path / "wrong.npz"))
+    assert code == runner.EXIT_BAD_INPUT
+    assert "does not take: y" in err and "it takes: x" in err
     np.savez(tmp_path / "shape.npz", x=np.zeros((4, 65), "float32"))
-    proc = _runner(ws.path, "--inputs", str(tmp_path / "shape.npz"))
-    assert proc.returncode == runner.EXIT_BAD_INPUT
-    assert "x: the model takes float32[4, 64], the .npz has float32[4, 65]" in proc.stderr
+    code, err = _runner(capsys, ws.path, "--inputs", str(tmp_path / "shape.npz"))
+    assert code == runner.EXIT_BAD_INPUT
+    assert "x: the model takes float32[4, 64], the .npz has float32[4, 65]" in err
+
+
+def test_runner_refuses_runtime_weights_without_values(
+    build_once, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Built with --params runtime, the weights are inputs without values: the runner must
+    not invent random ones."""
+    ws = build_once("small_mlp_noparams.onnx", params="runtime")
+    np.savez(tmp_path / "input.npz", input=np.zeros((4, 32), "float32"))
+    code, err = _runner(capsys, ws.path, "--inputs", str(tmp_path / "input.npz"))
+    assert code == runner.EXIT_BAD_INPUT
+    assert (
+        "no value for 'fc1.weight' (float32[32, 64]), 'fc1.bias' (float32[64]), "
+        "'fc2.weight' (float32[64, 8]) (the workspace was built with --params runtime)"
+    ) in err
 
 
 def test_runner_refuses_a_cuda_source_that_is_not_the_built_one(build_once, tmp_path: Path):
@@ -124,12 +132,13 @@ def test_runner_refuses_a_cuda_source_that_is_not_the_built_one(build_once, tmp_
     import tvm_ffi
 
     ws = build_once("tiny_mlp.py")
-    calls = runner._install_cubin(tvm_ffi, ws.path, ws.manifest.files)
+    calls = runner.install_cubin(tvm_ffi, ws.path, ws.manifest.files)
     callback = tvm_ffi.get_global_func("tvm_callback_cuda_compile")
     try:
         good = ws.file("tvm_source").read_text()
         assert bytes(callback(good)) == ws.file("cubin").read_bytes()
-        with pytest.raises(Exception, match="refusing to run different code"):
+        # TVM's FFI hands the callback's RunnerError back as a RuntimeError
+        with pytest.raises(RuntimeError, match="refusing to run different code"):
             callback(good.replace("max(", "fmaxf(", 1))
         assert calls == {"count": 1, "mismatch": 1}
     finally:
@@ -148,7 +157,6 @@ def _stand_in_ncu(tmp_path: Path, body: str, monkeypatch: pytest.MonkeyPatch) ->
     script.write_text("#!/usr/bin/env bash\n" + body)
     script.chmod(0o755)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(script))
-    find_tool.cache_clear()
 
 
 @pytest.fixture()
@@ -157,8 +165,7 @@ def ws_with_profile(build_once, tmp_path: Path) -> Path:
     shutil.copytree(build_once("small_cnn.onnx").path, ws)
     (ws / "profiles").mkdir()
     shutil.copy(H200_REPORT, ws / "profiles" / "earlier.ncu-rep")
-    yield ws
-    find_tool.cache_clear()
+    return ws
 
 
 HALF_THEN_FAIL = """
@@ -205,20 +212,24 @@ def test_cancel_stops_ncu_and_discards_the_partial_report(
         tmp_path,
         'out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done\n'
         '[ -n "$out" ] || exit 2\n'
-        'echo \'==PROF== Profiling "k" - 0: 0%\'; echo partial > "$out.ncu-rep"; sleep 60\n',
+        'echo partial > "$out.ncu-rep"; sleep 60 &\n'
+        "echo '==PROF== Profiling \"k\" - 0: 0%'; wait\n",
         monkeypatch,
     )
     cancel = threading.Event()
     seen: list[str] = []
+    running: list[int] = []
 
     def progress(step: str, fraction: float | None, message: str) -> None:
         seen.append(message)
         if step == "profile":
+            running.extend(descendants())  # the stand-in ncu and its sleep
             cancel.set()
 
-    with pytest.raises(Cancelled):
+    with pytest.raises(Cancelled, match="profile cancelled"):
         profile_workspace(
             ProfileRequest(workspace=ws_with_profile, name="new"), progress=progress, cancel=cancel
         )
     assert any("profiling k" in m for m in seen)
+    assert len(running) == 2 and not still_alive(running)
     assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]

@@ -1,14 +1,18 @@
 """Building a model: ONNX or Relax -> TVM -> one .cu file per kernel -> a cubin with line
-information -> SASS with its line table -> a workspace. TVM is imported only while building."""
+information -> SASS with its line table -> a workspace. TVM is imported only while building,
+and ``build_in_child`` keeps it out of the calling process altogether."""
 
 from .model_loader import PARAMS_MODES, model_format, parse_shapes
-from .pipeline import BuildRequest, build_model, default_arch
+from .pipeline import BuildPlan, BuildRequest, build_in_child, build_model, default_arch, plan_build
 
 __all__ = [
     "PARAMS_MODES",
+    "BuildPlan",
     "BuildRequest",
+    "build_in_child",
     "build_model",
     "default_arch",
     "model_format",
     "parse_shapes",
+    "plan_build",
 ]

@@ -179,6 +179,8 @@ def _load_onnx(path: Path, shapes: dict[str, list[int]], params: str, seed: int)
     values = [np.asarray(v.numpy()) for v in detached.get(entry, [])]
     mode = ("random" if params == "random" else "runtime") if weight_inputs else "model"
     loaded = _loaded(mod, entry, "onnx", num_input, values, notes, mode)
+    if mode == "runtime":  # the weights are among the inputs now, and have no values
+        loaded.params_mode = "runtime"
     # TVM renames inputs whose names are not identifiers (fc1.weight -> fc1_weight); users
     # and their .npz files know the ONNX names.
     for info, vi in zip(loaded.inputs, data_inputs, strict=False):

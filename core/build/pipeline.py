@@ -5,6 +5,14 @@ Two caches make rebuilding cheap: the whole workspace by a key over the model's 
 options and the tool versions (a hit skips TVM entirely), and the cubin by a key over the
 CUDA sources, flags and nvcc version. nvcc compiles inside that content-addressed cubin
 folder, so the line table of every cubin names files that stay where it says they are.
+
+``build_in_child`` is the build a long-lived process (the window, the CLI) runs: TVM is C++
+that can crash on a model it mishandles, so everything that calls into it runs in a child
+process (``python -m kernelscope.core.build``), which fills a staging folder the parent
+made. The parent swaps that folder in only when the child reported success, so a crash, a
+kill or a Cancel leaves the previous workspace as it was; a crash is reported with the step
+it happened in, the signal and the child's log (kept under the cache's ``logs/``).
+``build_model`` runs the same build in the calling process (scripts, tests, the child).
 """
 
 from __future__ import annotations
@@ -14,6 +22,8 @@ import fcntl
 import hashlib
 import importlib.metadata
 import json
+import logging
+import os
 import platform
 import re
 import shutil
@@ -22,14 +32,18 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from ..errors import Cancelled, KernelscopeError
+from ..errors import KernelscopeError
 from ..paths import cache_root
+from ..process import ChildChannel, ChildCrashed, run_child
+from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
 from ..workspace import (
     MANIFEST,
@@ -47,13 +61,13 @@ from .model_loader import LoadedModel, file_sha256, load_model, model_format
 from .nvdisasm import parse_nvdisasm
 from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
 
-ProgressFn = Callable[[str, float | None, str], None]
+logger = logging.getLogger(__name__)
+
 _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
-
-
-class CancelToken(Protocol):
-    def is_set(self) -> bool: ...
+_KEPT_LOGS = 20  # logs of failed builds kept under <cache>/logs
+# Marks a step of the build, so that a crash in a child names it: (name, tool) -> context.
+StepFn = Callable[[str, bool], AbstractContextManager[None]]
 
 
 @dataclass
@@ -67,18 +81,47 @@ class BuildRequest:
     use_cache: bool = True
 
 
+@dataclass(frozen=True)
+class BuildPlan:
+    """What is decided before TVM runs (no TVM needed): the checked request, the tools, their
+    versions and the cache key. A build child gets it as JSON."""
+
+    model: Path  # resolved
+    output: Path  # resolved
+    format: str
+    model_sha256: str
+    arch: str
+    shapes: dict[str, list[int]]
+    params: str
+    seed: int
+    use_cache: bool
+    tools: dict[str, str]  # nvcc, nvdisasm, cuobjdump -> path
+    versions: dict[str, str]
+    flags: list[str]
+    key: str
+    cache: Path  # the cache folder (builds/, cubin/, logs/)
+
+    @property
+    def cached(self) -> Path:
+        return self.cache / "builds" / self.key
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), default=str)
+
+    @classmethod
+    def from_json(cls, text: str) -> BuildPlan:
+        data = json.loads(text)
+        for name in ("model", "output", "cache"):
+            data[name] = Path(data[name])
+        return cls(**data)
+
+
 def default_arch() -> str:
     return local_gpu_arch() or "sm_90"
 
 
-def build_model(
-    request: BuildRequest,
-    progress: ProgressFn | None = None,
-    cancel: CancelToken | None = None,
-) -> Workspace:
-    """Build ``request.model`` into the workspace ``request.output`` and open it."""
-    report = progress or (lambda step, fraction, message: None)
-    token = cancel or threading.Event()
+def plan_build(request: BuildRequest) -> BuildPlan:
+    """Check the request and find the tools; raise what is wrong before anything runs."""
     arch = request.arch or default_arch()
     if not _ARCH_RE.match(arch):
         raise KernelscopeError(f"--arch {arch!r} is not a CUDA architecture like sm_90")
@@ -110,36 +153,158 @@ def build_model(
         flags,
         str(tools["nvcc"].path),
     )
-    cached = cache_root() / "builds" / key
+    return BuildPlan(
+        model=model_path,
+        output=output,
+        format=fmt,
+        model_sha256=model_sha,
+        arch=arch,
+        shapes=dict(request.shapes),
+        params=request.params,
+        seed=request.seed,
+        use_cache=request.use_cache,
+        tools={name: str(tool.path) for name, tool in tools.items()},
+        versions=versions,
+        flags=flags,
+        key=key,
+        cache=cache_root(),
+    )
 
-    with staged_workspace(output) as stage:
-        started = time.perf_counter()
-        if request.use_cache and (cached / MANIFEST).is_file():
-            report("cache", 0.5, "model unchanged since an earlier build: reusing it")
-            shutil.copytree(cached, stage, dirs_exist_ok=True, ignore=_ignore_profiles)
-            manifest = Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
-            manifest.timings["restore_from_cache"] = time.perf_counter() - started
-            (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
+
+def build_model(
+    request: BuildRequest,
+    progress: ProgressFn | None = None,
+    cancel: Cancel | None = None,
+) -> Workspace:
+    """Build ``request.model`` into the workspace ``request.output`` in this process.
+
+    A crash inside TVM takes this process with it: a process that must survive one (the
+    window, the CLI) calls ``build_in_child``.
+    """
+    report = progress or no_progress
+    plan = plan_build(request)
+    with staged_workspace(plan.output) as stage:
+        manifest = _fill_stage(_Build(plan, stage, report, cancel))
+        check_cancel(cancel, "build")  # the last moment a Cancel keeps the previous workspace
+        report("done", 1.0, f"{len(manifest.kernels)} kernels in {plan.output}")
+    return Workspace.open(plan.output)
+
+
+def build_in_child(
+    request: BuildRequest,
+    progress: ProgressFn | None = None,
+    cancel: Cancel | None = None,
+) -> Workspace:
+    """Build like ``build_model``, with every call into TVM in a child process.
+
+    ``progress`` gets the calls ``build_model`` makes; ``cancel`` stops the child and every
+    program it started. A crash of the child (a segfault in ``tvm.compile``...) raises a
+    ``KernelscopeError`` naming the step, the signal, the model and the kept log; whatever
+    happens, the previous workspace stays as it was unless the build succeeded.
+    """
+    report = progress or no_progress
+    plan = plan_build(request)
+    with staged_workspace(plan.output) as stage:
+        if plan.use_cache and (plan.cached / MANIFEST).is_file():
+            manifest = _restore(plan, stage, report)  # no TVM: no child needed
         else:
-            manifest = _build_into(
-                stage,
-                model_path,
-                fmt,
-                model_sha,
-                request,
-                arch,
-                versions,
-                flags,
-                key,
-                report,
-                token.is_set,
-            )
-            if request.use_cache:
-                _store(stage, cached)
-        if token.is_set():  # the last moment a Cancel keeps the previous workspace
-            raise Cancelled("build")
-        report("done", 1.0, f"{len(manifest.kernels)} kernels in {output}")
-    return Workspace.open(output)
+            manifest = _run_build_child(plan, stage, report, cancel)
+        check_cancel(cancel, "build")
+        report("done", 1.0, f"{len(manifest.kernels)} kernels in {plan.output}")
+    return Workspace.open(plan.output)
+
+
+def _run_build_child(
+    plan: BuildPlan, stage: Path, report: ProgressFn, cancel: Cancel | None
+) -> Manifest:
+    logs = plan.cache / "logs"
+    _prune_logs(logs)
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    log_file = logs / f"build-{plan.model.stem}-{stamp}-{os.getpid()}.log"
+    try:
+        run_child(
+            "kernelscope.core.build",
+            [plan.to_json(), str(stage)],
+            f"building {plan.model.name}",
+            progress=report,
+            cancel=cancel,
+            log_file=log_file,
+        )
+    except ChildCrashed as exc:
+        logger.warning("%s; log kept in %s", exc.message, log_file)
+        raise KernelscopeError(
+            exc.message,
+            hint=f"nothing was changed in {plan.output}; {exc.hint}",
+            details=exc.details,
+        ) from exc
+    except KernelscopeError as exc:
+        if str(log_file) not in exc.hint:  # an error of the model or the tools, told in full
+            log_file.unlink(missing_ok=True)
+        raise
+    except BaseException:
+        log_file.unlink(missing_ok=True)
+        raise
+    log_file.unlink(missing_ok=True)  # kept only for a build that crashed
+    return Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
+
+
+def _prune_logs(logs: Path) -> None:
+    old = sorted(logs.glob("build-*.log"), key=lambda p: p.stat().st_mtime)[:-_KEPT_LOGS]
+    for path in old:
+        path.unlink(missing_ok=True)
+
+
+def child_build(channel: ChildChannel, plan_json: str, stage: str) -> dict[str, Any]:
+    """The build child's work (``python -m kernelscope.core.build PLAN STAGE``)."""
+    plan = BuildPlan.from_json(plan_json)
+    logger.info("building %s for %s into %s", plan.model, plan.arch, stage)
+    manifest = _fill_stage(_Build(plan, Path(stage), channel.progress, None, channel.step))
+    return {"kernels": len(manifest.kernels)}
+
+
+@contextlib.contextmanager
+def _no_step(name: str, tool: bool = False) -> Iterator[None]:
+    yield
+
+
+@dataclass
+class _Build:
+    """One build in progress: what it builds, where, and whom it tells."""
+
+    plan: BuildPlan
+    stage: Path
+    report: ProgressFn
+    cancel: Cancel | None
+    step: StepFn = _no_step
+    timings: dict[str, float] = field(default_factory=dict)
+
+    def timed(self, step: str, fraction: float, message: str) -> _Timer:
+        """Check for Cancel, report the step, and time it into the manifest."""
+        check_cancel(self.cancel, "build")
+        self.report(step, fraction, message)
+        return _Timer(self.timings, step)
+
+
+def _fill_stage(build: _Build) -> Manifest:
+    """Fill the staging folder from the cache or by building (and then cache it)."""
+    plan = build.plan
+    if plan.use_cache and (plan.cached / MANIFEST).is_file():
+        return _restore(plan, build.stage, build.report)
+    manifest = _build_into(build)
+    if plan.use_cache:
+        _store(build.stage, plan.cached)
+    return manifest
+
+
+def _restore(plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
+    logger.info("%s: unchanged, restoring build %s from the cache", plan.model.name, plan.key)
+    started = time.perf_counter()
+    report("cache", 0.5, "model unchanged since an earlier build: reusing it")
+    shutil.copytree(plan.cached, stage, dirs_exist_ok=True, ignore=_ignore_profiles)
+    manifest = Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
+    manifest.timings["restore_from_cache"] = time.perf_counter() - started
+    (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
+    return manifest
 
 
 def _ignore_profiles(folder: str, names: list[str]) -> list[str]:
@@ -156,86 +321,88 @@ def _store(stage: Path, cached: Path) -> None:
         return
     cached.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=cached.parent))
-    shutil.copytree(stage, tmp / "ws")
-    with contextlib.suppress(OSError):  # another process stored the same build first
-        (tmp / "ws").rename(cached)
-    shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _build_into(
-    stage: Path,
-    model_path: Path,
-    fmt: str,
-    model_sha: str,
-    request: BuildRequest,
-    arch: str,
-    versions: dict[str, str],
-    flags: list[str],
-    key: str,
-    report: ProgressFn,
-    cancelled: Callable[[], bool],
-) -> Manifest:
-    timings: dict[str, float] = {}
-
-    def timed(step: str, fraction: float, message: str) -> _Timer:
-        if cancelled():
-            raise Cancelled("build")
-        report(step, fraction, message)
-        return _Timer(timings, step)
-
-    with timed("load", 0.02, f"loading {model_path.name}"):
-        model = load_model(model_path, request.shapes, request.params, request.seed)
-    with timed("tvm", 0.1, f"tvm.compile for {arch}"):
-        executable, facts = _tvm_compile(model, arch)
-    # TVM links the model library with g++ on one core while nvcc uses the others.
-    export = _Background(lambda: _export_library(executable, stage / "model.so"))
-    if model.weight_values:
-        np.savez(stage / "params.npz", **model.weight_values)
     try:
-        with timed("split", 0.5, "splitting the CUDA source into per-kernel files"):
-            split = split_module(_cuda_source(executable))
+        shutil.copytree(stage, tmp / "ws")
+        with contextlib.suppress(OSError):  # another process stored the same build first
+            (tmp / "ws").rename(cached)
+    finally:  # also when a Cancel interrupts the copy
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _build_into(build: _Build) -> Manifest:
+    plan, stage, step = build.plan, build.stage, build.step
+    # Each step is marked before its progress is reported: whoever sees the progress knows
+    # which step a crash right after it happened in.
+    with step("load_model", False), build.timed("load", 0.02, f"loading {plan.model.name}"):
+        model = load_model(plan.model, plan.shapes, plan.params, plan.seed)
+    with step("tvm.compile", False), build.timed("tvm", 0.1, f"tvm.compile for {plan.arch}"):
+        executable, facts = _tvm_compile(model, plan.arch)
+    # TVM links the model library with g++ on one core while nvcc uses the others.
+    export = _Background(lambda: _export_library(executable, stage / "model.so"), step)
+    if model.weight_values:
+        # (Any: numpy's stubs would match the arrays against savez's own allow_pickle flag)
+        weights: dict[str, Any] = model.weight_values
+        np.savez(stage / "params.npz", **weights)
+    try:
+        with build.timed("split", 0.5, "splitting the CUDA source into per-kernel files"):
+            with step("inspect_source", False):
+                source = _cuda_source(executable)
+            split = split_module(source)
         compile_dir = (
-            cache_root()
+            plan.cache
             / "cubin"
             / _digest(
                 split.unit_file(),
                 split.prelude_file(),
                 [split.kernel_file(k) for k in split.kernels],
-                flags,
-                versions["nvcc"],
+                plan.flags,
+                plan.versions["nvcc"],
             )
         )
-        with timed("nvcc", 0.55, f"nvcc: {len(split.kernels)} kernels with -lineinfo"):
-            log = _compile_cached(compile_dir, split, flags, request.use_cache, cancelled)
-        with timed("disassemble", 0.9, "nvdisasm: SASS and its line table"):
+        nvcc_message = f"nvcc: {len(split.kernels)} kernels with -lineinfo"
+        with step("nvcc", True), build.timed("nvcc", 0.55, nvcc_message):
+            ptxas_log = _compile_cached(compile_dir, split, build)
+        with build.timed("disassemble", 0.9, "nvdisasm: SASS and its line table"):
             shutil.copytree(compile_dir / "src", stage / "src")
             shutil.copy2(compile_dir / "module.cubin", stage / "module.cubin")
             cubin = stage / "module.cubin"
-            sass = _relative_paths(
-                parse_nvdisasm(
-                    nvcc.run_tool(
-                        [str(find_tool("nvdisasm").require()), "-c", "-g", "-gi", str(cubin)],
-                        stage,
-                        "nvdisasm",
-                    )
-                ),
-                compile_dir,
-            )
+            with step("nvdisasm", True):
+                disassembly = nvcc.run_tool(
+                    [plan.tools["nvdisasm"], "-c", "-g", "-gi", str(cubin)],
+                    stage,
+                    "nvdisasm",
+                    build.cancel,
+                )
+            sass = _relative_paths(parse_nvdisasm(disassembly), compile_dir)
             write_sass(stage / SASS, sass)
-            usage = nvcc.resources(
-                nvcc.run_tool(
-                    [str(find_tool("cuobjdump").require()), "--dump-resource-usage", str(cubin)],
+            with step("cuobjdump", True):
+                resource_usage = nvcc.run_tool(
+                    [plan.tools["cuobjdump"], "--dump-resource-usage", str(cubin)],
                     stage,
                     "cuobjdump",
-                ),
-                log,
-            )
-            (stage / "build.log").write_text(log, encoding="utf-8")
+                    build.cancel,
+                )
+            usage = nvcc.resources(resource_usage, ptxas_log)
+            (stage / "build.log").write_text(ptxas_log, encoding="utf-8")
     finally:
         export.thread.join()  # never leave g++ writing into a folder being removed
-    with timed("export", 0.95, "waiting for the model library"):
+    with build.timed("export", 0.95, "waiting for the model library"):
         export.join()
+    manifest = _manifest(plan, model, split, facts, usage, sass, build.timings)
+    (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
+    logger.info("%s: %d kernels, steps %s", plan.model.name, len(split.kernels), build.timings)
+    return manifest
 
+
+def _manifest(
+    plan: BuildPlan,
+    model: LoadedModel,
+    split: SplitModule,
+    facts: irfacts.IRFacts,
+    usage: dict[str, nvcc.Resources],
+    sass: dict[str, KernelSass],
+    timings: dict[str, float],
+) -> Manifest:
     kernels = []
     for k in split.kernels:
         launch = facts.launches.get(k.name)
@@ -260,19 +427,19 @@ def _build_into(
                 and (facts.called_primfuncs is None or primfunc in facts.called_primfuncs),
             )
         )
-    manifest = Manifest(
-        model=model_path.name,
-        model_sha256=model_sha,
-        model_format=fmt,
+    return Manifest(
+        model=plan.model.name,
+        model_sha256=plan.model_sha256,
+        model_format=plan.format,
         entry=model.entry,
-        target={"kind": "cuda", "arch": arch},
+        target={"kind": "cuda", "arch": plan.arch},
         inputs=model.inputs,
         weights=model.weights,
         params_mode=model.params_mode,
-        params_seed=request.seed if model.params_mode == "random" else None,
-        versions=versions,
-        nvcc_flags=flags,
-        cache_key=key,
+        params_seed=plan.seed if model.params_mode == "random" else None,
+        versions=plan.versions,
+        nvcc_flags=plan.flags,
+        cache_key=plan.key,
         timings=timings,
         kernels=kernels,
         files={
@@ -288,21 +455,21 @@ def _build_into(
         notes=model.notes,
         calls=facts.calls.get(model.entry, []),
     )
-    (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
-    return manifest
 
 
 class _Background:
-    """Run ``work`` in a thread; ``join`` re-raises what it raised."""
+    """Run ``work`` in a thread as the step ``export_library``; ``join`` re-raises what it
+    raised."""
 
-    def __init__(self, work: Callable[[], None]) -> None:
+    def __init__(self, work: Callable[[], None], step: StepFn) -> None:
         self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(work,), daemon=True)
+        self.thread = threading.Thread(target=self._run, args=(work, step), daemon=True)
         self.thread.start()
 
-    def _run(self, work: Callable[[], None]) -> None:
+    def _run(self, work: Callable[[], None], step: StepFn) -> None:
         try:
-            work()
+            with step("export_library", False):
+                work()
         except BaseException as exc:  # handed to the joining thread
             self.error = exc
 
@@ -388,19 +555,13 @@ def _export_library(executable: Any, path: Path) -> None:
         ) from exc
 
 
-def _compile_cached(
-    compile_dir: Path,
-    split: SplitModule,
-    flags: list[str],
-    use_cache: bool,
-    cancelled: Callable[[], bool],
-) -> str:
+def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str:
     """Compile in the content-addressed folder unless a finished cubin is already there."""
     compile_dir.mkdir(parents=True, exist_ok=True)
     with (compile_dir.parent / f"{compile_dir.name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         done = compile_dir / _COMPILED_MARK
-        if use_cache and done.is_file():
+        if build.plan.use_cache and done.is_file():
             return (compile_dir / "build.log").read_text(encoding="utf-8")
         done.unlink(missing_ok=True)
         src = compile_dir / "src"
@@ -410,13 +571,12 @@ def _compile_cached(
         (src / "tvm_kernels.cu").write_text(split.source, encoding="utf-8")
         for k in split.kernels:
             (src / KERNEL_DIR / k.file_name).write_text(split.kernel_file(k), encoding="utf-8")
-        nvcc_path = find_tool("nvcc").require()
         log, _ = nvcc.compile_unit(
-            nvcc_path,
+            Path(build.plan.tools["nvcc"]),
             src / "module.cu",
             compile_dir / "module.cubin",
-            flags,
-            cancelled=cancelled,
+            build.plan.flags,
+            cancel=build.cancel,
         )
         (compile_dir / "build.log").write_text(log, encoding="utf-8")
         done.write_text("ok", encoding="utf-8")

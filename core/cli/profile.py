@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from .progress import TerminalProgress
+
+if TYPE_CHECKING:  # the profiling package is imported only when a command needs it
+    from ..profiling import ProfileRequest
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -58,7 +62,7 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
     r.add_argument("--remote-python", default="python3", help="Python with TVM on the host")
 
 
-def _request(args: argparse.Namespace, workspace: Path):  # noqa: ANN202 - ProfileRequest
+def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
     from ..profiling import ProfileRequest
 
     if args.iterations < 1 or args.warmup < 0:
@@ -88,12 +92,12 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_model, parse_shapes
+    from ..build import BuildRequest, build_in_child, parse_shapes
     from .build import print_kernel_table
 
     output = args.output or args.model.with_suffix(".kscope")
     with TerminalProgress() as progress:
-        ws = build_model(
+        ws = build_in_child(
             BuildRequest(
                 model=args.model, output=output, arch=args.arch, shapes=parse_shapes(args.shape)
             ),

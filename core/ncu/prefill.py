@@ -1,12 +1,13 @@
 """Read a report for the first time in a short-lived child process, filling ``ncu_cache``.
 
-NVIDIA's report reader (``ncu_report``) costs hundreds of MB once loaded, and a process
-never gives that memory back. A long-lived process (the viewer) calls ``fill_cache_in_child``
-before ``Profile.open``: a child interpreter reads everything the viewer will ask for (the
-kernel list, every launch's instruction table, SASS and embedded sources) into the
-content-keyed cache and exits; the parent then loads small pickles and never imports the
-reader. A report already cached costs a stat and one small file read. Any failure of the
-child just means the parent reads the report itself (and reports errors as usual).
+NVIDIA's report reader (``ncu_report``) costs hundreds of MB once loaded, a process never
+gives that memory back, and it is C++ that can crash. A long-lived process (the viewer)
+calls ``fill_cache_in_child`` before ``Profile.open``: a child interpreter reads everything
+the viewer will ask for (the kernel list, every launch's instruction table, SASS and
+embedded sources) into the content-keyed cache and exits; the parent then loads small
+pickles and never imports the reader. A report already cached costs a stat and one small
+file read. When the child fails, its error (or its crash, with its stderr) is raised in the
+parent: the parent never falls back to loading the reader itself.
 
 Run as ``python -m kernelscope.core.ncu.prefill REPORT`` by ``fill_cache_in_child``.
 """
@@ -14,16 +15,15 @@ Run as ``python -m kernelscope.core.ncu.prefill REPORT`` by ``fill_cache_in_chil
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
-from ..errors import Cancelled
-from ..tasks import Cancel
+from ..process import ChildChannel, child_main, run_child
+from ..tasks import Cancel, ProgressFn, no_progress
 from .cache import ProfileCache, content_key
 
 COMPLETE = "complete"  # cache part written last: everything the viewer reads is there
-_POLL_S = 0.05
 
 
 def is_cached(report: str | os.PathLike[str]) -> bool:
@@ -33,7 +33,7 @@ def is_cached(report: str | os.PathLike[str]) -> bool:
         return False
 
 
-def fill_cache(report: str | os.PathLike[str]) -> None:
+def fill_cache(report: str | os.PathLike[str], progress: ProgressFn = no_progress) -> None:
     """Read every part of ``report`` the viewer uses into the cache (what the child does)."""
     from ..view import document_from_profile
     from .profile import Profile
@@ -41,9 +41,12 @@ def fill_cache(report: str | os.PathLike[str]) -> None:
     path = Path(report)
     profile = Profile.open(path)
     document = document_from_profile(profile)  # kernel list and per-kernel totals
-    for summary in document.summaries:
+    count = len(document.summaries)
+    for i, summary in enumerate(document.summaries):
+        progress("read", i / max(count, 1), f"reading {summary.name}")
         document.kernel(summary.name)  # instructions, SASS and embedded sources
     for launch in profile.launches:
+        progress("read", None, f"reading the Details of launch {launch.id}")
         profile.launch_metrics(launch.id)  # the Details view and the roofline
     ProfileCache(content_key([path])).store(COMPLETE, True)
 
@@ -51,38 +54,33 @@ def fill_cache(report: str | os.PathLike[str]) -> None:
 def fill_cache_in_child(
     report: str | os.PathLike[str],
     cancel: Cancel | None = None,
-    timeout: float = 600.0,
-) -> bool:
-    """Fill the cache for a ``.ncu-rep`` from a child process; True when it is complete.
+    timeout: float | None = None,
+    progress: ProgressFn | None = None,
+) -> None:
+    """Fill the cache for a ``.ncu-rep`` from a child process.
 
     Returns at once when the cache is already complete. ``cancel`` kills the child (raising
-    ``Cancelled``); a child that fails or runs past ``timeout`` seconds is killed and False
-    returned, so that the caller reads the report itself.
+    ``Cancelled``), as does a ``timeout`` in seconds (raising ``KernelscopeError``). The
+    child's ``KernelscopeError`` (a damaged report...) is raised here as it was raised
+    there; a crash is a ``KernelscopeError`` with the child's stderr as its details.
     """
     if is_cached(report):
-        return True
-    child = subprocess.Popen(
-        [sys.executable, "-m", "kernelscope.core.ncu.prefill", str(report)],
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        return
+    run_child(
+        "kernelscope.core.ncu.prefill",
+        [str(report)],
+        f"reading {Path(report).name}",
+        progress=progress,
+        cancel=cancel,
+        timeout=timeout,
     )
-    waited = 0.0
-    try:
-        while True:
-            try:
-                return child.wait(_POLL_S) == 0 and is_cached(report)
-            except subprocess.TimeoutExpired:
-                waited += _POLL_S
-            if cancel is not None and cancel.is_set():
-                raise Cancelled(f"opening {Path(report).name}")
-            if waited > timeout:
-                return False
-    finally:
-        if child.poll() is None:
-            child.kill()
-            child.wait()
+
+
+def _child(channel: ChildChannel, report: str) -> dict[str, Any]:
+    with channel.step("ncu_report"):
+        fill_cache(report, channel.progress)
+    return {}
 
 
 if __name__ == "__main__":
-    fill_cache(sys.argv[1])
+    child_main(lambda channel: _child(channel, sys.argv[1]))

@@ -11,19 +11,18 @@ supervisor and the model runner need its python3.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import shlex
 import shutil
-import subprocess
 import tarfile
-import threading
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from ..errors import Cancelled, KernelscopeError
+from ..errors import KernelscopeError
+from ..process import KEEP_OPEN, run_process
 from ..tasks import Cancel
 from ..workspace import Workspace
 from . import model_runner, remote_supervisor
@@ -101,90 +100,25 @@ def run_command(
     timeout: float | None = None,
     stdout_to: Path | None = None,
 ) -> CommandResult:
-    """Run ``cmd``, passing each output line to ``on_line``; its stdin stays open (a pipe)
-    until it ends, which is what tells the remote supervisor to keep going; ``stdin`` bytes
-    (or a function writing to the pipe) are fed to it instead, then the pipe is closed.
-    Cancel (or the
-    timeout) ends it: SIGINT, then SIGKILL, and raises ``Cancelled``. With ``stdout_to``
-    stdout goes to that file and only stderr is read."""
-    try:
-        sink = stdout_to.open("wb") if stdout_to else None
-        proc = subprocess.Popen(
+    """Run ``cmd`` (``process.run_process``), passing each output line to ``on_line``; its
+    stdin stays open (a pipe) until it ends, which is what tells the remote supervisor to
+    keep going; ``stdin`` bytes (or a function writing to the pipe) are fed to it instead,
+    then the pipe is closed. Cancel (or the timeout) ends it: SIGINT, then SIGKILL, and
+    raises ``Cancelled``. With ``stdout_to`` stdout goes to that file and only stderr is
+    read."""
+    with contextlib.ExitStack() as stack:
+        sink = stack.enter_context(stdout_to.open("wb")) if stdout_to else None
+        result = run_process(
             cmd,
-            stdin=subprocess.PIPE,
-            stdout=sink if sink else subprocess.PIPE,
-            stderr=subprocess.PIPE if sink else subprocess.STDOUT,
+            what,
+            on_line=on_line,
+            cancel=cancel,
+            timeout=timeout,
+            check=False,
+            stdin=KEEP_OPEN if stdin is None else stdin,
+            stdout=sink,
         )
-    except OSError as exc:
-        raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
-    assert proc.stdin is not None
-    if stdin is not None:
-        threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
-    stopped = threading.Event()
-    deadline = time.monotonic() + timeout if timeout else None
-
-    def watch() -> None:
-        while proc.poll() is None:
-            if (cancel is not None and cancel.is_set()) or (
-                deadline is not None and time.monotonic() > deadline
-            ):
-                stopped.set()
-                stop_process(proc)
-                return
-            time.sleep(0.1)
-
-    watcher = threading.Thread(target=watch, daemon=True)
-    watcher.start()
-    lines: list[str] = []
-    stream = proc.stderr if sink else proc.stdout
-    assert stream is not None
-    try:
-        for raw in stream:
-            line = raw.decode(errors="replace")
-            lines.append(line)
-            if on_line is not None:
-                on_line(line)
-        proc.wait()
-    except BaseException:
-        stop_process(proc)
-        raise
-    finally:
-        watcher.join(timeout=1)
-        if stdin is None:
-            proc.stdin.close()
-        if sink:
-            sink.close()
-    if stopped.is_set():
-        if cancel is not None and cancel.is_set():
-            raise Cancelled(what)
-        raise KernelscopeError(
-            f"{what} did not finish within {timeout:.0f} s", details="".join(lines)
-        )
-    return CommandResult(proc.returncode, "".join(lines))
-
-
-def _feed(pipe: BinaryIO, data: bytes | Callable[[BinaryIO], None]) -> None:
-    try:
-        if callable(data):
-            data(pipe)
-        else:
-            pipe.write(data)
-        pipe.close()
-    except (OSError, ValueError):  # the command stopped reading: its exit code says why
-        pass
-
-
-def stop_process(proc: subprocess.Popen) -> None:
-    """SIGINT first (ncu then ends its target cleanly; ssh drops the connection, which
-    the remote supervisor answers by stopping the remote tree), SIGKILL if it lingers."""
-    if proc.poll() is not None:
-        return
-    proc.send_signal(2)
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    return CommandResult(result.returncode, result.output)
 
 
 # --- what ssh's failures mean ----------------------------------------------------------

@@ -13,25 +13,25 @@ the remote ncu and the model with it) and brings the report back.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
-import shlex
-import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import Cancelled, KernelscopeError
-from ..tasks import Cancel, ProgressFn
+from ..errors import KernelscopeError
+from ..process import KEEP_OPEN, command_details, describe_exit, run_process
+from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
 from .host_check import COUNTERS_FIX
-from .remote import RUNNER, RemoteFolder, SshTarget, stop_process, workspace_entries
+from .remote import RUNNER, RemoteFolder, SshTarget, workspace_entries
+
+logger = logging.getLogger(__name__)
 
 _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
@@ -56,6 +56,9 @@ class ProfileRequest:
     remote_ncu: str = "ncu"
     remote_python: str = "python3"
     remote_runtime_root: str | None = None  # on the host; None: ~/.cache/kernelscope/runtime
+    # The kernel every profiled launch must be (a timeline's one-call selection): a run
+    # that profiled another one is refused, with no report left.
+    expect_kernel: str | None = None
 
 
 @dataclass
@@ -113,7 +116,7 @@ def profile_workspace(
 ) -> ProfileResult:
     """Run the workspace's model under ncu and leave the report in its ``profiles/``."""
     ws = Workspace.open(req.workspace)
-    report = progress or (lambda step, fraction, message: None)
+    report = progress or no_progress
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = report_name(req)
@@ -127,6 +130,7 @@ def profile_workspace(
             log, launches = _profile_remote(ws, req, partial, expected, report, cancel)
         else:
             log, launches = _profile_local(ws, req, partial, expected, report, cancel)
+        _check_expected(req, log)
         produced = partial.with_name(partial.name + ".ncu-rep")
         if not produced.is_file():
             raise KernelscopeError("ncu finished but wrote no report", details=log)
@@ -135,7 +139,22 @@ def profile_workspace(
         for leftover in ws.profiles_dir.glob(f".partial-{name}*"):
             leftover.unlink(missing_ok=True)
     report("done", 1.0, f"report: {final}")
+    logger.info("%s: %d kernel launches profiled into %s", ws.path.name, launches, final)
     return ProfileResult(final, time.perf_counter() - start, launches, log)
+
+
+def _check_expected(req: ProfileRequest, log: str) -> None:
+    if req.expect_kernel is None:
+        return
+    names = [m.group("name") for m in _PROFILING_RE.finditer(log)]
+    wrong = sorted({n for n in names if n != req.expect_kernel})
+    if wrong:
+        raise KernelscopeError(
+            f"ncu profiled {', '.join(wrong)}, not {req.expect_kernel}: the model's launches "
+            "are not the ones the timeline recorded (other inputs or a rebuilt workspace?)",
+            hint="measure the timeline again, then profile the call from it",
+            details=log,
+        )
 
 
 def launch_sequence(ws: Workspace) -> list[str] | None:
@@ -215,52 +234,27 @@ def _profile_remote(
         return log, launches
 
 
-def _lines(proc: subprocess.Popen) -> Iterator[str]:
-    assert proc.stdout is not None
-    yield from proc.stdout
-
-
 def _stream(
     cmd: list[str], expected: int, report: ProgressFn, cancel: Cancel | None
 ) -> tuple[str, int]:
     """Run ncu, report per-kernel progress, raise with its log if it fails."""
-    try:
-        # stdin stays an open pipe: over ssh, the remote supervisor runs ncu while it is open
-        proc = subprocess.Popen(
-            cmd,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-        )
-    except OSError as exc:
-        raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
-    watcher = None
-    if cancel is not None:
-        watcher = threading.Thread(target=_watch, args=(proc, cancel), daemon=True)
-        watcher.start()
-    log: list[str] = []
     launches = 0
-    try:
-        for line in _lines(proc):
-            log.append(line)
-            m = _PROFILING_RE.search(line)
-            if m:
-                launches += 1
-                fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
-                report(
-                    "profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})"
-                )
-        proc.wait()
-    except BaseException:
-        stop_process(proc)
-        raise
-    text = "".join(log)
-    if cancel is not None and cancel.is_set():
-        raise Cancelled("profile")
-    if proc.returncode != 0 or "==ERROR==" in text:
-        raise _explain_failure(proc.returncode, text, cmd)
+
+    def on_line(line: str) -> None:
+        nonlocal launches
+        m = _PROFILING_RE.search(line)
+        if m:
+            launches += 1
+            fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
+            report("profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})")
+
+    # stdin stays an open pipe: over ssh, the remote supervisor runs ncu while it is open
+    result = run_process(
+        cmd, "profile", on_line=on_line, cancel=cancel, check=False, stdin=KEEP_OPEN
+    )
+    text = result.output
+    if result.returncode != 0 or "==ERROR==" in text:
+        raise _explain_failure(result.returncode, text, cmd)
     if launches == 0:
         raise KernelscopeError(
             "ncu profiled no kernel launch",
@@ -270,16 +264,8 @@ def _stream(
     return text, launches
 
 
-def _watch(proc: subprocess.Popen, cancel: Cancel) -> None:
-    while proc.poll() is None:
-        if cancel.is_set():
-            stop_process(proc)
-            return
-        time.sleep(0.2)
-
-
 def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
-    details = f"$ {shlex.join(cmd)}\n{log}"
+    details = command_details(cmd, log)
     if any(marker in log for marker in _PERMISSION_MARKERS):
         return KernelscopeError(
             "ncu may not read the GPU's performance counters on this machine",
@@ -298,6 +284,6 @@ def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
         return KernelscopeError(f"the model could not run: {message}", details=details)
     last = [ln for ln in log.splitlines() if ln.startswith("==ERROR==")]
     return KernelscopeError(
-        f"ncu failed (exit code {code})" + (f": {last[-1][10:].strip()}" if last else ""),
+        f"ncu failed ({describe_exit(code)})" + (f": {last[-1][10:].strip()}" if last else ""),
         details=details,
     )

@@ -20,7 +20,6 @@ import json
 import logging
 import platform
 import shlex
-import subprocess
 import sys
 import tarfile
 import time
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..process import run_process
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from . import model_runner
 from .host_check import HostReport, check_host, local_tvm_version
@@ -113,13 +113,13 @@ def download_wheel(
     for p in _platforms(machine, glibc):
         cmd += ["--platform", p]
     cmd += ["-d", str(folder), "--quiet", "--disable-pip-version-check"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    proc = run_process(cmd, "pip download", check=False)
     if proc.returncode != 0 or (hit := cached()) is None:
         raise KernelscopeError(
             f"could not get {requirement} for Python {python[0]}.{python[1]} on {machine}",
             hint=f"put the wheel ({name}-{version or 'VERSION'}-{tag}-...-manylinux...whl) into "
             f"{folder} and try again",
-            details=proc.stdout + proc.stderr,
+            details=proc.output,
         )
     return hit
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import logging
 import os
 import re
 import shutil
@@ -21,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..process import run_process
+
+logger = logging.getLogger(__name__)
 
 TOOLS = ("nvcc", "nvdisasm", "cuobjdump", "ncu")
 
@@ -36,6 +40,11 @@ _HOW_TO_GET = {
     "NVIDIA's Nsight Compute download) and put it on PATH; without a GPU, profile elsewhere "
     "and import the report with: kernelscope import REPORT -w WORKSPACE",
 }
+
+
+def how_to_get(name: str) -> str:
+    """What to do when tool ``name`` is missing."""
+    return _HOW_TO_GET[name]
 
 
 @dataclass(frozen=True)
@@ -89,27 +98,51 @@ _VERSION_RE = re.compile(r"(?:release |Version |V)(\d+\.\d+(?:\.\d+)*)")
 
 def _version_of(path: Path) -> str | None:
     try:
-        out = subprocess.run(
-            [str(path), "--version"], capture_output=True, text=True, timeout=30, check=False
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
+        stat = path.stat()
+    except OSError:
         return None
-    versions = _VERSION_RE.findall(out)
-    return versions[-1] if versions else (out.strip().splitlines() or [None])[-1]
+    return _version(str(path), stat.st_mtime_ns, stat.st_size)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
+def _version(path: str, mtime_ns: int, size: int) -> str | None:
+    """``tool --version``, asked once per file as it is on disk (a few tens of ms each)."""
+    try:
+        out = run_process([path, "--version"], f"{path} --version", timeout=30, check=False)
+    except KernelscopeError:
+        return None
+    versions = _VERSION_RE.findall(out.output)
+    if versions:
+        return str(versions[-1])
+    lines = out.output.strip().splitlines()
+    return lines[-1] if lines else None
+
+
 def find_tool(name: str) -> Tool:
-    """Locate one tool; cached for the life of the process."""
+    """Locate one tool as the environment says now.
+
+    The search is remembered per (tool, the variables and ``sys.path`` it depends on), so
+    a changed ``KERNELSCOPE_NVCC`` or ``PATH`` is seen at once and nothing needs clearing.
+    """
     override = os.environ.get(f"KERNELSCOPE_{name.upper()}")
+    inputs = tuple(os.environ.get(v) for v in ("PATH", "CUDA_HOME", "CUDA_PATH"))
+    return _find(name, override, inputs, tuple(sys.path))
+
+
+@functools.lru_cache(maxsize=64)
+def _find(
+    name: str, override: str | None, env: tuple[str | None, ...], sys_path: tuple[str, ...]
+) -> Tool:
     if override:
-        path = Path(override)
-        ok = path.is_file() and os.access(path, os.X_OK)
-        return Tool(name, path if ok else None, _version_of(path) if ok else None, (override,))
+        given = Path(override)
+        ok = given.is_file() and os.access(given, os.X_OK)
+        return Tool(name, given if ok else None, _version_of(given) if ok else None, (override,))
     searched = _candidate_dirs(name)
     found = shutil.which(name, path=os.pathsep.join(searched))
     path = Path(found) if found else None
-    return Tool(name, path, _version_of(path) if path else None, tuple(searched))
+    tool = Tool(name, path, _version_of(path) if path else None, tuple(searched))
+    logger.debug("%s: %s (version %s)", name, tool.path or "not found", tool.version)
+    return tool
 
 
 def find_all() -> dict[str, Tool]:
@@ -122,14 +155,14 @@ def local_gpu_arch() -> str | None:
     if not smi:
         return None
     try:
-        out = subprocess.run(
+        out = run_process(
             [smi, "--query-gpu=compute_cap", "--format=csv,noheader"],
-            capture_output=True,
-            text=True,
+            "nvidia-smi",
             timeout=20,
             check=False,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
+            stderr=subprocess.DEVNULL,
+        ).output
+    except KernelscopeError:
         return None
     m = re.match(r"\s*(\d+)\.(\d+)", out)
     return f"sm_{m.group(1)}{m.group(2)}" if m else None

@@ -17,13 +17,13 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import Cancelled, KernelscopeError
+from ..errors import KernelscopeError
+from ..process import command_details, describe_exit, run_process
+from ..tasks import Cancel
 
 _PTXAS_FUNC_RE = re.compile(r"Function properties for (?P<name>\S+)")
 _PTXAS_USED_RE = re.compile(r"Used (?P<reg>\d+) registers(?:.*?, (?P<smem>\d+) bytes smem)?")
@@ -69,40 +69,19 @@ class Resources:
     static_smem_bytes: int | None
 
 
-def run_tool(
-    cmd: list[str],
-    cwd: Path,
-    what: str,
-    cancelled: Callable[[], bool] | None = None,
-) -> str:
-    """Run a tool, polling for cancellation; return its combined output or raise with it."""
-    try:
-        proc = subprocess.Popen(
-            cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
-    except OSError as exc:
-        raise KernelscopeError(f"cannot run {cmd[0]}: {exc}") from exc
-    try:
-        while True:
-            try:
-                out, _ = proc.communicate(timeout=0.2)
-                break
-            except subprocess.TimeoutExpired:
-                if cancelled and cancelled():
-                    proc.kill()
-                    proc.communicate()
-                    raise Cancelled(what) from None
-    except BaseException:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        raise
-    if proc.returncode != 0:
+def run_tool(cmd: list[str], cwd: Path, what: str, cancel: Cancel | None = None) -> str:
+    """Run an NVIDIA tool in ``cwd``; return its combined output or raise with it.
+
+    A compiler error names the first file and line nvcc complained about.
+    """
+    result = run_process(cmd, what, cwd=cwd, cancel=cancel, check=False)
+    if result.returncode != 0:
         raise KernelscopeError(
-            f"{what} failed (exit code {proc.returncode})" + _first_error_location(out),
-            details=f"$ {shlex.join(cmd)}\n{out}",
+            f"{what} failed ({describe_exit(result.returncode)})"
+            + _first_error_location(result.output),
+            details=command_details(cmd, result.output),
         )
-    return out
+    return result.output
 
 
 def _first_error_location(log: str) -> str:
@@ -118,12 +97,12 @@ def compile_unit(
     unit: Path,
     cubin: Path,
     flags: list[str],
-    cancelled: Callable[[], bool] | None = None,
+    cancel: Cancel | None = None,
 ) -> tuple[str, float]:
     """Compile ``unit`` into ``cubin`` (run from the unit's folder); return (log, seconds)."""
     start = time.perf_counter()
     cmd = [str(nvcc), "--cubin", *flags, "-o", str(cubin), unit.name]
-    log = run_tool(cmd, unit.parent, "nvcc", cancelled)
+    log = run_tool(cmd, unit.parent, "nvcc", cancel)
     return log, time.perf_counter() - start
 
 

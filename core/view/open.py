@@ -57,8 +57,8 @@ def open_document(
 
     def profile(report: Path, workspace: Workspace | None = None) -> Profile:
         if read_in_child and report.suffix == REPORT_SUFFIX and report.is_file():
-            complete = fill_cache_in_child(report, cancel)
-            _log.info("%s read in a child process: %s", report, "cached" if complete else "failed")
+            fill_cache_in_child(report, cancel)  # raises what the child could not do
+            _log.info("%s read in a child process", report)
         return Profile.open(report, workspace=workspace)
 
     path = Path(path)

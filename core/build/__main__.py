@@ -1,0 +1,9 @@
+"""The build child: ``python -m kernelscope.core.build PLAN_JSON STAGE`` fills the staging
+folder STAGE as ``pipeline.build_in_child`` planned it (see ``process.child_main``)."""
+
+import sys
+
+from ..process import child_main
+from .pipeline import child_build
+
+child_main(lambda channel: child_build(channel, sys.argv[1], sys.argv[2]))
