@@ -321,8 +321,9 @@ def build_missing(
     cancel: Cancel | None = None,
 ) -> BuildMissingReport:
     """Build every missing kernel NNFusion would take from the DB as a single-operator TVM
-    kernel (one workspace for all of them) and export those whose identifier is wanted."""
-    from ..build import BuildRequest, build_model
+    kernel (one workspace for all of them, built in a child process like every build: a TVM
+    crash is an error, Cancel stops it) and export those whose identifier is wanted."""
+    from ..build import BuildRequest, build_in_child
 
     model_path = Path(model)
     before, plan, skipped = plan_missing(model_path, db_path, product_name, allow_ambiguous)
@@ -340,7 +341,7 @@ def build_missing(
         encoding="utf-8",
     )
     progress("build", 0.05, f"building {len(plan)} single-operator kernels with TVM")
-    ws = build_model(
+    ws = build_in_child(
         BuildRequest(model=source, output=out, arch=arch),
         progress=lambda step, frac, msg: progress(
             step, None if frac is None else 0.05 + 0.85 * frac, msg
