@@ -352,6 +352,7 @@ def test_metric_rows_put_zeros_together_and_bar_percentages() -> None:
 def test_one_launch_of_a_kernel_launched_twice(qtbot, make_window):
     report = SMALL / "lineinfo.ncu-rep"
     window = make_window(report)
+    window.action("show_details").trigger()  # closed until asked for
     pane = window.details_pane
     _choose_kernel(qtbot, window, "scale")
     box = pane.launch_box

@@ -374,10 +374,27 @@ class MainWindow(QMainWindow):
     def export_selected(self, kernels: list[str] | None = None) -> bool:
         """Export these kernels (the kernel list's selection when not given)."""
         names = kernels if kernels is not None else self.kernels.selected_names()
-        return self.exporter.start(self.selection.document, self.db_panel.path, names)
+        options = self.db_panel.export_options()
+        return self.exporter.start(self.selection.document, self.db_panel.path, names, options)
 
     def export_all(self) -> bool:
-        return self.exporter.start(self.selection.document, self.db_panel.path, None)
+        options = self.db_panel.export_options()
+        return self.exporter.start(self.selection.document, self.db_panel.path, None, options)
+
+    def export_options(self) -> None:
+        self.db_panel.edit_export_options()
+
+    def show_db_tab(self, tab: str) -> None:
+        """Raise the Kernel DB dock on a tab: "entries", "command" or "coverage"."""
+        self.db_dock.show()
+        self.db_dock.raise_()
+        self.db_panel.show_tab(tab)
+
+    def show_nnfusion_command(self) -> None:
+        self.show_db_tab("command")
+
+    def show_nnfusion_coverage(self) -> None:
+        self.show_db_tab("coverage")
 
     def choose_db(self) -> None:
         self.db_panel.choose_db()
@@ -392,7 +409,7 @@ class MainWindow(QMainWindow):
     def _on_exported(self, report: ExportReport) -> None:
         self.db_dock.show()
         self.db_dock.raise_()
-        self.db_panel.reload()
+        self.db_panel.exported(report)
         box = summary_box(self, report)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
