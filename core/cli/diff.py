@@ -361,7 +361,9 @@ def _kernel_text(comp: KernelComparison, metric: str, all_lines: bool) -> list[s
             )
         )
     elif comp.opcodes:
-        out.append("SASS: the same opcodes, counts and executions on both sides")
+        measured = all(o.executed_delta is not None for o in comp.opcodes)
+        what = "counts and executions" if measured else "counts (executions not measured on both)"
+        out.append(f"SASS: the same opcodes and {what} on both sides")
     aligned = "aligned" if comp.instructions else "not aligned"
     out.append(f"SASS instructions {aligned}: {comp.instructions_aligned:.0%} in aligned rows")
     return out
