@@ -36,6 +36,7 @@ from .matching import KernelIdentity, match_kernels
 from .noise import NOISE, NoiseModel
 from .records import (
     FASTER,
+    INSTRUCTIONS,
     NO_TIME,
     ONLY_BASE,
     ONLY_NEW,
@@ -507,7 +508,10 @@ class Comparison:
             if not texts[role]:
                 notes.append(f"{role}: no source text for {name}")
             metrics = profile.lines(name, file, categories=False) if file is not None else {}
-            lines[role] = {loc[1]: lm.values for loc, lm in metrics.items()}
+            lines[role] = {
+                loc[1]: {**lm.values, INSTRUCTIONS: float(len(lm.offsets))}
+                for loc, lm in metrics.items()
+            }
             has_lines[role] = problem is None and file is not None
             if problem is not None:
                 notes.append(f"{role}: {problem}")
