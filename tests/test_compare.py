@@ -475,6 +475,16 @@ def test_identical_code_aligns_instruction_by_instruction(renumbered_pair: Compa
     assert all(o.count_delta == 0 for o in comp.opcodes)
 
 
+def test_reports_sass_aligns_whatever_address_the_module_was_loaded_at() -> None:
+    """Two runs, no workspace: each report prints branch targets as absolute addresses
+    (BSSY B0, 0x7f15537a5420 in one, 0x7f39637a5420 in the other), the same instruction."""
+    cmp = open_comparison(report("cnn3_b8_run1"), report("cnn3_b8_run2"))
+    comp = cmp.kernel("fused_conv2d1_add1_relu1_kernel")
+    branches = [r for r in comp.instructions if r.new_text and r.new_text.startswith("BSSY")]
+    assert branches and all(r.base_text != r.new_text for r in branches)
+    assert {r.kind for r in comp.instructions} == {SAME}
+
+
 # ---- hot lines -----------------------------------------------------------------------------------
 def test_biggest_regressions_and_improvements(batch_pair: Comparison) -> None:
     worse, better = batch_pair.line_changes(SAMPLES, top=5)
