@@ -127,18 +127,22 @@ def run(
     kernel: str | None = None,
     line: int | None = None,
     palette: str | None = None,
+    baseline: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit."""
+    """Open the window (on ``path`` if given, compared with ``baseline`` if given); with
+    ``screenshot_to``, save a PNG and quit."""
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
-            return _screenshot(app, path, Path(screenshot_to), kernel, line)
+            return _screenshot(app, path, Path(screenshot_to), kernel, line, baseline)
         window = MainWindow()
         window.show()
         if path:
             _locate_when_opened(window, kernel, line)
             window.open_path(path)
+        if baseline:
+            window.compare_with_paths([baseline])
         return app.exec()
 
 
@@ -157,9 +161,15 @@ def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None
 
 
 def _screenshot(
-    app: QApplication, path: str | None, out: Path, kernel: str | None, line: int | None
+    app: QApplication,
+    path: str | None,
+    out: Path,
+    kernel: str | None,
+    line: int | None,
+    baseline: str | None = None,
 ) -> int:
-    """Open ``path``, go to the location, wait until every job is done, save the PNG."""
+    """Open ``path`` (and ``baseline`` to compare it with), go to the location, wait until
+    every job is done, save the PNG."""
     if path and is_model(path):
         raise KernelscopeError(
             f"{Path(path).name} is a model: screenshots show workspaces and reports",
@@ -218,12 +228,15 @@ def _screenshot(
             lambda: finish(KernelscopeError(f"{path} did not open within 2 minutes"))
         )
         window.loader.failed.connect(failed)
+        window.compare.controller.failed.connect(lambda title, error: failed(error, title))
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
         window.show()
         timeout.start(SCREENSHOT_TIMEOUT_MS)
         if path:
             window.open_path(path)
+            if baseline:
+                window.compare_with_paths([baseline])
         else:
             settled()
         app.exec()

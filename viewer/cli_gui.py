@@ -22,6 +22,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="PNG",
         help="render the window offscreen into this PNG file and exit",
     )
+    p.add_argument(
+        "--baseline",
+        metavar="BASE",
+        help="compare PATH with this baseline (a report, CSV export or workspace)",
+    )
     p.add_argument("--kernel", help="select this kernel (its name or a unique part of it)")
     p.add_argument("--line", type=int, help="select this line of the kernel's source")
     p.add_argument(
@@ -41,4 +46,5 @@ def _run(args: argparse.Namespace) -> int:
         kernel=args.kernel,
         line=args.line,
         palette=args.palette,
+        baseline=args.baseline,
     )
