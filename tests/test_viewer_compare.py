@@ -450,3 +450,23 @@ def test_screenshot_of_compare_mode(qapp, builds, tmp_path: Path, palette: str) 
     assert code == 0
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1600, 1000)
+
+
+def test_kernels_are_compared_ahead_of_being_chosen(
+    qtbot, make_window, builds, monkeypatch
+) -> None:
+    """Once the comparison is made, the window compares every matched kernel in the
+    background: a kernel chosen afterwards is compared the moment it is shown."""
+    from viewer_support import settle_all
+
+    window = make_window(builds["cnn3_b2"])
+    _compare(qtbot, window, builds["cnn3_b8"], monkeypatch)
+    settle_all(qtbot, window)
+    at_once = []
+    window.selection.kernel_changed.connect(
+        lambda: at_once.append(window.compare.controller.current)
+    )
+    names = ["fused_conv2d2_add2_relu2_kernel", "mean_kernel", MATMUL]
+    for name in [n for n in names if n != window.selection.kernel.name]:
+        _choose(qtbot, window, name)
+        assert at_once[-1] is not None and at_once[-1].kernel.match.new == name

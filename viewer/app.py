@@ -128,15 +128,18 @@ def run(
     line: int | None = None,
     palette: str | None = None,
     baseline: str | None = None,
+    ranking: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given, compared with ``baseline`` if given); with
-    ``screenshot_to``, save a PNG and quit."""
+    """Open the window (on ``path`` if given, compared with ``baseline`` if given, the hot
+    lines ranked by ``ranking``: "regressions" or "improvements"); with ``screenshot_to``,
+    save a PNG and quit."""
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
-            return _screenshot(app, path, Path(screenshot_to), kernel, line, baseline)
+            return _screenshot(app, path, Path(screenshot_to), kernel, line, baseline, ranking)
         window = MainWindow()
+        window.compare.rank_lines_by(ranking)
         window.show()
         if path:
             _locate_when_opened(window, kernel, line)
@@ -167,6 +170,7 @@ def _screenshot(
     kernel: str | None,
     line: int | None,
     baseline: str | None = None,
+    ranking: str | None = None,
 ) -> int:
     """Open ``path`` (and ``baseline`` to compare it with), go to the location, wait until
     every job is done, save the PNG."""
@@ -181,6 +185,7 @@ def _screenshot(
         window = MainWindow(restore_layout=False, settings=settings)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.resize(*SCREENSHOT_SIZE)
+        window.compare.rank_lines_by(ranking)
         timeout = QTimer(window)
         timeout.setSingleShot(True)
 

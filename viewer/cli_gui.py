@@ -27,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="BASE",
         help="compare PATH with this baseline (a report, CSV export or workspace)",
     )
+    p.add_argument(
+        "--ranking",
+        choices=("regressions", "improvements"),
+        help="with --baseline: the hot-lines panel lists the biggest regressions or improvements",
+    )
     p.add_argument("--kernel", help="select this kernel (its name or a unique part of it)")
     p.add_argument("--line", type=int, help="select this line of the kernel's source")
     p.add_argument(
@@ -47,4 +52,5 @@ def _run(args: argparse.Namespace) -> int:
         line=args.line,
         palette=args.palette,
         baseline=args.baseline,
+        ranking=args.ranking,
     )

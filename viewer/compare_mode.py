@@ -24,7 +24,10 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import QMenu, QStackedWidget, QToolButton
 
+from kernelscope.core.errors import KernelscopeError
+
 from .code import compare_columns
+from .code.code_models import DeltaColumn
 from .code.diff_pane import DiffPane
 from .code.highlight import Highlighter
 from .code.opcode_table import OpcodeTable
@@ -54,6 +57,8 @@ class CompareMode(QObject):
         self.code.addWidget(window.source)
         self.code.addWidget(self.diff_pane)
         self._sizes: list[int] = []  # the splitter's before side by side took more room
+        # the panes' compare columns by (comparison, metric, file), made once each
+        self._columns: dict[tuple[int, str, str], list[DeltaColumn] | None] = {}
         central = window.centralWidget().layout()
         assert central is not None
         central.insertWidget(0, self.bar)
@@ -99,6 +104,16 @@ class CompareMode(QObject):
     def compare_with(self, paths: list[Path]) -> None:
         self.controller.compare_with(paths)
 
+    def rank_lines_by(self, ranking: str | None) -> None:
+        """The hot-lines panel's ranking once comparing: "regressions", "improvements" (or
+        None: the hottest lines)."""
+        choices = {None: 0, "regressions": 1, "improvements": 2}
+        if ranking not in choices:
+            raise KernelscopeError(
+                f"no ranking {ranking!r}", hint="choose regressions or improvements"
+            )
+        self.window.hot.ranking.setCurrentIndex(choices[ranking])
+
     def start_folder(self) -> str:
         """Where the file dialog starts: the open workspace's profiles, else the document's."""
         document = self.selection.document
@@ -139,6 +154,7 @@ class CompareMode(QObject):
 
     def _on_diff(self, diff: object) -> None:
         c = self.controller
+        self._columns.clear()
         self.kernel_list.show(c.diff, c.baseline)
         self.window.hot.set_changes(self.line_changes if c.diff is not None else None)
         if c.diff is not None:
@@ -190,35 +206,44 @@ class CompareMode(QObject):
         window = self.window
         self._apply_source()
         kernel = self.selection.kernel
+        if window.sass.sass_model.kernel is not kernel:
+            return  # the pane shows it next, and the kernel's change comes back here
         if comp is None or kernel is None:
             compare_columns.apply(window.sass, None)
             self.opcodes.hide()
             self.opcodes.show_comparison(None)
-        else:
+            return
+        metric = instruction_metric(self.selection.metric)
+        key = (id(comp), metric, "")
+        if key not in self._columns:
             offsets = [insn.offset for insn in kernel.instructions]
-            metric = instruction_metric(self.selection.metric)
-            compare_columns.apply(
-                window.sass, compare_columns.instruction_columns(comp, metric, offsets)
-            )
+            self._columns[key] = compare_columns.instruction_columns(comp, metric, offsets)
+        compare_columns.apply(window.sass, self._columns[key])
+        if self.opcodes.comparison is not comp:
             self.opcodes.show_comparison(comp)
-            self.opcodes.show()
+        self.opcodes.show()
 
     def _apply_source(self) -> None:
         """The source pane's columns, or the side-by-side view, for the file shown."""
         comp, kernel = self.controller.current, self.selection.kernel
-        key = metric_key(self.selection.metric)
+        model = self.window.source.source_model
+        if model.kernel is not kernel or model.file != self.selection.file:
+            return  # the pane shows the new file next, and that comes back here
+        metric = metric_key(self.selection.metric)
         own = kernel is not None and self.selection.file == kernel.main_file
         columns = None
-        if comp is not None and own and key is not None:
-            model = self.window.source.source_model
-            texts = [model.text(r) for r in range(model.rowCount())]
-            columns = compare_columns.line_columns(comp, key, texts)
+        if comp is not None and own and metric is not None:
+            key = (id(comp), metric, self.selection.file)
+            if key not in self._columns:
+                texts = [model.text(r) for r in range(model.rowCount())]
+                self._columns[key] = compare_columns.line_columns(comp, metric, texts)
+            columns = self._columns[key]
         compare_columns.apply(self.window.source, columns)
         differ = comp is not None and own and not comp.sources_identical and bool(comp.rows)
         self.split.setVisible(differ and not self.side_by_side)
         self._set_side_by_side(differ and self.side_by_side)
-        if differ and self.side_by_side and key is not None:
-            self.diff_pane.show_comparison(comp, key)
+        if differ and self.side_by_side and metric is not None:
+            self.diff_pane.show_comparison(comp, metric)
 
     def _want_side_by_side(self, wanted: bool) -> None:
         self.side_by_side = wanted

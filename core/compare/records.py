@@ -284,12 +284,25 @@ class KernelComparison:
         samples, more instructions), FASTER (it shrank) or WITHIN_NOISE (no change beyond
         the noise band, which for exactly counted metrics is no change at all); None
         without per-line data on both sides."""
-        d = self.delta(row, metric)
-        if d is None:
-            return None
-        if abs(d) <= self.noise_band(row, metric):
-            return WITHIN_NOISE
-        return SLOWER if d > 0 else FASTER
+        return self.change(row, metric)[3]
+
+    def change(
+        self, row: LineRow | InstructionRow, metric: str
+    ) -> tuple[float | None, float | None, float | None, str | None]:
+        """(base value, new value, delta, status) of a row at once, as ``value``, ``delta``
+        and ``status`` give them: what a table of a kernel's rows shows."""
+        a, b = self.value(row, metric, "base"), self.value(row, metric, "new")
+        if not (self.base_has_lines and self.new_has_lines):
+            return a, b, None, None
+        d = (b or 0.0) - (a or 0.0)
+        band = self.noise.count_band(
+            metric,
+            (a or 0.0) * self.base_passes,
+            (b or 0.0) * self.new_passes,
+            self.base_passes,
+            self.new_passes,
+        )
+        return a, b, d, WITHIN_NOISE if abs(d) <= band else SLOWER if d > 0 else FASTER
 
 
 @dataclass(frozen=True)

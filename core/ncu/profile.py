@@ -380,8 +380,7 @@ class Profile:
             table = self.instructions(kernel, launch)
             return agg.total(table) if table is not None else LineMetrics(None, None, {})
         parts = []
-        self.prefetch([x.id for x in self.launches])
-        for k in self.kernels():
+        for k in self.kernels():  # each kernel's launches combined (cached), not one by one
             t = self.instructions(k.name)
             if t is not None:
                 parts.append((agg.total(t), t.total(INST_EXECUTED)))
@@ -417,7 +416,6 @@ class Profile:
     ) -> list[HotLine]:
         """Source lines ranked by ``metric`` over one kernel or the model (``rank_lines``)."""
         names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
-        self.prefetch([x.id for name in names for x in self.kernel(name).launches])
         tables = [(name, t) for name in names if (t := self.instructions(name)) is not None]
         return rank_lines(tables, metric, top, self.source_lines)
 

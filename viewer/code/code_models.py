@@ -104,6 +104,10 @@ class CodeModel(QAbstractTableModel):
             ]
             self.endInsertColumns()
 
+    @property
+    def has_delta_columns(self) -> bool:
+        return bool(self._deltas)
+
     def is_delta_column(self, column: int) -> bool:
         """Whether ``column`` is one of compare mode's diverging (change) columns."""
         k = column - 1 - len(self._metric_names)

@@ -9,7 +9,7 @@ only where the two streams align). Values are per pass, as the comparison gives 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from kernelscope.core.compare import InstructionRow, KernelComparison, LineRow
 from kernelscope.core.ncu import label_of
@@ -37,16 +37,18 @@ def _columns(
     base_title, delta_title = _titles(comp)
     per_pass = " per pass" if base_title.endswith("/pass") else ""
     label = label_of(metric)
+    none = (None, None, None, None)
+    changes = [comp.change(r, metric) if r is not None else none for r in rows]
     return [
         DeltaColumn(
             base_title,
-            [comp.value(r, metric, "base") if r is not None else None for r in rows],
+            [c[0] for c in changes],
             tip=f"{label} of the baseline's {what}{per_pass}",
         ),
         DeltaColumn(
             delta_title,
-            [comp.delta(r, metric) if r is not None else None for r in rows],
-            [comp.status(r, metric) if r is not None else None for r in rows],
+            [c[2] for c in changes],
+            [c[3] for c in changes],
             tip=f"{label}: " + TIP.format(per_pass=per_pass),
         ),
     ]
@@ -85,14 +87,10 @@ def apply(pane: CodePane, columns: Sequence[DeltaColumn] | None) -> None:
     column has and the rows' scroll position."""
     model: CodeModel = pane.model
     table = pane.table
+    if not columns and not model.has_delta_columns:
+        return
     code_width = table.columnWidth(model.code_column)
     model.set_delta_columns(columns or [])
     table.configure_columns(model, 5)
     table.setColumnWidth(model.code_column, code_width)
 
-
-def refresher(
-    pane: CodePane, make: Callable[[], Sequence[DeltaColumn] | None]
-) -> Callable[[], None]:
-    """A slot that recomputes and applies the pane's columns (metric, kernel, file changes)."""
-    return lambda: apply(pane, make())

@@ -25,6 +25,7 @@ from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
@@ -247,6 +248,7 @@ class DiffPane(QWidget):
             self.table.setItemDelegateForColumn(column, self._delegates[kind])
         self.title = QLabel("Side by side")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.summary = QLabel()
         self.single = QToolButton()
         self.single.setObjectName("diff_single")
@@ -269,6 +271,9 @@ class DiffPane(QWidget):
         selection.selection_changed.connect(self._on_selection)
 
     def show_comparison(self, comp: KernelComparison | None, metric: str) -> None:
+        if comp is not None and comp is self.model.comparison and metric == self.model.metric:
+            self._on_selection()
+            return
         self.model.set_comparison(comp, metric)
         if comp is None:
             self.title.setText("Side by side")
@@ -276,7 +281,8 @@ class DiffPane(QWidget):
             return
         base = os.path.basename(comp.base_file or "") or "baseline"
         new = os.path.basename(comp.new_file or "") or "new"
-        self.title.setText(f"Side by side — {base} ↔ {new}")
+        self.title.setText(f"Side by side — {new if base == new else f'{base} ↔ {new}'}")
+        self.title.setToolTip(f"baseline: {comp.base_file}\nnew: {comp.new_file}")
         kinds = [r.kind for r in comp.rows]
         self.summary.setText(
             f"{kinds.count(CHANGED)} changed, {kinds.count(BASE_ONLY)} only in base, "
@@ -313,6 +319,7 @@ class DiffPane(QWidget):
         row = self.model.row_of_line(self.selection.line) if self.selection.line else -1
         if row < 0:
             return
+        self.table.updateGeometries()  # a reset's scroll range is otherwise laid out later
         first, last = self.table.visible_rows()
         if not first <= row <= last:
             height = self.table.rowHeight(0) or 1

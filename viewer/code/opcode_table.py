@@ -102,6 +102,7 @@ class OpcodeTable(QWidget):
         super().__init__()
         self.setObjectName("opcode_table")
         self.model = OpcodeModel(self)
+        self.comparison: KernelComparison | None = None  # shown
         self.caption = QLabel()
         self.caption.setWordWrap(True)
         self.table = QTableView()
@@ -125,6 +126,7 @@ class OpcodeTable(QWidget):
         self.setMaximumHeight(220)
 
     def show_comparison(self, comp: KernelComparison | None) -> None:
+        self.comparison = comp
         changed = [o for o in comp.opcodes if o.count_delta or o.executed_delta] if comp else []
         self.model.set_rows(changed)
         chars = self.table.fontMetrics().horizontalAdvance("0")

@@ -6,6 +6,10 @@ profiles, and they are not thread-safe); opening a baseline file runs on the ``o
 any open. The newest request wins. Results are finished values (``core.compare``): the window
 only reads them.
 
+Once the comparison is made, the matched kernels are compared one after the other in the
+background (longest first, one job at a time, so that a kernel asked for waits for one at
+most): switching kernels then finds each one compared.
+
 A baseline is chosen in one of two ways: *Compare with…* opens a file as the baseline of the
 document shown; *Set as baseline* keeps the document shown as the baseline of the next one
 opened. Either way, every document opened while a baseline is set is compared with it, until
@@ -30,7 +34,7 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import INST_EXECUTED, resolve_metric_name
 from kernelscope.core.view import SASS_COUNT, Selection, ViewDocument
 
-from .jobs import JobContext, JobFn, Latest, Workers
+from .jobs import Job, JobContext, JobFn, Latest, Workers
 from .open_worker import open_job
 
 TOP_LINES = 50  # lines in "biggest regressions" / "biggest improvements"
@@ -67,6 +71,9 @@ class CompareController(QObject):
         self.diff: ProfileDiff | None = None
         self.current: KernelComparison | None = None  # of the kernel shown, when here
         self._kernels: dict[str, KernelComparison] = {}  # by new kernel name
+        self._workers = workers
+        self._ahead: Job | None = None  # comparing a kernel before it is asked for
+        self._skipped: set[str] = set()  # kernels whose comparison failed ahead
         self._opening = Latest(workers, "open", "opening the baseline", self)
         self._making = Latest(workers, "document", "comparing profiles", self)
         self._kernel = Latest(workers, "document", "comparing a kernel", self)
@@ -132,8 +139,11 @@ class CompareController(QObject):
         was = self.comparing
         self._making.cancel()
         self._kernel.cancel()
+        if self._ahead is not None:
+            self._ahead.cancel()
+            self._ahead = None
         self.document = self.comparison = self.diff = self.current = None
-        self._kernels = {}
+        self._kernels, self._skipped = {}, set()
         if was:
             self.diff_ready.emit(None)
             self.kernel_ready.emit(None)
@@ -178,6 +188,36 @@ class CompareController(QObject):
         self.diff_ready.emit(self.diff)
         self.changed.emit()
         self._on_kernel()
+        self._compare_ahead()
+
+    def _compare_ahead(self) -> None:
+        """Compare the next matched kernel not compared yet (longest first)."""
+        comparison, diff = self.comparison, self.diff
+        if comparison is None or diff is None or self._ahead is not None:
+            return
+        done = self._kernels.keys() | self._skipped
+        todo = [d for d in diff.matched if d.match.new not in done]
+        if not todo:
+            return
+        delta = max(todo, key=lambda d: max(d.base_per_pass_ns or 0.0, d.new_per_pass_ns or 0.0))
+        name = delta.match.new or ""
+        job = self._workers.start(
+            "document", lambda context: comparison.kernel(delta), "comparing kernels ahead"
+        )
+        self._ahead = job
+
+        def finished(comp: KernelComparison | None) -> None:
+            if self._ahead is not job:
+                return  # left compare mode, or another comparison
+            self._ahead = None
+            if comp is not None:
+                self._kernels.setdefault(name, comp)
+            else:  # it fails again when asked for, and says why then
+                self._skipped.add(name)
+            self._compare_ahead()
+
+        job.returned.connect(finished)
+        job.errored.connect(lambda error: finished(None))
 
     def _on_make_failed(self, error: BaseException, document: ViewDocument) -> None:
         if document is self.document:
