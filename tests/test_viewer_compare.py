@@ -433,8 +433,25 @@ def test_a_bad_baseline_is_a_dialog_and_the_profile_stays(
     assert message in box.text() + box.informativeText() + (box.detailedText() or "")
     box.close()
     settle(qtbot, window)
-    assert window.compare.controller.diff is None
+    assert window.compare.controller.diff is None and window.compare.controller.baseline is None
+    assert not window.compare.bar.isVisible() and not window.action("stop_comparing").isEnabled()
     assert window.selection.document.path.name == "cnn3_b2.ncu-rep"
+
+
+def test_different_gpus_are_named_in_the_header(
+    qtbot, make_window, tmp_path: Path, monkeypatch
+) -> None:
+    """No second GPU model is at hand: the cnn raw export rewritten as an A100's stands in
+    for a profile from another GPU (as in test_compare.py)."""
+    raw = Path(__file__).parent / "data" / "ncu" / "cnn" / "raw.csv"
+    other = tmp_path / "raw_a100.csv"
+    other.write_text(raw.read_text().replace("NVIDIA H200", "NVIDIA A100-SXM4-80GB"))
+    window = make_window(other)
+    _compare(qtbot, window, raw, monkeypatch)
+    headline = window.compare.bar.headline.text()
+    assert "different GPUs" in headline
+    assert "baseline on NVIDIA H200" in headline and "new on NVIDIA A100-SXM4-80GB" in headline
+    assert "different GPUs" in window.compare.bar.notes.toolTip()
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])

@@ -220,7 +220,8 @@ class CompareController(QObject):
         job.errored.connect(lambda error: finished(None))
 
     def _on_make_failed(self, error: BaseException, document: ViewDocument) -> None:
-        if document is self.document:
+        if document is self.document:  # a baseline that cannot be compared is no baseline
+            self.baseline = None
             self._leave()
             self.changed.emit()
             self.failed.emit("Cannot compare these profiles", error)
