@@ -487,3 +487,20 @@ def test_kernels_are_compared_ahead_of_being_chosen(
     for name in [n for n in names if n != window.selection.kernel.name]:
         _choose(qtbot, window, name)
         assert at_once[-1] is not None and at_once[-1].kernel.match.new == name
+
+
+def test_profiles_of_two_models_say_so_and_show_what_matches(
+    qtbot, make_window, builds, monkeypatch
+) -> None:
+    window = make_window(builds["cnn3_b8"])
+    _compare(
+        qtbot, window, Path(__file__).parent / "data" / "ncu" / "mlp" / "mlp.ncu-rep", monkeypatch
+    )
+    bar = window.compare.bar
+    assert "look like profiles of different models" in bar.notes.toolTip()
+    diff = window.compare.controller.diff
+    rows = _rows(window)
+    assert {f"base:{k.match.base}" for k in diff.only_base} <= set(rows)
+    model, delta = window.kernels.table.model(), _column(window, DELTA_TITLE)
+    shown = {model.index(r, delta).data() for r in rows.values()}
+    assert {"only in base", "only in new"} <= shown

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
-from PySide6.QtWidgets import QMenu, QStackedWidget, QToolButton
+from PySide6.QtWidgets import QBoxLayout, QMenu, QStackedWidget, QToolButton
 
 from kernelscope.core.errors import KernelscopeError
 
@@ -60,11 +60,13 @@ class CompareMode(QObject):
         # the panes' compare columns by (comparison, metric, file), made once each
         self._columns: dict[tuple[int, str, str], list[DeltaColumn] | None] = {}
         central = window.centralWidget().layout()
-        assert central is not None
+        assert isinstance(central, QBoxLayout)
         central.insertWidget(0, self.bar)
         self.opcodes = OpcodeTable()
         self.opcodes.hide()
-        window.sass.layout().addWidget(self.opcodes)
+        sass = window.sass.layout()
+        assert sass is not None
+        sass.addWidget(self.opcodes)
         self.kernel_list = KernelListCompare(window.kernels)
         self.line_changes = LineChanges(self.controller, self)
         self.side_by_side = True  # wanted whenever the two sources differ
@@ -115,17 +117,14 @@ class CompareMode(QObject):
         self.window.hot.ranking.setCurrentIndex(choices[ranking])
 
     def start_folder(self) -> str:
-        """Where the file dialog starts: the open workspace's profiles, else the document's."""
+        """Where the file dialog starts: the folder of the open profile (a workspace's
+        profiles), else nowhere in particular."""
         document = self.selection.document
-        if document is None:
-            return ""
-        if document.workspace is not None:
-            profiles = document.workspace.profiles()
-            if profiles:
-                return str(profiles[0].parent)
-        return str(document.path.parent) if document.path else ""
+        return str(document.path.parent) if document is not None and document.path else ""
 
     def _fill_profiles(self) -> None:
+        """The workspace's other profiles, listed when the menu opens (one small folder
+        listing, as the file dialog makes)."""
         menu, document = self.profiles_menu, self.selection.document
         menu.clear()
         others = []

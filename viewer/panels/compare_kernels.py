@@ -15,6 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QStyledItemDelegate
 
 from kernelscope.core.compare import (
     ONLY_BASE,
@@ -88,7 +89,10 @@ def compare_columns(
 
     top = max((abs(d.delta_ns) for d in diff.kernels if d.delta_ns is not None), default=0.0)
 
-    def roles(text: Callable[[KernelDelta], str] | None = None, change: bool = False):
+    def roles(change: bool = False) -> Callable[[KernelSummary, int], Any]:
+        """What a compare column answers besides its text: the row's tooltip, alignment
+        and, for the change, its bar."""
+
         def answer(s: KernelSummary, role: int) -> Any:
             d = delta(s)
             if d is None:
@@ -174,6 +178,7 @@ class KernelListCompare:
         for column in range(model.columnCount()):
             title = model.headerData(column, Qt.Orientation.Horizontal)
             index = model.index(0, column)
+            delegate: QStyledItemDelegate | None
             if title == DELTA_TITLE and diff is not None:
                 delegate, delta_column = self._delta, column
             elif model.data(index, BarRole) is not None:
