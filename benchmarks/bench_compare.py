@@ -118,8 +118,9 @@ def _compared(window: object, name: str) -> bool:
     return current is not None and current.kernel.match.new == name
 
 
-def _window(args: list[str]) -> dict[str, float]:
-    """Compare mode in an offscreen window: each matched kernel chosen in turn."""
+def _window(args: list[str], compare: bool) -> dict[str, float]:
+    """An offscreen window, in compare mode or on the new profile alone (what switching costs
+    without comparing): each kernel chosen in turn, a first look at each."""
     import shutil
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -154,18 +155,32 @@ def _window(args: list[str]) -> dict[str, float]:
 
         t = time.perf_counter()
         window.open_path(paths[0])
-        window.compare_with_paths([paths[1]])
-        wait(lambda: window.compare.controller.diff is not None and not window.busy)
+        if compare:
+            window.compare_with_paths([paths[1]])
+        compared = window.compare.controller
+        wait(lambda: (compared.diff is not None or not compare) and not window.busy)
         out: dict[str, float] = {"window open s": time.perf_counter() - t}
         t = time.perf_counter()
         wait(lambda: not window.workers.busy)  # the kernels compared ahead, in the background
         out["ahead s"] = time.perf_counter() - t
+        document = window.selection.document
+        assert document is not None
+        names = [s.name for s in document.summaries]
+        first = window.selection.kernel.name if window.selection.kernel else None
         times = []
-        for delta in window.compare.controller.diff.matched:
-            name = delta.match.new
+        for name in [n for n in names if n != first] + ([first] if first else []):
+            delta = compared.delta_of(name) if compare else None
+            one_sided = delta is not None and delta.match.base is None
             t = time.perf_counter()
             window.selection.show(name)
-            wait(lambda name=name: not window.busy and _compared(window, name))
+            wait(
+                lambda name=name, one_sided=one_sided: (
+                    not window.busy
+                    and window.selection.kernel is not None
+                    and window.selection.kernel.name == name
+                    and (not compare or one_sided or _compared(window, name))
+                )
+            )
             times.append(time.perf_counter() - t)
         window.close()
     out["switch max s"] = max(times)
@@ -189,7 +204,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.child:
         what, rest = args.child[0], args.child[1:]
-        print(json.dumps(_window(rest) if what == "window" else _measure(what, rest)))
+        if what.startswith("window"):
+            print(json.dumps(_window(rest, compare=what == "window")))
+        else:
+            print(json.dumps(_measure(what, rest)))
         return
     if args.pair:
         if len(args.pair) not in (2, 4):
@@ -218,30 +236,28 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as cache:
             child("diff", argv, Path(cache))  # the reports read, as the window's open does
             window = child("window", argv, Path(cache))
+        with tempfile.TemporaryDirectory() as cache:
+            child("diff", argv, Path(cache))
+            plain = child("window-alone", argv, Path(cache))
+        figures = {
+            "one cold open (Profile.open + kernel list) s": opened,
+            "diff cold s": cold["diff s"],
+            "diff cold / one cold open": cold["diff s"] / opened,
+            "diff warm s": warm["diff s"],
+            "kernel comparison, cold, median s": first["kernel median s"],
+            "kernel comparison, warm, median s": again["kernel median s"],
+            "kernel comparison, warm, slowest s": again["kernel max s"],
+            "window: open both and compare s": window["window open s"],
+            "window: then every kernel compared ahead s": window["ahead s"],
+            "switching kernels in the window, median s": window["switch median s"],
+            "switching kernels in the window, slowest s": window["switch max s"],
+            "same, new profile alone (not comparing), median s": plain["switch median s"],
+            "same, new profile alone (not comparing), slowest s": plain["switch max s"],
+            "python + kernelscope import (not in the above) s": cold["import s"],
+        }
         rows += [
-            (label, "one cold open (Profile.open + kernel list) s", f"{opened:.3f}"),
-            (label, "diff cold s", f"{cold['diff s']:.3f}"),
-            (label, "diff cold / one cold open", f"{cold['diff s'] / opened:.2f}"),
-            (label, "diff warm s", f"{warm['diff s']:.3f}"),
-            (label, "kernel comparison, cold, median s", f"{first['kernel median s']:.3f}"),
-            (label, "kernel comparison, warm, median s", f"{again['kernel median s']:.3f}"),
-            (label, "kernel comparison, warm, slowest s", f"{again['kernel max s']:.3f}"),
-            (
-                label,
-                "window: open both and compare s",
-                f"{window['window open s']:.3f}",
-            ),
-            (
-                label,
-                "switching kernels in the window, median s",
-                f"{window['switch median s']:.3f}",
-            ),
-            (
-                label,
-                "switching kernels in the window, slowest s",
-                f"{window['switch max s']:.3f}",
-            ),
-            (label, "python + kernelscope import (not in the above) s", f"{cold['import s']:.3f}"),
+            (label, name, f"{value:.2f}" if name.endswith("open") else f"{value:.3f}")
+            for name, value in figures.items()
         ]
     width = max(len(r[0]) for r in rows)
     what = max(len(r[1]) for r in rows)
