@@ -93,4 +93,3 @@ def apply(pane: CodePane, columns: Sequence[DeltaColumn] | None) -> None:
     model.set_delta_columns(columns or [])
     table.configure_columns(model, 5)
     table.setColumnWidth(model.code_column, code_width)
-
