@@ -68,6 +68,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
         toolbar=0,
     ),
     ActionSpec(
+        "measure_timeline",
+        "Measure &Timeline",
+        "measure_timeline",
+        tip="Time every kernel call of one forward pass of the open workspace (Timeline pane)",
+        menu="&File",
+        section=1,
+        enabled=lambda s: s.workspace,
+    ),
+    ActionSpec(
         "compare_with",
         "&Compare With…",
         "compare_with",
@@ -191,6 +200,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ),
     ActionSpec("focus_source", "Source", "focus_source", "Ctrl+2", menu="&Navigate", section=1),
     ActionSpec("focus_sass", "SASS", "focus_sass", "Ctrl+3", menu="&Navigate", section=1),
+    ActionSpec(
+        "timeline",
+        "Ti&meline",
+        "show_timeline",
+        "Ctrl+T",
+        "Show the model's timeline: its kernel calls in time order",
+    ),
     ActionSpec("reset_layout", "Reset Layout", "reset_layout", menu="&View", section=1),
     ActionSpec("about", "&About kernelscope", "about", menu="&Help"),
 )

@@ -13,10 +13,11 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QIcon, QPalette
 from PySide6.QtWidgets import QApplication, QStyleFactory
 
 from kernelscope.core.errors import KernelscopeError
@@ -39,7 +40,19 @@ def application(platform: str | None = None) -> QApplication:
         app = QApplication([*sys.argv[:1], *(["-platform", platform] if platform else [])])
         app.setDesktopFileName("kernelscope")
     assert isinstance(app, QApplication)
+    if app.windowIcon().isNull():
+        app.setWindowIcon(app_icon())
     return app
+
+
+def app_icon() -> QIcon:
+    """kernelscope's icon from the package's resources: the PNG sizes, and the SVG above."""
+    icons = resources.files("kernelscope.resources") / "icons"
+    icon = QIcon()
+    for entry in sorted(icons.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith((".png", ".svg")):
+            icon.addFile(str(entry))
+    return icon
 
 
 def palette(name: str) -> QPalette:

@@ -40,6 +40,7 @@ from .dialogs.export_summary import summary_box
 from .panels.hot_lines_panel import HotLinesPanel
 from .panels.kernel_db_panel import KernelDbPanel
 from .panels.kernel_list import KernelList
+from .panels.timeline_panel import TimelinePanel, is_timeline
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
 from .widgets.busy import BusyIndicator
@@ -52,8 +53,9 @@ if TYPE_CHECKING:  # core.kernel_db (sqlite-utils, 0.3 s) loads when the DB is f
     from kernelscope.core.kernel_db import ExportReport
 
 OPEN_FILTER = (
-    "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx);;Workspaces (manifest.json);;"
-    "Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;All files (*)"
+    "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx *.nsys-rep *.sqlite);;"
+    "Workspaces (manifest.json);;Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;"
+    "Timelines (*.json *.nsys-rep *.sqlite);;All files (*)"
 )
 
 
@@ -94,12 +96,17 @@ class MainWindow(QMainWindow):
         self.kernels = KernelList(self.selection)
         self.hot = HotLinesPanel(self.selection, self.workers)
         self.db_panel = KernelDbPanel(self.settings, self.workers, cuda)
+        self.timeline_panel = TimelinePanel(self.settings, self.workers)
         self.kernel_dock = self._dock("Kernels", self.kernels, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.hot_dock = self._dock("Hot lines", self.hot, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.db_dock = self._dock(
             "Kernel DB", self.db_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
+        self.timeline_dock = self._dock(
+            "Timeline", self.timeline_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
         self.tabifyDockWidget(self.hot_dock, self.db_dock)
+        self.tabifyDockWidget(self.db_dock, self.timeline_dock)
         self.hot_dock.raise_()
         self.compare = CompareMode(self, cuda)  # compare mode: a baseline and its deltas
         self.open_busy = BusyIndicator("open_busy")
@@ -141,7 +148,7 @@ class MainWindow(QMainWindow):
         """Menus, toolbar and the kernel list's context menu, from the table in its order."""
         menus = {title: self.menuBar().addMenu(title) for title in MENUS}
         sections = dict.fromkeys(MENUS, 0)
-        for dock in (self.kernel_dock, self.hot_dock, self.db_dock):  # View's first section
+        for dock in (self.kernel_dock, self.hot_dock, self.db_dock, self.timeline_dock):
             menus["&View"].addAction(dock.toggleViewAction())
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main_toolbar")
@@ -207,6 +214,9 @@ class MainWindow(QMainWindow):
             lambda visible: self.db_panel.ensure_loaded() if visible else None
         )
         self.db_panel.reexport_requested.connect(self.export_selected)
+        self.timeline_panel.error.connect(self.show_error)
+        self.timeline_panel.shown.connect(self.show_timeline)
+        self.timeline_panel.profiled.connect(self._open_profiled_call)
         self.recent.open_requested.connect(self.open_path)
         self.compare.changed.connect(self.update_actions)
         app = QApplication.instance()
@@ -244,6 +254,7 @@ class MainWindow(QMainWindow):
             or self.hot.busy
             or self.db_panel.busy
             or self.exporter.running
+            or self.timeline_panel.busy
             or self.compare.busy
         )
 
@@ -263,6 +274,9 @@ class MainWindow(QMainWindow):
             return True
         if not str(path):
             return False
+        if is_timeline(path):
+            self.timeline_panel.open_file(path)
+            return True
         self.open_paths([path])
         return True
 
@@ -274,6 +288,7 @@ class MainWindow(QMainWindow):
     def _on_opened(self, document: ViewDocument, paths: list[Path]) -> None:
         self.selection.set_document(document)
         self.db_panel.set_document(document)
+        self.timeline_panel.set_workspace(document.workspace)
         if len(paths) == 1 and paths[0].exists():  # not for several CSV files opened together
             self.recent.remember(str(paths[0].resolve()))
         self.kernels.select_first()
@@ -297,7 +312,10 @@ class MainWindow(QMainWindow):
     def build_and_profile(self, model: Path | None = None) -> None:
         from .dialogs.build_dialog import BuildDialog  # core.build on first use only
 
-        dialog = BuildDialog(self.workers, self, model)
+        document = self.selection.document
+        workspace = document.workspace if document is not None and model is None else None
+        dialog = BuildDialog(self.workers, self, model, settings=self.settings, workspace=workspace)
+        dialog.finished.connect(lambda result: self.timeline_panel.reload_hosts())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished_document.connect(self.open_path)
         dialog.import_requested.connect(self.choose_file)
@@ -327,6 +345,26 @@ class MainWindow(QMainWindow):
 
     def stop_comparing(self) -> None:
         self.compare.controller.stop()
+
+    # ---- timeline -----------------------------------------------------------------------
+    def show_timeline(self) -> None:
+        self.timeline_dock.show()
+        self.timeline_dock.raise_()
+
+    def measure_timeline(self) -> None:
+        self.show_timeline()
+        self.timeline_panel.measure()
+
+    def _open_profiled_call(self, workspace: str, kernel: str) -> None:
+        """Open the workspace whose newest report is the call just profiled, at its kernel."""
+
+        def select(document: ViewDocument) -> None:
+            self.document_opened.disconnect(select)
+            if any(s.name == kernel for s in document.summaries):
+                self.selection.show(kernel)
+
+        self.document_opened.connect(select)
+        self.open_path(workspace)
 
     # ---- kernel DB ----------------------------------------------------------------------
     def export_selected(self, kernels: list[str] | None = None) -> bool:
@@ -469,6 +507,7 @@ class MainWindow(QMainWindow):
         self.kernel_dock.show()
         self.hot_dock.show()
         self.db_dock.show()
+        self.timeline_dock.show()
         self.hot_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -13,6 +14,7 @@ from . import build as cli_build
 from . import db as cli_db
 from . import details as cli_details
 from . import diff as cli_diff
+from . import environment as cli_environment
 from . import ncu as cli_ncu
 from . import nnfusion as cli_nnfusion
 from . import profile as cli_profile
@@ -29,6 +31,7 @@ COMMAND_MODULES = (
     cli_timeline,
     cli_diff,
     cli_nnfusion,
+    cli_environment,
 )
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.
@@ -71,7 +74,18 @@ def route(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> list[s
     return argv
 
 
+def _configure_logging() -> None:
+    """``KERNELSCOPE_LOG=debug`` (or info, warning) shows the library's log on stderr."""
+    level = os.environ.get("KERNELSCOPE_LOG", "").strip().upper()
+    if level:
+        logging.basicConfig(
+            level=getattr(logging, level, logging.INFO),
+            format="kernelscope: %(levelname)s %(name)s: %(message)s",
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _configure_logging()
     parser = make_parser()
     args = parser.parse_args(route(parser, argv))
     if not getattr(args, "func", None):
