@@ -132,7 +132,8 @@ class LineChanges:
         label = label_of(key) if key else metric
         grew = "grew" if worse else "shrank"
         passes = " per pass" if self._per_pass() else ""
-        return f"{len(rows)} lines whose {label} {grew} most{passes}, new − baseline"
+        lines = "line" if len(rows) == 1 else "lines"
+        return f"{len(rows)} {lines} whose {label} {grew} most{passes}, new − baseline"
 
     def _per_pass(self) -> bool:
         diff = self.controller.diff
