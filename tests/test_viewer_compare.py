@@ -7,7 +7,10 @@ against ``core.compare`` (itself checked against NVIDIA's reader in test_compare
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -28,7 +31,6 @@ from kernelscope.core.compare import (
 from kernelscope.core.ncu import SAMPLES, label_of
 from kernelscope.core.view import open_document
 from kernelscope.core.workspace import Workspace
-from kernelscope.viewer.app import run
 from kernelscope.viewer.code.code_models import DeltaColumn, SourceModel
 from kernelscope.viewer.code.delta_delegate import DeltaRole
 from kernelscope.viewer.code.diff_pane import DiffModel
@@ -455,18 +457,59 @@ def test_different_gpus_are_named_in_the_header(
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])
-def test_screenshot_of_compare_mode(qapp, builds, tmp_path: Path, palette: str) -> None:
+def test_screenshot_of_compare_mode(builds, tmp_path: Path, palette: str) -> None:
+    """``kernelscope --screenshot`` with --baseline and --ranking, as the docs' shots run it:
+    in a process of its own (after a screenshot run inside the test process, the jobs of
+    later windows in that process never report back: their tests would hang)."""
     out = tmp_path / f"compare-{palette}.png"
-    code = run(
-        str(builds["cnn3_b2"]),
-        screenshot_to=str(out),
-        baseline=str(builds["cnn3_b8"]),
-        kernel="matmul",
-        palette=palette,
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kernelscope.core.cli",
+            "--screenshot",
+            str(out),
+            str(builds["cnn3_b2"]),
+            "--baseline",
+            str(builds["cnn3_b8"]),
+            "--kernel",
+            "matmul",
+            "--ranking",
+            "regressions",
+            "--palette",
+            palette,
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        timeout=300,
     )
-    assert code == 0
+    assert proc.returncode == 0, proc.stderr
     image = QImage(str(out))
     assert (image.width(), image.height()) == (1600, 1000)
+    centre = image.pixelColor(image.width() // 2, image.height() // 3)
+    assert (centre.lightness() < 100) == (palette == "dark")
+
+
+def test_a_screenshot_with_a_bad_baseline_is_an_error(builds, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "kernelscope.core.cli",
+            "--screenshot",
+            str(tmp_path / "x.png"),
+            str(builds["cnn3_b2"]),
+            "--baseline",
+            str(PAIRS / "cnn3_b8.kscope"),  # a build without a profile
+        ],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        timeout=300,
+    )
+    assert proc.returncode == 1
+    assert "no Nsight Compute profile" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_kernels_are_compared_ahead_of_being_chosen(
