@@ -2,9 +2,10 @@
 
 Layout: ``<cache root>/ncu/<key>/<part>.pickle`` where the root is platformdirs' user cache
 folder for ``kernelscope`` (or ``$KERNELSCOPE_CACHE_DIR``) and the parts are the kernel list,
-the embedded sources and one file per launch's instruction table, written as they are first
-computed; ``ncu/keys/`` remembers the hashes of files already seen. Renaming the report does
-not lose its cache; changing one byte does.
+the embedded sources, one file per launch's instruction table and one per kernel's launches
+combined (``launches_part``), written as they are first computed; ``ncu/keys/`` remembers
+the hashes of files already seen. Renaming the report does not lose its cache; changing one
+byte does.
 
 Entries are pickles of kernelscope's own dataclasses and numpy arrays (fast to load: the
 kernel list of a 60-launch report comes back in milliseconds). The key includes
@@ -74,6 +75,14 @@ def content_key(paths: Sequence[Path], root: Path | None = None) -> str:
     except OSError:
         pass
     return key
+
+
+def launches_part(prefix: str, launch_ids: Sequence[int]) -> str:
+    """The name of a cache part computed from several launches (``kernel-3-8-1a2b...``: the
+    first ID, how many, and a hash of them all, so that the name stays short)."""
+    digest = hashlib.blake2b(repr(list(launch_ids)).encode(), digest_size=8).hexdigest()
+    first = launch_ids[0] if launch_ids else 0
+    return f"{prefix}-{first}-{len(launch_ids)}-{digest}"
 
 
 class ProfileCache:
