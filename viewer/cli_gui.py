@@ -33,6 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not args.screenshot:
+        _check_display()
     from .app import run
 
     return run(
@@ -42,3 +44,13 @@ def _run(args: argparse.Namespace) -> int:
         line=args.line,
         palette=args.palette,
     )
+
+
+def _check_display() -> None:
+    """Refuse, with what to do, to open a window where none can open: Qt would abort the
+    process with a core dump ("could not connect to display") instead of an error."""
+    from kernelscope.core.environment import display_problem
+
+    problem = display_problem()
+    if problem is not None:
+        raise problem
