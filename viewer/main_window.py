@@ -330,6 +330,9 @@ class MainWindow(QMainWindow):
         if document is not None:
             self.metric_box.addItems(document.line_metric_names)
             self.metric_box.setCurrentText(self.selection.metric)
+            for i, name in enumerate(document.line_metric_names):  # what each one means
+                tip = document.metric_description(name)
+                self.metric_box.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
         self.metric_box.blockSignals(False)
         self.update_actions()
         if document is None:

@@ -8,6 +8,7 @@ change repaints just the rows whose highlight changed.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
@@ -39,6 +40,8 @@ class CodeModel(QAbstractTableModel):
         self._metric_names: list[str] = []
         self._max: dict[str, float] = {}
         self._highlight: set[int] = set()  # row numbers
+        # what a metric means (its header's tooltip); the pane gives the document's
+        self.describe: Callable[[str], str] = lambda name: ""
 
     # subclasses fill these
     code_title = "Code"
@@ -100,6 +103,10 @@ class CodeModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
+        metric, horizontal = section - 1, orientation == Qt.Orientation.Horizontal
+        if horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            names = self._metric_names
+            return self.describe(names[metric]) or None if 0 <= metric < len(names) else None
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
         titles = ["#", *self._metric_names, self.code_title, *self._extra_columns()]

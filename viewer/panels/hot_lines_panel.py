@@ -26,12 +26,18 @@ from ..workers.jobs import Latest, Workers
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]
+_TIPS = {
+    "Share": "The line's share of the metric's total over the kernel (or the whole model)",
+    "Location": "The line in the kernel's own file (inlined header code counts at its call)",
+    "Top stall": "The stall reason with most warp samples on the line",
+}
 
 
 class HotLinesModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[HotLine] = []
+        self.value_tip = ""  # what the ranked metric means (the Value column's tooltip)
 
     def set_rows(self, rows: list[HotLine]) -> None:
         self.beginResetModel()
@@ -52,6 +58,9 @@ class HotLinesModel(QAbstractTableModel):
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return _TITLES[section] if 0 <= section < len(_TITLES) else None
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            title = _TITLES[section] if 0 <= section < len(_TITLES) else ""
+            return (self.value_tip if title == "Value" else _TIPS.get(title)) or None
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -143,8 +152,12 @@ class HotLinesPanel(QWidget):
         self._ranking.submit(lambda context: hot_lines(document, metric, name), metric)
 
     def _on_ranked(self, rows: list[HotLine], metric: str) -> None:
+        document = self.selection.document
+        tip = document.metric_description(metric) if document is not None else ""
+        self.model.value_tip = tip
         self.model.set_rows(rows)
         self.caption.setText(f"Top {len(rows)} lines by {metric}")
+        self.caption.setToolTip(tip)
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate([10, 8, 30, 26, 18]):  # a reset forgets the widths
             self.table.setColumnWidth(column, chars * width)
