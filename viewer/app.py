@@ -148,9 +148,11 @@ def run(
         if screenshot_to:
             return _screenshot(app, path, Path(screenshot_to), kernel, line)
         window = MainWindow()
-        window.show()
-        if path:
+        if path and not is_model(path):  # before it shows: no welcome page on the way
             _locate_when_opened(window, kernel, line)
+            window.open_path(path)
+        window.show()
+        if path and is_model(path):  # Build & Profile, over the window
             window.open_path(path)
         return app.exec()
 
@@ -233,11 +235,11 @@ def _screenshot(
         window.loader.failed.connect(failed)
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
-        window.show()
-        timeout.start(SCREENSHOT_TIMEOUT_MS)
         if path:
             window.open_path(path)
-        else:
+        window.show()  # with nothing open, the welcome page reads what is installed
+        timeout.start(SCREENSHOT_TIMEOUT_MS)
+        if not window.workers.busy:
             settled()
         app.exec()
         settings.sync()  # written now, into the scratch folder, not when it is collected

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QMessageBox,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +40,7 @@ from .dialogs.export_summary import summary_box
 from .panels.hot_lines_panel import HotLinesPanel
 from .panels.kernel_db_panel import KernelDbPanel
 from .panels.kernel_list import KernelList
+from .panels.welcome import WelcomePage
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
 from .widgets.busy import BusyIndicator
@@ -89,7 +91,13 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.search_bar)
-        self.setCentralWidget(central)
+        self.code_area = central
+        # the welcome page while nothing is open, the code panes once something is
+        self.welcome = WelcomePage(self.workers, lambda: self.recent.paths())
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.welcome)
+        self.pages.addWidget(central)
+        self.setCentralWidget(self.pages)
         self.kernels = KernelList(self.selection)
         self.hot = HotLinesPanel(self.selection, self.workers)
         self.db_panel = KernelDbPanel(self.settings, self.workers, cuda)
@@ -204,6 +212,10 @@ class MainWindow(QMainWindow):
         )
         self.db_panel.reexport_requested.connect(self.export_selected)
         self.recent.open_requested.connect(self.open_path)
+        self.welcome.open_requested.connect(self.open_path)
+        self.welcome.open_chosen.connect(self.choose_file)
+        self.welcome.build_chosen.connect(self.build_and_profile)
+        self.welcome.error.connect(self.show_error)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         app.focusChanged.connect(self._on_focus)
@@ -237,6 +249,7 @@ class MainWindow(QMainWindow):
             or self.hot.busy
             or self.db_panel.busy
             or self.exporter.running
+            or self.welcome.busy
         )
 
     def choose_file(self) -> None:
@@ -262,6 +275,7 @@ class MainWindow(QMainWindow):
         """Open one path, or several CSV exports of one report together."""
         chosen = [Path(p) for p in paths]
         self.loader.submit(open_job(chosen), chosen)
+        self.pages.setCurrentWidget(self.code_area)  # opening: the panes, with its progress
 
     def _on_opened(self, document: ViewDocument, paths: list[Path]) -> None:
         self.selection.set_document(document)
@@ -279,6 +293,8 @@ class MainWindow(QMainWindow):
             self.open_busy.start("Opening…", cancellable=True)
         else:
             self.open_busy.stop()
+            if self.selection.document is None:  # failed or cancelled: welcome again
+                self.pages.setCurrentWidget(self.welcome)
 
     def show_error(self, title: str, error: BaseException) -> None:
         self.statusBar().showMessage(str(error).splitlines()[0], 10000)
@@ -335,6 +351,7 @@ class MainWindow(QMainWindow):
                 self.metric_box.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
         self.metric_box.blockSignals(False)
         self.update_actions()
+        self.pages.setCurrentWidget(self.welcome if document is None else self.code_area)
         if document is None:
             self.setWindowTitle("kernelscope")
             return

@@ -28,6 +28,10 @@ _DISTRIBUTIONS = {
     "ncu_report": "ncu-report",
 }
 _PIP_HINT = "reinstall kernelscope (bash scripts/start.sh) so that its dependencies are there"
+# The packaged app carries its Python packages: one missing is a damaged install.
+_PACKAGE_HINT = (
+    "the app is incomplete: reinstall its package (sudo apt install --reinstall kernelscope)"
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,7 @@ def _module_location(module: str) -> str:
 
 
 def _package_fact(name: str, module: str, needed_for: str, required: bool, hint: str) -> Fact:
+    hint = _PACKAGE_HINT if frozen() else hint
     location = _module_location(module)
     version = _version(_DISTRIBUTIONS[name])
     found = bool(location)
