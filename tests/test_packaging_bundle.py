@@ -47,9 +47,13 @@ def test_the_bundle_keeps_the_compiler_and_leaves_out_what_is_never_run() -> Non
         "ncu_report/libnvperf_host.so",
         "kernelscope/resources/demo/squeezenet1_1.onnx",
         "kernelscope/resources/icons/kernelscope.svg",
+        "kernelscope/docs/user-guide.md",  # Help > User Guide
+        "kernelscope/docs/troubleshooting.md",
+        "kernelscope/docs/images/kernel.png",
     ):
         assert needed in names, needed
-    for unused in ("nvidia/cu13/bin/nvlink", "nvidia/cu13/lib/libnvvm.so.4"):
+    unused_files = ("nvidia/cu13/bin/nvlink", "nvidia/cu13/lib/libnvvm.so.4")
+    for unused in (*unused_files, "kernelscope/docs/make_screenshots.py"):
         assert unused not in names, unused
     assert not any(n.startswith("tvm/3rdparty/cutlass/") for n in names)
     assert not any(n.endswith((".pyc", ".a")) for n in names)

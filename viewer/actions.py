@@ -160,5 +160,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("focus_source", "Source", "focus_source", "Ctrl+2", menu="&Navigate", section=1),
     ActionSpec("focus_sass", "SASS", "focus_sass", "Ctrl+3", menu="&Navigate", section=1),
     ActionSpec("reset_layout", "Reset Layout", "reset_layout", menu="&View", section=1),
+    ActionSpec(
+        "user_guide",
+        "&User Guide",
+        "user_guide",
+        Std.HelpContents,
+        "The user guide: the workflow, troubleshooting and the command line",
+        menu="&Help",
+    ),
     ActionSpec("about", "&About kernelscope", "about", menu="&Help"),
 )

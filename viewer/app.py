@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
 from PySide6.QtGui import QColor, QIcon, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument, is_model
@@ -26,6 +26,8 @@ from kernelscope.core.view import ViewDocument, is_model
 from .main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
+# --dialog: the Help menu's windows, at this size in screenshots
+DIALOG_SIZES = {"about": (760, 520), "user-guide": (1100, 900)}
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
 
@@ -140,13 +142,18 @@ def run(
     kernel: str | None = None,
     line: int | None = None,
     palette: str | None = None,
+    dialog: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit."""
+    """Open the window (on ``path`` if given, with ``dialog`` over it: "about" or
+    "user-guide"); with ``screenshot_to``, save a PNG (of the dialog alone when given) and
+    quit."""
+    if dialog is not None and dialog not in DIALOG_SIZES:
+        raise KernelscopeError(f"no dialog {dialog!r}", hint="choose " + ", ".join(DIALOG_SIZES))
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
-            return _screenshot(app, path, Path(screenshot_to), kernel, line)
+            return _screenshot(app, path, Path(screenshot_to), kernel, line, dialog)
         window = MainWindow()
         if path and not is_model(path):  # before it shows: no welcome page on the way
             _locate_when_opened(window, kernel, line)
@@ -154,6 +161,8 @@ def run(
         window.show()
         if path and is_model(path):  # Build & Profile, over the window
             window.open_path(path)
+        if dialog:
+            show_dialog(window, dialog)
         return app.exec()
 
 
@@ -171,10 +180,21 @@ def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None
     window.document_opened.connect(locate)
 
 
+def show_dialog(window: MainWindow, name: str) -> QWidget:
+    """Open one of the Help menu's windows over ``window`` (``DIALOG_SIZES``)."""
+    return window.about() if name == "about" else window.user_guide()
+
+
 def _screenshot(
-    app: QApplication, path: str | None, out: Path, kernel: str | None, line: int | None
+    app: QApplication,
+    path: str | None,
+    out: Path,
+    kernel: str | None,
+    line: int | None,
+    dialog: str | None = None,
 ) -> int:
-    """Open ``path``, go to the location, wait until every job is done, save the PNG."""
+    """Open ``path``, go to the location, wait until every job is done, save the PNG (of
+    the window, or of ``dialog`` alone)."""
     if path and is_model(path):
         raise KernelscopeError(
             f"{Path(path).name} is a model: screenshots show workspaces and reports",
@@ -224,7 +244,8 @@ def _screenshot(
                 return
             if line:
                 window.source.show_row(line - 1, center=True)
-            if not window.grab().save(str(out)):
+            shown = shot_of[0] if shot_of else window
+            if not shown.grab().save(str(out)):
                 finish(KernelscopeError(f"could not write {out}", hint="check the folder exists"))
             else:
                 finish()
@@ -238,6 +259,10 @@ def _screenshot(
         if path:
             window.open_path(path)
         window.show()  # with nothing open, the welcome page reads what is installed
+        shot_of: list[QWidget] = []
+        if dialog:
+            shot_of.append(show_dialog(window, dialog))
+            shot_of[0].resize(*DIALOG_SIZES[dialog])
         timeout.start(SCREENSHOT_TIMEOUT_MS)
         if not window.workers.busy:
             settled()

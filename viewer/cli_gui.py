@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+DIALOGS = ("about", "user-guide")  # the Help menu's windows (viewer.app.DIALOG_SIZES)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -29,6 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         choices=("light", "dark"),
         help="Fusion style with a light or dark palette (default: the desktop's)",
     )
+    p.add_argument(
+        "--dialog",
+        choices=DIALOGS,
+        help="open Help > About or Help > User Guide over the window; with --screenshot, "
+        "render only that dialog",
+    )
     p.set_defaults(func=_run)
 
 
@@ -43,6 +51,7 @@ def _run(args: argparse.Namespace) -> int:
         kernel=args.kernel,
         line=args.line,
         palette=args.palette,
+        dialog=args.dialog,
     )
 
 

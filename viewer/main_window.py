@@ -16,11 +16,11 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QStackedWidget,
     QVBoxLayout,
@@ -431,13 +431,27 @@ class MainWindow(QMainWindow):
     def focus_sass(self) -> None:
         self.sass.table.setFocus()
 
-    def about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About kernelscope",
-            "<b>kernelscope</b><br>TVM-generated CUDA kernels, their SASS and Nsight Compute "
-            "metrics, line by line.",
-        )
+    def about(self) -> QDialog:
+        """Help > About: the versions of kernelscope and of what it runs on."""
+        from .dialogs.about import AboutDialog
+
+        dialog = AboutDialog(self.workers, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def user_guide(self) -> QDialog:
+        """Help > User Guide, in a window of its own (one: raised when it is open)."""
+        from .dialogs.user_guide import UserGuideDialog
+
+        guide = self.findChild(UserGuideDialog)
+        if guide is None:
+            guide = UserGuideDialog(self.workers, self)
+            guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        guide.show()
+        guide.raise_()
+        guide.activateWindow()
+        return guide
 
     # ---- layout -------------------------------------------------------------------------
     def _restore_layout(self) -> None:

@@ -5,7 +5,7 @@ platform plugins need (which setup installs); the bundled demo; the user documen
 from .demo import DEMO_ARCH, Demo, demo, prepare_demo
 from .display import display_problem
 from .docs import USER_GUIDE, user_docs
-from .facts import Fact, frozen, installed_facts, missing_packages
+from .facts import Fact, frozen, installed_facts, missing_packages, project_urls
 from .qt_runtime import (
     DEBIAN_PACKAGES,
     PLATFORMS,
@@ -37,6 +37,7 @@ __all__ = [
     "missing_qt_packages",
     "needed_libraries",
     "prepare_demo",
+    "project_urls",
     "qt_dir",
     "qt_runtime",
     "qt_runtime_packages",

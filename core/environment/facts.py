@@ -57,6 +57,16 @@ class Fact:
         return {**asdict(self), "status": self.status}
 
 
+def project_urls() -> dict[str, str]:
+    """kernelscope's addresses by label ("Homepage", "Issues"), from its package metadata."""
+    try:
+        entries = importlib.metadata.metadata("kernelscope").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return {}
+    pairs = (entry.split(",", 1) for entry in entries if "," in entry)
+    return {label.strip(): url.strip() for label, url in pairs}
+
+
 def frozen() -> bool:
     """True inside the packaged app (PyInstaller sets ``sys.frozen``)."""
     return bool(getattr(sys, "frozen", False))
