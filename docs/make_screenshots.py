@@ -79,6 +79,13 @@ SHOTS = (
         "an Nsight Compute report opened on its own: the sources it embeds beside the SASS",
         "demo-report",
     ),
+    Shot(  # the demo's report has no roofline counters; the test mlp's (--set full) has
+        "roofline",
+        "the Roofline pane: each kernel of a small MLP at DRAM, L2 and L1 under the H200's "
+        "ceilings, sized by its share of the time",
+        "tests/data/ncu/mlp/mlp.ncu-rep",
+        ("--kernel", "fused_matmul1_add1", "--pane", "roofline"),
+    ),
     Shot(
         "about",
         "Help > About: the versions of kernelscope and of what it runs on",

@@ -17,8 +17,8 @@ from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QColor, QIcon, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory, QWidget
+from PySide6.QtGui import QColor, QIcon, QPalette, QPixmap
+from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory, QWidget
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument, is_model
@@ -30,6 +30,8 @@ SCREENSHOT_SIZE = (1600, 1000)
 DIALOG_SIZES = {"about": (760, 520), "user-guide": (1100, 900)}
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
+# --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
+PANES = {"details": (620, 1000), "roofline": (1100, 760), "headroom": (1400, 480)}
 
 
 def application(platform: str | None = None) -> QApplication:
@@ -142,23 +144,28 @@ def run(
     kernel: str | None = None,
     line: int | None = None,
     palette: str | None = None,
+    pane: str | None = None,
     dialog: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given, with ``dialog`` over it: "about" or
-    "user-guide"); with ``screenshot_to``, save a PNG (of the dialog alone when given) and
-    quit."""
+    """Open the window (on ``path`` if given, ``pane`` raised, ``dialog`` over it: "about" or
+    "user-guide"); with ``screenshot_to``, save a PNG and quit (of ``pane`` alone when given:
+    details, roofline or headroom; of the dialog alone when given)."""
+    if pane is not None and pane not in PANES:
+        raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(PANES))
     if dialog is not None and dialog not in DIALOG_SIZES:
         raise KernelscopeError(f"no dialog {dialog!r}", hint="choose " + ", ".join(DIALOG_SIZES))
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
-            return _screenshot(app, path, Path(screenshot_to), kernel, line, dialog)
+            return _screenshot(app, path, Path(screenshot_to), kernel, line, pane, dialog)
         window = MainWindow()
         if path and not is_model(path):  # before it shows: no welcome page on the way
             _locate_when_opened(window, kernel, line)
             window.open_path(path)
         window.show()
+        if pane:
+            window.show_pane(pane)
         if path and is_model(path):  # Build & Profile, over the window
             window.open_path(path)
         if dialog:
@@ -191,10 +198,11 @@ def _screenshot(
     out: Path,
     kernel: str | None,
     line: int | None,
+    pane: str | None = None,
     dialog: str | None = None,
 ) -> int:
-    """Open ``path``, go to the location, wait until every job is done, save the PNG (of
-    the window, or of ``dialog`` alone)."""
+    """Open ``path``, go to the location, wait until every job is done, save the PNG (of the
+    whole window, of one pane, or of ``dialog`` alone)."""
     if path and is_model(path):
         raise KernelscopeError(
             f"{Path(path).name} is a model: screenshots show workspaces and reports",
@@ -244,8 +252,8 @@ def _screenshot(
                 return
             if line:
                 window.source.show_row(line - 1, center=True)
-            shown = shot_of[0] if shot_of else window
-            if not shown.grab().save(str(out)):
+            image = shot_of[0].grab() if shot_of else _grab(window, pane)
+            if not image.save(str(out)):
                 finish(KernelscopeError(f"could not write {out}", hint="check the folder exists"))
             else:
                 finish()
@@ -259,6 +267,8 @@ def _screenshot(
         if path:
             window.open_path(path)
         window.show()  # with nothing open, the welcome page reads what is installed
+        if pane:
+            _show_pane(window, pane)
         shot_of: list[QWidget] = []
         if dialog:
             shot_of.append(show_dialog(window, dialog))
@@ -271,3 +281,19 @@ def _screenshot(
     if errors:
         raise errors[0]
     return 0
+
+
+def _show_pane(window: MainWindow, pane: str) -> None:
+    widget = window.show_pane(pane)
+    dock = widget.parentWidget()
+    if isinstance(dock, QDockWidget):  # its own size, whatever room the window leaves it
+        dock.setFloating(True)
+        dock.resize(*PANES[pane])
+
+
+def _grab(window: MainWindow, pane: str | None) -> QPixmap:
+    if pane is None:
+        return window.grab()
+    if pane == "details":  # every section, not only what the dock's height shows
+        return window.details_pane.content.grab()
+    return window.show_pane(pane).grab()

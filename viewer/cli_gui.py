@@ -27,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kernel", help="select this kernel (its name or a unique part of it)")
     p.add_argument("--line", type=int, help="select this line of the kernel's source")
     p.add_argument(
+        "--pane",
+        choices=("details", "roofline", "headroom"),
+        help="show this pane; with --screenshot, render only it",
+    )
+    p.add_argument(
         "--palette",
         choices=("light", "dark"),
         help="Fusion style with a light or dark palette (default: the desktop's)",
@@ -51,6 +56,7 @@ def _run(args: argparse.Namespace) -> int:
         kernel=args.kernel,
         line=args.line,
         palette=args.palette,
+        pane=args.pane,
         dialog=args.dialog,
     )
 

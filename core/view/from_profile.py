@@ -30,6 +30,7 @@ from .document import (
     Metrics,
     ViewDocument,
     kernel_from_workspace,
+    summary_from_info,
 )
 
 # per-line columns, in this order, when the profile has them
@@ -52,6 +53,10 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
     for k in kernels:
         stalls = profile.totals(k.name).stalls(1)
         summaries.append(_with_build_facts(k, infos.get(k.name), stalls[0][0] if stalls else ""))
+    profiled = {k.name for k in kernels}
+    # the build's kernels that the model never launches: listed (dimmed, last), never measured
+    unlaunched = {n: i for n, i in infos.items() if not i.launched and n not in profiled}
+    summaries.extend(summary_from_info(i) for i in unlaunched.values())
     present: set[str] = set()
     for k in kernels[:1]:
         table = profile.instructions(k.name)
@@ -59,6 +64,8 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
     columns = [key for key in LINE_COLUMNS if key in present]
 
     def load(name: str) -> KernelView:
+        if workspace is not None and name in unlaunched:
+            return kernel_from_workspace(workspace, unlaunched[name], profile.source)
         table = profile.instructions(name)
         if workspace is None or name not in infos:
             return _kernel_from_report(profile, name, table)
