@@ -3,6 +3,7 @@ per-launch, per-instruction, per-line and per-kernel metrics, the one hot-line r
 one source-file lookup."""
 
 from .build_match import check_against_workspace
+from .descriptions import metric_description
 from .detail_metrics import DURATION, LaunchMetrics, MetricRecord, SourceMarker
 from .details import (
     DetailMetric,
@@ -57,6 +58,7 @@ __all__ = [
     "is_report",
     "kernel_details",
     "label_of",
+    "metric_description",
     "rank_lines",
     "resolve_metric_name",
     "stall_breakdown",
