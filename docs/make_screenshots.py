@@ -45,6 +45,7 @@ class Shot:
     # alone), or a path relative to the repository
     args: tuple[str, ...] = ()  # more arguments of kernelscope --screenshot
     env: tuple[tuple[str, str], ...] = ()  # environment variables it runs with
+    height: int = 0  # cut the picture to this many pixels from the top (a tall pane)
 
 
 SHOTS = (
@@ -78,6 +79,21 @@ SHOTS = (
         "report",
         "an Nsight Compute report opened on its own: the sources it embeds beside the SASS",
         "demo-report",
+    ),
+    Shot(  # the test mlp's report is --set full: every section of the Details page
+        "details",
+        "the Details pane of one kernel: speed of light, occupancy, memory workload, warp "
+        "stall reasons and NVIDIA's rules with their estimated speedups",
+        "tests/data/ncu/mlp/mlp.ncu-rep",
+        ("--kernel", "fused_matmul1_add1", "--pane", "details"),
+        height=1300,
+    ),
+    Shot(
+        "headroom",
+        "the Headroom pane: the microseconds each of the demo's kernels could save, by TVM "
+        "operator, with what holds it back",
+        "demo",
+        ("--pane", "headroom"),
     ),
     Shot(  # the demo's report has no roofline counters; the test mlp's (--set full) has
         "roofline",
@@ -165,6 +181,12 @@ def take(shot: Shot, ws: Path | None, scratch: Path) -> Path:
         target = [shot.opens]
     proc = _kernelscope("--screenshot", str(out), *target, *shot.args, cwd=cwd, env=env)
     _check(proc, shot.name)
+    if shot.height:
+        from PIL import Image
+
+        with Image.open(out) as image:
+            cut = image.crop((0, 0, image.width, min(shot.height, image.height)))
+        cut.save(out)
     return out
 
 
