@@ -165,7 +165,8 @@ def _window(args: list[str], compare: bool) -> dict[str, float]:
         out["ahead s"] = time.perf_counter() - t
         document = window.selection.document
         assert document is not None
-        names = [s.name for s in document.summaries]
+        # kernels the model never launches are listed but have nothing to compare
+        names = [s.name for s in document.summaries if s.name not in document.never_launched]
         first = window.selection.kernel.name if window.selection.kernel else None
         times = []
         for name in [n for n in names if n != first] + ([first] if first else []):
