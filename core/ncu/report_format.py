@@ -1,0 +1,653 @@
+"""Reading an ``.ncu-rep`` without NVIDIA's reader: the report's container and the parts of
+each profiled launch that the kernel list, per-instruction numbers and embedded sources need.
+
+Why: ``ncu_report`` parses a whole launch on first access (every metric and every section
+definition, ~1 MB for a ``--set full`` launch: 15-40 ms, with the GIL held) and keeps ~10 MB
+of memory per parsed launch; its per-instance accessors cost ~1 us a call. The kernel list
+needs ~20 numbers per launch, the Source view's numbers ~40 instanced metrics. Decoding those
+straight from the file costs ~1 ms per launch and no memory that stays.
+
+The container is documented by NVIDIA ("Report File Format", version 7, in the Nsight Compute
+Customization Guide): ``NVR\\0``, a size-prefixed file header, then blocks of a size-prefixed
+block header (counts of source and result entries, the string table, the payload size) and a
+payload of size-prefixed protobuf 2 messages (``ProfileSource``: a module's cubin, embedded
+source files and functions; ``ProfileResult``: one launch). The message definitions ship with
+Nsight Compute (``extras/FileFormat``); the field numbers below are the ones this module
+decodes, and ``tests/test_report_format.py`` checks every value against ``ncu_report`` on
+every report in ``tests/data``:
+
+* ``ProfileResult``: 5 mangled name, 6 function name, 7 demangled name, 13 metrics
+  (``ProfileMetricResult``: 1 string-table index of its name, 2 value, 3 instances of
+  (1 correlation id, 2 value)), 16 range index, 19 rule results.
+* ``ProfileMetricValue``: one of 1 string, 2 float, 3 double, 4 uint32, 5 uint64.
+* ``RuleResult``: 1 identifier, 3 body (items of 1 message (1 text, 2 type, 4 title) and
+  10 speedup estimation (1 type, 2 value)), 4 section identifier.
+* ``ProfileSource``: 8 embedded files (1 path, 2 text), 9 functions (1 name, 2 address).
+
+What was not seen in a real report (another container version, several string tables or
+ranges, an unknown value type or rule message type, a compressed ``.ncu-repz``) raises
+``Unsupported``: the caller then reads the report with ``ncu_report`` as before. What needs
+NVIDIA's logic stays with ``ncu_report``: the line table (``source_info``), SASS text, metric
+units and descriptions.
+"""
+
+from __future__ import annotations
+
+import math
+import mmap
+import os
+import struct
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .metrics import INT_FIELDS, METRIC_FIELDS
+from .records import Launch, RuleResult
+
+if TYPE_CHECKING:
+    import numpy as np
+
+MAGIC = b"NVR\0"
+VERSION = 7
+DURATION_METRIC = "gpu__time_duration.sum"
+
+# ncu_report's numbers for a rule message's type (what ``report._RULE_KIND`` names), by the
+# number stored in the file: 1 info, 2 warning, 4 optimisation (all three seen in real
+# reports). Anything else is Unsupported.
+_RULE_MESSAGE_TYPE = {1: 1, 2: 3, 4: 2}
+_RULE_KIND = {1: "INF", 2: "OPT", 3: "WRN", 4: "ERR"}
+_SPEEDUP_TYPE = {1: "local", 2: "global"}
+# Scalar metrics a Launch reads besides METRIC_FIELDS.
+_LAUNCH_METRICS = (
+    DURATION_METRIC,
+    *METRIC_FIELDS,
+    "launch__grid_dim_x",
+    "launch__grid_dim_y",
+    "launch__grid_dim_z",
+    "launch__block_dim_x",
+    "launch__block_dim_y",
+    "launch__block_dim_z",
+    "launch__device_id",
+    "device__attribute_display_name",
+    "device__attribute_compute_capability_major",
+    "device__attribute_compute_capability_minor",
+    "launch__function_pcs",
+    "inst_executed",
+)
+
+Value = float | int | str
+
+
+class Unsupported(Exception):
+    """Something this decoder does not know: read the report with ncu_report instead."""
+
+
+@dataclass(frozen=True)
+class _Entry:
+    offset: int  # of the message in the file
+    size: int  # 0 when the file ends before the message does
+
+
+@dataclass(frozen=True)
+class SourceModule:
+    """A ``ProfileSource``: one loaded module's embedded files and its functions."""
+
+    files: dict[str, str]
+    functions: frozenset[tuple[str, int]]  # (name, load address)
+
+    @property
+    def addresses(self) -> frozenset[int]:
+        return frozenset(a for _, a in self.functions)
+
+
+# ---- wire format ----------------------------------------------------------------------------
+def _varint(buf: bytes, i: int) -> tuple[int, int]:
+    b = buf[i]
+    if b < 0x80:
+        return b, i + 1
+    result = b & 0x7F
+    shift = 7
+    i += 1
+    while True:
+        b = buf[i]
+        i += 1
+        result |= (b & 0x7F) << shift
+        if b < 0x80:
+            return result, i
+        shift += 7
+        if shift > 63:
+            raise Unsupported("a varint longer than 10 bytes")
+
+
+def _fields(buf: bytes, start: int = 0, end: int | None = None) -> Iterable[tuple[int, int, Any]]:
+    """(field, wire type, value): an int for varints, (start, end) for length-delimited
+    fields, the raw bytes for fixed32/fixed64."""
+    i = start
+    end = len(buf) if end is None else end
+    while i < end:
+        key, i = _varint(buf, i)
+        field, wire = key >> 3, key & 7
+        if wire == 0:
+            value, i = _varint(buf, i)
+            yield field, wire, value
+        elif wire == 2:
+            n, i = _varint(buf, i)
+            if i + n > end:
+                raise Unsupported("a field runs past its message")
+            yield field, wire, (i, i + n)
+            i += n
+        elif wire == 1:
+            yield field, wire, buf[i : i + 8]
+            i += 8
+        elif wire == 5:
+            yield field, wire, buf[i : i + 4]
+            i += 4
+        else:
+            raise Unsupported(f"wire type {wire}")
+    if i != end:
+        raise Unsupported("a message ends inside a field")
+
+
+def _value(buf: bytes, start: int, end: int) -> Value | None:
+    """A ``ProfileMetricValue``."""
+    out: Value | None = None
+    for field, wire, v in _fields(buf, start, end):
+        if field == 1 and wire == 2:
+            out = buf[v[0] : v[1]].decode("utf-8", errors="replace")
+        elif field == 2 and wire == 5:
+            out = struct.unpack("<f", v)[0]
+        elif field == 3 and wire == 1:
+            out = struct.unpack("<d", v)[0]
+        elif field in (4, 5) and wire == 0:
+            out = v
+        else:
+            raise Unsupported(f"metric value field {field} (wire type {wire})")
+    return out
+
+
+def _text(buf: bytes, span: tuple[int, int]) -> str:
+    return buf[span[0] : span[1]].decode("utf-8", errors="replace")
+
+
+class _Metric:
+    """A ``ProfileMetricResult``: its value, and where its instances are (decoded on demand:
+    the kernel list needs the first instance of a few metrics only)."""
+
+    __slots__ = ("buf", "value", "has_value", "first", "end")
+
+    def __init__(self, buf: bytes, start: int, end: int) -> None:
+        self.buf = buf
+        self.value: Value | None = None
+        self.has_value = False
+        self.first = end  # where the instances (field 3) begin
+        self.end = end
+        i = start
+        while i < end:
+            if buf[i] == 0x1A:  # field 3: the instances, up to the end or a last field 4
+                self.first = i
+                return
+            key, i = _varint(buf, i)
+            field, wire = key >> 3, key & 7
+            if wire == 2:
+                n, i = _varint(buf, i)
+                if field == 2:
+                    self.value = _value(buf, i, i + n)
+                    self.has_value = True
+                elif field != 1:
+                    raise Unsupported(f"metric field {field}")
+                i += n
+            elif wire == 0 and field in (1, 4):
+                _, i = _varint(buf, i)
+            else:
+                raise Unsupported(f"metric field {field} (wire type {wire})")
+
+    @property
+    def instanced(self) -> bool:
+        return self.first < self.end
+
+    def instance(self, i: int) -> tuple[tuple[Value | None, Value | None], int]:
+        """(correlation id, value) of the instance whose tag is at ``i``, and where the next
+        field begins."""
+        buf = self.buf
+        n, j = _varint(buf, i + 1)
+        ident = value = None
+        for field, wire, v in _fields(buf, j, j + n):
+            if field == 1 and wire == 2:
+                ident = _value(buf, *v)
+            elif field == 2 and wire == 2:
+                value = _value(buf, *v)
+            else:
+                raise Unsupported(f"metric instance field {field}")
+        return (ident, value), j + n
+
+    def instances(self) -> tuple[list[int], int]:
+        """Where each instance's tag is, walked one by one, and where the instances end."""
+        buf, i, out = self.buf, self.first, []
+        while i < self.end and buf[i] == 0x1A:
+            out.append(i)
+            n, i = _varint(buf, i + 1)
+            i += n
+        return out, i
+
+    def tail_ok(self, i: int) -> bool:
+        """Whether the fields after the instances (from ``i``) hold no further instance."""
+        return all(field != 3 for field, _, _ in _fields(self.buf, i, self.end))
+
+    def scalar(self) -> Value | None:
+        """What ``report._scalar`` reads through ncu_report: the first instance's value, or
+        the metric's own value."""
+        if self.instanced:
+            v = self.instance(self.first)[0][1]
+        elif self.has_value:
+            v = self.value
+        else:
+            return None
+        return float(v) if isinstance(v, float) and not math.isnan(v) else v
+
+
+# ---- the file ---------------------------------------------------------------------------------
+class ReportFile:
+    """An ``.ncu-rep`` opened without ncu_report. Launches are numbered in file order, which is
+    ncu_report's order for the single-range reports this reads (others are Unsupported)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        with open(self.path, "rb") as f:
+            try:
+                self._map: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # an empty file cannot be mapped
+                self._map = b""
+        self._names: list[str] = []
+        self._results: list[_Entry] = []
+        self._sources: list[_Entry] = []
+        self._modules: list[SourceModule] | None = None
+        self._wanted: dict[frozenset[str], frozenset[int]] = {}
+        self._index()
+
+    def close(self) -> None:
+        if isinstance(self._map, mmap.mmap):
+            self._map.close()
+
+    def __len__(self) -> int:
+        """Launches, complete or not (a truncated report's last ones are cut)."""
+        return len(self._results)
+
+    def _index(self) -> None:
+        data = self._map
+        size = len(data)
+        if data[:4] != MAGIC:
+            raise Unsupported("no NVR magic (a compressed or foreign file)")
+        (header_size,) = struct.unpack_from("<I", data, 4)
+        header = bytes(data[8 : 8 + header_size])
+        version = dict((f, v) for f, w, v in _fields(header) if w == 0).get(1)
+        if version != VERSION:
+            raise Unsupported(f"report format version {version}")
+        off = 8 + header_size
+        seen: bytes | None = None
+        while off + 4 <= size:
+            (n,) = struct.unpack_from("<I", data, off)
+            if off + 4 + n > size:
+                break  # a cut block header: a truncated report
+            block = bytes(data[off + 4 : off + 4 + n])
+            off += 4 + n
+            counts = {1: 0, 2: 0, 5: 0}
+            for field, wire, v in _fields(block):
+                if wire == 0 and field in counts:
+                    counts[field] = v
+                elif field == 4 and wire == 2 and v[1] > v[0]:
+                    table = block[v[0] : v[1]]
+                    if seen is not None and table != seen:  # ncu writes one table
+                        raise Unsupported("a second, different string table")
+                    if seen is None:
+                        seen = table
+                        self._names = [_text(table, s) for _, _, s in _fields(table)]
+                elif field == 7 and wire == 0 and v:
+                    raise Unsupported("range results")
+            entry = off
+            payload_end = min(off + counts[5], size)
+            for k in range(counts[1] + counts[2]):
+                whole = entry + 4 <= payload_end
+                length = struct.unpack_from("<I", data, entry)[0] if whole else 0
+                complete = whole and entry + 4 + length <= payload_end
+                item = _Entry(entry + 4, length if complete else 0)
+                (self._sources if k < counts[1] else self._results).append(item)
+                entry += 4 + length
+            off += counts[5]
+
+    def _bytes(self, entry: _Entry) -> bytes:
+        return bytes(self._map[entry.offset : entry.offset + entry.size])
+
+    # ---- launches ------------------------------------------------------------------------
+    def _result(self, i: int, wanted: set[str]) -> tuple[dict[int, Any], dict[str, _Metric]]:
+        """A result's plain fields and the wanted metrics; raises Unsupported when cut."""
+        entry = self._results[i]
+        if not entry.size:
+            raise _Incomplete(i)
+        buf = self._bytes(entry)
+        ids = self._ids(frozenset(wanted))
+        plain: dict[int, Any] = {}
+        metrics: dict[str, _Metric] = {}
+        rules: list[tuple[int, int]] = []
+        i = 0
+        n = len(buf)
+        names = self._names
+        while i < n:
+            key = buf[i]
+            if key == 0x6A:  # field 13, a metric: the hot path (thousands per launch)
+                length = buf[i + 1]
+                if length < 0x80:
+                    i += 2
+                else:
+                    length, i = _varint(buf, i + 1)
+                if buf[i] != 0x08:
+                    raise Unsupported("a metric without its name first")
+                name_id = buf[i + 1]
+                if name_id >= 0x80:
+                    name_id = _varint(buf, i + 1)[0]
+                if name_id in ids:
+                    metrics[names[name_id]] = _Metric(buf, i, i + length)
+                i += length
+                continue
+            key, i = _varint(buf, i)
+            field, wire = key >> 3, key & 7
+            if wire == 2:
+                length, i = _varint(buf, i)
+                j = i + length
+                if j > n:
+                    raise Unsupported("a field runs past its message")
+                if field == 19:
+                    rules.append((i, j))
+                elif field in (5, 6, 7):
+                    plain[field] = _text(buf, (i, j))
+                i = j
+            elif wire == 0:
+                value, i = _varint(buf, i)
+                plain[field] = value
+            elif wire == 1:
+                i += 8
+            elif wire == 5:
+                i += 4
+            else:
+                raise Unsupported(f"wire type {wire}")
+        if plain.get(16, 0):
+            raise Unsupported("a launch outside the first range")
+        plain[19] = (buf, rules)
+        return plain, metrics
+
+    def _ids(self, wanted: frozenset[str]) -> frozenset[int]:
+        ids = self._wanted.get(wanted)
+        if ids is None:
+            ids = self._wanted[wanted] = frozenset(
+                k for k, name in enumerate(self._names) if name in wanted
+            )
+        return ids
+
+    def launch(self, i: int) -> Launch | None:
+        """One launch's kernel-list data, as ``report.ReportReader.launch`` reads it; None when
+        the report's data for it is cut or has no name or duration."""
+        try:
+            plain, metrics = self._result(i, set(_LAUNCH_METRICS))
+        except _Incomplete:
+            return None
+        name = plain.get(6)
+        if not name or DURATION_METRIC not in metrics:
+            return None
+
+        def scalar(key: str) -> Value | None:
+            m = metrics.get(key)
+            return m.scalar() if m is not None else None
+
+        launch = Launch(
+            id=i, name=name, demangled=plain.get(7) or name, mangled=plain.get(5) or ""
+        )
+        for metric, fname in METRIC_FIELDS.items():
+            v = scalar(metric)
+            if isinstance(v, float | int):
+                setattr(launch, fname, round(v) if fname in INT_FIELDS else float(v))
+        launch.grid = _dim3(scalar, "launch__grid_dim_")
+        launch.block = _dim3(scalar, "launch__block_dim_")
+        dev = scalar("launch__device_id")
+        launch.device = int(dev) if isinstance(dev, int | float) else None
+        launch.device_name = str(scalar("device__attribute_display_name") or "")
+        major = scalar("device__attribute_compute_capability_major")
+        minor = scalar("device__attribute_compute_capability_minor")
+        if major is not None and minor is not None:
+            launch.cc = f"{int(major)}.{int(minor)}"  # type: ignore[arg-type]
+        start = scalar("launch__function_pcs")
+        launch.function_start = int(start) if isinstance(start, int | float) else None
+        buf, rules = plain[19]
+        launch.rules = [r for span in rules for r in _rule(buf, span)]
+        launch.has_source_metrics = "inst_executed" in metrics
+        return launch
+
+    def launches(self) -> tuple[list[Launch], list[str]]:
+        """Every launch in report order up to the first incomplete one, and the warning that
+        ``ReportReader.launches`` gives for a truncated report."""
+        out: list[Launch] = []
+        warnings: list[str] = []
+        for i in range(len(self._results)):
+            launch = self.launch(i)
+            if launch is None:
+                warnings.append(
+                    f"{self.path}: launch {i} is incomplete (truncated report?); "
+                    f"{i} of {len(self._results)} launches kept"
+                )
+                break
+            out.append(launch)
+        return out, warnings
+
+    # ---- per-instruction metrics ----------------------------------------------------------
+    def per_pc(self, i: int, names: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """The instanced metrics of launch ``i`` among ``names`` that have correlation ids
+        (PCs): name -> (PCs as uint64, values as float64), in the file's order; what
+        ``report._per_pc`` reads through ncu_report, as arrays."""
+        _, metrics = self._result(i, set(names))
+        found = [(name, m) for name in names if (m := metrics.get(name)) and m.instanced]
+        arrays = _instance_arrays([m for _, m in found])
+        return dict(zip([name for name, _ in found], arrays, strict=True))
+
+    # ---- modules ---------------------------------------------------------------------------
+    @property
+    def modules(self) -> list[SourceModule]:
+        """The loaded modules; entries with the same module id (a later entry adds the
+        functions resolved since) are one module."""
+        if self._modules is None:
+            merged: dict[int | None, tuple[dict[str, str], set[tuple[str, int]]]] = {}
+            for entry in self._sources:
+                if entry.size:
+                    ident, files, functions = self._module(entry)
+                    known = merged.setdefault(ident, ({}, set()))
+                    for path, text in files.items():
+                        if text or path not in known[0]:
+                            known[0][path] = text
+                    known[1].update(functions)
+            self._modules = [SourceModule(f, frozenset(fn)) for f, fn in merged.values()]
+        return self._modules
+
+    def _module(self, entry: _Entry) -> tuple[int | None, dict[str, str], set[tuple[str, int]]]:
+        buf = self._bytes(entry)
+        ident: int | None = None
+        files: dict[str, str] = {}
+        functions: set[tuple[str, int]] = set()
+        for field, wire, v in _fields(buf):
+            if field == 1 and wire == 0:
+                ident = v
+            elif field == 8 and wire == 2:
+                for f2, w2, file in _fields(buf, *v):
+                    if f2 != 1 or w2 != 2:
+                        raise Unsupported(f"source list field {f2}")
+                    parts = {f3: s for f3, w3, s in _fields(buf, *file) if w3 == 2}
+                    if 1 in parts:
+                        files[_text(buf, parts[1])] = _text(buf, parts[2]) if 2 in parts else ""
+            elif field == 9 and wire == 2:
+                for f2, w2, fn in _fields(buf, *v):
+                    if f2 != 1 or w2 != 2:
+                        raise Unsupported(f"function list field {f2}")
+                    parts = dict((f3, x) for f3, _, x in _fields(buf, *fn))
+                    if isinstance(parts.get(1), tuple) and isinstance(parts.get(2), int):
+                        functions.add((_text(buf, parts[1]), parts[2]))
+        return ident, files, functions
+
+    def module_of(self, function_start: int | None) -> int | None:
+        """The index of the one module that has a function at this address, else None."""
+        if function_start is None:
+            return None
+        found = [k for k, m in enumerate(self.modules) if function_start in m.addresses]
+        return found[0] if len(found) == 1 else None
+
+
+class _Incomplete(Exception):
+    """A launch whose data the file does not hold in full."""
+
+
+def _dim3(scalar: Any, prefix: str) -> tuple[int, int, int] | None:
+    dims = []
+    for axis in "xyz":
+        v = scalar(prefix + axis)
+        if not isinstance(v, int | float):
+            return None
+        dims.append(int(v))
+    return (dims[0], dims[1], dims[2])
+
+
+def _rule(buf: bytes, span: tuple[int, int]) -> list[RuleResult]:
+    """A ``RuleResult``'s messages as ``report._rules`` makes them (empty messages left out)."""
+    ident = section = ""
+    items: list[tuple[int, int]] = []
+    for field, wire, v in _fields(buf, *span):
+        if field == 1 and wire == 2:
+            ident = _text(buf, v)
+        elif field == 4 and wire == 2:
+            section = _text(buf, v)
+        elif field == 3 and wire == 2:
+            items.extend(s for f, w, s in _fields(buf, *v) if f == 1 and w == 2)
+    out = []
+    for item in items:
+        message: dict[int, Any] = {}
+        speedup: dict[int, Any] = {}
+        for field, wire, v in _fields(buf, *item):
+            if field == 1 and wire == 2:
+                message = {f: (_text(buf, x) if w == 2 else x) for f, w, x in _fields(buf, *v)}
+            elif field == 10 and wire == 2:
+                speedup = {
+                    f: (struct.unpack("<d", x)[0] if w == 1 else x) for f, w, x in _fields(buf, *v)
+                }
+        text = message.get(1, "")
+        if not text:
+            continue
+        kind = _RULE_MESSAGE_TYPE.get(message.get(2, 0))
+        if kind is None:
+            raise Unsupported(f"rule message type {message.get(2)}")
+        from .report import plain_rule_text  # the one place that rewrites rule text
+
+        value = speedup.get(2)
+        out.append(
+            RuleResult(
+                rule=ident,
+                section=section,
+                kind=_RULE_KIND[kind],
+                message=plain_rule_text(text),
+                title=message.get(4, ""),
+                speedup_type=_SPEEDUP_TYPE.get(speedup.get(1, 0), ""),
+                speedup_pct=value if isinstance(value, float) else None,
+            )
+        )
+    return out
+
+
+def _instance_arrays(metrics: list[_Metric]) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Every instance's (correlation id, value) of these metrics of one launch, decoded with
+    numpy, all metrics at once (numpy's cost is per call, not per element).
+
+    An instance is ``1a L 0a A <id> 12 B <value>``. Where every instance has one-byte
+    lengths, a metric's instances are found at once: the positions that look like an
+    instance's start must form the chain start, start + 2 + L, ... exactly (a look-alike
+    inside an instance breaks the chain); else they are walked one by one."""
+    import numpy as np
+
+    if not metrics:
+        return []
+    buf = metrics[0].buf
+    lo = min(m.first for m in metrics)
+    hi = max(m.end for m in metrics)
+    arr = np.frombuffer(buf, dtype=np.uint8)
+    window = arr[lo:hi]
+    n = len(window)
+    look = (window[: n - 4] == 0x1A) & (window[1 : n - 3] < 0x80) & (window[2 : n - 2] == 0x0A)
+    look &= (window[3 : n - 1] < 0x80) & ((window[4:] == 0x28) | (window[4:] == 0x20))
+    cand = np.flatnonzero(look) + lo
+    bounds = np.searchsorted(cand, [(m.first, m.end) for m in metrics])
+    starts: list[np.ndarray] = []
+    for m, (a, b) in zip(metrics, bounds.tolist(), strict=True):
+        c = cand[a:b]
+        chained = False
+        if len(c) and c[0] == m.first:
+            nxt = c + 2 + arr[c + 1]
+            chained = bool(np.array_equal(nxt[:-1], c[1:])) and m.tail_ok(int(nxt[-1]))
+        if not chained:
+            where, stop = m.instances()
+            if not m.tail_ok(stop):
+                raise Unsupported("instances after another field")
+            c = np.asarray(where, dtype=np.int64)
+            if (arr[c + 1] >= 0x80).any():
+                raise Unsupported("an instance longer than 127 bytes")
+        starts.append(c)
+    counts = [len(c) for c in starts]
+    tags = np.concatenate(starts)
+    ends = tags + 2 + arr[tags + 1]
+    body = tags + 2  # the instance's payload: 0a A <id> 12 B <value>
+    id_len = arr[body + 1].astype(np.int64)
+    vpos = body + 2 + id_len
+    ok = (arr[body] == 0x0A) & (id_len >= 2) & (id_len < 0x80) & (vpos + 3 <= ends)
+    vpos = np.where(ok, vpos, body)
+    size = ends - vpos - 2
+    ok &= (arr[vpos] == 0x12) & (arr[vpos + 1].astype(np.int64) == size)
+    ok &= (arr[body + 2] == 0x28) | (arr[body + 2] == 0x20)
+    tag = arr[vpos + 2]
+    is_int = (tag == 0x28) | (tag == 0x20)
+    is_double = (tag == 0x19) & (size == 9)
+    is_float = (tag == 0x15) & (size == 5)
+    if not (ok & (is_int | is_double | is_float)).all():
+        raise Unsupported("a per-instruction metric of another shape")
+    ids = _varints(arr, body + 3, id_len - 1)
+    values = np.full(len(tags), np.nan)
+    if is_int.any():
+        values[is_int] = _varints(arr, (vpos + 3)[is_int], (size - 1)[is_int])
+    if is_double.any():
+        values[is_double] = _fixed(arr, (vpos + 3)[is_double], 8).view("<f8")[:, 0]
+    if is_float.any():
+        values[is_float] = _fixed(arr, (vpos + 3)[is_float], 4).view("<f4")[:, 0]
+    cuts = np.cumsum(counts)[:-1]
+    return list(zip(np.split(ids, cuts), np.split(values, cuts), strict=True))
+
+
+def _varints(arr: np.ndarray, pos: np.ndarray, length: np.ndarray) -> np.ndarray:
+    """Decode the varints at ``pos`` that are ``length`` bytes long, as uint64."""
+    import numpy as np
+
+    if not len(pos):
+        return np.zeros(0, dtype=np.uint64)
+    longest = int(length.max())
+    if length.min() < 1 or longest > 10:
+        raise Unsupported("a varint of an unexpected length")
+    k = np.arange(longest)
+    idx = np.minimum(pos[:, None] + k[None, :], len(arr) - 1)
+    raw = arr[idx]
+    inside = k[None, :] < length[:, None]
+    last = k[None, :] == (length - 1)[:, None]
+    cont = raw >= 0x80
+    if np.any(inside & ~last & ~cont) or np.any(last & cont):
+        raise Unsupported("a varint whose length does not match its field")
+    out = np.zeros(len(pos), dtype=np.uint64)
+    low = (raw & 0x7F).astype(np.uint64)
+    for b in range(longest):
+        out |= np.where(inside[:, b], low[:, b] << np.uint64(7 * b), np.uint64(0))
+    return out
+
+
+def _fixed(arr: np.ndarray, pos: np.ndarray, size: int) -> np.ndarray:
+    import numpy as np
+
+    idx = pos[:, None] + np.arange(size)[None, :]
+    return np.ascontiguousarray(arr[idx])
