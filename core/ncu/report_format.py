@@ -37,45 +37,23 @@ import math
 import mmap
 import os
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-
-from .metrics import INT_FIELDS, METRIC_FIELDS
-from .records import Launch, RuleResult
 
 if TYPE_CHECKING:
     import numpy as np
 
 MAGIC = b"NVR\0"
 VERSION = 7
-DURATION_METRIC = "gpu__time_duration.sum"
 
 # ncu_report's numbers for a rule message's type (what ``report._RULE_KIND`` names), by the
 # number stored in the file: 1 info, 2 warning, 4 optimisation (all three seen in real
 # reports). Anything else is Unsupported.
 _RULE_MESSAGE_TYPE = {1: 1, 2: 3, 4: 2}
-_RULE_KIND = {1: "INF", 2: "OPT", 3: "WRN", 4: "ERR"}
-_SPEEDUP_TYPE = {1: "local", 2: "global"}
-# Scalar metrics a Launch reads besides METRIC_FIELDS.
-_LAUNCH_METRICS = (
-    DURATION_METRIC,
-    *METRIC_FIELDS,
-    "launch__grid_dim_x",
-    "launch__grid_dim_y",
-    "launch__grid_dim_z",
-    "launch__block_dim_x",
-    "launch__block_dim_y",
-    "launch__block_dim_z",
-    "launch__device_id",
-    "device__attribute_display_name",
-    "device__attribute_compute_capability_major",
-    "device__attribute_compute_capability_minor",
-    "launch__function_pcs",
-    "inst_executed",
-)
-
+# The same for a source marker's message type (only 2 seen).
+_MARKER_TYPE = {2: 2}
 Value = float | int | str
 
 
@@ -319,19 +297,20 @@ class ReportFile:
         return bytes(self._map[entry.offset : entry.offset + entry.size])
 
     # ---- launches ------------------------------------------------------------------------
-    def _result(self, i: int, wanted: set[str]) -> tuple[dict[int, Any], dict[str, _Metric]]:
-        """A result's plain fields and the wanted metrics; raises Unsupported when cut."""
+    def action(self, i: int, nvidia: Nvidia | None = None) -> DecodedAction | None:
+        """Launch ``i`` as an ``IAction`` look-alike, or None when the file does not hold all
+        of it (a truncated report). ``nvidia(name)`` gives the ncu_report metric that units
+        and descriptions come from (they are NVIDIA's metric database, not in the file)."""
         entry = self._results[i]
         if not entry.size:
-            raise _Incomplete(i)
+            return None
         buf = self._bytes(entry)
-        ids = self._ids(frozenset(wanted))
         plain: dict[int, Any] = {}
-        metrics: dict[str, _Metric] = {}
+        index: dict[int, tuple[int, int]] = {}
         rules: list[tuple[int, int]] = []
+        sections: list[tuple[int, int]] = []
         i = 0
         n = len(buf)
-        names = self._names
         while i < n:
             key = buf[i]
             if key == 0x6A:  # field 13, a metric: the hot path (thousands per launch)
@@ -345,8 +324,7 @@ class ReportFile:
                 name_id = buf[i + 1]
                 if name_id >= 0x80:
                     name_id = _varint(buf, i + 1)[0]
-                if name_id in ids:
-                    metrics[names[name_id]] = _Metric(buf, i, i + length)
+                index[name_id] = (i, i + length)
                 i += length
                 continue
             key, i = _varint(buf, i)
@@ -358,6 +336,8 @@ class ReportFile:
                     raise Unsupported("a field runs past its message")
                 if field == 19:
                     rules.append((i, j))
+                elif field == 17:
+                    sections.append((i, j))
                 elif field in (5, 6, 7):
                     plain[field] = _text(buf, (i, j))
                 i = j
@@ -372,80 +352,9 @@ class ReportFile:
                 raise Unsupported(f"wire type {wire}")
         if plain.get(16, 0):
             raise Unsupported("a launch outside the first range")
-        plain[19] = (buf, rules)
-        return plain, metrics
-
-    def _ids(self, wanted: frozenset[str]) -> frozenset[int]:
-        ids = self._wanted.get(wanted)
-        if ids is None:
-            ids = self._wanted[wanted] = frozenset(
-                k for k, name in enumerate(self._names) if name in wanted
-            )
-        return ids
-
-    def launch(self, i: int) -> Launch | None:
-        """One launch's kernel-list data, as ``report.ReportReader.launch`` reads it; None when
-        the report's data for it is cut or has no name or duration."""
-        try:
-            plain, metrics = self._result(i, set(_LAUNCH_METRICS))
-        except _Incomplete:
-            return None
-        name = plain.get(6)
-        if not name or DURATION_METRIC not in metrics:
-            return None
-
-        def scalar(key: str) -> Value | None:
-            m = metrics.get(key)
-            return m.scalar() if m is not None else None
-
-        launch = Launch(
-            id=i, name=name, demangled=plain.get(7) or name, mangled=plain.get(5) or ""
-        )
-        for metric, fname in METRIC_FIELDS.items():
-            v = scalar(metric)
-            if isinstance(v, float | int):
-                setattr(launch, fname, round(v) if fname in INT_FIELDS else float(v))
-        launch.grid = _dim3(scalar, "launch__grid_dim_")
-        launch.block = _dim3(scalar, "launch__block_dim_")
-        dev = scalar("launch__device_id")
-        launch.device = int(dev) if isinstance(dev, int | float) else None
-        launch.device_name = str(scalar("device__attribute_display_name") or "")
-        major = scalar("device__attribute_compute_capability_major")
-        minor = scalar("device__attribute_compute_capability_minor")
-        if major is not None and minor is not None:
-            launch.cc = f"{int(major)}.{int(minor)}"  # type: ignore[arg-type]
-        start = scalar("launch__function_pcs")
-        launch.function_start = int(start) if isinstance(start, int | float) else None
-        buf, rules = plain[19]
-        launch.rules = [r for span in rules for r in _rule(buf, span)]
-        launch.has_source_metrics = "inst_executed" in metrics
-        return launch
-
-    def launches(self) -> tuple[list[Launch], list[str]]:
-        """Every launch in report order up to the first incomplete one, and the warning that
-        ``ReportReader.launches`` gives for a truncated report."""
-        out: list[Launch] = []
-        warnings: list[str] = []
-        for i in range(len(self._results)):
-            launch = self.launch(i)
-            if launch is None:
-                warnings.append(
-                    f"{self.path}: launch {i} is incomplete (truncated report?); "
-                    f"{i} of {len(self._results)} launches kept"
-                )
-                break
-            out.append(launch)
-        return out, warnings
-
-    # ---- per-instruction metrics ----------------------------------------------------------
-    def per_pc(self, i: int, names: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-        """The instanced metrics of launch ``i`` among ``names`` that have correlation ids
-        (PCs): name -> (PCs as uint64, values as float64), in the file's order; what
-        ``report._per_pc`` reads through ncu_report, as arrays."""
-        _, metrics = self._result(i, set(names))
-        found = [(name, m) for name in names if (m := metrics.get(name)) and m.instanced]
-        arrays = _instance_arrays([m for _, m in found])
-        return dict(zip([name for name, _ in found], arrays, strict=True))
+        if index and max(index) >= len(self._names):
+            raise Unsupported("a metric name outside the string table")
+        return DecodedAction(buf, self._names, plain, index, rules, sections, nvidia)
 
     # ---- modules ---------------------------------------------------------------------------
     @property
@@ -497,27 +406,184 @@ class ReportFile:
         return found[0] if len(found) == 1 else None
 
 
+Nvidia = Callable[[str], Any]  # metric name -> ncu_report's IMetric (or None)
+
+# ncu_report's IMetric.kind() for each kind of stored value
+_KIND = {str: 2, float: 4, int: 6}
+
+
+class DecodedMetric:
+    """The part of ncu_report's ``IMetric`` that kernelscope calls, from the file."""
+
+    def __init__(self, name: str, m: _Metric, nvidia: Nvidia | None) -> None:
+        self._name = name
+        self._m = m
+        self._nvidia = nvidia
+        self._instances: list[tuple[Value | None, Value | None]] | None = None
+        self._type = _value_type(m)
+
+    def name(self) -> str:
+        return self._name
+
+    def _all(self) -> list[tuple[Value | None, Value | None]]:
+        if self._instances is None:
+            where, stop = self._m.instances()
+            if not self._m.tail_ok(stop):
+                raise Unsupported("instances after another field")
+            self._instances = [self._m.instance(i)[0] for i in where]
+        return self._instances
+
+    def num_instances(self) -> int:
+        return len(self._all()) if self._m.instanced else 0
+
+    def has_value(self) -> bool:
+        return self._m.has_value
+
+    def value(self, i: int | None = None) -> Value | None:
+        return self._m.value if i is None else self._all()[i][1]
+
+    def as_double(self, i: int) -> float:
+        v = self._all()[i][1]
+        return float(v) if isinstance(v, int | float) else math.nan
+
+    def as_uint64(self, i: int) -> int:
+        v = self._all()[i][1]
+        return int(v) if isinstance(v, int) else 0
+
+    def kind(self) -> int:
+        return _KIND.get(self._type, 0) if self._type is not None else 0
+
+    def has_correlation_ids(self) -> bool:
+        return self._m.instanced and all(ident is not None for ident, _ in self._all())
+
+    def correlation_ids(self) -> _Ids:
+        return _Ids([ident for ident, _ in self._all()])
+
+    def unit(self) -> str:
+        m = self._nvidia(self._name) if self._nvidia else None
+        return (m.unit() or "") if m is not None else ""
+
+    def description(self) -> str:
+        m = self._nvidia(self._name) if self._nvidia else None
+        return (m.description() or "") if m is not None else ""
+
+
+def _value_type(m: _Metric) -> type | None:
+    """The type of the metric's own value, else of its first instance's (what its kind is)."""
+    if m.has_value and m.value is not None:
+        return type(m.value)
+    if m.instanced:
+        v = m.instance(m.first)[0][1]
+        return type(v) if v is not None else None
+    return None
+
+
+class _Ids:
+    def __init__(self, ids: list[Value | None]) -> None:
+        self._ids = ids
+
+    def num_instances(self) -> int:
+        return len(self._ids)
+
+    def kind(self) -> int:
+        return _KIND.get(type(self._ids[0]), 0) if self._ids else 0
+
+    def value(self, i: int) -> Value | None:
+        return self._ids[i]
+
+    def as_uint64(self, i: int) -> int:
+        v = self._ids[i]
+        return int(v) if isinstance(v, int) else 0
+
+    def as_double(self, i: int) -> float:
+        v = self._ids[i]
+        return float(v) if isinstance(v, int | float) else math.nan
+
+
+class _Section:
+    def __init__(self, identifier: str) -> None:
+        self._identifier = identifier
+
+    def identifier(self) -> str:
+        return self._identifier
+
+
+class DecodedAction:
+    """The part of ncu_report's ``IAction`` that kernelscope calls for a launch's numbers and
+    rules, from the file (``ReportFile.action``); ``per_pc_arrays`` is its fast path for
+    per-instruction metrics. The line table and SASS are not here: ask ncu_report."""
+
+    def __init__(
+        self,
+        buf: bytes,
+        names: list[str],
+        plain: dict[int, Any],
+        index: dict[int, tuple[int, int]],
+        rules: list[tuple[int, int]],
+        sections: list[tuple[int, int]],
+        nvidia: Nvidia | None,
+    ) -> None:
+        self._buf = buf
+        self._names = names
+        self._plain = plain
+        self._by_name = {names[k]: span for k, span in index.items()}
+        self._rules = rules
+        self._sections = sections
+        self._nvidia = nvidia
+
+    def name(self, base: int = 0) -> str | None:
+        """0: the function name, 1: demangled, 2: mangled (``IAction.NameBase``)."""
+        return self._plain.get({0: 6, 1: 7, 2: 5}[base])
+
+    def metric_names(self) -> tuple[str, ...]:
+        return tuple(self._by_name)
+
+    def _metric(self, name: str) -> _Metric | None:
+        span = self._by_name.get(name)
+        return _Metric(self._buf, *span) if span is not None else None
+
+    def metric_by_name(self, name: str) -> DecodedMetric | None:
+        m = self._metric(name)
+        return DecodedMetric(name, m, self._nvidia) if m is not None else None
+
+    def per_pc_arrays(self, names: Sequence[str]) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """The instanced metrics among ``names``: name -> (correlation ids (PCs) as uint64,
+        values as float64), in the file's order; what ``report._per_pc`` reads one instance
+        at a time through ncu_report, as arrays."""
+        found = [(name, m) for name in names if (m := self._metric(name)) and m.instanced]
+        arrays = _instance_arrays([m for _, m in found])
+        return dict(zip([name for name, _ in found], arrays, strict=True))
+
+    def rule_results_as_dicts(self) -> list[dict[str, Any]]:
+        return [d for span in self._rules for d in _rule_dicts(self._buf, span)]
+
+    def source_markers(self) -> list[dict[str, Any]]:
+        return [d for span in self._rules for d in _marker_dicts(self._buf, span)]
+
+    def sections(self) -> list[_Section]:
+        out = []
+        for span in self._sections:
+            ident = next((v for f, w, v in _fields(self._buf, *span) if f == 1 and w == 2), None)
+            if ident is None:
+                raise Unsupported("a section without an identifier")
+            out.append(_Section(_text(self._buf, ident)))
+        return out
+
+
 class _Incomplete(Exception):
     """A launch whose data the file does not hold in full."""
 
 
-def _dim3(scalar: Any, prefix: str) -> tuple[int, int, int] | None:
-    dims = []
-    for axis in "xyz":
-        v = scalar(prefix + axis)
-        if not isinstance(v, int | float):
-            return None
-        dims.append(int(v))
-    return (dims[0], dims[1], dims[2])
-
-
-def _rule(buf: bytes, span: tuple[int, int]) -> list[RuleResult]:
-    """A ``RuleResult``'s messages as ``report._rules`` makes them (empty messages left out)."""
-    ident = section = ""
+def _rule_dicts(buf: bytes, span: tuple[int, int]) -> list[dict[str, Any]]:
+    """A ``RuleResult`` as ``IAction.rule_results_as_dicts`` gives it: one dict per item of
+    its body (the keys kernelscope reads)."""
+    ident = name = section = ""
     items: list[tuple[int, int]] = []
     for field, wire, v in _fields(buf, *span):
         if field == 1 and wire == 2:
             ident = _text(buf, v)
+        elif field == 2 and wire == 2:
+            name = _text(buf, v)
         elif field == 4 and wire == 2:
             section = _text(buf, v)
         elif field == 3 and wire == 2:
@@ -534,25 +600,50 @@ def _rule(buf: bytes, span: tuple[int, int]) -> list[RuleResult]:
                     f: (struct.unpack("<d", x)[0] if w == 1 else x) for f, w, x in _fields(buf, *v)
                 }
         text = message.get(1, "")
-        if not text:
-            continue
-        kind = _RULE_MESSAGE_TYPE.get(message.get(2, 0))
+        kind = _RULE_MESSAGE_TYPE.get(message.get(2, 0), 0 if not text else None)
         if kind is None:
             raise Unsupported(f"rule message type {message.get(2)}")
-        from .report import plain_rule_text  # the one place that rewrites rule text
+        d: dict[str, Any] = {
+            "rule_identifier": ident,
+            "name": name,
+            "section_identifier": section,
+            "rule_message": {"title": message.get(4, ""), "message": text, "type": kind},
+        }
+        if speedup:
+            d["speedup_estimation"] = {"type": speedup.get(1, 0), "speedup": speedup.get(2)}
+        out.append(d)
+    return out
 
-        value = speedup.get(2)
-        out.append(
-            RuleResult(
-                rule=ident,
-                section=section,
-                kind=_RULE_KIND[kind],
-                message=plain_rule_text(text),
-                title=message.get(4, ""),
-                speedup_type=_SPEEDUP_TYPE.get(speedup.get(1, 0), ""),
-                speedup_pct=value if isinstance(value, float) else None,
-            )
-        )
+
+def _marker_dicts(buf: bytes, span: tuple[int, int]) -> list[dict[str, Any]]:
+    """A ``RuleResult``'s source markers as ``IAction.source_markers`` gives them."""
+    ident = section = ""
+    raw = []
+    for field, wire, v in _fields(buf, *span):
+        if field == 1 and wire == 2:
+            ident = _text(buf, v)
+        elif field == 4 and wire == 2:
+            section = _text(buf, v)
+        elif field == 5 and wire == 2:
+            raw.append({f: (_text(buf, x) if w == 2 else x) for f, w, x in _fields(buf, *v)})
+    out = []
+    for m in raw:
+        kind = m.get(1, 0)
+        message_type = _MARKER_TYPE.get(m.get(5, 0))
+        if kind not in (0, 1) or message_type is None:
+            raise Unsupported(f"a source marker of kind {kind}, type {m.get(5)}")
+        d: dict[str, Any] = {
+            "rule_identifier": ident,
+            "section_identifier": section,
+            "kind": kind,
+            "message_type": message_type,
+            "message": m.get(4, ""),
+        }
+        if kind == 0:
+            d["source_address"] = m.get(3)
+        else:
+            d["source_location"] = {"file_name": m.get(6, ""), "line": m.get(2)}
+        out.append(d)
     return out
 
 

@@ -1,0 +1,101 @@
+"""The report decoder (``ncu.report_format``) against NVIDIA's reader: every number the kernel
+list, the Source view and the Details view show must be what ncu_report gives, on every real
+report in tests/data; and a report of many launches of one module parses one ncu_report
+action, not one per launch."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.ncu import Profile
+from kernelscope.core.ncu.detail_metrics import METRIC_NAMES
+from kernelscope.core.ncu.report import ReportReader
+from kernelscope.core.ncu.report_format import ReportFile, Unsupported
+
+DATA = Path(__file__).parent / "data"
+REPORTS = sorted(p for p in DATA.rglob("*.ncu-rep") if p.parent.name != "bad") + [
+    DATA / "bad" / "truncated.ncu-rep"
+]
+SASS_REPORTS = {"mlp.ncu-rep", "lineinfo.ncu-rep", "cnn3_b8_run1.ncu-rep"}
+
+
+def _same_table(a, b) -> None:  # noqa: ANN001
+    if a is None or b is None:
+        assert a is b
+        return
+    assert np.array_equal(a.offsets, b.offsets)
+    assert a.locations == b.locations
+    assert a.categories == b.categories
+    assert a.numbers.keys() == b.numbers.keys()
+    for key in a.numbers:
+        assert np.array_equal(a.numbers[key], b.numbers[key], equal_nan=True), key
+
+
+@pytest.mark.parametrize("report", REPORTS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_decoded_report_reads_as_ncu_report_does(report: Path) -> None:
+    fast, slow = ReportReader(report), ReportReader(report, decode=False)
+    assert fast._file is not None, "the decoder gave up on a real report"
+    launches = fast.launches()
+    assert launches == slow.launches()
+    assert fast.warnings == slow.warnings
+    for launch in launches:
+        _same_table(
+            fast.instructions(launch.id, launch.function_start),
+            slow.instructions(launch.id, launch.function_start),
+        )
+        assert fast.metrics(launch.id, METRIC_NAMES) == slow.metrics(launch.id, METRIC_NAMES)
+        if report.name in SASS_REPORTS and launch.function_start is not None:
+            assert fast.sass(launch.id, launch.function_start) == slow.sass(
+                launch.id, launch.function_start
+            )
+    theirs, ours = slow.sources_for(None), fast.sources_for(None)
+    assert {p: t for p, t in ours.items() if p in theirs} == theirs
+
+
+def test_one_ncu_report_action_answers_for_a_whole_module() -> None:
+    """The mlp report's 5 launches are 5 kernels of one module: their line tables and SASS
+    come through one parsed action (each costs ~20 ms and ~10 MB that stay)."""
+    reader = ReportReader(DATA / "ncu" / "mlp" / "mlp.ncu-rep")
+    launches = reader.launches()
+    assert not reader._actions  # the kernel list needs no ncu_report at all
+    for launch in launches:
+        table = reader.instructions(launch.id, launch.function_start)
+        assert table is not None and table.has_lines
+        assert reader.sass(launch.id, launch.function_start or 0)
+        reader.metrics(launch.id, METRIC_NAMES)
+    assert len(reader._actions) == 1
+
+
+def test_what_the_decoder_does_not_know_is_read_by_ncu_report(tmp_path: Path) -> None:
+    """A report of another format version is left to ncu_report (which then says what is
+    wrong with it), never half-read."""
+    data = bytearray((DATA / "ncu" / "small" / "lineinfo.ncu-rep").read_bytes())
+    assert data[8:10] == b"\x08\x07"  # file header: field 1 (version) = 7
+    data[9] = 8
+    other = tmp_path / "v8.ncu-rep"
+    other.write_bytes(bytes(data))
+    with pytest.raises(Unsupported, match="version 8"):
+        ReportFile(other)
+    reader = ReportReader(other)
+    assert reader._file is None and reader._ctx is not None
+
+
+@pytest.mark.parametrize("name", ["random.ncu-rep", "empty.ncu-rep"])
+def test_damaged_reports_still_say_what_is_wrong(name: str) -> None:
+    with pytest.raises(KernelscopeError) as info:
+        Profile.open(DATA / "bad" / name, use_cache=False)
+    assert "Traceback" not in str(info.value)
+
+
+def test_a_profile_opened_from_the_decoded_file_has_the_rules_of_each_launch() -> None:
+    profile = Profile.open(DATA / "ncu" / "mlp" / "mlp.ncu-rep", use_cache=False)
+    kinds = {r.kind for x in profile.launches for r in x.rules}
+    assert {"OPT", "INF"} <= kinds
+    speedups = [k.speedup_pct for k in profile.kernels()]
+    assert all(s is None or (math.isfinite(s) and s > 0) for s in speedups)
+    assert any(s for s in speedups)
