@@ -99,3 +99,36 @@ def test_a_profile_opened_from_the_decoded_file_has_the_rules_of_each_launch() -
     speedups = [k.speedup_pct for k in profile.kernels()]
     assert all(s is None or (math.isfinite(s) and s > 0) for s in speedups)
     assert any(s for s in speedups)
+
+
+def _flipped(src: Path, dst: Path, at: int) -> Path:
+    data = bytearray(src.read_bytes())
+    data[at] ^= 0x01
+    dst.write_bytes(bytes(data))
+    return dst
+
+
+def test_a_report_is_keyed_by_what_identifies_it(tmp_path: Path) -> None:
+    """The cache key of an .ncu-rep reads ~10% of it, yet another profiling run (other
+    timestamps), other embedded sources or another size is another key; a copy is the same."""
+    from kernelscope.core.ncu.cache import content_key
+
+    src = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+    root = tmp_path / "cache"
+    key = content_key([src], root)
+    copy = tmp_path / "copy.ncu-rep"
+    copy.write_bytes(src.read_bytes())
+    assert content_key([copy], root) == key
+    report = ReportFile(src)
+    first = report._results[0]
+    # the result's start and end timestamps follow its process id (fields 1-4)
+    stamp = tmp_path / "rerun.ncu-rep"
+    assert content_key([_flipped(src, stamp, first.offset + 8)], root) != key
+    data = src.read_bytes()
+    text = next(iter(report.modules[0].files.values())).encode()
+    at = data.index(text[:200]) + 100
+    source = tmp_path / "source.ncu-rep"
+    assert content_key([_flipped(src, source, at)], root) != key
+    longer = tmp_path / "longer.ncu-rep"
+    longer.write_bytes(data + b"\0")
+    assert content_key([longer], root) != key

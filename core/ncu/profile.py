@@ -43,10 +43,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
-from . import aggregate as agg
 from .cache import ProfileCache, content_key
 from .detail_metrics import METRIC_NAMES, LaunchMetrics
-from .hot_lines import rank_lines
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
 from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
 from .sources import SourceFile, SourceResolver
@@ -274,6 +272,8 @@ class Profile:
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
         """Per-instruction metrics of a kernel, its launches combined (or one launch); kept,
         since combining a kernel's launches costs ~10 ms per launch."""
+        from . import aggregate as agg  # numpy, with the first per-instruction data
+
         key = (kernel, launch)
         if key not in self._combined:
             ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
@@ -328,11 +328,15 @@ class Profile:
     def lines(
         self, kernel: str, file: str | None = None, launch: int | None = None
     ) -> dict[Location, LineMetrics]:
+        from . import aggregate as agg
+
         table = self.instructions(kernel, launch)
         return agg.by_line(table, file) if table is not None else {}
 
     def totals(self, kernel: str | None = None, launch: int | None = None) -> LineMetrics:
         """A kernel's totals over all its instructions, or the whole model's (kernel=None)."""
+        from . import aggregate as agg
+
         if kernel is not None:
             table = self.instructions(kernel, launch)
             return agg.total(table) if table is not None else LineMetrics(None, None, {})
@@ -373,6 +377,8 @@ class Profile:
         self, metric: str = SAMPLES, top: int = 20, kernel: str | None = None
     ) -> list[HotLine]:
         """Source lines ranked by ``metric`` over one kernel or the model (``rank_lines``)."""
+        from .hot_lines import rank_lines
+
         names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
         self.prefetch([x.id for name in names for x in self.kernel(name).launches])
         tables = [(name, t) for name in names if (t := self.instructions(name)) is not None]

@@ -29,9 +29,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, TypeVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import KernelscopeError
 from .detail_metrics import BREAKDOWNS, LaunchMetrics, MetricRecord, SourceMarker
@@ -48,6 +46,9 @@ from .metrics import (
 )
 from .records import InstructionTable, Launch, Location, RuleResult
 from .report_format import DecodedAction, ReportFile, Unsupported
+
+if TYPE_CHECKING:  # numpy loads with the first per-instruction table, not the kernel list
+    import numpy as np
 
 # ncu_report's rule message types as the details CSV prints them.
 _RULE_KIND = {1: "INF", 2: "OPT", 3: "WRN", 4: "ERR"}
@@ -276,6 +277,8 @@ class ReportReader:
 
     def instructions(self, launch_id: int, start: int | None) -> InstructionTable | None:
         """Per-instruction metrics of one launch; None when it has none (no SourceCounters)."""
+        import numpy as np
+
         per_pc = self._decoded(launch_id, _per_pc_arrays)
         if not per_pc:
             return None
@@ -388,6 +391,8 @@ def _no_launches(path: Path) -> KernelscopeError:
 
 def _per_pc_arrays(a: Any) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """The per-PC metrics of an action: (PCs, values) arrays by metric key."""
+    import numpy as np
+
     if a is None:
         return {}
     if isinstance(a, DecodedAction):
@@ -406,6 +411,8 @@ def _last_per_pc(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Rows (in ``pcs``) and values of one metric, the last value kept where a PC repeats
     (what a dict by PC keeps)."""
+    import numpy as np
+
     ids = ids.astype(np.int64)
     if len(ids) > 1 and not np.all(ids[1:] > ids[:-1]):
         last = dict(zip(ids.tolist(), values.tolist(), strict=True))
@@ -537,6 +544,8 @@ def _per_pc(a: Any, name: str) -> dict[int, float | int]:
 
 def _add_stall_groups(numbers: dict[str, np.ndarray], n: int) -> None:
     """The Source page's "Warp Stall Sampling" columns: sums over the stall reasons."""
+    import numpy as np
+
     for key, not_issued in ((STALLS_ALL, False), (STALLS_NOT_ISSUED, True)):
         cols = [
             v

@@ -33,6 +33,7 @@ units and descriptions.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import mmap
 import os
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"NVR\0"
 VERSION = 7
+_EDGE = 4096  # bytes of each result's start and end that identify it (ReportFile.identify)
 
 # ncu_report's numbers for a rule message's type (what ``report._RULE_KIND`` names), by the
 # number stored in the file: 1 info, 2 warning, 4 optimisation (all three seen in real
@@ -55,6 +57,7 @@ _RULE_MESSAGE_TYPE = {1: 1, 2: 3, 4: 2}
 # The same for a source marker's message type (only 2 seen).
 _MARKER_TYPE = {2: 2}
 Value = float | int | str
+Buffer = bytes | memoryview
 
 
 class Unsupported(Exception):
@@ -80,7 +83,7 @@ class SourceModule:
 
 
 # ---- wire format ----------------------------------------------------------------------------
-def _varint(buf: bytes, i: int) -> tuple[int, int]:
+def _varint(buf: Buffer, i: int) -> tuple[int, int]:
     b = buf[i]
     if b < 0x80:
         return b, i + 1
@@ -98,7 +101,7 @@ def _varint(buf: bytes, i: int) -> tuple[int, int]:
             raise Unsupported("a varint longer than 10 bytes")
 
 
-def _fields(buf: bytes, start: int = 0, end: int | None = None) -> Iterable[tuple[int, int, Any]]:
+def _fields(buf: Buffer, start: int = 0, end: int | None = None) -> Iterable[tuple[int, int, Any]]:
     """(field, wire type, value): an int for varints, (start, end) for length-delimited
     fields, the raw bytes for fixed32/fixed64."""
     i = start
@@ -127,12 +130,12 @@ def _fields(buf: bytes, start: int = 0, end: int | None = None) -> Iterable[tupl
         raise Unsupported("a message ends inside a field")
 
 
-def _value(buf: bytes, start: int, end: int) -> Value | None:
+def _value(buf: Buffer, start: int, end: int) -> Value | None:
     """A ``ProfileMetricValue``."""
     out: Value | None = None
     for field, wire, v in _fields(buf, start, end):
         if field == 1 and wire == 2:
-            out = buf[v[0] : v[1]].decode("utf-8", errors="replace")
+            out = _text(buf, v)
         elif field == 2 and wire == 5:
             out = struct.unpack("<f", v)[0]
         elif field == 3 and wire == 1:
@@ -144,8 +147,8 @@ def _value(buf: bytes, start: int, end: int) -> Value | None:
     return out
 
 
-def _text(buf: bytes, span: tuple[int, int]) -> str:
-    return buf[span[0] : span[1]].decode("utf-8", errors="replace")
+def _text(buf: Buffer, span: tuple[int, int]) -> str:
+    return str(buf[span[0] : span[1]], "utf-8", errors="replace")
 
 
 class _Metric:
@@ -154,7 +157,7 @@ class _Metric:
 
     __slots__ = ("buf", "value", "has_value", "first", "end")
 
-    def __init__(self, buf: bytes, start: int, end: int) -> None:
+    def __init__(self, buf: Buffer, start: int, end: int) -> None:
         self.buf = buf
         self.value: Value | None = None
         self.has_value = False
@@ -236,16 +239,67 @@ class ReportFile:
                 self._map: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
             except ValueError:  # an empty file cannot be mapped
                 self._map = b""
-        self._names: list[str] = []
+        self._table = b""  # the string table: metric names, decoded on first use
+        self._names: list[str] | None = None
+        self._ids: dict[str, int] | None = None
         self._results: list[_Entry] = []
         self._sources: list[_Entry] = []
         self._modules: list[SourceModule] | None = None
-        self._wanted: dict[frozenset[str], frozenset[int]] = {}
         self._index()
 
     def close(self) -> None:
+        """Unmap the file (left to the garbage collector while decoded launches use it)."""
         if isinstance(self._map, mmap.mmap):
-            self._map.close()
+            with contextlib.suppress(BufferError):
+                self._map.close()
+
+    def __enter__(self) -> ReportFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def names(self) -> list[str]:
+        if self._names is None:
+            self._names = [_text(self._table, s) for _, _, s in _fields(self._table)]
+        return self._names
+
+    @property
+    def ids(self) -> dict[str, int]:
+        """Metric name -> its string-table index."""
+        if self._ids is None:
+            self._ids = {name: k for k, name in enumerate(self.names)}
+        return self._ids
+
+    def identify(self, update: Callable[[bytes | memoryview], object]) -> None:
+        """Feed ``update`` (a hash's) with what identifies this report's content: its size,
+        every byte outside the launches' results (file and block headers with the string
+        table, every module's cubin, embedded sources and function list) and, per result,
+        its size and its first and last 4 KB, a tenth of a 74 MB report.
+
+        Why that is enough: ncu writes each result once, when it profiles that launch, and
+        its first bytes are the process id and the launch's start and end timestamps (ns),
+        its last bytes the launch's context, stream and rule results; another profiling run
+        differs in every result's first bytes, and what rewrites a report afterwards (ncu-ui
+        resolving sources, merging or cutting reports) changes the modules, the block
+        headers or the results' sizes. Not seen: an edit inside a result's metrics that
+        keeps its size, which only a byte editor makes."""
+        data = self._map
+        update(len(data).to_bytes(8, "little"))
+        view = memoryview(data)
+        at = 0
+        for entry in self._results:
+            update(view[at : entry.offset])
+            update(entry.size.to_bytes(8, "little"))
+            if entry.size <= 2 * _EDGE:
+                update(view[entry.offset : entry.offset + entry.size])
+            else:
+                update(view[entry.offset : entry.offset + _EDGE])
+                update(view[entry.offset + entry.size - _EDGE : entry.offset + entry.size])
+            at = entry.offset + entry.size
+        update(view[at:])
+        view.release()
 
     def __len__(self) -> int:
         """Launches, complete or not (a truncated report's last ones are cut)."""
@@ -278,8 +332,7 @@ class ReportFile:
                     if seen is not None and table != seen:  # ncu writes one table
                         raise Unsupported("a second, different string table")
                     if seen is None:
-                        seen = table
-                        self._names = [_text(table, s) for _, _, s in _fields(table)]
+                        seen = self._table = table
                 elif field == 7 and wire == 0 and v:
                     raise Unsupported("range results")
             entry = off
@@ -304,7 +357,7 @@ class ReportFile:
         entry = self._results[i]
         if not entry.size:
             return None
-        buf = self._bytes(entry)
+        buf = self._bytes(entry)  # a copy: indexing bytes is twice as fast as a memoryview
         plain: dict[int, Any] = {}
         index: dict[int, tuple[int, int]] = {}
         rules: list[tuple[int, int]] = []
@@ -317,13 +370,19 @@ class ReportFile:
                 length = buf[i + 1]
                 if length < 0x80:
                     i += 2
+                elif buf[i + 2] < 0x80:
+                    length = (length & 0x7F) | (buf[i + 2] << 7)
+                    i += 3
                 else:
                     length, i = _varint(buf, i + 1)
                 if buf[i] != 0x08:
                     raise Unsupported("a metric without its name first")
                 name_id = buf[i + 1]
                 if name_id >= 0x80:
-                    name_id = _varint(buf, i + 1)[0]
+                    if buf[i + 2] < 0x80:
+                        name_id = (name_id & 0x7F) | (buf[i + 2] << 7)
+                    else:
+                        name_id = _varint(buf, i + 1)[0]
                 index[name_id] = (i, i + length)
                 i += length
                 continue
@@ -350,11 +409,11 @@ class ReportFile:
                 i += 4
             else:
                 raise Unsupported(f"wire type {wire}")
+        if i != n:
+            raise Unsupported("a metric runs past its launch")
         if plain.get(16, 0):
             raise Unsupported("a launch outside the first range")
-        if index and max(index) >= len(self._names):
-            raise Unsupported("a metric name outside the string table")
-        return DecodedAction(buf, self._names, plain, index, rules, sections, nvidia)
+        return DecodedAction(buf, self.ids, plain, index, rules, sections, nvidia)
 
     # ---- modules ---------------------------------------------------------------------------
     @property
@@ -516,7 +575,7 @@ class DecodedAction:
     def __init__(
         self,
         buf: bytes,
-        names: list[str],
+        ids: dict[str, int],
         plain: dict[int, Any],
         index: dict[int, tuple[int, int]],
         rules: list[tuple[int, int]],
@@ -524,9 +583,9 @@ class DecodedAction:
         nvidia: Nvidia | None,
     ) -> None:
         self._buf = buf
-        self._names = names
+        self._ids = ids
         self._plain = plain
-        self._by_name = {names[k]: span for k, span in index.items()}
+        self._index = index
         self._rules = rules
         self._sections = sections
         self._nvidia = nvidia
@@ -536,10 +595,12 @@ class DecodedAction:
         return self._plain.get({0: 6, 1: 7, 2: 5}[base])
 
     def metric_names(self) -> tuple[str, ...]:
-        return tuple(self._by_name)
+        names = {k: name for name, k in self._ids.items()}
+        return tuple(names[k] for k in self._index if k in names)
 
     def _metric(self, name: str) -> _Metric | None:
-        span = self._by_name.get(name)
+        k = self._ids.get(name)
+        span = self._index.get(k) if k is not None else None
         return _Metric(self._buf, *span) if span is not None else None
 
     def metric_by_name(self, name: str) -> DecodedMetric | None:
@@ -574,7 +635,7 @@ class _Incomplete(Exception):
     """A launch whose data the file does not hold in full."""
 
 
-def _rule_dicts(buf: bytes, span: tuple[int, int]) -> list[dict[str, Any]]:
+def _rule_dicts(buf: Buffer, span: tuple[int, int]) -> list[dict[str, Any]]:
     """A ``RuleResult`` as ``IAction.rule_results_as_dicts`` gives it: one dict per item of
     its body (the keys kernelscope reads)."""
     ident = name = section = ""
@@ -615,7 +676,7 @@ def _rule_dicts(buf: bytes, span: tuple[int, int]) -> list[dict[str, Any]]:
     return out
 
 
-def _marker_dicts(buf: bytes, span: tuple[int, int]) -> list[dict[str, Any]]:
+def _marker_dicts(buf: Buffer, span: tuple[int, int]) -> list[dict[str, Any]]:
     """A ``RuleResult``'s source markers as ``IAction.source_markers`` gives them."""
     ident = section = ""
     raw = []
