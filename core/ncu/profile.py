@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
@@ -91,6 +91,7 @@ class Profile:
         warnings: list[str],
         workspace: Workspace | None,
         search_paths: Sequence[str | Path],
+        await_child: Callable[[str], None] | None = None,
     ) -> None:
         self.paths = paths
         self.launches = launches
@@ -108,6 +109,7 @@ class Profile:
         self._kernels: list[KernelSummary] | None = None
         self._launch_metrics: dict[int, LaunchMetrics] = {}
         self._descriptions: dict[str, str] | None = None
+        self._await_child = await_child
 
     # ---- opening ---------------------------------------------------------------------------
     @classmethod
@@ -118,7 +120,14 @@ class Profile:
         workspace: Workspace | None = None,
         search_paths: Sequence[str | Path] = (),
         use_cache: bool = True,
+        first_look: bool = False,
+        await_child: Callable[[str], None] | None = None,
     ) -> Profile:
+        """``first_look``: a report's kernel list and per-instruction numbers without line
+        data, decoded from the file alone (cached nowhere, never NVIDIA's reader), for a
+        kernel list that shows at once. ``await_child(part)``: another process (a child
+        reading the report) fills the cache; this one never loads NVIDIA's reader and calls
+        ``await_child`` with the cache part it misses, to wait for it (``ncu.prefill``)."""
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
@@ -133,8 +142,12 @@ class Profile:
                 "give either one .ncu-rep report or CSV exports, not both",
                 hint=f"got {', '.join(str(f) for f in files)}",
             )
-        cache = ProfileCache(content_key(files)) if use_cache else None
-        loader: _Loader = _ReportLoader(files[0]) if reports else _CsvLoader(files)
+        cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
+        loader: _Loader = (
+            _ReportLoader(files[0], nvidia=not (first_look or await_child), lines=not first_look)
+            if reports
+            else _CsvLoader(files)
+        )
         cached = cache.load("launches") if cache else None
         if cached is not None:
             launches, session, warnings = cached
@@ -156,7 +169,18 @@ class Profile:
             warnings=list(warnings),
             workspace=workspace,
             search_paths=search_paths,
+            await_child=await_child if cache else None,
         )
+
+    def _from_cache(self, part: str) -> Any:
+        """A cache part; when a child fills the cache, waited for if it is not there yet."""
+        if self._cache is None:
+            return None
+        value = self._cache.load(part)
+        if value is None and self._await_child is not None:
+            self._await_child(part)
+            value = self._cache.load(part)
+        return value
 
     @property
     def name(self) -> str:
@@ -257,7 +281,7 @@ class Profile:
         todo = []
         new = [i for i in dict.fromkeys(launch_ids) if i not in self._tables]
         for i in new:
-            table = self._cache.load(f"launch-{i}") if self._cache else None
+            table = self._from_cache(f"launch-{i}")
             if table is not None:
                 self._tables[i] = table
             else:
@@ -286,7 +310,7 @@ class Profile:
         """SASS text by offset (first launch of the kernel unless ``launch`` is given)."""
         lid = launch if launch is not None else self.kernel(kernel).launches[0].id
         part = f"sass-{lid}"
-        text = self._cache.load(part) if self._cache else None
+        text = self._from_cache(part)
         if text is None:
             text = self._loader.sass(self.launch(lid), self.launch_instructions(lid))
             if self._cache:
@@ -300,7 +324,7 @@ class Profile:
         if lm is not None:
             return lm
         part = f"details-{launch_id}"
-        lm = self._cache.load(part) if self._cache else None
+        lm = self._from_cache(part)
         if lm is None:
             lm = self._loader.launch_metrics(self.launch(launch_id))
             if lm.descriptions:
@@ -475,17 +499,18 @@ class _Loader:
 
 
 class _ReportLoader(_Loader):
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, nvidia: bool = True, lines: bool = True) -> None:
         self.path = path
+        self._nvidia = nvidia
+        self._lines = lines
         self._reader: ReportReader | None = None
 
     @property
     def reader(self) -> ReportReader:
-        if self._reader is None:  # imported on first use: NVIDIA's reader costs hundreds of MB
+        if self._reader is None:
             from .report import ReportReader
 
-            _log.info("reading %s with ncu_report", self.path)
-            self._reader = ReportReader(self.path)
+            self._reader = ReportReader(self.path, nvidia=self._nvidia)
         return self._reader
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
@@ -496,7 +521,7 @@ class _ReportLoader(_Loader):
         return launches, session, list(self.reader.warnings)
 
     def instructions(self, launch: Launch) -> InstructionTable | None:
-        return self.reader.instructions(launch.id, launch.function_start)
+        return self.reader.instructions(launch.id, launch.function_start, lines=self._lines)
 
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         if launch.function_start is None:
@@ -508,8 +533,12 @@ class _ReportLoader(_Loader):
         return self.reader.sources_for(path)
 
     def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        from .report import NeedsReader
+
         try:
             return self.reader.metrics(launch.id, METRIC_NAMES)
+        except NeedsReader:
+            raise
         except Exception:  # a truncated launch fails in the SWIG layer
             return LaunchMetrics({}, source="none")
 

@@ -78,12 +78,20 @@ def _import_ncu_report() -> Any:
     return ncu_report
 
 
+class NeedsReader(KernelscopeError):
+    """The data asked for needs NVIDIA's reader, which this reader may not load."""
+
+
 class ReportReader:
     """One opened ``.ncu-rep``; launches are numbered in report order (Nsight's result IDs).
 
-    ``decode=False`` reads everything through ncu_report (what the tests compare against)."""
+    ``decode=False`` reads everything through ncu_report (what the tests compare against);
+    ``nvidia=False`` never loads ncu_report (a long-lived process, the window: what needs it
+    raises ``NeedsReader``, and a child process reads it)."""
 
-    def __init__(self, path: str | os.PathLike[str], *, decode: bool = True) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str], *, decode: bool = True, nvidia: bool = True
+    ) -> None:
         self.path = Path(path)
         if not self.path.is_file():
             raise KernelscopeError(f"{self.path}: no such file")
@@ -99,6 +107,7 @@ class ReportReader:
         self._lookups: dict[int, Any] = {}  # module -> the action that answers for it
         self._locations: dict[tuple[str, int], dict[int, Location | None]] = {}
         self._nvidia: dict[str, Any] = {}  # metric name -> an ncu_report IMetric of it
+        self._may_load = nvidia
         if decode:
             try:
                 self._file = ReportFile(self.path)
@@ -113,6 +122,11 @@ class ReportReader:
         """Open the report with ncu_report (on first need when the file was decoded)."""
         if self._ctx is not None:
             return
+        if not self._may_load:
+            raise NeedsReader(
+                f"{self.path}: this needs NVIDIA's report reader, which runs in a child process",
+                hint="the report is read in the background; try again when it is",
+            )
         ncu_report = _import_ncu_report()
         _log.info("loading %s with ncu_report", self.path)
         try:
@@ -275,8 +289,12 @@ class ReportReader:
                 break
         return out
 
-    def instructions(self, launch_id: int, start: int | None) -> InstructionTable | None:
-        """Per-instruction metrics of one launch; None when it has none (no SourceCounters)."""
+    def instructions(
+        self, launch_id: int, start: int | None, *, lines: bool = True
+    ) -> InstructionTable | None:
+        """Per-instruction metrics of one launch; None when it has none (no SourceCounters).
+        ``lines=False``: without the line table (every location None), which needs no
+        ncu_report: enough for a kernel's totals."""
         import numpy as np
 
         per_pc = self._decoded(launch_id, _per_pc_arrays)
@@ -285,7 +303,7 @@ class ReportReader:
         pcs = np.unique(np.concatenate([ids for ids, _ in per_pc.values()])).astype(np.int64)
         if start is None:
             start = int(pcs[0])
-        locations = self._lines(launch_id, start, pcs.tolist())
+        locations = self._lines(launch_id, start, pcs.tolist()) if lines else [None] * len(pcs)
         numbers: dict[str, np.ndarray] = {}
         categories: dict[str, list[str | None]] = {}
         for metric in _PC_METRICS:

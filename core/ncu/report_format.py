@@ -130,16 +130,30 @@ def _fields(buf: Buffer, start: int = 0, end: int | None = None) -> Iterable[tup
         raise Unsupported("a message ends inside a field")
 
 
+_DOUBLE = struct.Struct("<d")
+_FLOAT = struct.Struct("<f")
+
+
 def _value(buf: Buffer, start: int, end: int) -> Value | None:
-    """A ``ProfileMetricValue``."""
+    """A ``ProfileMetricValue``: one field, the common shapes decoded without a loop."""
+    if end > start:
+        tag = buf[start]
+        if tag in (0x28, 0x20):
+            v, i = _varint(buf, start + 1)
+            if i == end:
+                return v
+        elif tag == 0x19 and end == start + 9:
+            return float(_DOUBLE.unpack_from(buf, start + 1)[0])
+        elif tag == 0x15 and end == start + 5:
+            return float(_FLOAT.unpack_from(buf, start + 1)[0])
     out: Value | None = None
     for field, wire, v in _fields(buf, start, end):
         if field == 1 and wire == 2:
             out = _text(buf, v)
         elif field == 2 and wire == 5:
-            out = struct.unpack("<f", v)[0]
+            out = _FLOAT.unpack(v)[0]
         elif field == 3 and wire == 1:
-            out = struct.unpack("<d", v)[0]
+            out = _DOUBLE.unpack(v)[0]
         elif field in (4, 5) and wire == 0:
             out = v
         else:
@@ -192,15 +206,20 @@ class _Metric:
         field begins."""
         buf = self.buf
         n, j = _varint(buf, i + 1)
+        end = j + n
+        if n >= 4 and buf[j] == 0x0A and buf[j + 1] < 0x80:  # 0a A <id> 12 B <value>
+            k = j + 2 + buf[j + 1]
+            if k + 1 < end and buf[k] == 0x12 and k + 2 + buf[k + 1] == end:
+                return (_value(buf, j + 2, k), _value(buf, k + 2, end)), end
         ident = value = None
-        for field, wire, v in _fields(buf, j, j + n):
+        for field, wire, v in _fields(buf, j, end):
             if field == 1 and wire == 2:
                 ident = _value(buf, *v)
             elif field == 2 and wire == 2:
                 value = _value(buf, *v)
             else:
                 raise Unsupported(f"metric instance field {field}")
-        return (ident, value), j + n
+        return (ident, value), end
 
     def instances(self) -> tuple[list[int], int]:
         """Where each instance's tag is, walked one by one, and where the instances end."""
