@@ -132,3 +132,23 @@ def test_a_report_is_keyed_by_what_identifies_it(tmp_path: Path) -> None:
     longer = tmp_path / "longer.ncu-rep"
     longer.write_bytes(data + b"\0")
     assert content_key([longer], root) != key
+
+
+@pytest.mark.parametrize("report", REPORTS[:-1], ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_a_first_look_gives_the_kernel_list_a_full_read_gives(report: Path) -> None:
+    """The window's kernel list of an uncached report comes from launch-level values
+    (``Profile.open(first_look=True)``: no per-instruction decoding, no ncu_report); its
+    totals, top stalls and line columns are those of the full read."""
+    from kernelscope.core.view import document_from_profile
+
+    full = Profile.open(report, use_cache=False)
+    glance = Profile.open(report, first_look=True)
+    assert glance._cache is None
+    assert document_from_profile(glance).summaries == document_from_profile(full).summaries
+    assert (
+        document_from_profile(glance).line_metric_names
+        == document_from_profile(full).line_metric_names
+    )
+    for k in full.kernels():
+        assert glance.totals(k.name).stalls() == full.totals(k.name).stalls()
+    assert not glance._loader.reader._actions  # NVIDIA's reader was never asked

@@ -45,7 +45,7 @@ from .metrics import (
     Kind,
 )
 from .records import InstructionTable, Launch, Location, RuleResult
-from .report_format import DecodedAction, ReportFile, Unsupported
+from .report_format import DecodedAction, DecodedMetric, ReportFile, Unsupported
 
 if TYPE_CHECKING:  # numpy loads with the first per-instruction table, not the kernel list
     import numpy as np
@@ -293,17 +293,22 @@ class ReportReader:
         self, launch_id: int, start: int | None, *, lines: bool = True
     ) -> InstructionTable | None:
         """Per-instruction metrics of one launch; None when it has none (no SourceCounters).
-        ``lines=False``: without the line table (every location None), which needs no
-        ncu_report: enough for a kernel's totals."""
+
+        ``lines=False``: the launch's totals alone, as one row (offset 0, no location): each
+        per-instruction metric's own value, which is the sum over its instructions (checked
+        for every count metric of every report in tests/data). What a kernel list's totals
+        need, with no per-instruction decoding and no ncu_report."""
         import numpy as np
 
+        if not lines:
+            return self._decoded(launch_id, _totals_row)
         per_pc = self._decoded(launch_id, _per_pc_arrays)
         if not per_pc:
             return None
         pcs = np.unique(np.concatenate([ids for ids, _ in per_pc.values()])).astype(np.int64)
         if start is None:
             start = int(pcs[0])
-        locations = self._lines(launch_id, start, pcs.tolist()) if lines else [None] * len(pcs)
+        locations = self._lines(launch_id, start, pcs.tolist())
         numbers: dict[str, np.ndarray] = {}
         categories: dict[str, list[str | None]] = {}
         for metric in _PC_METRICS:
@@ -422,6 +427,35 @@ def _per_pc_arrays(a: Any) -> dict[str, tuple[np.ndarray, np.ndarray]]:
             ids = np.fromiter(values.keys(), dtype=np.uint64, count=len(values))
             out[key] = (ids, np.array(list(values.values()), dtype=np.float64))
     return out
+
+
+def _totals_row(a: Any) -> InstructionTable | None:
+    """``ReportReader.instructions(lines=False)``: one row of the launch's own values of its
+    per-instruction metrics (categories left out)."""
+    import numpy as np
+
+    if a is None:
+        return None
+    numbers: dict[str, np.ndarray] = {}
+    for metric in _PC_METRICS:
+        if metric.kind is Kind.CATEGORY:
+            continue
+        m = a.metric_by_name(metric.key)
+        if m is None or not _has_instances(m) or not m.has_value():
+            continue
+        value = m.value()
+        if isinstance(value, int | float):
+            numbers[metric.key] = np.array([float(value)])
+    if not numbers:
+        return None
+    _add_stall_groups(numbers, 1)
+    return InstructionTable(np.zeros(1, dtype=np.int64), [None], numbers)
+
+
+def _has_instances(m: Any) -> bool:
+    if isinstance(m, DecodedMetric):
+        return m.instanced
+    return bool(m.num_instances() > 0 and m.has_correlation_ids())
 
 
 def _last_per_pc(

@@ -58,6 +58,9 @@ _RULE_MESSAGE_TYPE = {1: 1, 2: 3, 4: 2}
 _MARKER_TYPE = {2: 2}
 Value = float | int | str
 Buffer = bytes | memoryview
+# a launch's plain fields, its metrics' spans by name index, its rules' and sections' spans
+Span = tuple[int, int]
+_Walked = tuple[dict[int, Any], dict[int, Span], list[Span], list[Span]]
 
 
 class Unsupported(Exception):
@@ -264,6 +267,7 @@ class ReportFile:
         self._results: list[_Entry] = []
         self._sources: list[_Entry] = []
         self._modules: list[SourceModule] | None = None
+        self._walked: dict[int, _Walked] = {}
         self._index()
 
     def close(self) -> None:
@@ -377,6 +381,14 @@ class ReportFile:
         if not entry.size:
             return None
         buf = self._bytes(entry)  # a copy: indexing bytes is twice as fast as a memoryview
+        walked = self._walked.get(i)
+        if walked is None:
+            walked = self._walked[i] = self._walk(buf)
+        return DecodedAction(buf, self.ids, *walked, nvidia)
+
+    def _walk(self, buf: bytes) -> _Walked:
+        """Where a launch's fields are: its plain fields, each metric by name index, its
+        rule results and sections (kept per launch, ~0.2 MB; the message is not)."""
         plain: dict[int, Any] = {}
         index: dict[int, tuple[int, int]] = {}
         rules: list[tuple[int, int]] = []
@@ -432,7 +444,7 @@ class ReportFile:
             raise Unsupported("a metric runs past its launch")
         if plain.get(16, 0):
             raise Unsupported("a launch outside the first range")
-        return DecodedAction(buf, self.ids, plain, index, rules, sections, nvidia)
+        return plain, index, rules, sections
 
     # ---- modules ---------------------------------------------------------------------------
     @property
@@ -502,6 +514,11 @@ class DecodedMetric:
 
     def name(self) -> str:
         return self._name
+
+    @property
+    def instanced(self) -> bool:
+        """Whether it has instances, without decoding them."""
+        return self._m.instanced
 
     def _all(self) -> list[tuple[Value | None, Value | None]]:
         if self._instances is None:
@@ -748,21 +765,27 @@ def _instance_arrays(metrics: list[_Metric]) -> list[tuple[np.ndarray, np.ndarra
     look = (window[: n - 4] == 0x1A) & (window[1 : n - 3] < 0x80) & (window[2 : n - 2] == 0x0A)
     look &= (window[3 : n - 1] < 0x80) & ((window[4:] == 0x28) | (window[4:] == 0x20))
     cand = np.flatnonzero(look) + lo
-    bounds = np.searchsorted(cand, [(m.first, m.end) for m in metrics])
+    nxt = cand + 2 + arr[cand + 1]
+    # chain breaks: a look-alike whose successor is not the next look-alike
+    broken = np.concatenate(([0], np.cumsum(nxt[:-1] != cand[1:]))) if len(cand) else cand
+    bounds = np.searchsorted(cand, [(m.first, m.end) for m in metrics]).tolist()
     starts: list[np.ndarray] = []
-    for m, (a, b) in zip(metrics, bounds.tolist(), strict=True):
-        c = cand[a:b]
-        chained = False
-        if len(c) and c[0] == m.first:
-            nxt = c + 2 + arr[c + 1]
-            chained = bool(np.array_equal(nxt[:-1], c[1:])) and m.tail_ok(int(nxt[-1]))
-        if not chained:
-            where, stop = m.instances()
-            if not m.tail_ok(stop):
-                raise Unsupported("instances after another field")
-            c = np.asarray(where, dtype=np.int64)
-            if (arr[c + 1] >= 0x80).any():
-                raise Unsupported("an instance longer than 127 bytes")
+    for m, (a, b) in zip(metrics, bounds, strict=True):
+        chained = (
+            b > a
+            and int(cand[a]) == m.first
+            and int(broken[b - 1]) == int(broken[a])  # no break inside the metric
+            and _tail_ok(m, int(nxt[b - 1]))
+        )
+        if chained:
+            starts.append(cand[a:b])
+            continue
+        where, stop = m.instances()
+        if not m.tail_ok(stop):
+            raise Unsupported("instances after another field")
+        c = np.asarray(where, dtype=np.int64)
+        if (arr[c + 1] >= 0x80).any():
+            raise Unsupported("an instance longer than 127 bytes")
         starts.append(c)
     counts = [len(c) for c in starts]
     tags = np.concatenate(starts)
@@ -793,27 +816,29 @@ def _instance_arrays(metrics: list[_Metric]) -> list[tuple[np.ndarray, np.ndarra
     return list(zip(np.split(ids, cuts), np.split(values, cuts), strict=True))
 
 
+def _tail_ok(m: _Metric, i: int) -> bool:
+    """``m.tail_ok(i)``, at once for the usual tail: nothing, or field 4 = 0."""
+    tail = m.buf[i : m.end]
+    return tail in (b"", b"\x20\x00") or m.tail_ok(i)
+
+
 def _varints(arr: np.ndarray, pos: np.ndarray, length: np.ndarray) -> np.ndarray:
-    """Decode the varints at ``pos`` that are ``length`` bytes long, as uint64."""
+    """Decode the varints at ``pos`` that are ``length`` bytes long, as uint64: one pass for
+    each length there is (PCs all have one; counts a few)."""
     import numpy as np
 
-    if not len(pos):
-        return np.zeros(0, dtype=np.uint64)
-    longest = int(length.max())
-    if length.min() < 1 or longest > 10:
-        raise Unsupported("a varint of an unexpected length")
-    k = np.arange(longest)
-    idx = np.minimum(pos[:, None] + k[None, :], len(arr) - 1)
-    raw = arr[idx]
-    inside = k[None, :] < length[:, None]
-    last = k[None, :] == (length - 1)[:, None]
-    cont = raw >= 0x80
-    if np.any(inside & ~last & ~cont) or np.any(last & cont):
-        raise Unsupported("a varint whose length does not match its field")
     out = np.zeros(len(pos), dtype=np.uint64)
-    low = (raw & 0x7F).astype(np.uint64)
-    for b in range(longest):
-        out |= np.where(inside[:, b], low[:, b] << np.uint64(7 * b), np.uint64(0))
+    if not len(pos):
+        return out
+    if length.min() < 1 or length.max() > 10:
+        raise Unsupported("a varint of an unexpected length")
+    for size in np.unique(length).tolist():
+        rows = np.flatnonzero(length == size)
+        raw = arr[pos[rows, None] + np.arange(size)[None, :]]
+        if (raw[:, :-1] < 0x80).any() or (raw[:, -1] >= 0x80).any():
+            raise Unsupported("a varint whose length does not match its field")
+        low = (raw & 0x7F).astype(np.uint64) << (7 * np.arange(size, dtype=np.uint64))
+        out[rows] = low.sum(axis=1, dtype=np.uint64)
     return out
 
 
