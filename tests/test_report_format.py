@@ -152,3 +152,21 @@ def test_a_first_look_gives_the_kernel_list_a_full_read_gives(report: Path) -> N
     for k in full.kernels():
         assert glance.totals(k.name).stalls() == full.totals(k.name).stalls()
     assert not glance._loader.reader._actions  # NVIDIA's reader was never asked
+
+
+def test_a_child_reads_the_line_tables_of_many_launches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many launches at once: their line tables come from NVIDIA's reader in a child (which
+    sets up while this process decodes), the tables are those read here, and this process
+    never loads the reader."""
+    from kernelscope.core.ncu import report
+
+    path = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+    here = ReportReader(path)
+    launches = [(x.id, x.function_start) for x in here.launches()]
+    expected = {lid: here.instructions(lid, start) for lid, start in launches}
+    monkeypatch.setattr(report, "_LINE_CHILD_FROM", 2)
+    reader = ReportReader(path)
+    tables = reader.instructions_many(launches)
+    assert reader._ctx is None
+    for lid, table in tables.items():
+        _same_table(table, expected[lid])

@@ -189,4 +189,4 @@ def _child(channel: ChildChannel, report: str, workspace: str | None) -> dict[st
 
 
 if __name__ == "__main__":
-    child_main(lambda channel: _child(channel, sys.argv[1], (sys.argv[2:] or [None])[0]))
+    child_main(lambda channel: _child(channel, sys.argv[1], sys.argv[2] if sys.argv[2:] else None))

@@ -286,10 +286,10 @@ class Profile:
                 self._tables[i] = table
             else:
                 todo.append(self.launch(i))
-        for launch in todo:
-            table = self._tables[launch.id] = self._loader.instructions(launch)
+        for launch_id, table in self._loader.instructions_many(todo).items():
+            self._tables[launch_id] = table
             if self._cache and table is not None:
-                self._cache.store(f"launch-{launch.id}", table)
+                self._cache.store(f"launch-{launch_id}", table)
         for i in new:  # workspace-dependent: added after the cache, never stored in it (once)
             self._with_inline_frames(self.launch(i), self._tables[i])
 
@@ -475,6 +475,10 @@ class _Loader:
     def instructions(self, launch: Launch) -> InstructionTable | None:
         raise NotImplementedError
 
+    def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
+        """``instructions`` of each launch, by ID."""
+        return {launch.id: self.instructions(launch) for launch in launches}
+
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         raise NotImplementedError
 
@@ -522,6 +526,11 @@ class _ReportLoader(_Loader):
 
     def instructions(self, launch: Launch) -> InstructionTable | None:
         return self.reader.instructions(launch.id, launch.function_start, lines=self._lines)
+
+    def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
+        if not self._lines or len(launches) < 2:
+            return super().instructions_many(launches)
+        return self.reader.instructions_many([(x.id, x.function_start) for x in launches])
 
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         if launch.function_start is None:

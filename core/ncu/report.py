@@ -27,7 +27,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -57,6 +57,9 @@ _SPEEDUP_TYPE = {1: "local", 2: "global"}
 _PC_METRICS = [m for m in SOURCE_METRICS if not m.key.startswith("group:")]
 _PC_KEYS = [m.key for m in _PC_METRICS]
 _INSTRUCTION_BYTES = 16  # every SASS instruction since Volta
+# From this many launches read at once, their line tables come from a child (line_child)
+# that loads NVIDIA's reader while this process decodes: ~0.2 s of its set-up overlapped.
+_LINE_CHILD_FROM = 16
 _MAX_FUNCTION_BYTES = 64 << 20  # a stop for damaged reports
 # What ncu_report raises on damaged data: SWIG turns the C++ reader's exceptions into
 # RuntimeError. Anything else (an AttributeError after an API change, a TypeError of ours) is
@@ -298,11 +301,56 @@ class ReportReader:
         per-instruction metric's own value, which is the sum over its instructions (checked
         for every count metric of every report in tests/data). What a kernel list's totals
         need, with no per-instruction decoding and no ncu_report."""
-        import numpy as np
-
         if not lines:
             return self._decoded(launch_id, _totals_row)
-        per_pc = self._decoded(launch_id, _per_pc_arrays)
+        return self._table(launch_id, start, self._decoded(launch_id, _per_pc_arrays))
+
+    def instructions_many(
+        self, launches: Sequence[tuple[int, int | None]]
+    ) -> dict[int, InstructionTable | None]:
+        """``instructions`` of many launches: (launch ID, function start) -> table. When their
+        line tables would first load NVIDIA's reader here, a child reads them
+        (``line_child``) while this process decodes the numbers, and this process never
+        loads it."""
+        import numpy as np
+
+        child = None
+        if (
+            self._file is not None
+            and self._ctx is None
+            and self._may_load
+            and len(launches) >= _LINE_CHILD_FROM
+        ):
+            from .line_child import LineChild
+
+            child = LineChild(self.path)
+        try:
+            decoded = {lid: (start, self._decoded(lid, _per_pc_arrays)) for lid, start in launches}
+            if child is not None:
+                wanted: dict[tuple[str, int], tuple[int, set[int]]] = {}
+                for lid, (start, per_pc) in decoded.items():
+                    if not per_pc:
+                        continue
+                    pcs = np.unique(np.concatenate([ids for ids, _ in per_pc.values()]))
+                    first = int(pcs[0]) if start is None else start
+                    key = self._location_key(lid, first)
+                    known = self._locations.get(key, {})
+                    missing = wanted.setdefault(key, (lid, set()))[1]
+                    missing.update(pc for pc in pcs.astype(np.int64).tolist() if pc not in known)
+                asked = [(key, lid, sorted(todo)) for key, (lid, todo) in wanted.items() if todo]
+                found = child.lines([(lid, todo) for _, lid, todo in asked]) if asked else []
+                for (key, _, todo), locations in zip(asked, found, strict=True):
+                    self._locations.setdefault(key, {}).update(zip(todo, locations, strict=True))
+            return {lid: self._table(lid, first, pcs) for lid, (first, pcs) in decoded.items()}
+        finally:
+            if child is not None:
+                child.close()
+
+    def _table(
+        self, launch_id: int, start: int | None, per_pc: dict[str, tuple[np.ndarray, np.ndarray]]
+    ) -> InstructionTable | None:
+        import numpy as np
+
         if not per_pc:
             return None
         pcs = np.unique(np.concatenate([ids for ids, _ in per_pc.values()])).astype(np.int64)
@@ -331,13 +379,15 @@ class ReportReader:
         _add_stall_groups(numbers, len(pcs))
         return InstructionTable(pcs - start, locations, numbers, categories)
 
+    def _location_key(self, launch_id: int, start: int) -> tuple[str, int]:
+        """Whose line table a launch's PCs are in: its module's, else its own."""
+        module = self._file.module_of(start) if self._file is not None else None
+        return ("module", module) if module is not None else ("launch", launch_id)
+
     def _lines(self, launch_id: int, start: int, pcs: list[int]) -> list[Location | None]:
         """The recorded (file, line) of each PC, through the module's lookup action; kept per
         module, since a kernel's launches share their PCs."""
-        module = self._file.module_of(start) if self._file is not None else None
-        known = self._locations.setdefault(
-            ("module", module) if module is not None else ("launch", launch_id), {}
-        )
+        known = self._locations.setdefault(self._location_key(launch_id, start), {})
         todo = [pc for pc in pcs if pc not in known]
         if todo:
             a = self._lookup(launch_id, start)

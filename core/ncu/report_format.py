@@ -726,7 +726,8 @@ def _marker_dicts(buf: Buffer, span: tuple[int, int]) -> list[dict[str, Any]]:
     out = []
     for m in raw:
         kind = m.get(1, 0)
-        message_type = _MARKER_TYPE.get(m.get(5, 0))
+        raw_type = m.get(5, 0)
+        message_type = _MARKER_TYPE.get(raw_type) if isinstance(raw_type, int) else None
         if kind not in (0, 1) or message_type is None:
             raise Unsupported(f"a source marker of kind {kind}, type {m.get(5)}")
         d: dict[str, Any] = {
