@@ -384,8 +384,10 @@ class Profile:
     def resolve_metric(self, text: str) -> str:
         """A metric key for what a user typed; raises with the known names if none fits."""
         available: set[str] = set()
-        for launch in self.launches[:1]:
-            t = self.launch_instructions(launch.id)
+        for launch in self.launches[:1]:  # which metrics there are: no line data needed
+            t = self._tables.get(launch.id) or self._from_cache(f"launch-{launch.id}")
+            if t is None:
+                t = self._loader.totals(launch)
             if t is not None:
                 available = set(t.numbers)
         key = resolve_metric_name(text, available)
@@ -479,6 +481,10 @@ class _Loader:
         """``instructions`` of each launch, by ID."""
         return {launch.id: self.instructions(launch) for launch in launches}
 
+    def totals(self, launch: Launch) -> InstructionTable | None:
+        """A table with the launch's metrics and their totals (no more rows needed)."""
+        return self.instructions(launch)
+
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         raise NotImplementedError
 
@@ -526,6 +532,9 @@ class _ReportLoader(_Loader):
 
     def instructions(self, launch: Launch) -> InstructionTable | None:
         return self.reader.instructions(launch.id, launch.function_start, lines=self._lines)
+
+    def totals(self, launch: Launch) -> InstructionTable | None:
+        return self.reader.instructions(launch.id, launch.function_start, lines=False)
 
     def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
         if not self._lines or len(launches) < 2:
