@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..paths import cache_root
+from ..paths import cache_root, memo_by_stat
 
 SCHEMA = "ncu-1"
 _REPORT_KEY = "report-identity-1"  # how a report is keyed (ReportFile.identify)
@@ -73,32 +73,11 @@ def content_key(paths: Sequence[Path], root: Path | None = None) -> str:
     a file whose stat is unchanged is not read again. A renamed or copied file is keyed anew
     and meets the same cache entries.
     """
-    stats = [os.stat(p) for p in paths]
-    ident = [
-        (str(Path(p).resolve()), s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino)
-        for p, s in zip(paths, stats, strict=True)
-    ]
-    memo = (
-        (root or cache_root())
-        / "ncu"
-        / "keys"
-        / (hashlib.blake2b(repr(ident).encode(), digest_size=16).hexdigest() + ".key")
+    return memo_by_stat(
+        paths,
+        (root or cache_root()) / "ncu" / "keys",
+        lambda: (_report_key(Path(paths[0])) if len(paths) == 1 else None) or _hash_files(paths),
     )
-    try:
-        key = memo.read_text(encoding="ascii").strip()
-        if len(key) == 40:
-            return key
-    except OSError:
-        pass
-    key = (_report_key(Path(paths[0])) if len(paths) == 1 else None) or _hash_files(paths)
-    try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(key, encoding="ascii")
-        os.replace(tmp, memo)
-    except OSError:
-        pass
-    return key
 
 
 class ProfileCache:

@@ -18,11 +18,16 @@ every report in ``tests/data``:
 
 * ``ProfileResult``: 5 mangled name, 6 function name, 7 demangled name, 13 metrics
   (``ProfileMetricResult``: 1 string-table index of its name, 2 value, 3 instances of
-  (1 correlation id, 2 value)), 16 range index, 19 rule results.
+  (1 correlation id, 2 value)), 16 range index, 17 sections (1 identifier), 19 rule results.
 * ``ProfileMetricValue``: one of 1 string, 2 float, 3 double, 4 uint32, 5 uint64.
-* ``RuleResult``: 1 identifier, 3 body (items of 1 message (1 text, 2 type, 4 title) and
-  10 speedup estimation (1 type, 2 value)), 4 section identifier.
-* ``ProfileSource``: 8 embedded files (1 path, 2 text), 9 functions (1 name, 2 address).
+* ``RuleResult``: 1 identifier, 2 name, 3 body (items of 1 message (1 text, 2 type,
+  4 title) and 10 speedup estimation (1 type, 2 value)), 4 section identifier, 5 source
+  markers (1 kind, 2 line, 3 address, 4 message, 5 type, 6 file).
+* ``ProfileSource``: 1 module id, 8 embedded files (1 path, 2 text), 9 functions (1 name,
+  2 address); a later entry with the same module id adds functions.
+
+``DecodedAction`` and ``DecodedMetric`` answer the part of ncu_report's ``IAction`` and
+``IMetric`` that ``report.ReportReader`` calls, so the reader has one code path for both.
 
 What was not seen in a real report (another container version, several string tables or
 ranges, an unknown value type or rule message type, a compressed ``.ncu-repz``) raises
@@ -236,17 +241,6 @@ class _Metric:
     def tail_ok(self, i: int) -> bool:
         """Whether the fields after the instances (from ``i``) hold no further instance."""
         return all(field != 3 for field, _, _ in _fields(self.buf, i, self.end))
-
-    def scalar(self) -> Value | None:
-        """What ``report._scalar`` reads through ncu_report: the first instance's value, or
-        the metric's own value."""
-        if self.instanced:
-            v = self.instance(self.first)[0][1]
-        elif self.has_value:
-            v = self.value
-        else:
-            return None
-        return float(v) if isinstance(v, float) and not math.isnan(v) else v
 
 
 # ---- the file ---------------------------------------------------------------------------------
