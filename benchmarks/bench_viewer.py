@@ -64,7 +64,11 @@ START = WAIT + textwrap.dedent(
     wait_shown(window)
     window.repaint()
     app.processEvents()
-    print("TVM" if "tvm" in sys.modules else "no TVM", flush=True)
+    print(
+        ("TVM" if "tvm" in sys.modules else "no TVM")
+        + (", pyqtgraph" if "pyqtgraph" in sys.modules else ", no pyqtgraph"),
+        flush=True,
+    )
     window.close()
     """
 )

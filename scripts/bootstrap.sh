@@ -7,39 +7,42 @@ KS_VENV="${KERNELSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope/venv}"
 
 ks_say() { printf 'kernelscope setup: %s\n' "$*" >&2; }
 
-ks_system_packages() {
-    # What pip cannot bring: a C++ compiler (TVM's export_library links the model library),
-    # venv support, and the shared libraries Qt loads.
-    local missing=()
-    command -v g++ >/dev/null || missing+=(g++)
-    python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
-    for lib in libEGL.so.1 libGL.so.1 libxkbcommon.so.0 libfontconfig.so.1 libdbus-1.so.3 \
-               libxcb-cursor.so.0 libxkbcommon-x11.so.0; do
-        ldconfig -p 2>/dev/null | grep -q "$lib" || missing+=("$lib")
-    done
-    [ ${#missing[@]} -eq 0 ] && return 0
-    local debs=()
-    for m in "${missing[@]}"; do
-        case "$m" in
-            libEGL.so.1) debs+=(libegl1) ;;
-            libGL.so.1) debs+=(libgl1) ;;
-            libxkbcommon.so.0) debs+=(libxkbcommon0) ;;
-            libfontconfig.so.1) debs+=(libfontconfig1) ;;
-            libdbus-1.so.3) debs+=(libdbus-1-3) ;;
-            libxcb-cursor.so.0) debs+=(libxcb-cursor0) ;;
-            libxkbcommon-x11.so.0) debs+=(libxkbcommon-x11-0) ;;
-            *) debs+=("$m") ;;
-        esac
-    done
+ks_apt_install() {
+    # Install Debian packages when this user may (root, or sudo without a password); else
+    # name them, exactly, and go on: the rest of the setup does not need them.
+    [ $# -eq 0 ] && return 0
     local sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
     if command -v apt-get >/dev/null && $sudo true 2>/dev/null; then
-        ks_say "installing system packages: ${debs[*]}"
+        ks_say "installing system packages: $*"
         $sudo apt-get update -qq >/dev/null
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${debs[@]}" >/dev/null
+        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null ||
+            ks_say "apt-get could not install: $* (install them by hand)"
     else
-        ks_say "please install these Debian/Ubuntu packages: ${debs[*]}"
+        ks_say "please install these Debian/Ubuntu packages: $*"
+        ks_say "  sudo apt-get install $*"
     fi
+}
+
+ks_system_packages() {
+    # What pip cannot bring and the virtual environment needs first: venv support, and a C++
+    # compiler (TVM's export_library links the model library).
+    local missing=()
+    command -v g++ >/dev/null || missing+=(g++)
+    python3 -c 'import ensurepip' 2>/dev/null || missing+=(python3-venv)
+    ks_apt_install ${missing[@]+"${missing[@]}"}
+}
+
+ks_window_packages() {
+    # The system libraries Qt's X11 and Wayland platform plugins link, read from the plugins
+    # of the PySide6 just installed (kernelscope.core.environment.qt_runtime).
+    local debs
+    debs="$("$KS_VENV/bin/kernelscope" doctor --missing-packages)" || {
+        ks_say "could not check the libraries Qt needs (kernelscope doctor failed)"
+        return 0
+    }
+    # shellcheck disable=SC2086 # one word per package
+    ks_apt_install $debs
 }
 
 ks_venv() {
@@ -58,9 +61,22 @@ ks_venv() {
         "$KS_VENV/bin/python" -m pip install -q -e "$KS_ROOT[dev]"
         echo "$stamp" >"$KS_VENV/.kernelscope-stamp"
     fi
+    ks_window_packages
 }
 
 ks_test_tools() {
+    # The tests check the desktop files with the freedesktop validators and open a real X11
+    # window under Xvfb; each test skips where its tool is missing.
+    local tools=() tool
+    for tool in Xvfb:xvfb desktop-file-validate:desktop-file-utils appstreamcli:appstream \
+                update-mime-database:shared-mime-info; do
+        command -v "${tool%%:*}" >/dev/null || tools+=("${tool#*:}")
+    done
+    ks_apt_install ${tools[@]+"${tools[@]}"}
+    ks_test_sshd
+}
+
+ks_test_sshd() {
     # The remote-profiling tests run a private OpenSSH server on 127.0.0.1. Without one
     # installed, unpack Debian's server package into the cache (not installed: no service
     # starts) and tell the tests where it is.

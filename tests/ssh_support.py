@@ -10,6 +10,7 @@ Import ``fixture_ssh_server`` (and ``fixture_host_bin``) into a test module to u
 
 from __future__ import annotations
 
+import glob
 import os
 import shutil
 import socket
@@ -159,3 +160,14 @@ def pids_gone(pids: list[int], timeout: float = 20) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def old_python() -> str | None:
+    """A Python older than TVM's 3.10 on this machine, if there is one that runs."""
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    candidates = sorted(glob.glob(str(pyenv / "3.[789].*" / "bin" / "python3")), reverse=True)
+    candidates += [p for m in (9, 8, 7) if (p := shutil.which(f"python3.{m}"))]
+    for candidate in candidates:
+        if subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
+            return candidate
+    return None

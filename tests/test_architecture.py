@@ -17,7 +17,7 @@ CORE = ROOT / "core"
 VIEWER = ROOT / "viewer"
 QT = ("PySide6", "shiboken6", "PyQt5", "PyQt6", "pyqtgraph", "superqt", "qtpy")
 # Leaf modules of core that are shared by every feature rather than belonging to one.
-CORE_SHARED = {"errors", "formatting", "paths", "tasks"}
+CORE_SHARED = {"errors", "formatting", "paths", "process", "tasks"}
 
 
 def _imports(path: Path) -> Iterator[tuple[int, str, list[str]]]:

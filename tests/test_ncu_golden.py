@@ -10,16 +10,15 @@ the files and review their diff in git::
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import hashlib
 import json
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
+from golden import check_golden
 from ncu_support import BAD, MLP, SMALL
 
 from kernelscope.core.ncu.csv_merge import block_table
@@ -35,8 +34,6 @@ from kernelscope.core.ncu.csv_pages import (
 from kernelscope.core.ncu.csv_text import CsvText, read_csv
 
 DATA = Path(__file__).parent / "data"
-GOLDEN = DATA / "golden"
-UPDATE = os.environ.get("KERNELSCOPE_UPDATE_GOLDEN") == "1"
 ROWS_SHOWN = 3  # instruction rows written out per block (and the last one)
 _NOTHING = ("", "0", "-")  # cells left out of the dump, to keep it short
 
@@ -134,25 +131,7 @@ def _render(path: Path, dump: Callable[[CsvText], list[str]]) -> str:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_page_reader_output_matches_its_golden_file(name: str) -> None:
     path, dump = CASES[name]
-    actual = _render(path, dump)
-    golden = GOLDEN / f"{name}.txt"
-    if UPDATE:
-        golden.parent.mkdir(parents=True, exist_ok=True)
-        golden.write_text(actual, encoding="utf-8")
-        return
-    assert golden.is_file(), f"{golden} missing: run with KERNELSCOPE_UPDATE_GOLDEN=1"
-    expected = golden.read_text(encoding="utf-8")
-    if actual != expected:
-        diff = difflib.unified_diff(
-            expected.splitlines(keepends=True),
-            actual.splitlines(keepends=True),
-            fromfile=f"{golden.relative_to(DATA.parent.parent)} (expected)",
-            tofile=f"{name} (actual)",
-        )
-        pytest.fail(
-            "".join(diff) + "\nintended? regenerate with KERNELSCOPE_UPDATE_GOLDEN=1",
-            pytrace=False,
-        )
+    check_golden(_render(path, dump), f"{name}.txt")
 
 
 def test_a_changed_reader_shows_a_diff(tmp_path: Path) -> None:

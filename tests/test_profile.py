@@ -190,6 +190,29 @@ def test_failed_profile_leaves_no_partial_report_and_keeps_earlier_ones(
     assert (ws_with_profile / "profiles" / "earlier.ncu-rep").read_bytes() == before
 
 
+FILTERED_RUN = """
+out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+echo '==PROF== Connected to process 528 (/usr/bin/python3.12)'
+echo '==PROF== Profiling "fused_conv2d_add_relu_kernel": 0%....50%....100% - 9 passes'
+echo '==PROF== Disconnected from process 528'
+cp "$H200" "$out.ncu-rep"
+"""
+
+
+def test_a_kernel_filter_run_counts_the_launches_ncu_names_without_an_index(
+    ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With --kernel-name, ncu 2025.3 prints no launch index (the H200's output, verbatim)."""
+    _stand_in_ncu(tmp_path, FILTERED_RUN, monkeypatch)
+    monkeypatch.setenv("H200", str(H200_REPORT))
+    steps: list[str] = []
+    req = ProfileRequest(workspace=ws_with_profile, name="conv", kernel_regex="conv2d")
+    result = profile_workspace(req, lambda step, fraction, message: steps.append(message))
+    assert result.launches == 1
+    assert result.report.name == "conv.ncu-rep" and result.report.is_file()
+    assert "profiling fused_conv2d_add_relu_kernel (1 of 1)" in steps
+
+
 def test_missing_counter_permission_names_the_driver_setting(
     ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,7 +5,6 @@ nvidia-smi and ncu are stand-ins; Python, numpy, TVM, ssh and the file copies ar
 
 from __future__ import annotations
 
-import glob
 import json
 import os
 import shutil
@@ -23,6 +22,7 @@ from ssh_support import (  # noqa: F401 - fixture_*: fixtures
     fixture_host_bin,
     fixture_ssh_server,
     free_port,
+    old_python,
     pids_gone,
     stand_in,
 )
@@ -48,17 +48,6 @@ BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 def _target(server: SshServer, **kw: object) -> SshTarget:
     return SshTarget(server.target, list(server.options), **kw)  # type: ignore[arg-type]
-
-
-def _old_python() -> str | None:
-    """A Python older than TVM's 3.10 on this machine, if there is one that runs."""
-    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    candidates = sorted(glob.glob(str(pyenv / "3.[789].*" / "bin" / "python3")), reverse=True)
-    candidates += [p for m in (9, 8, 7) if (p := shutil.which(f"python3.{m}"))]
-    for candidate in candidates:
-        if subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
-            return candidate
-    return None
 
 
 PROBE_OK = (
@@ -137,7 +126,7 @@ def test_doctor_on_a_host_without_gpu_or_ncu_and_the_cli_exit_code(
 
 
 def test_doctor_names_a_python_too_old_for_tvm(ssh_server: SshServer) -> None:
-    old = _old_python()
+    old = old_python()
     if old is None:
         pytest.skip("no Python older than 3.10 here")
     report = check_host(_target(ssh_server, python=old))

@@ -67,9 +67,10 @@ def test_time_shares_and_the_selection_of_one_call() -> None:
     assert sum(s.calls for s in shares) == len(t.calls)
     gemv = [c.index for c in t.calls if c.name == "gemv2T_kernel_val"]
     sel = t.selection(gemv[2])
-    # ncu counts --launch-skip over the launches its name filter lets through
-    assert sel.kernel_regex == "^gemv2T_kernel_val$" and sel.launch_skip == 2
-    assert sel.ncu_arguments()[-4:] == ["--launch-skip", "2", "--launch-count", "1"]
+    # the position among every launch of the traced program: no name filter for ncu
+    assert sel.kernel == "gemv2T_kernel_val" and sel.launch_skip == gemv[2] > 2
+    assert sel.ncu_arguments() == ["--launch-skip", str(gemv[2]), "--launch-count", "1"]
+    assert sel.occurrence == 2 and sel.kernel_id() == "::gemv2T_kernel_val:3"
     with pytest.raises(KernelscopeError, match="not in the timeline"):
         t.selection(60)
 
@@ -147,11 +148,11 @@ def test_cli_timeline_of_an_nsys_export(tmp_path: Path) -> None:
     assert out["source"] == "nsys" and len(out["calls"]) == 60
     assert out["kernel_shares"][0]["name"] == "gemv2T_kernel_val"
     assert (
-        out["selection"]["kernel"] == "gemv2T_kernel_val" and out["selection"]["launch_skip"] == 0
+        out["selection"]["kernel"] == "gemv2T_kernel_val" and out["selection"]["launch_skip"] == 1
     )
     text = _cli("timeline", str(NSYS_SMALL), "--top", "3", "--select", "1").stdout
     assert "gemv2T_kernel_val" in text and "95.1%" in text and "... and 7 more" in text
-    assert "ncu --kernel-name 'regex:^gemv2T_kernel_val$' --launch-skip 0" in text
+    assert "ncu --launch-skip 1 --launch-count 1" in text
     bad = _cli("timeline", str(DATA / "models" / "small_cnn.onnx"))
     assert bad.returncode == 1 and "not a timeline" in bad.stderr and "Traceback" not in bad.stderr
 
@@ -257,7 +258,9 @@ def test_runner_timeline_names_operators_and_selects_the_nth_launch(
     assert ops["matmul"].calls == 4 and ops["matmul"].total_us == pytest.approx(19.0)
     third = [c.index for c in t.calls if c.name == "fused_matmul_add_relu_kernel"][2]
     sel = t.selection(third, warmup=1)
-    assert sel.launch_skip == 3 + 2 and sel.launch_count == 1  # a warm-up pass, then 2 before
+    # a warm-up pass of 8 launches, then this pass's launches before this one
+    assert sel.launch_skip == 8 + third and sel.launch_count == 1
+    assert sel.occurrence == 3 + 2  # its third launch in this pass, after three in the warm-up
     saved = t.save(tmp_path / "t.json")
     again = Timeline.load(saved)
     assert again.calls == t.calls and again.meta["host"] == "gpu-box"
@@ -265,9 +268,9 @@ def test_runner_timeline_names_operators_and_selects_the_nth_launch(
     assert proc.returncode == 0, proc.stderr
     assert "fused_matmul_add_relu_kernel" in proc.stdout and "matmul+add+nn.relu" in proc.stdout
     assert (
-        f"kernelscope profile {ws.path} --kernel '^fused_matmul_add_relu_kernel$' " in proc.stdout
+        f"kernelscope profile {ws.path} --launch-skip {8 + third} --launch-count 1 --warmup 1"
+        in proc.stdout
     )
-    assert "--launch-skip 5 --launch-count 1 --warmup 1" in proc.stdout
 
 
 def test_a_damaged_timeline_file_is_refused(tmp_path: Path) -> None:
@@ -323,3 +326,232 @@ def test_runner_instrument_marks_every_call_of_a_kernel_primfunc() -> None:
     recorder.enabled = False
     vm["forward"](*args)
     assert recorder.take() == []
+
+
+# --- "profile this kernel": one call under ncu ---------------------------------------------
+
+# Stands in for ncu with its documented launch filters (ncu --help): the run launches the
+# workspace's recorded sequence once per pass; --kernel-name keeps the launches it matches
+# (exact name, or regex: searched in the function name), --launch-skip and --launch-count
+# count those, --launch-skip-before-match counts every launch. It profiles what they select.
+FILTER_NCU = """#!PYTHON
+import re, shutil, sys
+args = sys.argv[1:]
+def opt(name, default=None):
+    return args[args.index(name) + 1] if name in args else default
+sequence = "SEQUENCE".split()
+passes = int(opt("--warmup", "0")) + int(opt("--iterations", "1"))
+launches = sequence * passes
+name = opt("--kernel-name")
+def match(k):
+    if name is None:
+        return True
+    if name.startswith("regex:"):
+        return re.search(name[6:], k) is not None
+    return k == name
+before = int(opt("--launch-skip-before-match", "0"))
+chosen = [i for i, k in enumerate(launches) if i >= before and match(k)]
+chosen = chosen[int(opt("--launch-skip", "0")):]
+count = opt("--launch-count")
+chosen = chosen[: int(count)] if count is not None else chosen
+for i in chosen:
+    print(f'==PROF== Profiling "{launches[i]}" - {i}: 0%....50%....100% - 9 passes')
+shutil.copy("REPORT", opt("-o") + ".ncu-rep")
+"""
+
+
+def _filter_ncu(tmp_path: Path, sequence: list[str]) -> Path:
+    ncu = tmp_path / "filter-ncu"
+    ncu.write_text(
+        FILTER_NCU.replace("PYTHON", sys.executable)
+        .replace("SEQUENCE", " ".join(sequence))
+        .replace("REPORT", str(DATA / "h200" / "small_cnn_h200.ncu-rep"))
+    )
+    ncu.chmod(0o755)
+    return ncu
+
+
+@pytest.fixture()
+def repeated_ws(build_once, tmp_path: Path) -> Path:
+    path = tmp_path / "ws"
+    shutil.copytree(build_once("repeated_layers.py").path, path)
+    return path
+
+
+def test_profile_this_call_profiles_exactly_that_launch(
+    repeated_ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every call of the timeline, reused kernel or not, selected after a warm-up pass:
+    ncu's filters as documented profile that one launch, and it is the call's kernel."""
+    from kernelscope.core.workspace import Workspace
+
+    ws = Workspace.open(repeated_ws)
+    sequence = launch_sequence(ws)
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(_filter_ncu(tmp_path, sequence)))
+    t = from_runner(_runner_answer(ws, dict.fromkeys(sequence, 1.0)), ws)
+    for call in t.calls:
+        sel = t.selection(call.index, warmup=1)
+        request = sel.profile_request(repeated_ws, set=None, name=f"call{call.index}")
+        assert (request.launch_skip, request.warmup, request.iterations) == (
+            sel.launch_skip, 1, 1
+        )  # fmt: skip
+        result = profile_workspace(request)
+        profiled = re.findall(r'Profiling "([^"]+)" - (\d+)', result.log)
+        assert profiled == [(call.kernels[0], str(len(sequence) + call.index))]
+    assert len(list((repeated_ws / "profiles").glob("call*.ncu-rep"))) == len(t.calls)
+
+
+def test_profile_this_call_refuses_a_run_that_launched_other_kernels(
+    repeated_ws: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A timeline that is not this run's (the model launches in another order now): the
+    launch ncu profiled is not the call's kernel, which is said, and no report is kept."""
+    from kernelscope.core.workspace import Workspace
+
+    ws = Workspace.open(repeated_ws)
+    sequence = launch_sequence(ws)
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(_filter_ncu(tmp_path, sequence[1:] + sequence[:1])))
+    t = from_runner(_runner_answer(ws, dict.fromkeys(sequence, 1.0)), ws)
+    sel = t.selection(1, warmup=0)
+    with pytest.raises(KernelscopeError, match=f"not {sel.kernel}") as err:
+        profile_workspace(
+            ProfileRequest(
+                workspace=repeated_ws,
+                launch_skip=sel.launch_skip,
+                launch_count=1,
+                expect_kernel=sel.kernel,
+            )
+        )
+    assert "measure the timeline again" in err.value.hint
+    assert list((repeated_ws / "profiles").iterdir()) == []
+
+
+def test_calibration_takes_the_event_records_off_each_call() -> None:
+    """The runner's correction: one record's cost off each duration (it lies inside the
+    event pair), two off each start per call before (both records), the measured duration
+    kept; a call never starts before the one before it ends."""
+    from kernelscope.core.profiling import model_runner
+
+    raw = [
+        {"start_us": 0.0, "duration_us": 5.8, "min_us": 5.7, "max_us": 6.0},
+        {"start_us": 6.0, "duration_us": 3.4, "min_us": 3.3, "max_us": 3.5},
+        {"start_us": 11.8, "duration_us": 1.0, "min_us": 0.9, "max_us": 1.1},
+    ]
+    fixed = model_runner.calibrate(raw, 1.3)
+    assert [c["duration_us"] for c in fixed] == pytest.approx([4.5, 2.1, 0.0])
+    assert [c["raw_us"] for c in fixed] == [5.8, 3.4, 1.0]
+    assert fixed[1]["min_us"] == pytest.approx(2.0) and fixed[2]["max_us"] == 0.0
+    # 6.0 - 2.6 would fall inside the first call: it starts when that one ends
+    assert [c["start_us"] for c in fixed] == pytest.approx([0.0, 4.5, 11.8 - 4 * 1.3])
+    ends = [c["start_us"] + c["duration_us"] for c in fixed]
+    assert all(end <= c["start_us"] for end, c in zip(ends, fixed[1:], strict=False))
+    assert raw[0]["duration_us"] == 5.8  # the measured calls are left as they were
+
+
+def test_a_calibrated_runner_timeline_keeps_the_measured_durations(build_once) -> None:
+    ws = build_once("repeated_layers.py")
+    answer = _runner_answer(ws, dict.fromkeys(launch_sequence(ws), 2.0))
+    answer["calls"] = [{**c, "raw_us": c["duration_us"] + 1.3} for c in answer["calls"]]
+    t = from_runner(answer, ws)
+    assert all(c.raw_us == pytest.approx(c.duration_us + 1.3) for c in t.calls)
+    assert Timeline.from_dict(t.to_dict()).calls == t.calls
+
+
+class _Event:
+    t = 0.0
+
+
+class _FakeGpu:
+    """The CUDA driver as the runner's timeline uses it, on a simulated GPU clock (µs):
+    recording an event costs the stream ``record_us`` before it takes its timestamp, a
+    kernel advances the clock by its duration. That is what the H200 showed: back-to-back
+    records 1.3 µs apart, and each event pair 1.3 µs longer than ncu's duration."""
+
+    record_us = 1.3
+
+    def __init__(self) -> None:
+        self.clock = 0.0
+        self.live: set[int] = set()
+
+    def use_primary_context(self, ordinal: int = 0) -> None:
+        pass
+
+    def event(self) -> _Event:
+        ev = _Event()
+        self.live.add(id(ev))
+        return ev
+
+    def record(self, ev: _Event) -> None:
+        self.clock += self.record_us
+        ev.t = self.clock
+
+    def elapsed_ms(self, a: _Event, b: _Event) -> float:
+        return (b.t - a.t) / 1000
+
+    def destroy(self, ev: _Event) -> None:
+        self.live.discard(id(ev))
+
+    def spin(self, ns: int) -> None:
+        self.clock += 5.0
+
+    def reached(self, ev: _Event) -> bool:
+        return False  # the pass was enqueued before the spinning kernel ended
+
+    def synchronize(self) -> None:
+        pass
+
+    def driver_version(self) -> int:
+        return 13000
+
+
+def test_the_runners_timeline_takes_the_measured_record_cost_off_each_call(monkeypatch) -> None:
+    """The runner's --timeline end to end on a simulated GPU: each call's duration comes out
+    as the kernel's own, the measured pair stays as raw_us, the starts close up, and no event
+    is left alive."""
+    from kernelscope.core.profiling import model_runner
+
+    gpu = _FakeGpu()
+    kernels = {"conv": 5.3, "pool": 2.1, "dense": 16.9}
+    sequence = ["conv", "pool", "conv", "dense"]
+
+    class Model:
+        def __init__(self, workspace, inputs, seed) -> None:  # noqa: ANN001
+            self.args, self.calls, self.device = [], {"count": 1}, type("D", (), {})()
+            self.device.sync = lambda: None
+            self.device.device_name = "Simulated GPU"
+            self.instrument = None
+            self.vm = type("VM", (), {"set_instrument": self._set})()
+
+        def _set(self, fn) -> None:  # noqa: ANN001
+            self.instrument = fn
+
+        def kernels_by_primfunc(self) -> dict[str, list[str]]:
+            return {name: [f"{name}_kernel"] for name in kernels}
+
+        def func(self) -> None:
+            for name in sequence:
+                if self.instrument:
+                    self.instrument(None, name, True, None)
+                gpu.clock += kernels[name]
+                if self.instrument:
+                    self.instrument(None, name, False, None)
+
+        def run(self, times: int) -> None:
+            for _ in range(times):
+                self.func()
+
+    monkeypatch.setattr(model_runner, "_Model", Model)
+    monkeypatch.setattr(model_runner, "Cuda", lambda: gpu)
+    out = model_runner.timeline(Path("ws"), None, warmup=1, repeat=3, seed=0)
+    calls = out["calls"]
+    assert [c["primfunc"] for c in calls] == sequence
+    assert [c["duration_us"] for c in calls] == pytest.approx([kernels[n] for n in sequence])
+    assert [c["raw_us"] for c in calls] == pytest.approx([kernels[n] + 1.3 for n in sequence])
+    assert out["event_overhead_us"] == pytest.approx(1.3)
+    assert out["raw_kernel_us"] == pytest.approx(sum(kernels[n] for n in sequence) + 4 * 1.3)
+    starts = [c["start_us"] for c in calls]
+    ends = [c["start_us"] + c["duration_us"] for c in calls]
+    assert starts[0] == 0.0 and starts[1:] == pytest.approx(ends[:-1])  # back to back
+    assert out["gap_us"]["median"] == pytest.approx(1.3)  # as measured, between the pairs
+    assert all(out["saturated"]) and out["device"] == "Simulated GPU"
+    assert gpu.live == set()  # every event destroyed

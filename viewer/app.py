@@ -13,11 +13,12 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
+from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication, QStyleFactory
+from PySide6.QtGui import QColor, QIcon, QPalette, QPixmap
+from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument, is_model
@@ -27,6 +28,8 @@ from .main_window import MainWindow
 SCREENSHOT_SIZE = (1600, 1000)
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
+# --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
+PANES = {"details": (620, 1000), "roofline": (1100, 760), "headroom": (1400, 480)}
 
 
 def application(platform: str | None = None) -> QApplication:
@@ -39,7 +42,19 @@ def application(platform: str | None = None) -> QApplication:
         app = QApplication([*sys.argv[:1], *(["-platform", platform] if platform else [])])
         app.setDesktopFileName("kernelscope")
     assert isinstance(app, QApplication)
+    if app.windowIcon().isNull():
+        app.setWindowIcon(app_icon())
     return app
+
+
+def app_icon() -> QIcon:
+    """kernelscope's icon from the package's resources: the PNG sizes, and the SVG above."""
+    icons = resources.files("kernelscope.resources") / "icons"
+    icon = QIcon()
+    for entry in sorted(icons.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith((".png", ".svg")):
+            icon.addFile(str(entry))
+    return icon
 
 
 def palette(name: str) -> QPalette:
@@ -127,15 +142,21 @@ def run(
     kernel: str | None = None,
     line: int | None = None,
     palette: str | None = None,
+    pane: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit."""
+    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit
+    (of ``pane`` alone when given: details, roofline or headroom)."""
+    if pane is not None and pane not in PANES:
+        raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(PANES))
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
-            return _screenshot(app, path, Path(screenshot_to), kernel, line)
+            return _screenshot(app, path, Path(screenshot_to), kernel, line, pane)
         window = MainWindow()
         window.show()
+        if pane:
+            window.show_pane(pane)
         if path:
             _locate_when_opened(window, kernel, line)
             window.open_path(path)
@@ -157,9 +178,15 @@ def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None
 
 
 def _screenshot(
-    app: QApplication, path: str | None, out: Path, kernel: str | None, line: int | None
+    app: QApplication,
+    path: str | None,
+    out: Path,
+    kernel: str | None,
+    line: int | None,
+    pane: str | None = None,
 ) -> int:
-    """Open ``path``, go to the location, wait until every job is done, save the PNG."""
+    """Open ``path``, go to the location, wait until every job is done, save the PNG (of the
+    whole window, or of one pane)."""
     if path and is_model(path):
         raise KernelscopeError(
             f"{Path(path).name} is a model: screenshots show workspaces and reports",
@@ -209,7 +236,7 @@ def _screenshot(
                 return
             if line:
                 window.source.show_row(line - 1, center=True)
-            if not window.grab().save(str(out)):
+            if not _grab(window, pane).save(str(out)):
                 finish(KernelscopeError(f"could not write {out}", hint="check the folder exists"))
             else:
                 finish()
@@ -221,6 +248,8 @@ def _screenshot(
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
         window.show()
+        if pane:
+            _show_pane(window, pane)
         timeout.start(SCREENSHOT_TIMEOUT_MS)
         if path:
             window.open_path(path)
@@ -231,3 +260,19 @@ def _screenshot(
     if errors:
         raise errors[0]
     return 0
+
+
+def _show_pane(window: MainWindow, pane: str) -> None:
+    widget = window.show_pane(pane)
+    dock = widget.parentWidget()
+    if isinstance(dock, QDockWidget):  # its own size, whatever room the window leaves it
+        dock.setFloating(True)
+        dock.resize(*PANES[pane])
+
+
+def _grab(window: MainWindow, pane: str | None) -> QPixmap:
+    if pane is None:
+        return window.grab()
+    if pane == "details":  # every section, not only what the dock's height shows
+        return window.details_pane.content.grab()
+    return window.show_pane(pane).grab()

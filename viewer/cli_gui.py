@@ -25,6 +25,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--kernel", help="select this kernel (its name or a unique part of it)")
     p.add_argument("--line", type=int, help="select this line of the kernel's source")
     p.add_argument(
+        "--pane",
+        choices=("details", "roofline", "headroom"),
+        help="show this pane; with --screenshot, render only it",
+    )
+    p.add_argument(
         "--palette",
         choices=("light", "dark"),
         help="Fusion style with a light or dark palette (default: the desktop's)",
@@ -41,4 +46,5 @@ def _run(args: argparse.Namespace) -> int:
         kernel=args.kernel,
         line=args.line,
         palette=args.palette,
+        pane=args.pane,
     )

@@ -36,9 +36,13 @@ from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
 from .dialogs.error_dialog import error_box
 from .dialogs.export_summary import summary_box
+from .panels.details_pane import DetailsPane
+from .panels.headroom_panel import HeadroomPanel
 from .panels.hot_lines_panel import HotLinesPanel
 from .panels.kernel_db_panel import KernelDbPanel
 from .panels.kernel_list import KernelList
+from .panels.roofline_panel import RooflinePanel
+from .panels.timeline_panel import TimelinePanel, is_timeline
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
 from .widgets.busy import BusyIndicator
@@ -51,8 +55,9 @@ if TYPE_CHECKING:  # core.kernel_db (sqlite-utils, 0.3 s) loads when the DB is f
     from kernelscope.core.kernel_db import ExportReport
 
 OPEN_FILTER = (
-    "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx);;Workspaces (manifest.json);;"
-    "Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;All files (*)"
+    "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx *.nsys-rep *.sqlite);;"
+    "Workspaces (manifest.json);;Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;"
+    "Timelines (*.json *.nsys-rep *.sqlite);;All files (*)"
 )
 
 
@@ -93,12 +98,31 @@ class MainWindow(QMainWindow):
         self.kernels = KernelList(self.selection)
         self.hot = HotLinesPanel(self.selection, self.workers)
         self.db_panel = KernelDbPanel(self.settings, self.workers, cuda)
+        self.timeline_panel = TimelinePanel(self.settings, self.workers)
         self.kernel_dock = self._dock("Kernels", self.kernels, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.hot_dock = self._dock("Hot lines", self.hot, Qt.DockWidgetArea.BottomDockWidgetArea)
         self.db_dock = self._dock(
             "Kernel DB", self.db_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
+        self.timeline_dock = self._dock(
+            "Timeline", self.timeline_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
         self.tabifyDockWidget(self.hot_dock, self.db_dock)
+        self.tabifyDockWidget(self.db_dock, self.timeline_dock)
+        # why a kernel is slow (issue 10): Details and the roofline on the right, the headroom
+        # list with the other lists at the bottom; each reads only while it is shown
+        self.details_pane = DetailsPane(self.selection, self.workers)
+        self.roofline_panel = RooflinePanel(self.selection, self.workers)
+        self.headroom_panel = HeadroomPanel(self.selection, self.workers)
+        right = Qt.DockWidgetArea.RightDockWidgetArea
+        self.details_dock = self._dock("Details", self.details_pane, right)
+        self.roofline_dock = self._dock("Roofline", self.roofline_panel, right)
+        self.tabifyDockWidget(self.details_dock, self.roofline_dock)
+        self.details_dock.raise_()
+        self.headroom_dock = self._dock(
+            "Headroom", self.headroom_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+        )
+        self.tabifyDockWidget(self.db_dock, self.headroom_dock)
         self.hot_dock.raise_()
         self.open_busy = BusyIndicator("open_busy")
         self.export_busy = BusyIndicator("export_busy")
@@ -121,6 +145,7 @@ class MainWindow(QMainWindow):
         self.resize(1500, 900)
         self.splitter.setSizes([800, 700])
         self.resizeDocks([self.kernel_dock], [380], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.details_dock], [440], Qt.Orientation.Horizontal)
         self.resizeDocks([self.hot_dock], [220], Qt.Orientation.Vertical)
         self._default_state = self.saveState()
         self._save_layout = restore_layout
@@ -139,7 +164,7 @@ class MainWindow(QMainWindow):
         """Menus, toolbar and the kernel list's context menu, from the table in its order."""
         menus = {title: self.menuBar().addMenu(title) for title in MENUS}
         sections = dict.fromkeys(MENUS, 0)
-        for dock in (self.kernel_dock, self.hot_dock, self.db_dock):  # View's first section
+        for dock in self._docks():  # View's first section
             menus["&View"].addAction(dock.toggleViewAction())
         toolbar = self.addToolBar("Main")
         toolbar.setObjectName("main_toolbar")
@@ -176,6 +201,17 @@ class MainWindow(QMainWindow):
             if spec.context:
                 self.kernels.table.addAction(action)
 
+    def _docks(self) -> tuple[QDockWidget, ...]:
+        return (
+            self.kernel_dock,
+            self.hot_dock,
+            self.db_dock,
+            self.timeline_dock,
+            self.details_dock,
+            self.roofline_dock,
+            self.headroom_dock,
+        )
+
     def action(self, id: str) -> QAction:
         """The window's action of that id (``actions.ACTIONS``)."""
         return self._actions[id]
@@ -204,6 +240,12 @@ class MainWindow(QMainWindow):
             lambda visible: self.db_panel.ensure_loaded() if visible else None
         )
         self.db_panel.reexport_requested.connect(self.export_selected)
+        self.timeline_panel.error.connect(self.show_error)
+        self.timeline_panel.shown.connect(self.show_timeline)
+        self.timeline_panel.profiled.connect(self._open_profiled_call)
+        self.details_dock.visibilityChanged.connect(self.details_pane.set_shown)
+        self.roofline_dock.visibilityChanged.connect(self.roofline_panel.set_shown)
+        self.headroom_dock.visibilityChanged.connect(self.headroom_panel.set_shown)
         self.recent.open_requested.connect(self.open_path)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
@@ -238,6 +280,10 @@ class MainWindow(QMainWindow):
             or self.hot.busy
             or self.db_panel.busy
             or self.exporter.running
+            or self.timeline_panel.busy
+            or self.details_pane.busy
+            or self.roofline_panel.busy
+            or self.headroom_panel.busy
         )
 
     def choose_file(self) -> None:
@@ -256,6 +302,9 @@ class MainWindow(QMainWindow):
             return True
         if not str(path):
             return False
+        if is_timeline(path):
+            self.timeline_panel.open_file(path)
+            return True
         self.open_paths([path])
         return True
 
@@ -269,6 +318,7 @@ class MainWindow(QMainWindow):
             return  # shown when its kernel list was read; now all of it is
         self.selection.set_document(document)
         self.db_panel.set_document(document)
+        self.timeline_panel.set_workspace(document.workspace)
         if len(paths) == 1 and paths[0].exists():  # not for several CSV files opened together
             self.recent.remember(str(paths[0].resolve()))
         self.kernels.select_first()
@@ -292,11 +342,34 @@ class MainWindow(QMainWindow):
     def build_and_profile(self, model: Path | None = None) -> None:
         from .dialogs.build_dialog import BuildDialog  # core.build on first use only
 
-        dialog = BuildDialog(self.workers, self, model)
+        document = self.selection.document
+        workspace = document.workspace if document is not None and model is None else None
+        dialog = BuildDialog(self.workers, self, model, settings=self.settings, workspace=workspace)
+        dialog.finished.connect(lambda result: self.timeline_panel.reload_hosts())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.finished_document.connect(self.open_path)
         dialog.import_requested.connect(self.choose_file)
         dialog.open()
+
+    # ---- timeline -----------------------------------------------------------------------
+    def show_timeline(self) -> None:
+        self.timeline_dock.show()
+        self.timeline_dock.raise_()
+
+    def measure_timeline(self) -> None:
+        self.show_timeline()
+        self.timeline_panel.measure()
+
+    def _open_profiled_call(self, workspace: str, kernel: str) -> None:
+        """Open the workspace whose newest report is the call just profiled, at its kernel."""
+
+        def select(document: ViewDocument) -> None:
+            self.document_opened.disconnect(select)
+            if any(s.name == kernel for s in document.summaries):
+                self.selection.show(kernel)
+
+        self.document_opened.connect(select)
+        self.open_path(workspace)
 
     # ---- kernel DB ----------------------------------------------------------------------
     def export_selected(self, kernels: list[str] | None = None) -> bool:
@@ -414,6 +487,26 @@ class MainWindow(QMainWindow):
     def focus_sass(self) -> None:
         self.sass.table.setFocus()
 
+    def show_pane(self, pane: str) -> QWidget:
+        """Raise the dock of a pane ("details", "roofline", "headroom") and return the pane."""
+        dock, widget = {
+            "details": (self.details_dock, self.details_pane),
+            "roofline": (self.roofline_dock, self.roofline_panel),
+            "headroom": (self.headroom_dock, self.headroom_panel),
+        }[pane]
+        dock.show()
+        dock.raise_()
+        return widget
+
+    def show_details(self) -> None:
+        self.show_pane("details")
+
+    def show_roofline(self) -> None:
+        self.show_pane("roofline")
+
+    def show_headroom(self) -> None:
+        self.show_pane("headroom")
+
     def about(self) -> None:
         QMessageBox.about(
             self,
@@ -436,10 +529,10 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state)
-        self.kernel_dock.show()
-        self.hot_dock.show()
-        self.db_dock.show()
+        for dock in self._docks():
+            dock.show()
         self.hot_dock.raise_()
+        self.details_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -1,4 +1,4 @@
-"""``kernelscope build``, ``kernelscope doctor`` and the kernel table of a workspace."""
+"""``kernelscope build`` and the kernel table of a workspace."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from typing import TextIO
 
 from ..build import parse_shapes
 from ..formatting import format_dims
-from ..toolchain import doctor_report
 from ..workspace import KernelInfo, Workspace
 from .progress import TerminalProgress
 from .table import format_table
@@ -46,12 +45,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
     p.set_defaults(func=_build)
 
-    d = sub.add_parser(
-        "doctor", help="report the NVIDIA tools kernelscope found and what is missing"
-    )
-    d.add_argument("--json", action="store_true")
-    d.set_defaults(func=_doctor)
-
 
 def _build(args: argparse.Namespace) -> int:
     from ..build import BuildRequest, build_in_child
@@ -73,17 +66,6 @@ def _build(args: argparse.Namespace) -> int:
     else:
         print_kernel_table(ws)
     return 0
-
-
-def _doctor(args: argparse.Namespace) -> int:
-    rows = doctor_report()
-    if args.json:
-        print(json.dumps([dict(zip(("tool", "status", "detail"), r, strict=True)) for r in rows]))
-    else:
-        width = max(len(r[1]) for r in rows)
-        for tool, status, detail in rows:
-            print(f"{tool:10} {status:{width}}  {detail}")
-    return 0 if all(r[1] != "MISSING" for r in rows if r[0] in ("nvcc", "nvdisasm")) else 1
 
 
 def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:

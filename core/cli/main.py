@@ -27,11 +27,12 @@ COMMAND_MODULES = (
     "timeline",
     "diff",
     "nnfusion",
+    "environment",
 )
 # Which module registers each command (tests/test_architecture.py keeps this true).
 COMMANDS = {
     "build": "build",
-    "doctor": "build",
+    "doctor": "environment",
     "profile": "profile",
     "run": "profile",
     "kernels": "ncu",
@@ -95,7 +96,20 @@ def route(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> list[s
     return argv
 
 
+def _configure_logging() -> None:
+    """``KERNELSCOPE_LOG=debug`` (or info, warning) shows the library's log on stderr."""
+    level = os.environ.get("KERNELSCOPE_LOG", "").strip().upper()
+    if level:
+        import logging
+
+        logging.basicConfig(
+            level=getattr(logging, level, logging.INFO),
+            format="kernelscope: %(levelname)s %(name)s: %(message)s",
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _configure_logging()
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser(argv[0] if argv else None)
     args = parser.parse_args(route(parser, argv))

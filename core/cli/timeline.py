@@ -180,7 +180,8 @@ def _print_selection(
     print()
     print(
         f"call {index}: {selection.kernel} at {call.start_us:.1f} us, "
-        f"{call.duration_us:.2f} us (launch {selection.launch_skip + 1} of it in the run)"
+        f"{call.duration_us:.2f} us (kernel launch {selection.launch_skip + 1} of the run, "
+        f"launch {selection.occurrence + 1} of this kernel)"
     )
     print("ncu " + shlex.join(selection.ncu_arguments()))
     if workspace is not None and timeline.source == "runner":
@@ -188,8 +189,6 @@ def _print_selection(
             "kernelscope",
             "profile",
             str(workspace),
-            "--kernel",
-            selection.kernel_regex,
             "--launch-skip",
             str(selection.launch_skip),
             "--launch-count",
@@ -201,7 +200,7 @@ def _print_selection(
 
 
 def _profile(args: argparse.Namespace, selection: Any, workspace: Path | None) -> int:
-    from ..profiling import ProfileRequest, profile_workspace, profiling_problem, ssh_options
+    from ..profiling import profile_workspace, profiling_problem, ssh_options
     from .main import main as cli_main
 
     if workspace is None:
@@ -210,14 +209,9 @@ def _profile(args: argparse.Namespace, selection: Any, workspace: Path | None) -
         )
     if not args.host and (problem := profiling_problem()):
         raise KernelscopeError(problem, hint="profile on a GPU machine: --host user@gpu")
-    request = ProfileRequest(
-        workspace=workspace,
+    request = selection.profile_request(
+        workspace,
         set=None if args.set == "none" else args.set,
-        kernel_regex=selection.kernel_regex,
-        launch_skip=selection.launch_skip,
-        launch_count=selection.launch_count,
-        warmup=selection.warmup,
-        iterations=1,
         inputs=args.inputs,
         seed=args.seed,
         host=args.host,

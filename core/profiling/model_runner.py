@@ -22,7 +22,10 @@ Timeline: every kernel call of one forward pass, timed with CUDA events recorded
 each PrimFunc call (``VirtualMachine.set_instrument``), through the CUDA driver API. A
 kernel that spins on the GPU first holds the stream while the whole pass is enqueued, so
 the GPU runs the calls back to back and an event pair measures the kernel, not Python's
-launch overhead; the result says whether the queue stayed ahead of the GPU.
+launch overhead; the result says whether the queue stayed ahead of the GPU. Recording an
+event costs the stream about a microsecond of its own (on an H200: 1.3 us), which lands in
+every pair; the runner measures it (records back to back behind the spinning kernel) and
+takes it off each call (``calibrate``), keeping the measured figure as ``raw_us``.
 """
 
 from __future__ import annotations
@@ -116,6 +119,18 @@ def use_runtime(folder: Path | None) -> None:
         os.environ["TVM_USE_RUNTIME_LIB"] = "1"
 
 
+def _import_ffi():  # noqa: ANN202 - the tvm_ffi module
+    """``import tvm_ffi``, which loads libtvm_ffi.so: TVM's runtime libraries link against
+    it, and it lives in tvm_ffi/lib, not beside them, so they load only after it."""
+    try:
+        import tvm_ffi
+    except ImportError as exc:
+        raise RunnerError(
+            f"no TVM runtime for this Python ({sys.executable}): {exc}", EXIT_NO_TVM
+        ) from exc
+    return tvm_ffi
+
+
 def _load_tvm_cuda() -> None:
     """With a runtime-only TVM, load its CUDA runtime library (it needs the driver's
     libcuda.so.1) before ``import tvm``; a full TVM loads it itself."""
@@ -123,6 +138,7 @@ def _load_tvm_cuda() -> None:
         return
     import importlib.util
 
+    _import_ffi()
     spec = importlib.util.find_spec("tvm")
     if spec and spec.submodule_search_locations:
         lib = Path(next(iter(spec.submodule_search_locations))) / "lib"
@@ -138,12 +154,7 @@ def _load_tvm_cuda() -> None:
 
 def _import_tvm(cuda: bool = True):  # noqa: ANN202 - the tvm module
     """Import TVM (with its CUDA runtime unless ``cuda`` is False)."""
-    try:
-        import tvm_ffi  # loads libtvm_ffi.so, which TVM's runtime libraries link against
-    except ImportError as exc:
-        raise RunnerError(
-            f"no TVM runtime for this Python ({sys.executable}): {exc}", EXIT_NO_TVM
-        ) from exc
+    tvm_ffi = _import_ffi()
     if cuda:
         _load_tvm_cuda()
     try:
@@ -341,7 +352,14 @@ class Cuda:
             "cuGetErrorName": [c_int, ctypes.POINTER(ctypes.c_char_p)],
         }
         for name, argtypes in signatures.items():
-            fn = getattr(self.lib, name)
+            try:
+                fn = getattr(self.lib, name)
+            except AttributeError as exc:
+                raise RunnerError(
+                    f"the NVIDIA driver's libcuda.so.1 has no {name} ({exc}): the driver is "
+                    "too old or not NVIDIA's",
+                    EXIT_NO_GPU,
+                ) from exc
             fn.argtypes, fn.restype = argtypes, c_int
         # CUDA 12.8 added a _v2 that the headers map cuEventElapsedTime to; older drivers
         # have only the first one. Same signature.
@@ -478,6 +496,34 @@ class CallRecorder:
         return calls
 
 
+class EventPool:
+    """CUDA events made once and recorded again in every pass: creating an event per mark
+    would add a driver call to each kernel call's enqueue."""
+
+    def __init__(self, cuda: Cuda) -> None:
+        self.cuda = cuda
+        self.events: list[ctypes.c_void_p] = []
+        self.used = 0
+
+    def mark(self) -> ctypes.c_void_p:
+        if self.used == len(self.events):
+            self.events.append(self.cuda.event())
+        ev = self.events[self.used]
+        self.used += 1
+        self.cuda.record(ev)
+        return ev
+
+    def reset(self) -> None:
+        """Reuse the events (after the GPU reached them: ``synchronize`` first)."""
+        self.used = 0
+
+    def close(self) -> None:
+        for ev in self.events:
+            self.cuda.destroy(ev)
+        self.events.clear()
+        self.used = 0
+
+
 def _saturated_pass(model: _Model, cuda: Cuda, spin_ns: int, before, after) -> tuple[bool, float]:  # noqa: ANN001
     """One forward pass enqueued behind a spinning kernel; True when the GPU was still
     spinning after the whole pass was enqueued (so it never waited for the CPU)."""
@@ -493,6 +539,41 @@ def _saturated_pass(model: _Model, cuda: Cuda, spin_ns: int, before, after) -> t
     cuda.synchronize()
     cuda.destroy(spun)
     return ahead, enqueue
+
+
+def record_cost_us(cuda: Cuda, spin_ns: int, events: int = 65) -> list[float]:
+    """The GPU time between CUDA event records enqueued back to back behind a spinning
+    kernel (microseconds, one per pair): what recording one event costs the stream.
+
+    Every timed call is bracketed by two records; the second one's cost lands inside the
+    call's interval, which is why an event pair reads longer than Nsight Compute's
+    ``gpu__time_duration`` of the same launch by about this much (``calibrate``)."""
+    pool = EventPool(cuda)
+    try:
+        cuda.spin(spin_ns)
+        marks = [pool.mark() for _ in range(events)]
+        cuda.synchronize()
+        return [1000 * cuda.elapsed_ms(marks[i], marks[i + 1]) for i in range(len(marks) - 1)]
+    finally:
+        pool.close()
+
+
+def calibrate(calls: list[dict], overhead_us: float) -> list[dict]:
+    """Calls timed by event pairs (``start_us``/``duration_us``/``min_us``/``max_us`` as
+    measured) less the cost of the records: each duration loses ``overhead_us`` (one
+    record), each start ``2 * overhead_us`` per call before it (both records); a start never
+    falls before the end of the call before it. The measured duration stays as ``raw_us``."""
+    out: list[dict] = []
+    end = 0.0
+    for i, call in enumerate(calls):
+        fixed = dict(call)
+        fixed["raw_us"] = call["duration_us"]
+        for key in ("duration_us", "min_us", "max_us"):
+            fixed[key] = max(call[key] - overhead_us, 0.0)
+        fixed["start_us"] = max(call["start_us"] - 2 * i * overhead_us, end)
+        end = fixed["start_us"] + fixed["duration_us"]
+        out.append(fixed)
+    return out
 
 
 def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int, seed: int) -> dict:
@@ -512,31 +593,28 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
     plain_enqueue = time.perf_counter() - start
     model.device.sync()
 
-    events: list = []
-
-    def mark():  # noqa: ANN202
-        ev = cuda.event()
-        cuda.record(ev)
-        events.append(ev)
-        return ev
-
-    recorder = CallRecorder(kernels_of, mark)
+    pool = EventPool(cuda)
+    recorder = CallRecorder(kernels_of, pool.mark)
     model.vm.set_instrument(recorder)
     # Long enough to enqueue a pass several times over; doubled when the GPU caught up.
     spin_ns = int(min(max(8 * plain_enqueue, 0.02), 2.0) * 1e9)
 
     # The whole pass without per-call events, for the events' own cost.
     recorder.enabled = False
-    pass_events: list = []
     plain_gpu = []
+    marks: list = []
+
+    def mark() -> None:
+        marks.append(pool.mark())
+
     for _ in range(max(repeat, 1)):
-        a, b = cuda.event(), cuda.event()
-        _saturated_pass(
-            model, cuda, spin_ns, lambda a=a: cuda.record(a), lambda b=b: cuda.record(b)
-        )
-        plain_gpu.append(1000 * cuda.elapsed_ms(a, b))
-        pass_events += [a, b]
+        marks.clear()
+        _saturated_pass(model, cuda, spin_ns, mark, mark)
+        plain_gpu.append(1000 * cuda.elapsed_ms(marks[0], marks[1]))
+        pool.reset()
     recorder.enabled = True
+    record_cost = record_cost_us(cuda, spin_ns)
+    overhead = statistics.median(record_cost)
 
     passes, saturated, enqueue_ms = [], [], []
     for _ in range(max(repeat, 1)):
@@ -545,9 +623,7 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
             calls = recorder.take()
             if ahead or attempt == 3:
                 break
-            for ev in events:
-                cuda.destroy(ev)
-            events.clear()
+            pool.reset()
             spin_ns *= 2
         first = calls[0][1] if calls else None
         passes.append(
@@ -558,19 +634,16 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
         )
         saturated.append(ahead)
         enqueue_ms.append(1000 * enqueue)
-        for ev in events:
-            cuda.destroy(ev)
-        events.clear()
-    for ev in pass_events:
-        cuda.destroy(ev)
+        pool.reset()
+    pool.close()
 
     lengths = {len(p) for p in passes}
     if len(lengths) != 1:
         raise RunnerError(f"the forward passes made different calls: {sorted(lengths)} calls")
-    calls_out = []
+    measured = []
     for i, (name, _, _) in enumerate(passes[0]):
         durations = [p[i][2] for p in passes]
-        calls_out.append(
+        measured.append(
             {
                 "primfunc": name,
                 "kernels": kernels_of[name],
@@ -587,10 +660,14 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
         "driver_version": cuda.driver_version(),
         "warmup": max(warmup, 1),
         "repeat": len(passes),
-        "clock": "CUDA events around each PrimFunc call, stream held by a spinning kernel",
+        "clock": "CUDA events around each PrimFunc call, stream held by a spinning kernel; "
+        "each duration less the GPU cost of one event record",
         "spin_ms": spin_ns / 1e6,
         "saturated": saturated,
-        "calls": calls_out,
+        "calls": calibrate(measured, overhead),
+        "event_overhead_us": overhead,
+        "record_cost_us": {"median": overhead, "min": min(record_cost), "max": max(record_cost)},
+        "raw_kernel_us": sum(c["duration_us"] for c in measured),
         "plain_wall_ms": statistics.median(plain_wall),
         "plain_gpu_us": statistics.median(plain_gpu),
         "plain_enqueue_ms": 1000 * plain_enqueue,

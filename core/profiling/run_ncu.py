@@ -33,7 +33,9 @@ from .remote import RUNNER, RemoteFolder, SshTarget, workspace_entries
 
 logger = logging.getLogger(__name__)
 
-_PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)" - (?P<index>\d+)')
+# ncu 2025.3 prints `==PROF== Profiling "k" - 3: 0%...` for every launch, and without the
+# ` - 3` index when a --kernel-name / --kernel-id filter is given (seen on the H200).
+_PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)"(?: - (?P<index>\d+))?')
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
 
 
@@ -56,6 +58,9 @@ class ProfileRequest:
     remote_ncu: str = "ncu"
     remote_python: str = "python3"
     remote_runtime_root: str | None = None  # on the host; None: ~/.cache/kernelscope/runtime
+    # The kernel every profiled launch must be (a timeline's one-call selection): a run
+    # that profiled another one is refused, with no report left.
+    expect_kernel: str | None = None
 
 
 @dataclass
@@ -127,6 +132,7 @@ def profile_workspace(
             log, launches = _profile_remote(ws, req, partial, expected, report, cancel)
         else:
             log, launches = _profile_local(ws, req, partial, expected, report, cancel)
+        _check_expected(req, log)
         produced = partial.with_name(partial.name + ".ncu-rep")
         if not produced.is_file():
             raise KernelscopeError("ncu finished but wrote no report", details=log)
@@ -137,6 +143,20 @@ def profile_workspace(
     report("done", 1.0, f"report: {final}")
     logger.info("%s: %d kernel launches profiled into %s", ws.path.name, launches, final)
     return ProfileResult(final, time.perf_counter() - start, launches, log)
+
+
+def _check_expected(req: ProfileRequest, log: str) -> None:
+    if req.expect_kernel is None:
+        return
+    names = [m.group("name") for m in _PROFILING_RE.finditer(log)]
+    wrong = sorted({n for n in names if n != req.expect_kernel})
+    if wrong:
+        raise KernelscopeError(
+            f"ncu profiled {', '.join(wrong)}, not {req.expect_kernel}: the model's launches "
+            "are not the ones the timeline recorded (other inputs or a rebuilt workspace?)",
+            hint="measure the timeline again, then profile the call from it",
+            details=log,
+        )
 
 
 def launch_sequence(ws: Workspace) -> list[str] | None:
@@ -228,7 +248,9 @@ def _stream(
         if m:
             launches += 1
             fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
-            report("profile", fraction, f"profiling {m.group('name')} (launch {m.group('index')})")
+            index = m.group("index")
+            where = f"launch {index}" if index is not None else f"{launches} of {expected}"
+            report("profile", fraction, f"profiling {m.group('name')} ({where})")
 
     # stdin stays an open pipe: over ssh, the remote supervisor runs ncu while it is open
     result = run_process(

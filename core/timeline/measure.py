@@ -148,6 +148,7 @@ def from_runner(raw: dict, ws: Workspace, host: str | None = None) -> Timeline:
             primfunc=c.get("primfunc", ""),
             min_us=c.get("min_us"),
             max_us=c.get("max_us"),
+            raw_us=c.get("raw_us"),
         )
         for i, c in enumerate(raw.get("calls", []))
     ]

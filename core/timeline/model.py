@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -16,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KernelscopeError
+from ..profiling import ProfileRequest
 from ..workspace import Workspace
 
 TIMELINE_VERSION = 1
@@ -35,6 +35,7 @@ class TimelineCall:
     ops: str = ""  # every fused operator: "nn.conv2d+add+nn.relu"
     min_us: float | None = None  # over the timed passes (runner)
     max_us: float | None = None
+    raw_us: float | None = None  # runner: the event pair as measured, before calibration
     grid: list[int] | None = None
     block: list[int] | None = None
     device: int | None = None
@@ -63,24 +64,41 @@ class Share:
 
 @dataclass
 class KernelSelection:
-    """What makes ncu profile exactly one call: ``--kernel-name regex:<kernel_regex>
-    --launch-skip <launch_skip> --launch-count 1`` with the same warm-up passes."""
+    """What makes ncu profile exactly one call: ``--launch-skip <launch_skip> --launch-count
+    1`` over every kernel launch of the run (no kernel-name filter), with the same warm-up
+    passes; the launch profiled must then be ``kernel`` (``ProfileRequest.expect_kernel``).
+
+    The position among all launches needs no name matching by ncu: a TVM kernel's
+    ``extern "C"`` name can be matched, but a filter that matches nothing fails quietly
+    (ncu profiles no launch), while a wrong position is caught by the name check.
+    ``occurrence`` is which launch of this kernel it is in the run (0 = the first), for
+    ncu's own ``--kernel-id ::NAME:N`` form."""
 
     kernel: str
-    kernel_regex: str
-    launch_skip: int
+    launch_skip: int  # kernel launches of the run before this one, of any kernel
     launch_count: int
     warmup: int
+    occurrence: int
 
     def ncu_arguments(self) -> list[str]:
-        return [
-            "--kernel-name",
-            f"regex:{self.kernel_regex}",
-            "--launch-skip",
-            str(self.launch_skip),
-            "--launch-count",
-            str(self.launch_count),
-        ]
+        return ["--launch-skip", str(self.launch_skip), "--launch-count", str(self.launch_count)]
+
+    def kernel_id(self) -> str:
+        """The same launch as ncu's ``--kernel-id`` (invocations count from 1)."""
+        return f"::{self.kernel}:{self.occurrence + 1}"
+
+    def profile_request(self, workspace: Path, **options: Any) -> ProfileRequest:
+        """The ProfileRequest that profiles this call of ``workspace``'s model (``options``:
+        the rest of ProfileRequest, such as ``set``, ``host`` or ``inputs``)."""
+        return ProfileRequest(
+            workspace=workspace,
+            launch_skip=self.launch_skip,
+            launch_count=self.launch_count,
+            warmup=self.warmup,
+            iterations=1,
+            expect_kernel=self.kernel,
+            **options,
+        )
 
 
 @dataclass
@@ -113,12 +131,10 @@ class Timeline:
 
     def selection(self, index: int, kernel: str | None = None, warmup: int = 0) -> KernelSelection:
         """The ncu selection for call ``index`` (its first kernel unless ``kernel``) in a
-        profiled run of the runner with ``warmup`` passes before the profiled one.
-
-        ncu counts launch-skip over the launches that match the name filter, from the
-        start of the process: the warm-up passes come first, then this pass. For an Nsight
-        Systems trace, the launches before this one in the traced program.
-        """
+        profiled run of the runner with ``warmup`` passes before the profiled one: the
+        warm-up passes launch every kernel of the pass first, then this pass the launches
+        before this one. For an Nsight Systems trace, the launches before this one in the
+        traced program (no warm-up of its own)."""
         if not 0 <= index < len(self.calls):
             raise KernelscopeError(
                 f"call {index} is not in the timeline (it has calls 0-{len(self.calls) - 1})"
@@ -127,16 +143,20 @@ class Timeline:
         name = kernel or call.kernels[0]
         if name not in call.kernels:
             raise KernelscopeError(f"call {index} launches {call.name}, not {name}")
-        before = sum(c.kernels.count(name) for c in self.calls[:index])
-        per_pass = sum(c.kernels.count(name) for c in self.calls)
         if self.source != "runner":
             warmup = 0
+        position = call.kernels.index(name)
+        before = sum(len(c.kernels) for c in self.calls[:index]) + position
+        same = sum(c.kernels.count(name) for c in self.calls[:index])
+        same += call.kernels[:position].count(name)
+        per_pass = sum(len(c.kernels) for c in self.calls)
+        per_pass_same = sum(c.kernels.count(name) for c in self.calls)
         return KernelSelection(
             kernel=name,
-            kernel_regex=f"^{re.escape(name)}$",
             launch_skip=warmup * per_pass + before,
             launch_count=1,
             warmup=warmup,
+            occurrence=warmup * per_pass_same + same,
         )
 
     def annotate(self, ws: Workspace) -> None:

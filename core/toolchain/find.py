@@ -42,6 +42,11 @@ _HOW_TO_GET = {
 }
 
 
+def how_to_get(name: str) -> str:
+    """What to do when tool ``name`` is missing."""
+    return _HOW_TO_GET[name]
+
+
 @dataclass(frozen=True)
 class Tool:
     name: str

@@ -8,7 +8,8 @@ correlation (the line table of a workspace) is there even without a profile.
 Values, not services: a ``KernelView`` is complete when it is made and never changes (as KDAB
 Hotspot hands its views finished results), a ``KernelSummary`` likewise. What a window needs
 of the profile behind a document it asks the document for (``kernel_times``, ``export_facts``,
-``hot_lines``); the document never hands out its live ``Profile``.
+``hot_lines``, ``details``, ``roofline``, ``headroom``); the document never hands out its live
+``Profile``.
 
 Source locations are ``(file, line)`` pairs where ``file`` is the path as the line table
 recorded it (the build machine's path); ``KernelView.files`` maps each such path to the text
@@ -43,7 +44,8 @@ from ..workspace import KernelInfo, Location, SassInstruction, Workspace
 if TYPE_CHECKING:
     from ..compare import Comparison
     from ..kernel_db import KernelTimes, ProfileFacts
-    from ..ncu import Profile
+    from ..ncu import KernelDetails, Profile
+    from ..roofline import Headroom, Roofline
 
 Metrics = dict[str, float]
 
@@ -166,6 +168,11 @@ class ViewDocument:
         self.kernel_metric_names = tuple(kernel_metric_names)
         self.line_metric_names = (*line_metric_names, SASS_COUNT)
         self.workspace = workspace  # the build the kernels come from, if any
+        # kernels the build has but the model never launches (TVM keeps reshape kernels that
+        # run as views): the kernel list dims them and puts them last
+        self.never_launched = frozenset(
+            k.name for k in (workspace.manifest.kernels if workspace else ()) if not k.launched
+        )
         self._profile = profile
         self._load_kernel = load_kernel
         self._kernels: dict[str, KernelView] = {}
@@ -183,6 +190,10 @@ class ViewDocument:
             if view is None:
                 view = self._kernels[name] = self._load_kernel(name)
             return view
+
+    def launched(self, name: str) -> bool:
+        """False for a kernel the build's manifest says the model never launches (no I/O)."""
+        return name not in self.never_launched
 
     def summary(self, name: str) -> KernelSummary:
         for s in self.summaries:
@@ -226,6 +237,46 @@ class ViewDocument:
             new_workspace=self.workspace,
         )
 
+    def _measured(self, what: str) -> Profile:
+        if self._profile is None:
+            raise KernelscopeError(
+                f"{self.title} has no Nsight Compute profile: {what} comes from one",
+                hint="open a report, or profile the workspace (Build & Profile, or "
+                "kernelscope profile WORKSPACE) and open it again",
+            )
+        return self._profile
+
+    def details(self, kernel: str, launch: int | None = None) -> KernelDetails:
+        """I/O: the kernel's Details (``ncu.kernel_details``: its launches combined, or one
+        launch), as ``kernelscope details --kernel`` shows them. A kernel the profile holds no
+        launch of is a ``KernelscopeError`` saying why."""
+        from ..ncu import kernel_details
+
+        with self._lock:
+            profile = self._measured("the Details view")
+            if not self.launched(kernel):
+                raise KernelscopeError(
+                    f"{kernel} has no launches: the model never launches it",
+                    hint="TVM keeps kernels that run as views (a reshape); nothing to measure",
+                )
+            return kernel_details(profile, kernel, launch)
+
+    def roofline(self, kernel: str | None = None) -> Roofline:
+        """I/O: every kernel on the roofline (or one kernel's launches), ``roofline.roofline``;
+        ``Roofline.note`` says which counters are missing and the flag that collects them."""
+        from ..roofline import roofline
+
+        with self._lock:
+            return roofline(self._measured("the roofline"), kernel)
+
+    def headroom(self, roof: Roofline | None = None) -> Headroom:
+        """I/O: the headroom list (``roofline.headroom``) with this document's workspace for
+        the operator column; ``roof``, the document's ``roofline()`` if already computed."""
+        from ..roofline import headroom
+
+        with self._lock:
+            return headroom(self._measured("the headroom list"), self.workspace, roof)
+
     def hot_lines(self, metric: str, kernel: str | None = None, limit: int = 50) -> list[HotLine]:
         """I/O: the lines with the most ``metric`` (a line metric name, label or Nsight Compute
         metric name), in one kernel or over the whole model, ranked by ``ncu.rank_lines`` as
@@ -233,7 +284,7 @@ class ViewDocument:
         with self._lock:
             if metric != SASS_COUNT:
                 key = resolve_metric_name(metric)
-                if self._profile is None or key is None:
+                if self._profile is None or key is None or kernel in self.never_launched:
                     return []
                 return self._profile.hot_lines(metric=key, top=limit, kernel=kernel)
             names = [kernel] if kernel else [s.name for s in self.summaries]

@@ -31,6 +31,7 @@ from .document import (
     Metrics,
     ViewDocument,
     kernel_from_workspace,
+    summary_from_info,
 )
 
 # per-line columns, in this order, when the profile has them
@@ -64,6 +65,10 @@ def document_from_profile(
     for k in kernels:
         stalls = source.totals(k.name).stalls(1)
         summaries.append(_with_build_facts(k, infos.get(k.name), stalls[0][0] if stalls else ""))
+    profiled = {k.name for k in kernels}
+    # the build's kernels that the model never launches: listed (dimmed, last), never measured
+    unlaunched = {n: i for n, i in infos.items() if not i.launched and n not in profiled}
+    summaries.extend(summary_from_info(i) for i in unlaunched.values())
     present: set[str] = set()
     for k in kernels[:1]:
         table = source.instructions(k.name)
@@ -71,6 +76,8 @@ def document_from_profile(
     columns = [key for key in LINE_COLUMNS if key in present]
 
     def load(name: str) -> KernelView:
+        if workspace is not None and name in unlaunched:
+            return kernel_from_workspace(workspace, unlaunched[name], profile.source)
         if before_load is not None:
             before_load(name)
         return kernel_from_profile(profile, name, workspace)

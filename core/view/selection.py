@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from psygnal import Signal
 
+from ..ncu import first_and_hottest
 from .document import SASS_COUNT, KernelView, ViewDocument
 
 
@@ -50,6 +51,7 @@ class Selection:
         self.instruction: int = -1  # index into kernel.instructions; -1 when none
         self.lines: set[int] = set()  # lines of ``file`` to highlight
         self.instructions: set[int] = set()  # instructions to highlight
+        self.picked = ""  # what was chosen last: "line" or "instruction" ("" for nothing)
         self._views: dict[str, KernelView] = {}  # kernels of ``document`` received so far
         self._request: _Request | None = None
 
@@ -158,6 +160,7 @@ class Selection:
         self.lines = {line}
         self.instructions = set(self.kernel.instructions_at(self.file, line))
         self.instruction = min(self.instructions) if self.instructions else -1
+        self.picked = "line"
         self.selection_changed.emit()
 
     def select_instruction(self, index: int) -> None:
@@ -177,7 +180,18 @@ class Selection:
         self.lines = {line} if line else set()
         self.instructions = set(kernel.instructions_at(self.file, line)) if line else set()
         self.instructions.add(index)
+        self.picked = "instruction"
         self.selection_changed.emit()
+
+    def focus_instruction(self) -> int:
+        """The instruction to bring into view: the one chosen, or for a chosen line its
+        hottest (most warp samples; its first when it has none). -1 for none."""
+        kernel = self.kernel
+        if kernel is None or self.instruction < 0 or self.picked != "line":
+            return self.instruction
+        indices = sorted(self.instructions)
+        _, hottest = first_and_hottest(indices, [kernel.instruction_metrics[i] for i in indices])
+        return self.instruction if hottest is None else hottest
 
     def branch_target(self) -> int | None:
         """The instruction the selected branch jumps to, if the selection is a branch."""
@@ -188,6 +202,7 @@ class Selection:
         return kernel.offset_index.get(offset) if offset is not None else None
 
     def _clear(self) -> None:
+        self.picked = ""
         self.line = 0
         self.instruction = -1
         self.lines = set()

@@ -60,8 +60,9 @@ class SassPane(CodePane):
 
     def _on_selection(self) -> None:
         self.sass_model.set_highlight(self.selection.instructions)
-        if self.selection.instruction >= 0:
-            self.show_row(self.selection.instruction)
+        focus = self.selection.focus_instruction()  # a chosen line's hottest instruction
+        if focus >= 0:
+            self.show_row(focus)
 
 
 def _has(kernel: KernelView, name: str) -> bool:

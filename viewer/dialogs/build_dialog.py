@@ -1,16 +1,26 @@
-"""Build & Profile: choose a model, target and profiling options; watch the log.
+"""Build & Profile: choose a model, target and profiling options, and where to run; watch
+the log.
 
-The build and the profile run as one job on the window's ``build`` lane; Cancel stops the
-build at its next checkpoint and ncu at once, and the workspace on disk and the results on
-screen stay as they were. Without a GPU or ncu the build still runs and the log says what
-is missing.
+Three tabs: **Model** (what to build, or the open workspace as it is), **Profile** (every
+option of ``kernelscope profile``: sections and sets, kernel filter, launch skip and count,
+clock control, warm-up and profiled passes, an inputs ``.npz``) and **Run on** (this
+machine or an SSH host; Check host shows the remote doctor's answer with the exact fixes,
+Install runtime on host copies a runtime-only TVM there). One job at a time runs on the
+window's ``build`` lane: the build and profile, a host check or an install. Cancel stops it
+(over SSH: the remote ncu and the model it runs, and the remote folder goes); the workspace
+on disk and the results on screen stay as they were. The dialog remembers its last values
+in QSettings and starts from the model of the open workspace.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtGui import QCloseEvent, QFontDatabase
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -24,6 +34,7 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -31,13 +42,17 @@ from PySide6.QtWidgets import (
 from kernelscope.core.build import BuildRequest
 from kernelscope.core.build import parse_shapes as core_parse_shapes
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.profiling import ProfileRequest
+from kernelscope.core.profiling import HostReport, InstallResult, ProfileRequest
+from kernelscope.core.workspace import Workspace
 
 from ..workers.build_worker import Built, Profiled, ProfileSkipped, build_job
-from ..workers.jobs import Job, Workers
+from ..workers.jobs import Job, JobFn, Workers
+from ..workers.remote_jobs import check_job, install_job
+from .host_choice import HostChoice, HostEntry, HostStore
+from .host_report import HostReportView
+from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
-NCU_SETS = ["basic", "detailed", "full"]
 
 
 def parse_shapes(text: str) -> dict[str, list[int]]:
@@ -45,19 +60,80 @@ def parse_shapes(text: str) -> dict[str, list[int]]:
     return core_parse_shapes([part for part in text.split(";") if part.strip()])
 
 
+def model_of(workspace: Workspace) -> Path | None:
+    """The model a workspace was built from, where ``kernelscope build`` puts workspaces
+    (``MODEL.kscope`` beside ``MODEL``); None when it is not there."""
+    candidates = [workspace.path.parent / workspace.manifest.model]
+    if workspace.path.suffix == ".kscope":
+        candidates.append(workspace.path.with_suffix(Path(workspace.manifest.model).suffix))
+    return next((c for c in candidates if c.is_file()), None)
+
+
 class BuildDialog(QDialog):
     finished_document = Signal(str)  # a workspace to open
     import_requested = Signal()
 
     def __init__(
-        self, workers: Workers, parent: QWidget | None = None, model: Path | None = None
+        self,
+        workers: Workers,
+        parent: QWidget | None = None,
+        model: Path | None = None,
+        *,
+        settings: QSettings | None = None,
+        workspace: Workspace | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Build & Profile")
         self.setObjectName("build_dialog")
         self._workers = workers
-        self.job: Job | None = None  # the build running, if any
-        self.model = QLineEdit(str(model) if model else "")
+        self.settings = settings if settings is not None else QSettings()
+        self.job: Job | None = None  # the job running, if any
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self._model_tab(), "Model")
+        self.tabs.addTab(self._profile_tab(), "Profile")
+        self.tabs.addTab(self._host_tab(), "Run on")
+        self.bar = QProgressBar()
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(0)
+        self.log = QPlainTextEdit()
+        self.log.setReadOnly(True)
+        self.log.setMaximumBlockCount(5000)
+        self.log.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.start = QPushButton("Build")
+        self.start.setObjectName("start")
+        self.start.setDefault(True)
+        self.cancel = QPushButton("Close")
+        self.import_button = QPushButton("Import Report…")
+        self.import_button.setToolTip("Open an .ncu-rep or CSV export made on a GPU machine")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.import_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.start)
+        buttons.addWidget(self.cancel)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.tabs, 3)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.log, 2)
+        layout.addLayout(buttons)
+        self.start.clicked.connect(self.start_build)
+        self.cancel.clicked.connect(self._cancel_or_close)
+        self.import_button.clicked.connect(self._import)
+        self.profile.toggled.connect(self._update_state)
+        self.build.toggled.connect(self._update_state)
+        self.host.changed.connect(self._update_state)
+        self._restore()
+        if workspace is not None:
+            self._start_from(workspace)
+        if model is not None:
+            self.model.setText(str(model))
+            self.output.clear()
+            self.build.setChecked(True)
+        self._update_state()
+        self.resize(760, 720)
+
+    # ---- the tabs -----------------------------------------------------------------------
+    def _model_tab(self) -> QWidget:
+        self.model = QLineEdit()
         self.model.setPlaceholderText("model.onnx or a Relax IRModule .py")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
@@ -66,6 +142,8 @@ class BuildDialog(QDialog):
         model_row.addWidget(browse)
         self.output = QLineEdit()
         self.output.setPlaceholderText("workspace folder (default: MODEL.kscope next to it)")
+        self.build = QCheckBox("Build the model (unchecked: profile the workspace as it is)")
+        self.build.setChecked(True)
         self.arch = QComboBox()
         self.arch.setEditable(True)
         self.arch.addItems(ARCHES)
@@ -78,56 +156,173 @@ class BuildDialog(QDialog):
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setToolTip("Seed of the random weights and input data")
-        self.profile = QCheckBox("Profile with Nsight Compute after building")
-        self.ncu_set = QComboBox()
-        self.ncu_set.addItems(NCU_SETS)
-        self.ncu_set.setCurrentText("full")
-        self.sections = QLineEdit()
-        self.sections.setPlaceholderText("extra sections, e.g. SourceCounters WarpStateStats")
-        self.kernel_filter = QLineEdit()
-        self.kernel_filter.setPlaceholderText("regex of kernels to profile (default: all)")
         self.use_cache = QCheckBox("Reuse an earlier build of the same model")
         self.use_cache.setChecked(True)
-        form = QFormLayout()
+        page = QWidget()
+        form = QFormLayout(page)
         form.addRow("Model:", model_row)
         form.addRow("Workspace:", self.output)
+        form.addRow("", self.build)
         form.addRow("Target arch:", self.arch)
         form.addRow("Input shapes:", self.shapes)
         form.addRow("Weights:", self.params)
         form.addRow("Seed:", self.seed)
         form.addRow("", self.use_cache)
+        self._build_fields = [self.arch, self.shapes, self.params, self.use_cache]
+        return page
+
+    def _profile_tab(self) -> QWidget:
+        self.profile = QCheckBox("Profile with Nsight Compute")
+        self.ncu_set = QComboBox()
+        self.ncu_set.addItems([*NCU_SETS, NCU_DEFAULT])
+        self.ncu_set.setToolTip("ncu --set: which sections to collect (full: all of them)")
+        self.sections = QLineEdit()
+        self.sections.setPlaceholderText("extra sections, e.g. SourceCounters WarpStateStats")
+        self.kernel_filter = QLineEdit()
+        self.kernel_filter.setPlaceholderText("regex of kernels to profile (default: all)")
+        self.launch_skip = QSpinBox()
+        self.launch_skip.setRange(0, 10**6)
+        self.launch_skip.setToolTip("ncu --launch-skip: matching launches to leave out first")
+        self.launch_count = QSpinBox()
+        self.launch_count.setRange(0, 10**6)
+        self.launch_count.setSpecialValueText("all")
+        self.launch_count.setToolTip("ncu --launch-count: profile at most this many launches")
+        self.clock = QComboBox()
+        self.clock.addItems(["base", "none"])
+        self.clock.setToolTip(
+            "ncu --clock-control: lock the clocks to base (repeatable numbers, ncu's default) "
+            "or leave them as they are (what the model sees in use)"
+        )
+        self.warmup = QSpinBox()
+        self.warmup.setRange(0, 1000)
+        self.warmup.setToolTip("Forward passes before the profiled ones (ncu profiles them too)")
+        self.iterations = QSpinBox()
+        self.iterations.setRange(1, 1000)
+        self.iterations.setToolTip("Forward passes profiled")
+        self.inputs = QLineEdit()
+        self.inputs.setPlaceholderText(".npz of the model's inputs by name (default: random)")
+        browse = QPushButton("Browse…")
+        browse.clicked.connect(self._browse_inputs)
+        inputs_row = QHBoxLayout()
+        inputs_row.addWidget(self.inputs, 1)
+        inputs_row.addWidget(browse)
+        self.report_name = QLineEdit()
+        self.report_name.setPlaceholderText("report name (default: profile-<date>-<time>)")
+        page = QWidget()
+        form = QFormLayout(page)
         form.addRow("", self.profile)
-        form.addRow("ncu set:", self.ncu_set)
-        form.addRow("ncu sections:", self.sections)
+        form.addRow("Section set:", self.ncu_set)
+        form.addRow("Sections:", self.sections)
         form.addRow("Kernel filter:", self.kernel_filter)
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
-        self.log = QPlainTextEdit()
-        self.log.setReadOnly(True)
-        self.log.setMaximumBlockCount(5000)
-        self.log.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.start = QPushButton("Build")
-        self.start.setDefault(True)
-        self.cancel = QPushButton("Close")
-        self.import_button = QPushButton("Import Report…")
-        self.import_button.setToolTip("Open an .ncu-rep or CSV export made on a GPU machine")
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.import_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.start)
-        buttons.addWidget(self.cancel)
-        layout = QVBoxLayout(self)
-        layout.addLayout(form)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.log, 1)
-        layout.addLayout(buttons)
-        self.start.clicked.connect(self.start_build)
-        self.cancel.clicked.connect(self._cancel_or_close)
-        self.import_button.clicked.connect(self._import)
-        self.profile.toggled.connect(self._profile_toggled)
-        self._profile_toggled(False)
-        self.resize(720, 620)
+        form.addRow("Launch skip:", self.launch_skip)
+        form.addRow("Launch count:", self.launch_count)
+        form.addRow("Clock control:", self.clock)
+        form.addRow("Warm-up passes:", self.warmup)
+        form.addRow("Profiled passes:", self.iterations)
+        form.addRow("Inputs:", inputs_row)
+        form.addRow("Report name:", self.report_name)
+        self._profile_fields = [
+            self.ncu_set, self.sections, self.kernel_filter, self.launch_skip,
+            self.launch_count, self.clock, self.warmup, self.iterations, self.inputs, browse,
+            self.report_name,
+        ]  # fmt: skip
+        return page
+
+    def _host_tab(self) -> QWidget:
+        self.host = HostChoice(HostStore(self.settings))
+        self.check_button = QPushButton("Check host")
+        self.check_button.setToolTip(
+            "Ask the host for its GPU and driver, ncu, performance counters, Python, numpy "
+            "and TVM runtime (profiles one tiny kernel there)"
+        )
+        self.install_button = QPushButton("Install runtime on host")
+        self.install_button.setToolTip(
+            "Copy a runtime-only TVM from this machine into ~/.cache/kernelscope/runtime on "
+            "the host (no root, no downloads there) and check that it loads"
+        )
+        self.check_button.clicked.connect(self.check_host)
+        self.install_button.clicked.connect(self.install_runtime)
+        row = QHBoxLayout()
+        row.addWidget(self.check_button)
+        row.addWidget(self.install_button)
+        row.addStretch(1)
+        self.report_view = HostReportView()
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.host)
+        layout.addLayout(row)
+        layout.addWidget(self.report_view, 1)
+        return page
+
+    def _update_state(self) -> None:
+        idle = self.job is None
+        for widget in self._build_fields:
+            widget.setEnabled(self.build.isChecked())
+        for widget in self._profile_fields:
+            widget.setEnabled(self.profile.isChecked())
+        remote = not self.host.is_local
+        self.check_button.setEnabled(idle and remote)
+        self.install_button.setEnabled(idle and remote)
+        build, profile = self.build.isChecked(), self.profile.isChecked()
+        text = "Build && Profile" if build and profile else "Build" if build else "Profile"
+        self.start.setText(text)
+        self.start.setEnabled(idle and (build or profile))
+
+    # ---- remembered values --------------------------------------------------------------
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "model": self.model, "output": self.output, "arch": self.arch,
+            "shapes": self.shapes, "params": self.params, "seed": self.seed,
+            "use_cache": self.use_cache, "profile": self.profile, "ncu_set": self.ncu_set,
+            "sections": self.sections, "kernel_filter": self.kernel_filter,
+            "launch_skip": self.launch_skip, "launch_count": self.launch_count,
+            "clock": self.clock, "warmup": self.warmup, "iterations": self.iterations,
+            "inputs": self.inputs,
+        }  # fmt: skip
+
+    def _restore(self) -> None:
+        s = self.settings
+        for key, widget in self._fields().items():
+            value = s.value(f"{SETTINGS}/{key}")
+            if value is None:
+                continue
+            if isinstance(widget, QLineEdit):
+                widget.setText(str(value))
+            elif isinstance(widget, QComboBox):
+                widget.setCurrentText(str(value))
+            elif isinstance(widget, QCheckBox):
+                widget.setChecked(str(value).lower() in ("true", "1"))
+            elif isinstance(widget, QSpinBox) and str(value).lstrip("-").isdigit():
+                widget.setValue(int(value))
+
+    def remember(self) -> None:
+        """Keep every field (and the host choice) for the next time the dialog opens."""
+        for key, widget in self._fields().items():
+            if isinstance(widget, QLineEdit):
+                value: object = widget.text()
+            elif isinstance(widget, QComboBox):
+                value = widget.currentText()
+            elif isinstance(widget, QCheckBox):
+                value = widget.isChecked()
+            else:
+                value = widget.value()
+            self.settings.setValue(f"{SETTINGS}/{key}", value)
+        with contextlib.suppress(KernelscopeError):  # a host that does not parse is not kept
+            self.host.remember()
+
+    def _start_from(self, workspace: Workspace) -> None:
+        """The open workspace: profile it as it is (or rebuild it from its model)."""
+        manifest = workspace.manifest
+        model = model_of(workspace)
+        self.model.setText(str(model) if model else "")
+        self.output.setText(str(workspace.path))
+        self.arch.setCurrentText(str(manifest.target.get("arch", "")) or self.arch.currentText())
+        if manifest.params_mode in ("random", "runtime"):
+            self.params.setCurrentText(manifest.params_mode)
+        if manifest.params_seed is not None:
+            self.seed.setValue(manifest.params_seed)
+        self.build.setChecked(False)
+        self.profile.setChecked(True)
 
     # ---- actions ------------------------------------------------------------------------
     def _browse(self) -> None:
@@ -137,9 +332,12 @@ class BuildDialog(QDialog):
         if path:
             self.model.setText(path)
 
-    def _profile_toggled(self, on: bool) -> None:
-        for widget in (self.ncu_set, self.sections, self.kernel_filter):
-            widget.setEnabled(on)
+    def _browse_inputs(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Inputs", "", "NumPy archives (*.npz);;All files (*)"
+        )
+        if path:
+            self.inputs.setText(path)
 
     def _import(self) -> None:
         self.import_requested.emit()
@@ -160,27 +358,83 @@ class BuildDialog(QDialog):
             use_cache=self.use_cache.isChecked(),
         )
 
+    def existing_workspace(self) -> Path:
+        """The workspace to profile without building."""
+        text = self.output.text().strip()
+        if not text:
+            raise KernelscopeError(
+                "choose the workspace to profile", hint="or tick Build the model"
+            )
+        path = Path(text).expanduser()
+        if not (path / "manifest.json").is_file():
+            raise KernelscopeError(
+                f"{path} is not a kernelscope workspace", hint="tick Build the model first"
+            )
+        return path
+
     def start_build(self) -> None:
         if self.job is not None:
             return
         try:
-            request = self.request()
+            request = self.request() if self.build.isChecked() else None
+            existing = None if request is not None else self.existing_workspace()
+            host = self.host.entry() if self.profile.isChecked() else None
+            profile = self._profile_for(host) if self.profile.isChecked() else None
         except KernelscopeError as exc:
             self._append(f"error: {exc}")
             return
+        self.remember()
         self.log.clear()
-        self._append(f"building {request.model} for {request.arch or 'this machine'}…")
+        if request is not None:
+            self._append(f"building {request.model} for {request.arch or 'this machine'}…")
+        else:
+            self._append(f"profiling {existing} as it is…")
+        if host is not None:
+            self._append(f"profiling on {host.host}")
+        self._run(build_job(request, profile, existing), "build")
+        assert self.job is not None
+        self.job.sent.connect(self._on_built)
+
+    def check_host(self) -> None:
+        entry = self._remote_entry()
+        if entry is None:
+            return
+        self.report_view.clear_report()
+        self._append(f"checking {entry.host}…")
+        self._run(check_job(entry.target()), "host check")
+
+    def install_runtime(self) -> None:
+        entry = self._remote_entry()
+        if entry is None:
+            return
+        self._append(f"installing a runtime-only TVM on {entry.host}…")
+        self._run(install_job(entry.target()), "runtime install")
+
+    def _remote_entry(self) -> HostEntry | None:
+        if self.job is not None:
+            return None
+        try:
+            entry = self.host.entry()
+        except KernelscopeError as exc:
+            self._append(f"error: {exc}")
+            return None
+        if entry is None:
+            self._append("error: choose an SSH host under Run on first")
+            return None
+        self.host.remember()
+        self.log.clear()
+        return entry
+
+    def _run(self, fn: JobFn, what: str) -> None:
         self.bar.setRange(0, 1000)
         self.bar.setValue(0)
-        profile = self.profile_request if self.profile.isChecked() else None
-        job = self.job = self._workers.start("build", build_job(request, profile), "build")
+        job = self.job = self._workers.start("build", fn, what)
         job.progress.connect(self._on_progress)
-        job.sent.connect(self._on_built)
         job.returned.connect(self._on_returned)
         job.errored.connect(self._on_failed)
         job.finished.connect(self._on_job_finished)
-        self.start.setEnabled(False)
         self.cancel.setText("Cancel")
+        self._update_state()
 
     def _cancel_or_close(self) -> None:
         if self.job is not None:
@@ -189,6 +443,34 @@ class BuildDialog(QDialog):
             self.cancel.setEnabled(False)
         else:
             self.close()
+
+    def _profile_for(self, host: HostEntry | None) -> Callable[[Path], ProfileRequest]:
+        """The fields as they are now: the job reads them when the build is done."""
+        request = self.profile_request(Path(), host)
+        return lambda workspace: dataclasses.replace(request, workspace=workspace)
+
+    def profile_request(self, workspace: Path, host: HostEntry | None = None) -> ProfileRequest:
+        """The ProfileRequest for a workspace, from the dialog's fields."""
+        inputs = self.inputs.text().strip()
+        return ProfileRequest(
+            workspace=workspace,
+            set=ncu_set(self.ncu_set.currentText()),
+            sections=self.sections.text().replace(",", " ").split(),
+            kernel_regex=self.kernel_filter.text().strip() or None,
+            launch_skip=self.launch_skip.value(),
+            launch_count=self.launch_count.value() or None,
+            clock_control=self.clock.currentText(),
+            warmup=self.warmup.value(),
+            iterations=self.iterations.value(),
+            inputs=Path(inputs).expanduser() if inputs else None,
+            seed=self.seed.value(),
+            name=self.report_name.text().strip() or None,
+            host=host.host if host else None,
+            ssh_options=host.ssh_options() if host else [],
+            remote_ncu=host.ncu if host else "ncu",
+            remote_python=host.python if host else "python3",
+            remote_runtime_root=host.runtime_root or None if host else None,
+        )
 
     # ---- worker signals -----------------------------------------------------------------
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
@@ -199,32 +481,48 @@ class BuildDialog(QDialog):
             self.bar.setRange(0, 0)  # busy
         self._append(f"[{step}] {message}")
 
-    def profile_request(self, workspace: Path) -> ProfileRequest:
-        """The ProfileRequest for a built workspace, from the dialog's fields."""
-        return ProfileRequest(
-            workspace=workspace,
-            set=self.ncu_set.currentText() or None,
-            sections=self.sections.text().replace(",", " ").split(),
-            kernel_regex=self.kernel_filter.text().strip() or None,
-            seed=self.seed.value(),
-        )
-
     def _on_built(self, built: Built) -> None:
         self.bar.setRange(0, 1000)
         self.bar.setValue(1000)
         self._append(f"built {built.workspace}")
         self.finished_document.emit(str(built.workspace))
 
-    def _on_returned(self, outcome: Profiled | ProfileSkipped | None) -> None:
+    def _on_returned(self, outcome: object) -> None:
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(1000)
         if isinstance(outcome, Profiled):
-            self._append(f"profiled: {outcome.report}")
+            self._append(
+                f"profiled {outcome.launches} kernel launches in {outcome.seconds:.1f} s: "
+                f"{outcome.report}"
+            )
             self.finished_document.emit(str(outcome.report.parents[1]))
         elif isinstance(outcome, ProfileSkipped):
             self._append(
-                f"Cannot profile here: {outcome.problem}.\nProfile on a GPU machine "
-                "(kernelscope profile WORKSPACE [--host user@gpu]) and open its report with "
-                "Import Report…"
+                f"Cannot profile here: {outcome.problem}.\nChoose a GPU machine under Run on "
+                "(user@gpu-box), or profile there yourself (kernelscope profile WORKSPACE) and "
+                "open its report with Import Report…"
             )
+        elif isinstance(outcome, HostReport):
+            self._show_host_report(outcome)
+        elif isinstance(outcome, InstallResult):
+            self._append(
+                f"installed a runtime-only TVM {outcome.report.tvm_wanted} in "
+                f"{outcome.host}:{outcome.folder} ({outcome.bundle_bytes / 1e6:.1f} MB sent, "
+                f"{outcome.seconds:.1f} s)"
+            )
+            self._show_host_report(outcome.report)
+
+    def _show_host_report(self, report: HostReport) -> None:
+        self.report_view.show_report(report)
+        self.tabs.setCurrentIndex(2)
+        verdict = "ready to profile" if report.can_profile else "not ready to profile"
+        self._append(f"{report.host}: {verdict}")
+        caps = {g.get("compute_cap", "") for g in report.gpus}
+        if self.build.isChecked() and len(caps) == 1 and (cap := caps.pop()):
+            arch = "sm_" + cap.replace(".", "")
+            if arch != self.arch.currentText():
+                self.arch.setCurrentText(arch)
+                self._append(f"target arch set to {arch}, the host's GPU")
 
     def _on_failed(self, error: BaseException) -> None:
         self.bar.setRange(0, 1000)
@@ -232,23 +530,26 @@ class BuildDialog(QDialog):
         if isinstance(error, Cancelled):
             self._append(f"{error.message}; the previous results stay on screen")
             return
+        if not isinstance(error, KernelscopeError):  # a bug: say so rather than hide it
+            error = KernelscopeError(f"{type(error).__name__}: {error}")
         self._append(f"error: {error}")
-        if isinstance(error, KernelscopeError) and error.details:
+        if error.details:
             self._append(error.details.rstrip())
 
     def _on_job_finished(self) -> None:
         self.job = None
-        self.start.setEnabled(True)
         self.cancel.setEnabled(True)
         self.cancel.setText("Close")
+        self._update_state()
 
     def _append(self, text: str) -> None:
         self.log.appendPlainText(text)
 
     def closeEvent(self, event: QCloseEvent) -> None:
-        """Closing while building cancels the build and waits for it to stop."""
+        """Closing while a job runs cancels it and waits for it to stop."""
         if self.job is not None:
             self.job.cancel()
             self.job.wait()
             self._on_job_finished()
+        self.remember()
         super().closeEvent(event)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -16,6 +16,7 @@ from kernelscope.core.view import Selection
 
 from ..code.delegates import BarDelegate
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
+from ..widgets.sorting import LastRowsProxy
 from .kernel_list_model import KernelListModel
 
 
@@ -25,7 +26,7 @@ class KernelList(QWidget):
         self.setObjectName("kernel_list")
         self.selection = selection
         self.model = KernelListModel(self)
-        self.proxy = QSortFilterProxyModel(self)
+        self.proxy = LastRowsProxy(self)  # kernels never launched stay last
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(SortRole)
         self.proxy.setFilterKeyColumn(-1)
@@ -65,10 +66,12 @@ class KernelList(QWidget):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
             self.table.setItemDelegateForColumn(column, self._bars if bar else None)
             self.table.setColumnWidth(column, chars * (34 if column == 0 else 11))
-        # hottest first when a profile measured time, else program order
+        # hottest first when a profile measured time, else program order (column -1 sorted
+        # descending would be program order reversed)
+        timed = bool(self.selection.document and self.selection.document.kernel_metric_names)
         self.table.sortByColumn(
-            1 if self.selection.document and self.selection.document.kernel_metric_names else -1,
-            Qt.SortOrder.DescendingOrder,
+            1 if timed else -1,
+            Qt.SortOrder.DescendingOrder if timed else Qt.SortOrder.AscendingOrder,
         )
 
     def _on_kernel(self) -> None:

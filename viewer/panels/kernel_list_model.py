@@ -8,11 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication
 
 from kernelscope.core.view import KernelSummary, ViewDocument
 
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
+from ..widgets.sorting import SortLastRole
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -62,10 +65,14 @@ class KernelListModel(QAbstractTableModel):
         self._rows: list[KernelSummary] = []
         self._columns: list[_Column] = _static_columns()
         self._max: list[float] = []
+        self._unlaunched: frozenset[str] = frozenset()
 
     def set_document(self, document: ViewDocument | None) -> None:
         self.beginResetModel()
-        self._rows = list(document.summaries) if document else []
+        self._unlaunched = document.never_launched if document else frozenset()
+        # kernels the model never launches last (dimmed), also in program order
+        rows = list(document.summaries) if document else []
+        self._rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
         static = _static_columns()
         metrics = [_metric_column(m) for m in document.kernel_metric_names] if document else []
         # name first, then what the profile measured, then the build facts
@@ -109,8 +116,17 @@ class KernelListModel(QAbstractTableModel):
         if role == BarRole and col.bar:
             top = self._max[index.column()]
             return float(col.value(row)) / top if top > 0 else 0.0
+        if role == SortLastRole:
+            return row.name in self._unlaunched
+        if role == Qt.ItemDataRole.ForegroundRole and row.name in self._unlaunched:
+            return QApplication.palette().color(
+                QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
+            )
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _tooltip(row)
+            tip = _tooltip(row)
+            if row.name in self._unlaunched:
+                tip += "<br><i>never launched: TVM keeps it, the model runs it as a view</i>"
+            return tip
         if role == Qt.ItemDataRole.TextAlignmentRole and index.column() > 0 and col.bar:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -2,8 +2,10 @@
 
 It sends ``Built`` as soon as the workspace is on disk (the window shows it at once) and
 returns ``Profiled`` when an Nsight Compute report was added to it, ``ProfileSkipped`` when
-this machine cannot profile (and why), or None when no profile was asked for. The build runs
-in a child process (a TVM crash is an error, not the window's end); Cancel kills it and ncu.
+this machine cannot profile (and why), or None when no profile was asked for. Without a
+build request the given workspace is profiled as it is. The build runs in a child process
+(a TVM crash is an error, not the window's end); Cancel kills it, and ncu (here, or on the
+SSH host with the model it runs).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ class Built:
 @dataclass(frozen=True)
 class Profiled:
     report: Path
+    launches: int = 0
+    seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -34,18 +38,30 @@ class ProfileSkipped:
 
 
 def build_job(
-    request: BuildRequest, profile_request: Callable[[Path], ProfileRequest] | None = None
+    request: BuildRequest | None,
+    profile_request: Callable[[Path], ProfileRequest] | None = None,
+    existing: Path | None = None,
 ) -> JobFn:
+    """Build ``request`` (or take the workspace ``existing`` as it is), then profile it
+    with ``profile_request(workspace)`` when given."""
+    if request is None and existing is None:
+        raise ValueError("build_job needs a build request or an existing workspace")
+
     def run(context: JobContext) -> Profiled | ProfileSkipped | None:
-        workspace = build_in_child(request, progress=context.progress, cancel=context.cancel)
-        context.send(Built(workspace.path))
+        if request is not None:
+            workspace = build_in_child(request, progress=context.progress, cancel=context.cancel)
+            context.send(Built(workspace.path))
+            path = workspace.path
+        else:
+            assert existing is not None
+            path = existing
         if profile_request is None:
             return None
-        profile = profile_request(workspace.path)
+        profile = profile_request(path)
         problem = None if profile.host else profiling_problem()
         if problem:
             return ProfileSkipped(problem)
         result = profile_workspace(profile, progress=context.progress, cancel=context.cancel)
-        return Profiled(result.report)
+        return Profiled(result.report, result.launches, result.seconds)
 
     return run

@@ -1,0 +1,58 @@
+"""The frozen app's entry point: the kernelscope command line, and a stand-in for ``python``.
+
+kernelscope starts children with ``sys.executable``: ``-m kernelscope.core...`` (the report
+pre-reader, builds in a child), a script (``model_runner.py`` under ncu), ``-c`` (the
+multiprocessing resource tracker) and ``--multiprocessing-fork``. In the frozen app
+``sys.executable`` is this program, so it answers those forms the way python would.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import runpy
+import sys
+
+# Interpreter flags children may be given (multiprocessing passes -B -s -E ...); no meaning here.
+_PYTHON_FLAGS = {"-B", "-E", "-I", "-O", "-OO", "-s", "-S", "-u", "-b", "-bb", "-q"}
+
+
+def main() -> int:
+    multiprocessing.freeze_support()  # --multiprocessing-fork children never return from this
+    args = sys.argv[1:]
+    while args and args[0] in _PYTHON_FLAGS:
+        args = args[1:]
+    if args[:1] == ["-m"] and len(args) > 1:
+        sys.argv = [args[1], *args[2:]]
+        runpy.run_module(args[1], run_name="__main__", alter_sys=True)
+        return 0
+    if args[:1] == ["-c"] and len(args) > 1:
+        sys.argv = ["-c", *args[2:]]
+        exec(compile(args[1], "<string>", "exec"), {"__name__": "__main__"})
+        return 0
+    if args and args[0].endswith(".py"):
+        sys.argv = args
+        runpy.run_path(args[0], run_name="__main__")
+        return 0
+    from kernelscope.core.cli.main import main as cli
+
+    return _no_window_here(args) or cli(args)
+
+
+def _no_window_here(args: list[str]) -> int:
+    """1, after saying why, when the arguments open the window and no display can show it
+    (Qt would abort with a core dump); else 0."""
+    from kernelscope.core.cli.main import make_parser, route
+    from kernelscope.core.environment import display_problem
+
+    routed = route(make_parser(), args) or []
+    if routed[:1] != ["gui"] or "--screenshot" in routed:
+        return 0
+    problem = display_problem()
+    if problem is None:
+        return 0
+    print(f"kernelscope: error: {problem}", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,412 @@
+"""The Timeline dock: one forward pass's kernel calls in time order, and "Profile this kernel".
+
+It shows a timeline measured with the model runner (Measure: CUDA events, here or on an SSH
+host, kept in the workspace's ``timelines/``), a saved one (the open workspace's newest comes
+up with it), or an Nsight Systems export (.sqlite, or a .nsys-rep exported with nsys). Above:
+a plot of the calls coloured by operator type (pyqtgraph, imported when the first timeline
+is shown); below: the calls, and the time share of each kernel and of each Relax operator
+type. **Profile this kernel** runs Nsight Compute on exactly the chosen call (its position
+among the run's launches, the kernel checked) where the timeline was measured, with the
+section set last used in Build & Profile, and asks the window to open the result.
+
+Reading files runs on the ``open`` lane (newest request wins); measuring and profiling on
+the ``build`` lane, one GPU job at a time; Cancel stops either, over SSH too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QModelIndex, QSettings, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from kernelscope.core.errors import Cancelled, KernelscopeError
+from kernelscope.core.profiling import ProfileResult
+from kernelscope.core.timeline import TIMELINE_SUFFIXES, Timeline, TimelineRequest
+from kernelscope.core.workspace import MANIFEST, Workspace
+
+from ..code.delegates import BarDelegate
+from ..dialogs.host_choice import THIS_MACHINE, HostStore
+from ..dialogs.profile_options import remembered_ncu_options
+from ..widgets.busy import BusyIndicator
+from ..widgets.roles import KeyRole, SortRole, item_data
+from ..workers.jobs import Job, JobFn, Latest, Workers
+from ..workers.remote_jobs import (
+    measure_job,
+    newest_timeline_job,
+    open_timeline_job,
+    profile_call_job,
+)
+from .timeline_model import CallsModel, SharesModel
+
+if TYPE_CHECKING:
+    from .timeline_plot import TimelinePlot
+
+TIMELINE_FILTER = (
+    "Timelines (*.json *.sqlite *.nsys-rep);;kernelscope timelines (*.json);;"
+    "Nsight Systems (*.sqlite *.nsys-rep);;All files (*)"
+)
+
+
+def is_timeline(path: str | Path) -> bool:
+    """Whether the window opens ``path`` in the Timeline pane (not a workspace's
+    manifest.json, which opens the workspace)."""
+    path = Path(path)
+    return path.suffix in TIMELINE_SUFFIXES and path.name != MANIFEST
+
+
+def _table(
+    model: CallsModel | SharesModel, bars: list[int]
+) -> tuple[QTableView, QSortFilterProxyModel]:
+    proxy = QSortFilterProxyModel(model)
+    proxy.setSourceModel(model)
+    proxy.setSortRole(SortRole)
+    table = QTableView()
+    table.setModel(proxy)
+    table.setSortingEnabled(True)
+    table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().hide()
+    table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.setShowGrid(False)
+    table.setWordWrap(False)
+    table.setAlternatingRowColors(True)
+    delegate = BarDelegate(table)
+    for column in bars:
+        table.setItemDelegateForColumn(column, delegate)
+    return table, proxy
+
+
+class TimelinePanel(QWidget):
+    profiled = Signal(str, str)  # the workspace to open (its newest report), the kernel
+    error = Signal(str, object)  # title, exception
+    shown = Signal()  # a timeline came up: raise the dock
+
+    def __init__(self, settings: QSettings, workers: Workers, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("timeline_panel")
+        self.settings = settings
+        self.workers = workers
+        self.hosts = HostStore(settings)
+        self.timeline: Timeline | None = None
+        self.workspace: Workspace | None = None
+        self.job: Job | None = None  # measuring or profiling (build lane)
+        self._profiling = ""  # the kernel of the call being profiled
+        # the workspace the shown runner timeline belongs to, when it came from one opened
+        # here (its recorded origin may be where the workspace was when it was measured)
+        self._timeline_workspace: Path | None = None
+        self.loader = Latest(workers, "open", "reading a timeline", self)
+        self.plot: TimelinePlot | None = None
+        self.title = QLabel("No timeline: open a workspace and Measure, or open an Nsight "
+                            "Systems export")  # fmt: skip
+        self.title.setObjectName("timeline_title")
+        self.title.setWordWrap(True)
+        self.where = QComboBox()
+        self.where.setObjectName("timeline_where")
+        self.where.setToolTip("Where Measure runs the model (the hosts of Build & Profile)")
+        self.measure_button = QPushButton("Measure")
+        self.measure_button.setToolTip(
+            "Time every kernel call of one forward pass with CUDA events (no Nsight tool: the "
+            "kernels run back to back as in a plain run)"
+        )
+        self.open_button = QPushButton("Open…")
+        self.open_button.setToolTip("Open a saved timeline or an Nsight Systems export")
+        self.profile_button = QPushButton("Profile This Kernel")
+        self.profile_button.setObjectName("profile_call")
+        self.profile_button.setToolTip(
+            "Run Nsight Compute on exactly the chosen call, where the timeline was measured"
+        )
+        self.busy_indicator = BusyIndicator("timeline_busy")
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.busy_indicator)
+        header.addWidget(QLabel("Run on:"))
+        header.addWidget(self.where)
+        header.addWidget(self.measure_button)
+        header.addWidget(self.open_button)
+        header.addWidget(self.profile_button)
+        self.calls = CallsModel(self)
+        self.kernel_shares = SharesModel("Kernel", self)
+        self.op_shares = SharesModel("Operator type", self)
+        self.calls_table, self.calls_proxy = _table(self.calls, [2])
+        self.calls_table.setObjectName("timeline_calls")
+        kernels_table, _ = _table(self.kernel_shares, [3])
+        ops_table, _ = _table(self.op_shares, [3])
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.calls_table, "Calls")
+        self.tabs.addTab(kernels_table, "Kernels")
+        self.tabs.addTab(ops_table, "Operator types")
+        self.profile_action = QAction("Profile This Kernel", self)
+        self.profile_action.triggered.connect(self.profile_selected)
+        self.calls_table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        self.calls_table.addAction(self.profile_action)
+        self.plot_area = QWidget()
+        self.plot_layout = QVBoxLayout(self.plot_area)
+        self.plot_layout.setContentsMargins(0, 0, 0, 0)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.plot_area)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setSizes([600, 500])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 2, 2, 2)
+        layout.addLayout(header)
+        layout.addWidget(self.splitter, 1)
+        self.measure_button.clicked.connect(self.measure)
+        self.open_button.clicked.connect(self.choose_file)
+        self.profile_button.clicked.connect(self.profile_selected)
+        self.busy_indicator.cancel_requested.connect(self.cancel)
+        self.calls_table.selectionModel().currentRowChanged.connect(self._on_current)
+        self.loader.result.connect(self._on_loaded)
+        self.loader.failed.connect(self._on_load_failed)
+        self.loader.busy_changed.connect(lambda busy: self._update())
+        self.reload_hosts()
+        self._update()
+
+    # ---- state --------------------------------------------------------------------------
+    @property
+    def busy(self) -> bool:
+        return self.loader.busy or self.job is not None
+
+    def current_call(self) -> int | None:
+        index = self.calls_table.currentIndex()
+        if not index.isValid():
+            return None
+        call = item_data(index, KeyRole)
+        return call.index if call is not None else None
+
+    def can_profile(self) -> str | None:
+        """Why Profile This Kernel cannot run now (None: it can)."""
+        if self.timeline is None:
+            return "no timeline"
+        if self.timeline.source != "runner":
+            return (
+                "an Nsight Systems trace is another program's run: measure the workspace's "
+                "timeline (Measure) to profile one of its calls"
+            )
+        if self.current_call() is None:
+            return "choose a call"
+        return None
+
+    def _update(self) -> None:
+        idle = self.job is None
+        self.measure_button.setEnabled(idle and self.workspace is not None)
+        why = self.can_profile()
+        self.profile_button.setEnabled(idle and why is None)
+        self.profile_action.setEnabled(idle and why is None)
+        self.profile_button.setToolTip(
+            why or "Run Nsight Compute on exactly the chosen call, where it was measured"
+        )
+
+    def reload_hosts(self) -> None:
+        """The hosts remembered by Build & Profile, the last one chosen."""
+        current = self.where.currentText()
+        self.where.clear()
+        self.where.addItem(THIS_MACHINE)
+        self.where.addItems([h.host for h in self.hosts.hosts()])
+        self.where.setCurrentText(current or self.hosts.where() or THIS_MACHINE)
+
+    # ---- what is shown ------------------------------------------------------------------
+    def set_workspace(self, workspace: Workspace | None) -> None:
+        """The window's open workspace: its newest saved timeline comes up (unless the one
+        shown is an Nsight Systems file the user opened)."""
+        self.workspace = workspace
+        self.reload_hosts()
+        self._update()
+        if workspace is None:
+            return
+        if self.timeline is not None and self.timeline.source != "runner":
+            return
+        self.loader.submit(newest_timeline_job(workspace.path), ("saved", workspace.path))
+
+    def open_file(self, path: str | Path) -> None:
+        """A saved timeline (.json) or Nsight Systems export/report, read in the background."""
+        job = open_timeline_job(Path(path), self.workspace)
+        self.loader.submit(job, ("file", Path(path)))
+        self.busy_indicator.start(f"Reading {Path(path).name}…", cancellable=True)
+
+    def choose_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open a timeline", "", TIMELINE_FILTER)
+        if path:
+            self.open_file(path)
+
+    def show_timeline(self, timeline: Timeline | None) -> None:
+        self.timeline = timeline
+        self._timeline_workspace = None
+        self.calls.set_timeline(timeline)
+        self.kernel_shares.set_rows(timeline.kernel_shares() if timeline else [])
+        self.op_shares.set_rows(timeline.op_shares() if timeline else [])
+        for table in (self.calls_table,):
+            table.resizeColumnsToContents()
+        self.title.setText(self._describe(timeline))
+        if timeline is not None and self.plot is None:
+            from .timeline_plot import TimelinePlot  # pyqtgraph: only once there is a plot
+
+            self.plot = TimelinePlot()
+            self.plot.call_clicked.connect(self.choose_call)
+            self.plot_layout.addWidget(self.plot)
+        if self.plot is not None:
+            self.plot.set_timeline(timeline)
+        if timeline is not None and timeline.calls:
+            self.choose_call(max(timeline.calls, key=lambda c: c.duration_us).index)
+        self._update()
+
+    def choose_call(self, index: int) -> None:
+        """Make call ``index`` the chosen one, in the table and the plot."""
+        for row in range(self.calls_proxy.rowCount()):
+            proxy_index = self.calls_proxy.index(row, 0)
+            call = item_data(proxy_index, KeyRole)
+            if call is not None and call.index == index:
+                self.calls_table.setCurrentIndex(proxy_index)
+                self.calls_table.scrollTo(proxy_index)
+                break
+
+    def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if self.plot is not None:
+            self.plot.choose(self.current_call())
+        self._update()
+
+    @staticmethod
+    def _describe(timeline: Timeline | None) -> str:
+        if timeline is None:
+            return "No timeline yet: Measure times one forward pass of the open workspace"
+        meta = timeline.meta
+        if timeline.source == "runner":
+            how = f"CUDA events, median of {meta.get('repeat', '?')} passes on {meta.get('host')}"
+            overhead = meta.get("event_overhead_us")
+            if overhead is not None:
+                how += f", {overhead:.2f} µs event cost taken off each call"
+        else:
+            how = f"Nsight Systems {meta.get('nsys_version', '')}".rstrip()
+        kernels = len({k for c in timeline.calls for k in c.kernels})
+        text = (
+            f"<b>{Path(timeline.origin).name}</b> on {timeline.device} ({how}): "
+            f"{len(timeline.calls)} calls of {kernels} kernels, "
+            f"{timeline.kernel_time_us:,.1f} µs in kernels, {timeline.span_us:,.1f} µs span"
+        )
+        if timeline.source == "runner" and not all(meta.get("saturated", [True])):
+            text += " — the GPU waited for the CPU in some passes: times include launch gaps"
+        return text
+
+    # ---- jobs -----------------------------------------------------------------------------
+    def _on_loaded(self, timeline: Timeline | None, context: tuple) -> None:
+        kind, path = context
+        if self.job is None:
+            self.busy_indicator.stop()
+        if kind == "saved" and (self.workspace is None or self.workspace.path != path):
+            return  # another workspace opened since
+        if timeline is None and kind == "saved":
+            if self.timeline is None or self.timeline.source == "runner":
+                self.show_timeline(None)
+            return
+        self.show_timeline(timeline)
+        self._timeline_workspace = path if kind == "saved" else None
+        if kind == "file":  # asked for: bring the pane up (a workspace's own stays behind)
+            self.shown.emit()
+
+    def _on_load_failed(self, error: BaseException, context: tuple) -> None:
+        if self.job is None:
+            self.busy_indicator.stop()
+        if isinstance(error, Cancelled):
+            return
+        self.error.emit(f"Cannot open the timeline {context[1]}", error)
+
+    def measure(self) -> None:
+        """Measure the open workspace's timeline where ``Run on`` says."""
+        if self.job is not None or self.workspace is None:
+            return
+        request = TimelineRequest(workspace=self.workspace.path)
+        host = self._host()
+        if host is not None:
+            entry = self.hosts.entry_for(host)
+            request.host = entry.host
+            request.ssh_options = entry.ssh_options()
+            request.remote_python = entry.python
+            request.remote_runtime_root = entry.runtime_root or None
+        self._start(measure_job(request), f"Measuring on {host or 'this machine'}…")
+
+    def profile_selected(self) -> None:
+        """Nsight Compute on the chosen call, where the timeline was measured."""
+        if self.job is not None or self.timeline is None:
+            return
+        why = self.can_profile()
+        index = self.current_call()
+        if why is not None or index is None:
+            self.error.emit("Cannot profile this call", KernelscopeError(why or "choose a call"))
+            return
+        selection = self.timeline.selection(index, warmup=1)
+        options = remembered_ncu_options(self.settings)
+        options["name"] = f"call{index}-{selection.kernel}"[:120]
+        host = self.timeline.meta.get("host")
+        where = "this machine"
+        if host and host != "localhost":
+            entry = self.hosts.entry_for(str(host))
+            options.update(
+                host=entry.host,
+                ssh_options=entry.ssh_options(),
+                remote_python=entry.python,
+                remote_ncu=entry.ncu,
+                remote_runtime_root=entry.runtime_root or None,
+            )
+            where = entry.host
+        workspace = self._timeline_workspace or Path(self.timeline.origin)
+        request = selection.profile_request(workspace, **options)
+        self._profiling = selection.kernel
+        self._start(
+            profile_call_job(request),
+            f"Profiling call {index} ({selection.kernel}) on {where}…",
+        )
+
+    def _host(self) -> str | None:
+        text = self.where.currentText().strip()
+        return None if not text or text == THIS_MACHINE else text
+
+    def _start(self, fn: JobFn, what: str) -> None:
+        job = self.job = self.workers.start("build", fn, what)
+        self.busy_indicator.start(what, cancellable=True)
+        job.progress.connect(lambda step, f, message: self.busy_indicator.set_progress(f, message))
+        job.returned.connect(self._on_job_returned)
+        job.errored.connect(self._on_job_failed)
+        job.finished.connect(self._on_job_finished)
+        self._update()
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+        self.loader.cancel()
+        self.busy_indicator.stop()
+
+    def _on_job_returned(self, value: object) -> None:
+        if isinstance(value, Timeline):
+            self.show_timeline(value)
+            self._timeline_workspace = Path(value.origin)
+            self.shown.emit()
+        elif isinstance(value, ProfileResult):
+            self.profiled.emit(str(value.report.parents[1]), self._profiling)
+
+    def _on_job_failed(self, error: BaseException) -> None:
+        if isinstance(error, Cancelled):
+            return
+        self.error.emit("Timeline", error)
+
+    def _on_job_finished(self) -> None:
+        self.job = None
+        self.busy_indicator.stop()
+        self._update()

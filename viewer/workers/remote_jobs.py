@@ -1,0 +1,91 @@
+"""Jobs of the SSH host and the timeline, for the window's lanes: the remote doctor and the
+runtime install (``build`` lane, the dialog's one job at a time), measuring a timeline and
+profiling one of its calls (``build`` lane too: GPU work runs one at a time, so that ncu
+never disturbs a timeline), and reading a timeline file (``open`` lane). Each is a core call
+with the job's progress and Cancel; none touches a widget."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.profiling import (
+    HostReport,
+    InstallResult,
+    ProfileRequest,
+    ProfileResult,
+    SshTarget,
+    check_host,
+    install_runtime,
+    profile_workspace,
+    profiling_problem,
+)
+from kernelscope.core.timeline import (
+    Timeline,
+    TimelineRequest,
+    measure_timeline,
+    open_timeline,
+    saved_timelines,
+)
+from kernelscope.core.workspace import Workspace
+
+from .jobs import JobContext, JobFn
+
+
+def check_job(target: SshTarget) -> JobFn:
+    def run(context: JobContext) -> HostReport:
+        return check_host(target, progress=context.progress, cancel=context.cancel)
+
+    return run
+
+
+def install_job(target: SshTarget) -> JobFn:
+    def run(context: JobContext) -> InstallResult:
+        return install_runtime(target, progress=context.progress, cancel=context.cancel)
+
+    return run
+
+
+def measure_job(request: TimelineRequest) -> JobFn:
+    def run(context: JobContext) -> Timeline:
+        return measure_timeline(request, progress=context.progress, cancel=context.cancel)
+
+    return run
+
+
+def open_timeline_job(path: Path, workspace: Workspace | None = None) -> JobFn:
+    """A timeline file; an Nsight Systems trace gets the operator types of ``workspace``'s
+    kernels (those of its calls that are that workspace's kernels)."""
+
+    def run(context: JobContext) -> Timeline:
+        timeline = open_timeline(path, progress=context.progress, cancel=context.cancel)
+        if workspace is not None and timeline.source != "runner":
+            timeline.annotate(workspace)
+        return timeline
+
+    return run
+
+
+def newest_timeline_job(workspace: Path) -> JobFn:
+    """The workspace's newest saved timeline, or None when it has none."""
+
+    def run(context: JobContext) -> Timeline | None:
+        saved = saved_timelines(Workspace.open(workspace))
+        return Timeline.load(max(saved, key=lambda p: p.stat().st_mtime)) if saved else None
+
+    return run
+
+
+def profile_call_job(request: ProfileRequest) -> JobFn:
+    """ncu on one call; refuses at once on a machine that cannot profile."""
+
+    def run(context: JobContext) -> ProfileResult:
+        if not request.host and (problem := profiling_problem()):
+            raise KernelscopeError(
+                f"cannot profile on this machine: {problem}",
+                hint="measure the timeline on a GPU host (Run on: user@gpu-box), then profile "
+                "its calls there",
+            )
+        return profile_workspace(request, progress=context.progress, cancel=context.cancel)
+
+    return run
