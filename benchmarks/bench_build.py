@@ -97,9 +97,7 @@ def nvcc_variants(src: Path, out: Path, arch: str) -> dict[str, float]:
         timings["one unit, -lineinfo, --split-compile 0"]
         + timings["nvdisasm + cuobjdump, at once (kernelscope)"]
     )
-    print(
-        f"  kernelscope's nvcc, line table and resources against stock nvcc: {ours / stock:.2f}"
-    )
+    print(f"  kernelscope's nvcc, line table and resources against stock nvcc: {ours / stock:.2f}")
     return timings
 
 

@@ -318,4 +318,3 @@ def _import(args: argparse.Namespace) -> int:
         if item["status"] != "ok":
             print(f"  mismatch: {item['kernel']}: {item['note']}")
     return 0
-
