@@ -4,12 +4,15 @@ initializers unless said otherwise), and the real NNFusion binary when there is 
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import numpy as np
 import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
+
+from kernelscope.core.nnfusion import NNFusionLog
 
 ENV = "KERNELSCOPE_NNFUSION"
 
@@ -26,6 +29,22 @@ def nnfusion_binary() -> Path:
     if not (path.is_file() and os.access(path, os.X_OK)):
         pytest.skip(f"{ENV}={given} is not an executable nnfusion binary")
     return path
+
+
+def run_printed(argv: list[str], binary: Path, cwd: Path) -> tuple[int, NNFusionLog, str]:
+    """Run the command kernelscope printed, as a user would (its ``nnfusion`` is the binary),
+    with a python3 that fails so NNFusion's onnxruntime rewrite is skipped here too."""
+    shim = cwd / "shim"
+    shim.mkdir(parents=True)
+    (shim / "python3").write_text("#!/bin/sh\nexit 1\n")
+    (shim / "python3").chmod(0o755)
+    env = {**os.environ, "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(
+        [str(binary), *argv[1:], "-min_log_level=0"], cwd=cwd, env=env,
+        capture_output=True, text=True, check=False, timeout=600,
+    )  # fmt: skip
+    code = "".join(p.read_text(errors="replace") for p in (cwd / "nnfusion_rt").rglob("*.cu"))
+    return proc.returncode, NNFusionLog.parse(proc.stdout + proc.stderr), code
 
 
 def _tensor(name: str, *shape: int) -> onnx.TensorProto:

@@ -12,9 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
 import shlex
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -24,6 +22,7 @@ from nnfusion_models import (
     nnfusion_binary,
     relu_pair,
     residual_cnn,
+    run_printed,
     single_relu,
     square_gemm,
     square_matmul,
@@ -34,7 +33,7 @@ from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB, compile_with_db, model_coverage
 from kernelscope.core.kernel_db.export import entries_for_kernel
-from kernelscope.core.nnfusion import Flags, NNFusionLog, run_nnfusion
+from kernelscope.core.nnfusion import Flags, run_nnfusion
 
 MODELS = Path(__file__).parent / "data" / "models"
 pytestmark = pytest.mark.slow
@@ -65,22 +64,6 @@ def built(tmp_path_factory: pytest.TempPathFactory, binary: Path):  # noqa: ANN2
 def printed_command(out: str) -> list[str]:
     line = next(ln for ln in out.splitlines() if ln.startswith("NNFusion: "))
     return shlex.split(line.removeprefix("NNFusion: "))
-
-
-def run_printed(argv: list[str], binary: Path, cwd: Path) -> tuple[int, NNFusionLog, str]:
-    """Run the command kernelscope printed, as a user would (its ``nnfusion`` is the binary),
-    with a python3 that fails so NNFusion's onnxruntime rewrite is skipped here too."""
-    shim = cwd / "shim"
-    shim.mkdir(parents=True)
-    (shim / "python3").write_text("#!/bin/sh\nexit 1\n")
-    (shim / "python3").chmod(0o755)
-    env = {**os.environ, "PATH": f"{shim}{os.pathsep}{os.environ['PATH']}"}
-    proc = subprocess.run(
-        [str(binary), *argv[1:], "-min_log_level=0"], cwd=cwd, env=env,
-        capture_output=True, text=True, check=False, timeout=600,
-    )  # fmt: skip
-    code = "".join(p.read_text(errors="replace") for p in (cwd / "nnfusion_rt").rglob("*.cu"))
-    return proc.returncode, NNFusionLog.parse(proc.stdout + proc.stderr), code
 
 
 def _bodies(db_path: Path) -> dict[str, tuple[bool, str, str]]:

@@ -64,6 +64,8 @@ def _links(text: str) -> list[str]:
 
 def test_details_follow_the_kernel_and_every_number_has_its_description(qtbot, make_window):
     window = make_window(REPORT)
+    window.action("show_details").trigger()  # closed until asked for
+    settle(qtbot, window)
     pane = window.details_pane
     _choose_kernel(qtbot, window, MATMUL)
     truth = kernel_details(Profile.open(REPORT), MATMUL)
@@ -105,6 +107,8 @@ def test_details_follow_the_kernel_and_every_number_has_its_description(qtbot, m
 
 def test_the_chosen_line_and_instruction_show_every_stall_reason(qtbot, make_window):
     window = make_window(REPORT)
+    window.action("show_details").trigger()  # closed until asked for
+    settle(qtbot, window)
     pane = window.details_pane
     _choose_kernel(qtbot, window, MATMUL)
     kernel = window.selection.kernel
@@ -140,6 +144,8 @@ def test_the_chosen_line_and_instruction_show_every_stall_reason(qtbot, make_win
 
 def test_rules_show_speedups_and_their_markers_jump(qtbot, make_window):
     window = make_window(REPORT)
+    window.action("show_details").trigger()  # closed until asked for
+    settle(qtbot, window)
     pane = window.details_pane
     _choose_kernel(qtbot, window, MATMUL)
     kernel, details = window.selection.kernel, pane.details
@@ -171,6 +177,8 @@ def test_rules_show_speedups_and_their_markers_jump(qtbot, make_window):
 
 def test_what_a_view_lacks_is_said_with_the_flag_that_collects_it(qtbot, make_window):
     window = make_window(SMALL_SECTIONS)  # SpeedOfLight, LaunchStats, Occupancy, ... only
+    window.action("show_details").trigger()  # closed until asked for
+    settle(qtbot, window)
     pane = window.details_pane
     assert pane.details is not None
     banner = pane.banner.text()
@@ -192,6 +200,8 @@ def test_what_a_view_lacks_is_said_with_the_flag_that_collects_it(qtbot, make_wi
 
 def test_the_roofline_places_every_kernel_and_a_click_selects_one(qtbot, make_window):
     window = make_window(REPORT)
+    window.action("show_roofline").trigger()  # closed until asked for
+    settle(qtbot, window)
     panel = window.show_pane("roofline")
     settle(qtbot, window)
     plot = panel.plot
@@ -243,6 +253,7 @@ def test_headroom_list_sorts_by_savings_and_keeps_never_launched_last(
 @pytest.mark.parametrize("profiled", [False, True])
 def test_kernels_never_launched_are_dimmed_and_last(qtbot, make_window, tmp_path, profiled):
     window = make_window(unlaunched_workspace(tmp_path, profiled=profiled))
+    window.action("show_details").trigger()
     table = window.kernels.table
     model = table.model()
     last = model.index(model.rowCount() - 1, 0)
@@ -282,6 +293,9 @@ def test_pyqtgraph_loads_only_when_a_plot_is_first_shown() -> None:
         print("pyqtgraph" in sys.modules)
         window.open_path({str(REPORT)!r})  # its Details plot the occupancy curves
         wait()
+        print("pyqtgraph" in sys.modules)  # the Details dock is closed: nothing plotted yet
+        window.show_details()
+        wait()
         print("pyqtgraph" in sys.modules, len(window.details_pane._curve_plots))
         window.close()
         """
@@ -289,7 +303,7 @@ def test_pyqtgraph_loads_only_when_a_plot_is_first_shown() -> None:
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300
     ).stdout.split()
-    assert out == ["False", "True", "3"]
+    assert out == ["False", "False", "True", "3"]
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])
@@ -338,6 +352,7 @@ def test_metric_rows_put_zeros_together_and_bar_percentages() -> None:
 def test_one_launch_of_a_kernel_launched_twice(qtbot, make_window):
     report = SMALL / "lineinfo.ncu-rep"
     window = make_window(report)
+    window.action("show_details").trigger()  # closed until asked for
     pane = window.details_pane
     _choose_kernel(qtbot, window, "scale")
     box = pane.launch_box

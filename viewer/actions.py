@@ -104,6 +104,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
         menu="&File",
         section=2,
     ),
+    ActionSpec(
+        "export_options",
+        "Kernel DB Export &Options…",
+        "export_options",
+        tip="Ambiguous Dot rows, replacing older rows, writing the model NNFusion compiles",
+        menu="&File",
+        section=2,
+    ),
     ActionSpec("quit", "&Quit", "close", Std.Quit, menu="&File", section=3),
     ActionSpec(
         "find",
@@ -176,6 +184,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Why the kernel is slow: speed of light, stalls, occupancy, rules",
         menu="&Navigate",
         section=1,
+        toolbar=3,
     ),
     ActionSpec(
         "show_roofline",
@@ -185,6 +194,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Every kernel on the roofline; click a point to select its kernel",
         menu="&Navigate",
         section=1,
+        toolbar=3,
     ),
     ActionSpec(
         "show_headroom",
@@ -203,5 +213,21 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Show the model's timeline: its kernel calls in time order",
     ),
     ActionSpec("reset_layout", "Reset Layout", "reset_layout", menu="&View", section=1),
+    ActionSpec(
+        "nnfusion_command",
+        "NNFusion &Command Line",
+        "show_nnfusion_command",
+        tip="The NNFusion command line that uses the kernel DB correctly",
+        menu="&View",
+        section=2,
+    ),
+    ActionSpec(
+        "nnfusion_coverage",
+        "NNFusion C&overage",
+        "show_nnfusion_coverage",
+        tip="What NNFusion looks up in the kernel DB for a model, and building what is missing",
+        menu="&View",
+        section=2,
+    ),
     ActionSpec("about", "&About kernelscope", "about", menu="&Help"),
 )

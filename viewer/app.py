@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
+from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, Qt, QTimer
 from PySide6.QtGui import QColor, QIcon, QPalette, QPixmap
 from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory
 
@@ -26,6 +26,8 @@ from kernelscope.core.view import ViewDocument, is_model
 from .main_window import MainWindow
 
 SCREENSHOT_SIZE = (1600, 1000)
+# --pane: the Kernel DB dock raised on one of its tabs (KernelDbPanel.show_tab)
+DB_PANES = {"kernel-db": "entries", "nnfusion-command": "command", "nnfusion-coverage": "coverage"}
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
 # --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
@@ -143,20 +145,28 @@ def run(
     line: int | None = None,
     palette: str | None = None,
     pane: str | None = None,
+    db: str | None = None,
+    nnfusion_model: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit
-    (of ``pane`` alone when given: details, roofline or headroom)."""
-    if pane is not None and pane not in PANES:
-        raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(PANES))
+    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit.
+    ``pane`` shows a pane: one of ``PANES`` (a screenshot renders it alone) or a tab of the
+    Kernel DB dock (``DB_PANES``; a screenshot shows the window). ``db`` opens that DB in the
+    Kernel DB dock, ``nnfusion_model`` shows that model's coverage."""
+    if pane is not None and pane not in PANES and pane not in DB_PANES:
+        choices = [*PANES, *DB_PANES]
+        raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(choices))
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
-            return _screenshot(app, path, Path(screenshot_to), kernel, line, pane)
+            db_view = (pane if pane in DB_PANES else None, db, nnfusion_model)
+            alone = pane if pane in PANES else None
+            return _screenshot(app, path, Path(screenshot_to), kernel, line, alone, db_view)
         window = MainWindow()
         window.show()
-        if pane:
+        if pane in PANES:
             window.show_pane(pane)
+        _show_db(window, pane if pane in DB_PANES else None, db, nnfusion_model)
         if path:
             _locate_when_opened(window, kernel, line)
             window.open_path(path)
@@ -177,6 +187,22 @@ def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None
     window.document_opened.connect(locate)
 
 
+def _show_db(
+    window: MainWindow, pane: str | None, db: str | None, model: str | None, height: int = 0
+) -> None:
+    """The Kernel DB dock raised on ``pane``'s tab, on ``db``, with ``model``'s coverage."""
+    if not (pane or db or model):
+        return
+    window.show_db_tab(DB_PANES[pane or ("nnfusion-coverage" if model else "kernel-db")])
+    if height:
+        window.resizeDocks([window.db_dock], [height], Qt.Orientation.Vertical)
+    if db:
+        window.db_panel.set_path(db)
+    window.db_panel.ensure_loaded()
+    if model:
+        window.db_panel.coverage.set_model(model)
+
+
 def _screenshot(
     app: QApplication,
     path: str | None,
@@ -184,6 +210,7 @@ def _screenshot(
     kernel: str | None,
     line: int | None,
     pane: str | None = None,
+    db_view: tuple[str | None, str | None, str | None] = (None, None, None),
 ) -> int:
     """Open ``path``, go to the location, wait until every job is done, save the PNG (of the
     whole window, or of one pane)."""
@@ -200,6 +227,9 @@ def _screenshot(
         window.resize(*SCREENSHOT_SIZE)
         timeout = QTimer(window)
         timeout.setSingleShot(True)
+        # a loop of its own, not app.exec(): the application (a test's, say) is not quit, so
+        # nothing connected to aboutToQuit runs and later windows work as before
+        loop = QEventLoop()
 
         done: list[bool] = []
 
@@ -212,7 +242,7 @@ def _screenshot(
             timeout.stop()
             window.workers.idle.disconnect(settled)
             window.close()
-            app.exit(0)
+            loop.quit()
 
         def failed(error: BaseException, paths: object) -> None:
             errors.append(
@@ -250,12 +280,13 @@ def _screenshot(
         window.show()
         if pane:
             _show_pane(window, pane)
+        _show_db(window, *db_view, height=SCREENSHOT_SIZE[1] // 2)
         timeout.start(SCREENSHOT_TIMEOUT_MS)
         if path:
             window.open_path(path)
-        else:
+        elif not window.workers.busy:
             settled()
-        app.exec()
+        loop.exec()
         settings.sync()  # written now, into the scratch folder, not when it is collected
     if errors:
         raise errors[0]

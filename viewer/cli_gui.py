@@ -26,13 +26,25 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--line", type=int, help="select this line of the kernel's source")
     p.add_argument(
         "--pane",
-        choices=("details", "roofline", "headroom"),
-        help="show this pane; with --screenshot, render only it",
+        choices=(
+            "details",
+            "roofline",
+            "headroom",
+            "kernel-db",
+            "nnfusion-command",
+            "nnfusion-coverage",
+        ),
+        help="show this pane (with --screenshot, details, roofline and headroom render alone); "
+        "kernel-db, nnfusion-command and nnfusion-coverage raise that Kernel DB tab",
     )
     p.add_argument(
         "--palette",
         choices=("light", "dark"),
         help="Fusion style with a light or dark palette (default: the desktop's)",
+    )
+    p.add_argument("--db", metavar="DB", help="the kernel DB the Kernel DB dock shows")
+    p.add_argument(
+        "--nnfusion-model", metavar="ONNX", help="show this model's NNFusion coverage of the DB"
     )
     p.set_defaults(func=_run)
 
@@ -47,4 +59,6 @@ def _run(args: argparse.Namespace) -> int:
         line=args.line,
         palette=args.palette,
         pane=args.pane,
+        db=args.db,
+        nnfusion_model=args.nnfusion_model,
     )

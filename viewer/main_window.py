@@ -118,7 +118,9 @@ class MainWindow(QMainWindow):
         self.details_dock = self._dock("Details", self.details_pane, right)
         self.roofline_dock = self._dock("Roofline", self.roofline_panel, right)
         self.tabifyDockWidget(self.details_dock, self.roofline_dock)
-        self.details_dock.raise_()
+        # closed until asked for (toolbar, Ctrl+4/5, View): the code panes keep their width
+        self.details_dock.hide()
+        self.roofline_dock.hide()
         self.headroom_dock = self._dock(
             "Headroom", self.headroom_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
@@ -375,10 +377,27 @@ class MainWindow(QMainWindow):
     def export_selected(self, kernels: list[str] | None = None) -> bool:
         """Export these kernels (the kernel list's selection when not given)."""
         names = kernels if kernels is not None else self.kernels.selected_names()
-        return self.exporter.start(self.selection.document, self.db_panel.path, names)
+        options = self.db_panel.export_options()
+        return self.exporter.start(self.selection.document, self.db_panel.path, names, options)
 
     def export_all(self) -> bool:
-        return self.exporter.start(self.selection.document, self.db_panel.path, None)
+        options = self.db_panel.export_options()
+        return self.exporter.start(self.selection.document, self.db_panel.path, None, options)
+
+    def export_options(self) -> None:
+        self.db_panel.edit_export_options()
+
+    def show_db_tab(self, tab: str) -> None:
+        """Raise the Kernel DB dock on a tab: "entries", "command" or "coverage"."""
+        self.db_dock.show()
+        self.db_dock.raise_()
+        self.db_panel.show_tab(tab)
+
+    def show_nnfusion_command(self) -> None:
+        self.show_db_tab("command")
+
+    def show_nnfusion_coverage(self) -> None:
+        self.show_db_tab("coverage")
 
     def choose_db(self) -> None:
         self.db_panel.choose_db()
@@ -393,7 +412,7 @@ class MainWindow(QMainWindow):
     def _on_exported(self, report: ExportReport) -> None:
         self.db_dock.show()
         self.db_dock.raise_()
-        self.db_panel.reload()
+        self.db_panel.exported(report)
         box = summary_box(self, report)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
@@ -529,10 +548,7 @@ class MainWindow(QMainWindow):
 
     def reset_layout(self) -> None:
         self.restoreState(self._default_state)
-        for dock in self._docks():
-            dock.show()
         self.hot_dock.raise_()
-        self.details_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
 
     def closeEvent(self, event: QCloseEvent) -> None:

@@ -21,7 +21,6 @@ from ..kernel_db import (
     nnfusion_settings,
     profile_facts,
 )
-from ..nnfusion import find_model, write_initializer_model
 from ..workspace import Workspace
 from .table import format_table
 
@@ -123,8 +122,6 @@ def _facts(report: Path | None, workspace: Path) -> ProfileFacts:
 
 def _export(args: argparse.Namespace) -> int:
     ws = Workspace.open(args.workspace)
-    if args.nnfusion_model:
-        find_model(ws, args.model)  # before anything is written
     facts = _facts(args.profile, args.workspace)
     report = export_workspace(
         ws,
@@ -136,10 +133,10 @@ def _export(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         metrics=facts.line_summaries,
         allow_ambiguous=args.allow_ambiguous,
+        nnfusion_model=args.nnfusion_model,
+        source_model=args.model,
     )
-    model = None
-    if args.nnfusion_model:
-        model = write_initializer_model(ws, args.nnfusion_model, args.model)
+    model = report.nnfusion_model
     with KernelDB.open(args.db) as db:
         settings = nnfusion_settings(db.cache_rows(), args.product_name)
     settings = settings.for_model(model.path if model else None)

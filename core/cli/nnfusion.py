@@ -18,9 +18,10 @@ from ..kernel_db import (
     build_missing,
     compile_with_db,
     default_db_path,
+    default_missing_workspace,
     model_coverage,
 )
-from ..nnfusion import NNFusionLog, shell_text
+from ..nnfusion import shell_text
 from .db import print_command
 from .progress import TerminalProgress
 from .table import format_table
@@ -85,9 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _coverage(args: argparse.Namespace) -> int:
     built: BuildMissingReport | None = None
     if args.build_missing:
-        ws = args.workspace or args.db.expanduser().resolve().parent / (
-            f"{args.model.stem}-missing.kscope"
-        )
+        ws = args.workspace or default_missing_workspace(args.model, args.db)
         with TerminalProgress(quiet_when_piped=True) as progress:
             built = build_missing(
                 args.model,
@@ -183,19 +182,9 @@ def _check(cov: Coverage, args: argparse.Namespace) -> dict[str, Any]:
         report = compile_with_db(
             args.model, args.db, tmp, product_name=args.product_name, binary=args.nnfusion
         )
-        log = report.run.log
-    return _compare(cov, log, shell_text(report.run.command))
-
-
-def _compare(cov: Coverage, log: NNFusionLog, command: str) -> dict[str, Any]:
-    mine = {(i.identifier, i.lookup.device_type) for i in cov.items}
-    real = set(log.kernel_lookups())
-    return {
-        "command": command,
-        "same": mine == real,
-        "only_kernelscope": sorted(f"[{d}] {i}" for i, d in mine - real),
-        "only_nnfusion": sorted(f"[{d}] {i}" for i, d in real - mine),
-    }
+    check = cov.check(report.run.log)
+    return {"command": shell_text(report.run.command), "same": check.same,
+            **dataclasses.asdict(check)}  # fmt: skip
 
 
 def _print_check(check: dict[str, Any]) -> None:

@@ -5,26 +5,39 @@ it for a model (coverage, the command line, building what is missing).
 What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``)::
 
     with KernelDB.open(path) as db:                     # browsing: see store.KernelDB
-        settings = nnfusion_settings(db.cache_rows(), product_name=None)
-    settings.describe(path, model=None)  # the NNFusion command line and why each flag is there
+        rows = db.cache_rows()
+    settings = nnfusion_settings(rows, product_name=None)  # KernelscopeError: no such GPU
     settings.command(path, model)        # argv; settings.for_model(model) for one model
+    settings.explain(model)              # [(flag, why each flag is there)]; .describe: CLI
     settings.warnings                    # several GPUs' times, mixed Conv+Add+Relu kinds
-    export_workspace(ws, path, allow_ambiguous=False)    # rows; ambiguous ones kept back
-    nnfusion.write_initializer_model(ws, "out.onnx")     # the model NNFusion should compile
-    model_coverage(model, path) -> Coverage              # .items (status, lookup, row, why)
-    build_missing(model, path, workspace, progress=, cancel=) -> BuildMissingReport
+    row_verdict(row) -> RowVerdict       # usable / ambiguous / kept (why) / unusable
+    export_workspace(ws, path, allow_ambiguous=False, nnfusion_model=None)
+                                         # rows (ambiguous ones kept back) and the model
+                                         # NNFusion should compile (report.nnfusion_model)
+    model_coverage(model, path) -> Coverage    # .items (status, lookup, row, why);
+                                               # WeightsAsInputs: offer the initializer copy
+    build_missing(model, path, default_missing_workspace(model, path), progress=, cancel=)
     compile_with_db(model, path, out_dir, cancel=) -> CompileReport   # the real NNFusion
+    coverage.check(report.run.log) -> LookupCheck  # predicted lookups against NNFusion's
 """
 
-
-from .command import NNFusionSettings, nnfusion_settings
+from .command import (
+    MODEL_PLACEHOLDER,
+    NNFusionSettings,
+    RowVerdict,
+    nnfusion_settings,
+    row_verdict,
+)
 from .compile import CompileReport, RowUse, compile_with_db
 from .coverage import (
     STATUSES,
     BuildMissingReport,
     Coverage,
     CoverageItem,
+    LookupCheck,
+    WeightsAsInputs,
     build_missing,
+    default_missing_workspace,
     model_coverage,
 )
 from .export import ExportReport, KernelTimes, export_workspace
@@ -39,6 +52,7 @@ from .summaries import (
 )
 
 __all__ = [
+    "MODEL_PLACEHOLDER",
     "STATUSES",
     "BuildMissingReport",
     "CacheRow",
@@ -52,12 +66,16 @@ __all__ = [
     "ExportReport",
     "KernelDB",
     "KernelTimes",
+    "LookupCheck",
     "NNFusionSettings",
     "ProfileFacts",
     "RowUse",
+    "RowVerdict",
+    "WeightsAsInputs",
     "build_missing",
     "compile_with_db",
     "default_db_path",
+    "default_missing_workspace",
     "describe_line_summary",
     "export_workspace",
     "model_coverage",
@@ -65,4 +83,5 @@ __all__ = [
     "profile_facts",
     "profile_line_summaries",
     "profile_times",
+    "row_verdict",
 ]

@@ -23,11 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..nnfusion.compiler import Flags, command_line, shell_text
-from .export import AMBIGUITY_ALLOWED, DEVICE_TYPE
+from ..nnfusion.compiler import BIAS_FLAG, FOLDING_FLAG, Flags, command_line, shell_text
+from .export import AMBIGUITY_ALLOWED, AMBIGUITY_KEPT, DEVICE_TYPE
 from .store import CacheRow
 
 MODEL_PLACEHOLDER = "MODEL.onnx"
+CLI_MODEL_HINT = (
+    "the model with its weights as initializers "
+    "(export-db WS --nnfusion-model OUT.onnx writes the workspace's)"
+)
 
 
 @dataclass
@@ -60,34 +64,96 @@ class NNFusionSettings:
     ) -> list[str]:
         return command_line(model, Path(db).expanduser().resolve(), self.flags, binary)
 
+    def explain(self, model: str | None = None) -> list[tuple[str, str]]:
+        """Why each part of the command is there: (flag or argument, why), for the CLI's
+        lines and the DB panel."""
+        out: list[tuple[str, str]] = []
+        if model is None:
+            out.append(
+                (
+                    MODEL_PLACEHOLDER,
+                    "the model with its weights as initializers and its biases broadcast "
+                    "(written by an export with the NNFusion model option)",
+                )
+            )
+        out.append(("-fkernel_cache_path", "NNFusion reads this DB instead of its default one"))
+        if self.flags.product_name:
+            out.append(
+                (
+                    f"-fproduct_name={self.flags.product_name}",
+                    f"{self.times.get(self.flags.product_name, 0)} of {self.usable} usable rows "
+                    f"carry a time measured on {self.flags.product_name}; rows without one "
+                    "count as 10 µs where NNFusion ranks them (block fusion)",
+                )
+            )
+        elif self.usable:
+            out.append(
+                ("(no -fproduct_name)", "no row carries a measured time: every row counts 10 µs")
+            )
+        if self.flags.bias_fix:
+            out.append(
+                (
+                    BIAS_FLAG,
+                    f"{self.bias_rows} Convolution+Add+Relu rows read a per-channel bias; "
+                    "without it they read bias[c] from NNFusion's broadcast operand: wrong numbers",
+                )
+            )
+            if self.flags.const_folding:
+                out.append(
+                    (
+                        FOLDING_FLAG,
+                        "makes the model's Conv biases constants for the bias fix (slow; the "
+                        "model an export writes for NNFusion needs no folding)",
+                    )
+                )
+        return out
+
     def describe(self, db: str | os.PathLike[str], model: str | None = None) -> list[str]:
         """The command and why each flag is there, one line each (for the CLI)."""
         lines = [shell_text(self.command(db, model or MODEL_PLACEHOLDER))]
-        if model is None:
-            lines.append(
-                f"  {MODEL_PLACEHOLDER}: the model with its weights as initializers "
-                "(export-db WS --nnfusion-model OUT.onnx writes the workspace's)"
-            )
-        if self.flags.product_name:
-            lines.append(
-                f"  -fproduct_name: {self.times.get(self.flags.product_name, 0)} of "
-                f"{self.usable} usable rows carry a time measured on {self.flags.product_name}"
-            )
-        elif self.usable:
-            lines.append("  no row carries a measured time: NNFusion ranks every row as 10 µs")
-        if self.flags.bias_fix:
-            lines.append(
-                f"  -fbiasadd_fix=true: {self.bias_rows} Convolution+Add+Relu rows read a "
-                "per-channel bias"
-                + (
-                    "; -fconst_folding_backend=CPU makes the model's bias a constant for it "
-                    "(slow: export-db --nnfusion-model writes a model that needs no folding)"
-                    if self.flags.const_folding
-                    else ""
-                )
-            )
+        for flag, why in self.explain(model):
+            if flag == MODEL_PLACEHOLDER:
+                why = CLI_MODEL_HINT
+            if flag != "-fkernel_cache_path":
+                lines.append(f"  {flag}: {why}")
         lines += [f"  warning: {w}" for w in self.warnings]
+        if len(self.times) > 1:
+            lines.append("  --product-name GPU chooses another GPU's times")
         return lines
+
+
+@dataclass(frozen=True)
+class RowVerdict:
+    """What NNFusion makes of one row, for the DB panel: ``state`` is "usable", "ambiguous"
+    (usable, but NNFusion may run it for another computation), "kept" (kernelscope keeps it
+    from NNFusion; ``ambiguous`` when only the ambiguity does), or "unusable" (another
+    tool's row NNFusion's kernel selection cannot take); ``why`` says why."""
+
+    state: str
+    why: str = ""
+    ambiguous: bool = False
+
+
+def row_verdict(row: CacheRow) -> RowVerdict:
+    """What NNFusion makes of ``row`` (the reasons without the CLI's --allow-ambiguous)."""
+    allowed = [
+        n.removeprefix(AMBIGUITY_ALLOWED) for n in row.notes if n.startswith(AMBIGUITY_ALLOWED)
+    ]
+    if usable_for_selection(row):
+        if allowed:
+            return RowVerdict("ambiguous", allowed[0], ambiguous=True)
+        return RowVerdict("usable")
+    if not row.usable:
+        reasons = [r.removesuffix(AMBIGUITY_KEPT) for r in row.reasons]
+        only_ambiguity = bool(reasons) and all(r.endswith(AMBIGUITY_KEPT) for r in row.reasons)
+        return RowVerdict("kept", "; ".join(reasons) or "no reason recorded", only_ambiguity)
+    if row.twin_of is not None:
+        return RowVerdict("usable", "the copy NNFusion's pattern substitution looks up")
+    return RowVerdict(
+        "unusable",
+        f"NNFusion's kernel selection takes only External {DEVICE_TYPE} rows tagged "
+        "BlockCudaEmitter",
+    )
 
 
 def row_kind(row: CacheRow) -> str:
@@ -120,7 +186,7 @@ def nnfusion_settings(rows: list[CacheRow], product_name: str | None = None) -> 
     if product_name is not None and times and product_name not in times:
         raise KernelscopeError(
             f"no row of this DB has a time measured on {product_name!r}; its times are for "
-            + ", ".join(f"{g} ({n} rows)" for g, n in times.most_common())
+            + ", ".join(f"{g} ({n} row{'s' * (n != 1)})" for g, n in times.most_common())
             + f" (with -fproduct_name={product_name} NNFusion would rank every row as 10 µs)",
             hint="give one of those GPU names, or export times measured on that GPU "
             "(kernelscope export-db WS --profile REPORT)",
@@ -130,8 +196,8 @@ def nnfusion_settings(rows: list[CacheRow], product_name: str | None = None) -> 
         if len(times) > 1:
             warnings.append(
                 "times were measured on several GPUs: "
-                + ", ".join(f"{g} ({n} rows)" for g, n in times.most_common())
-                + f"; using {product} (--product-name chooses)"
+                + ", ".join(f"{g} ({n} row{'s' * (n != 1)})" for g, n in times.most_common())
+                + f"; the command uses {product}'s, and the other GPUs' rows count as 10 µs"
             )
     kinds = collections.Counter(row_kind(r) for r in usable)
     if kinds["bias"] and kinds["tensor"]:

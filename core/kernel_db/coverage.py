@@ -28,7 +28,7 @@ from typing import Any
 
 from ..errors import KernelscopeError
 from ..nnfusion import missing_ops
-from ..nnfusion.compiler import Flags
+from ..nnfusion.compiler import Flags, NNFusionLog
 from ..nnfusion.onnx_graph import SUPPORT_OP_LIST, Lookup, NNFusionGraph, nnfusion_graph
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from .command import NNFusionSettings, nnfusion_settings, row_kind
@@ -51,6 +51,18 @@ class CoverageItem:
 
 
 @dataclass
+class LookupCheck:
+    """Where kernelscope's predicted lookups and the real NNFusion's differ."""
+
+    only_kernelscope: list[str] = field(default_factory=list)  # "[DeviceType] identifier"
+    only_nnfusion: list[str] = field(default_factory=list)
+
+    @property
+    def same(self) -> bool:
+        return not self.only_kernelscope and not self.only_nnfusion
+
+
+@dataclass
 class Coverage:
     model: str
     db_path: Path
@@ -69,6 +81,15 @@ class Coverage:
     def cache_lookups(self) -> list[CoverageItem]:
         """The lookups a DB row could serve (SupportOpList types)."""
         return [i for i in self.items if i.status != "nnfusion"]
+
+    def check(self, log: NNFusionLog) -> LookupCheck:
+        """These predicted lookups against what the real NNFusion logged."""
+        mine = {(i.identifier, i.lookup.device_type) for i in self.items}
+        real = set(log.kernel_lookups())
+        return LookupCheck(
+            only_kernelscope=sorted(f"[{d}] {i}" for i, d in mine - real),
+            only_nnfusion=sorted(f"[{d}] {i}" for i, d in real - mine),
+        )
 
     def summary_line(self) -> str:
         c = self.counts()
@@ -158,20 +179,28 @@ def _open_rows(db_path: Path) -> list[CacheRow]:
         return db.cache_rows()
 
 
-def check_weights(graph: NNFusionGraph) -> None:
-    """Refuse a model whose weights are graph inputs, offering the initializer copy."""
-    if graph.weights_as_inputs:
-        names = ", ".join(graph.weights_as_inputs[:5])
-        more = len(graph.weights_as_inputs) - 5
-        raise KernelscopeError(
-            f"{graph.model}: {len(graph.weights_as_inputs)} weights are graph inputs ({names}"
-            + (f" and {more} more" if more > 0 else "")
-            + "); NNFusion needs them as initializers: it folds only constants (so the "
-            "identifiers differ), gives TVM's Convolution+bias kernels their bias only from a "
-            "constant, and crashes with -fbiasadd_fix=true on one that is not",
+class WeightsAsInputs(KernelscopeError):
+    """A model whose weights are graph inputs: NNFusion needs the initializer copy
+    (``nnfusion.write_initializer_model`` from a build of it)."""
+
+    def __init__(self, model: str, names: list[str]) -> None:
+        shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        super().__init__(
+            f"{model}: {len(names)} weights are graph inputs ({shown}); NNFusion needs them as "
+            "initializers: it folds only constants (so the identifiers differ), gives TVM's "
+            "Convolution+bias kernels their bias only from a constant, and crashes with "
+            "-fbiasadd_fix=true on one that is not",
             hint="write a copy with the weights as initializers from a build of it: kernelscope "
             "build MODEL -o WS, then kernelscope export-db WS --db DB --nnfusion-model COPY.onnx",
         )
+        self.model = model
+        self.names = names
+
+
+def check_weights(graph: NNFusionGraph) -> None:
+    """Refuse a model whose weights are graph inputs, offering the initializer copy."""
+    if graph.weights_as_inputs:
+        raise WeightsAsInputs(graph.model, list(graph.weights_as_inputs))
 
 
 def model_coverage(
@@ -273,6 +302,13 @@ def plan_missing(
     return before, plan, skipped
 
 
+def default_missing_workspace(
+    model: str | os.PathLike[str], db_path: str | os.PathLike[str]
+) -> Path:
+    """Where ``build_missing`` builds when not told: MODEL-missing.kscope next to the DB."""
+    return Path(db_path).expanduser().resolve().parent / f"{Path(model).stem}-missing.kscope"
+
+
 def build_missing(
     model: str | os.PathLike[str],
     db_path: str | os.PathLike[str],
@@ -285,8 +321,9 @@ def build_missing(
     cancel: Cancel | None = None,
 ) -> BuildMissingReport:
     """Build every missing kernel NNFusion would take from the DB as a single-operator TVM
-    kernel (one workspace for all of them) and export those whose identifier is wanted."""
-    from ..build import BuildRequest, build_model
+    kernel (one workspace for all of them, built in a child process like every build: a TVM
+    crash is an error, Cancel stops it) and export those whose identifier is wanted."""
+    from ..build import BuildRequest, build_in_child
 
     model_path = Path(model)
     before, plan, skipped = plan_missing(model_path, db_path, product_name, allow_ambiguous)
@@ -304,7 +341,7 @@ def build_missing(
         encoding="utf-8",
     )
     progress("build", 0.05, f"building {len(plan)} single-operator kernels with TVM")
-    ws = build_model(
+    ws = build_in_child(
         BuildRequest(model=source, output=out, arch=arch),
         progress=lambda step, frac, msg: progress(
             step, None if frac is None else 0.05 + 0.85 * frac, msg

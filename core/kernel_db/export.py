@@ -29,11 +29,13 @@ from ..errors import KernelscopeError
 from ..nnfusion import cuda_scan as nnfusion_cuda
 from ..nnfusion import function_json as nnfusion_function
 from ..nnfusion import identifier as nnfusion_ident
+from ..nnfusion.onnx_model import InitializerModel, find_model, write_initializer_model
 from ..workspace import KernelInfo, KernelSass, Workspace
 from .store import DbEntry, EntryChange, KernelDB
 
 EMITTER_TAGS = ["KernelEmitter", "CudaEmitter", "BlockCudaEmitter"]
 AMBIGUITY_ALLOWED = "usable although NNFusion may run it for another computation: "
+AMBIGUITY_KEPT = " (export with --allow-ambiguous to use it anyway)"  # ends such a reason
 DEVICE_TYPE = "CUDA_GPU"
 PATTERN_DEVICE_TYPE = "CUDA"
 
@@ -49,6 +51,7 @@ KernelMetrics = Mapping[str, dict[str, Any]]
 class ExportReport:
     db_path: Path
     changes: list[EntryChange] = field(default_factory=list)
+    nnfusion_model: InitializerModel | None = None  # the model written for NNFusion, if asked
 
     @property
     def primary(self) -> list[EntryChange]:
@@ -130,7 +133,7 @@ def entries_for_kernel(
             notes.append(f"{AMBIGUITY_ALLOWED}{op.ambiguity}")
         else:
             usable = False
-            reasons.append(f"{op.ambiguity} (export with --allow-ambiguous to use it anyway)")
+            reasons.append(f"{op.ambiguity}{AMBIGUITY_KEPT}")
     nnfusion_identifier = op.identifier if op.supported else ""
     identifier = op.identifier
     if op.supported and not usable:
@@ -239,15 +242,22 @@ def export_workspace(
     progress: Progress | None = None,
     metrics: KernelMetrics | None = None,
     allow_ambiguous: bool = False,
+    nnfusion_model: str | os.PathLike[str] | None = None,
+    source_model: str | os.PathLike[str] | None = None,
 ) -> ExportReport:
     """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
 
     ``progress`` hears ("prepare", fraction, kernel) per kernel, then ("write", None, path).
     ``metrics`` (``summaries.profile_line_summaries``) is stored with each kernel it names.
     ``allow_ambiguous`` lets NNFusion use rows whose identifier it shares with a different
-    computation (see ``NNFusionOp.ambiguity``).
+    computation (see ``NNFusionOp.ambiguity``). ``nnfusion_model``: also write the model
+    NNFusion should compile there (``write_initializer_model``, from ``source_model`` or the
+    model found next to the workspace); a missing source model fails before anything is
+    written.
     """
     ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
+    if nnfusion_model is not None:
+        find_model(ws, source_model)
     entries = entries_from_workspace(
         ws, kernels, times, ncu_version, progress, metrics, allow_ambiguous
     )
@@ -255,7 +265,12 @@ def export_workspace(
         progress("write", None, str(db_path))
     with KernelDB.open(db_path, write=True, timeout=timeout) as db:
         changes = db.write(entries, replace_identifier=replace_identifier)
-    return ExportReport(Path(db_path), changes)
+    report = ExportReport(Path(db_path), changes)
+    if nnfusion_model is not None:
+        if progress is not None:
+            progress("model", None, str(nnfusion_model))
+        report.nnfusion_model = write_initializer_model(ws, nnfusion_model, source_model)
+    return report
 
 
 def _key(identifier: str, device_type: str, body: str) -> str:

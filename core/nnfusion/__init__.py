@@ -13,7 +13,7 @@ from .compiler import (
     shell_text,
 )
 from .onnx_graph import SUPPORT_OP_LIST, Lookup, NNFusionGraph, nnfusion_graph
-from .onnx_model import InitializerModel, find_model, write_initializer_model
+from .onnx_model import InitializerModel, find_model, nnfusion_copy_path, write_initializer_model
 
 __all__ = [
     "ENV",
@@ -27,6 +27,7 @@ __all__ = [
     "command_line",
     "find_model",
     "find_nnfusion",
+    "nnfusion_copy_path",
     "nnfusion_graph",
     "run_nnfusion",
     "shell_text",

@@ -64,6 +64,12 @@ def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Pa
     )
 
 
+def nnfusion_copy_path(ws: Workspace) -> Path:
+    """Where the window writes the model NNFusion should compile for ``ws``: next to the
+    workspace, as MODEL-nnfusion.onnx."""
+    return ws.path.resolve().parent / f"{Path(ws.manifest.model).stem}-nnfusion.onnx"
+
+
 def write_initializer_model(
     ws: Workspace,
     out: str | os.PathLike[str],

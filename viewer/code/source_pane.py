@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel
@@ -59,16 +60,21 @@ class SourcePane(CodePane):
             self.files.setCurrentIndex(position)
         source = kernel.files.get(file) if kernel else None
         if kernel is not None and (source is None or source.text is None):
-            self.missing.setText(
-                f"The source of {file} is not available: it was recorded on the build "
-                "machine and no copy was found in the workspace or on this machine."
+            why = source.note if source is not None and source.note else (
+                "it was recorded on the build machine and no copy was found in the "
+                "workspace or on this machine"
             )
+            self.missing.setText(f"The source of {file} is not available: {why}.")
             self.missing.resize(self.table.viewport().width() - 20, 80)
             self.missing.move(10, 10)
             self.missing.show()
         else:
             self.missing.hide()
-        self.title.setText(f"Source — {file}" if file else "Source")
+        # the file's name: its recorded path (a build machine's, often long) is the tooltip,
+        # so that it never pushes the SASS pane narrower
+        self.title.setText(f"Source — {Path(file).name}" if file else "Source")
+        where = f" ({source.origin})" if source is not None and source.origin else ""
+        self.title.setToolTip(f"{file}{where}" if file else "")
         self.refresh_heat()
 
     def _on_file_chosen(self, position: int) -> None:

@@ -33,6 +33,14 @@ def summary_box(parent: QWidget, report: ExportReport) -> QMessageBox:
         )
     else:
         box.setInformativeText("All of them are usable by NNFusion.")
+    written = report.nnfusion_model
+    if written is not None:
+        box.setInformativeText(
+            box.informativeText()
+            + f"\n\nWrote {written.path.name} for NNFusion (weights as initializers"
+            + (f", {written.broadcast_biases} biases broadcast" if written.broadcast_biases else "")
+            + "): the Kernel DB panel's Coverage shows what NNFusion looks up for it."
+        )
     box.setDetailedText(report.summary())
     box.setStandardButtons(QMessageBox.StandardButton.Close)
     return box

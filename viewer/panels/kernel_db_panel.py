@@ -1,4 +1,7 @@
-"""The Kernel DB dock: browse, search, filter and delete the entries of an NNFusion kernel DB.
+"""The Kernel DB dock: browse, search, filter and delete the entries of an NNFusion kernel DB
+(what NNFusion makes of each row, and why), the exact NNFusion command line that uses it
+(``nnfusion_command``), and what NNFusion will look up in it for a model, with building what
+is missing (``nnfusion_coverage``).
 
 All reading and writing goes through ``core.kernel_db`` (the panel never touches SQLite
 itself), on the window's ``db`` lane: one worker thread, which owns the read-only connection
@@ -7,11 +10,14 @@ shape box lists again once the typing pauses; the newest query wins. Deleting op
 for writing for its one transaction. The DB is first read when the panel is first shown
 (``ensure_loaded``) or another file is chosen; the chosen file is remembered in QSettings.
 ``core.kernel_db`` (sqlite-utils: 0.3 s) is imported then too, not at start-up. The panel
-shows the open profile's mean time beside each entry, read on the document lane.
+shows the open profile's mean time beside each entry, read on the document lane. Export
+options (allow ambiguous rows, replace, write the NNFusion model) are chosen here and kept
+in QSettings.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import html
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,6 +43,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -46,8 +53,10 @@ from kernelscope.core.view import ViewDocument
 from ..code.highlight import Highlighter, Span
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
+from ..workers.export_worker import ExportOptions
 from ..workers.jobs import Latest, Workers
 from .kernel_db_jobs import (
+    CommandInfo,
     DbSession,
     Filters,
     Listing,
@@ -56,14 +65,18 @@ from .kernel_db_jobs import (
     mean_times_us,
 )
 from .kernel_db_model import KernelDbModel
+from .nnfusion_colours import css
+from .nnfusion_command import CommandView
+from .nnfusion_coverage import CoverageView
 
 if TYPE_CHECKING:
-    from kernelscope.core.kernel_db import EntryDetail
+    from kernelscope.core.kernel_db import Coverage, EntryDetail, ExportReport
 
 SETTINGS_KEY = "kernel_db/path"
 ALL = ""  # combo data of "any op type / device"
 DB_FILTER = "Kernel DBs (*.db *.sqlite *.sqlite3);;All files (*)"
 TYPING_PAUSE_MS = 250  # a search runs once typing pauses this long
+TABS = ("entries", "command", "coverage")  # show_tab's names, in the tabs' order
 
 
 class _CudaSyntax(QSyntaxHighlighter):
@@ -96,6 +109,7 @@ class KernelDbPanel(QWidget):
     reexport_requested = Signal(list)  # kernel names to export again from the open workspace
     listed = Signal()  # a listing is on screen
     detail_shown = Signal()
+    command_shown = Signal()  # the NNFusion command tab shows the DB's (or a model's) command
 
     def __init__(self, settings: QSettings, workers: Workers, cuda: Highlighter) -> None:
         super().__init__()
@@ -113,6 +127,10 @@ class KernelDbPanel(QWidget):
         self._listing = Latest(workers, "db", "listing the kernel DB", self)
         self._details = Latest(workers, "db", "reading a kernel DB entry", self)
         self._colouring = Latest(workers, "highlight", "highlighting an entry", self)
+        self._command = Latest(workers, "db", "reading the NNFusion command", self)
+        self._command_info: CommandInfo | None = None
+        self._product: str | None = None  # -fproduct_name asked for (None: the DB's own)
+        self._pending_key: str | None = None  # an entry to select once it is listed
         self._typing = QTimer(self)
         self._typing.setSingleShot(True)
         self._typing.setInterval(TYPING_PAUSE_MS)
@@ -128,7 +146,18 @@ class KernelDbPanel(QWidget):
         self.splitter.addWidget(self._build_listing())
         self.splitter.addWidget(self._build_details())
         self.splitter.setSizes([600, 500])
-        layout.addWidget(self.splitter, 1)
+        self.commands = CommandView()
+        self.coverage = CoverageView(workers)
+        self.coverage.set_allow_ambiguous(self.export_options().allow_ambiguous)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("kernel_db_tabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.splitter, "Entries")
+        self.tabs.addTab(self.commands, "NNFusion command")
+        self.tabs.addTab(self.coverage, "Coverage")
+        self.tabs.setTabToolTip(1, "The NNFusion command line that uses this DB correctly")
+        self.tabs.setTabToolTip(2, "What NNFusion looks up in this DB for a model")
+        layout.addWidget(self.tabs, 1)
         self._typing.timeout.connect(self.refresh)
         self.search.textChanged.connect(self._typing.start)
         self.shape.textChanged.connect(self._typing.start)
@@ -147,6 +176,15 @@ class KernelDbPanel(QWidget):
         self._times.result.connect(self._on_times)
         self._times.failed.connect(lambda exc, _: self.error.emit("Cannot read kernel times", exc))
         self._colouring.result.connect(self._on_coloured)
+        self._command.result.connect(self._on_command)
+        self._command.failed.connect(
+            lambda exc, _: self.error.emit("Cannot read the NNFusion command", exc)
+        )
+        self.commands.product_changed.connect(self._on_product)
+        self.coverage.coverage_shown.connect(self._on_coverage_shown)
+        self.coverage.db_changed.connect(self.reload)
+        self.coverage.error.connect(self.error)
+        self.coverage.entry_requested.connect(self.show_entry)
 
     # ---- construction -------------------------------------------------------------------
     def _build_top(self) -> QHBoxLayout:
@@ -155,8 +193,14 @@ class KernelDbPanel(QWidget):
         choose = QPushButton("Open DB…")
         choose.setToolTip("Choose the kernel DB file to browse and export into")
         choose.clicked.connect(self.choose_db)
+        options = QPushButton("Export options…")
+        options.setToolTip(
+            "Ambiguous rows, replacing older rows, and writing the model NNFusion compiles"
+        )
+        options.clicked.connect(self.edit_export_options)
         top = QHBoxLayout()
         top.addWidget(self.path_label, 1)
+        top.addWidget(options)
         top.addWidget(choose)
         return top
 
@@ -185,7 +229,7 @@ class KernelDbPanel(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the DB's order: newest first
         chars = self.fontMetrics().horizontalAdvance("0")
-        for column, width in enumerate((30, 16, 34, 9, 10, 10)):
+        for column, width in enumerate((28, 16, 13, 36, 9, 9)):
             self.table.setColumnWidth(column, chars * width)
         self.delete_button = QPushButton("Delete…")
         self.delete_button.setToolTip("Delete the selected entries from the DB (asks first)")
@@ -243,7 +287,12 @@ class KernelDbPanel(QWidget):
     @property
     def busy(self) -> bool:
         return (
-            self._listing.busy or self._details.busy or self._times.busy or self._typing.isActive()
+            self._listing.busy
+            or self._details.busy
+            or self._times.busy
+            or self._typing.isActive()
+            or self._command.busy
+            or self.coverage.busy
         )
 
     def choose_db(self) -> None:
@@ -288,6 +337,8 @@ class KernelDbPanel(QWidget):
         self._details.cancel()
         self._colouring.cancel()
         self._times.cancel()
+        self._command.cancel()
+        self.coverage.stop()
         if self._loaded and not self._workers.closed:
             session = self._session
             self._workers.start("db", lambda context: session.close(), "closing the kernel DB")
@@ -319,6 +370,10 @@ class KernelDbPanel(QWidget):
             self._fill_filters(*listing.choices)
         selected = set(self.selected_keys())
         self.model.set_entries(listing.entries)
+        if listing.verdicts is not None:  # the file was (re)read: its rows may have changed
+            self.model.set_verdicts(listing.verdicts)
+            self._read_command()
+            self.coverage.set_db(path, refresh=True)
         if not listing.readable:
             self.count_label.setText(
                 "No DB yet: Export to Kernel DB creates it"
@@ -332,9 +387,14 @@ class KernelDbPanel(QWidget):
                 if shown == listing.total
                 else f"{shown} of {listing.total} entries"
             )
+        if self._pending_key is not None:
+            selected, self._pending_key = {self._pending_key}, None
+            self.table.clearSelection()
         rows = [r for r in range(self.model.rowCount()) if self.model.entry(r).key in selected]
         for row in rows:
             self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
+        if rows:
+            self.table.scrollTo(self.proxy.mapFromSource(self.model.index(rows[0], 0)))
         if not rows:
             self._show_detail(None)
         self._update_buttons()
@@ -355,8 +415,11 @@ class KernelDbPanel(QWidget):
             box.blockSignals(False)
 
     def set_document(self, document: ViewDocument | None) -> None:
-        """The document open in the window: its profile's mean times go beside the entries."""
+        """The document open in the window: its profile's mean times go beside the entries,
+        its workspace's model is offered for coverage."""
         self._document = document
+        workspace = document.workspace if document is not None else None
+        self.coverage.set_workspace(workspace.path if workspace is not None else None)
         if self._loaded:
             self._read_times()
 
@@ -365,11 +428,95 @@ class KernelDbPanel(QWidget):
         if document is None or not document.has_profile:
             self._times.cancel()
             self.model.set_profile_times({})
+            self.commands.set_profile_gpus(set())
             return
         self._times.submit(lambda context: mean_times_us(document))
 
-    def _on_times(self, times_us: dict[str, float], context: object) -> None:
+    def _on_times(self, found: tuple[dict[str, float], set[str]], context: object) -> None:
+        times_us, gpus = found
         self.model.set_profile_times(times_us)
+        self.commands.set_profile_gpus(gpus)
+
+    # ---- NNFusion -----------------------------------------------------------------------
+    def _read_command(self) -> None:
+        path, product, session = self.path, self._product, self._session
+        self._command.submit(lambda context: session.command(path, product))
+
+    def _on_command(self, info: CommandInfo, context: object) -> None:
+        self._command_info = info
+        self._show_command()
+
+    def _show_command(self) -> None:
+        """The DB's command, or the coverage model's when one is on screen."""
+        info = self._command_info
+        if info is None:
+            return  # the DB's rows are not read yet
+        coverage: Coverage | None = self.coverage.coverage
+        if coverage is not None and coverage.db_path == info.db:
+            info = dataclasses.replace(info, settings=coverage.settings, model=coverage.model)
+        self.commands.show_info(info)
+        self.command_shown.emit()
+
+    def _on_coverage_shown(self, coverage: Coverage | None) -> None:
+        shown = self.commands.info
+        if coverage is not None or (shown is not None and shown.model):
+            self._show_command()  # the command for the coverage's model, or no more
+
+    def _on_product(self, name: str | None) -> None:
+        self._product = name
+        if self._loaded:
+            self._read_command()
+        self.coverage.set_product(name)
+
+    def show_entry(self, key: str, kernel_name: str) -> None:
+        """Show one entry in the Entries tab: the listing searched for its kernel, the
+        entry selected once listed."""
+        self._pending_key = key
+        self.show_tab("entries")
+        for box in (self.op_box, self.device_box):
+            box.blockSignals(True)
+            box.setCurrentIndex(0)
+            box.blockSignals(False)
+        self.shape.blockSignals(True)
+        self.shape.clear()
+        self.shape.blockSignals(False)
+        self.search.blockSignals(True)
+        self.search.setText(kernel_name)
+        self.search.blockSignals(False)
+        self.refresh()
+
+    def show_tab(self, name: str) -> None:
+        """Bring a tab to the front: "entries", "command" or "coverage"."""
+        self.tabs.setCurrentIndex(TABS.index(name))
+
+    def export_options(self) -> ExportOptions:
+        """The options every export from the window uses (kept in the settings)."""
+        from ..dialogs.export_options import load_options
+
+        return load_options(self.settings)
+
+    def set_export_options(self, options: ExportOptions) -> None:
+        from ..dialogs.export_options import save_options
+
+        save_options(self.settings, options)
+        self.coverage.set_allow_ambiguous(options.allow_ambiguous)
+
+    def edit_export_options(self) -> QWidget:
+        """Open the export options (non-blocking); OK keeps them for the next exports."""
+        from ..dialogs.export_options import ExportOptionsDialog
+
+        dialog = ExportOptionsDialog(self.export_options(), self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.chosen.connect(self.set_export_options)
+        dialog.open()
+        return dialog
+
+    def exported(self, report: ExportReport) -> None:
+        """An export from the window finished: list again, and show the coverage of the
+        model it wrote for NNFusion."""
+        self.reload()
+        if report.nnfusion_model is not None:
+            self.coverage.set_model(report.nnfusion_model.path)
 
     def selected_keys(self) -> list[str]:
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
@@ -493,6 +640,7 @@ def _describe(d: EntryDetail) -> str:
     else:
         reasons = "; ".join(d.reasons) or "no reason recorded"
         parts.append(
-            f"<span style='color:#b00040'>Not usable by NNFusion: {html.escape(reasons)}</span>"
+            f"<span style='color:{css('bad')}'>Not usable by NNFusion: "
+            f"{html.escape(reasons)}</span>"
         )
     return "<br>".join(parts)

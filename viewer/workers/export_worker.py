@@ -4,11 +4,14 @@ First the export facts (the profile's mean times and line summaries) are read on
 ``document`` lane, where every read of the open document happens; then the workspace's kernels
 are written on the ``export`` lane, which opens the workspace itself (a ``Workspace`` is cheap
 to open and then belongs to that thread alone). Closing the window waits for a running
-export: it is one transaction, so it commits or rolls back, never half.
+export: it is one transaction, so it commits or rolls back, never half. ``ExportOptions``
+(chosen in the Kernel DB panel) carry what the CLI's export-db flags say: allow ambiguous
+rows, replace older rows of an identifier, and write the model NNFusion should compile.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -21,6 +24,13 @@ if TYPE_CHECKING:  # core.kernel_db (sqlite-utils) is imported by the first expo
     from kernelscope.core.kernel_db import ExportReport, ProfileFacts
 
 from .jobs import Job, JobContext, Workers
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    allow_ambiguous: bool = False  # NNFusion may use rows it could run for another computation
+    replace: bool = False  # drop older rows of each exported identifier
+    nnfusion_model: bool = False  # also write MODEL-nnfusion.onnx next to the workspace
 
 
 class ExportController(QObject):
@@ -38,7 +48,13 @@ class ExportController(QObject):
     def running(self) -> bool:
         return self._job is not None
 
-    def start(self, document: ViewDocument | None, db: Path, kernels: list[str] | None) -> bool:
+    def start(
+        self,
+        document: ViewDocument | None,
+        db: Path,
+        kernels: list[str] | None,
+        options: ExportOptions | None = None,
+    ) -> bool:
         """Export these kernels (all when None or empty) of the document's workspace into
         ``db``. False, with ``failed`` telling why, when there is nothing to export."""
         if self._job is not None:
@@ -71,29 +87,45 @@ class ExportController(QObject):
 
         job = self._workers.start("document", facts, "reading export facts")
         self._run(job)
-        job.returned.connect(lambda found: self._write(workspace, db, chosen, found))
+        chosen_options = options or ExportOptions()
+        job.returned.connect(
+            lambda found: self._write(workspace, db, chosen, found, chosen_options)
+        )
         self.running_changed.emit(True)
         return True
 
-    def _write(self, workspace: Path, db: Path, kernels: list[str], facts: ProfileFacts) -> None:
+    def _write(
+        self,
+        workspace: Path,
+        db: Path,
+        kernels: list[str],
+        facts: ProfileFacts,
+        options: ExportOptions,
+    ) -> None:
         times, version, metrics = facts.times, facts.ncu_version, facts.line_summaries
 
         def write(context: JobContext) -> ExportReport:
             from kernelscope.core.kernel_db import export_workspace
+            from kernelscope.core.nnfusion import nnfusion_copy_path
+            from kernelscope.core.workspace import Workspace
 
             def progress(step: str, fraction: float | None, message: str) -> None:
-                text = f"Preparing {message}" if step == "prepare" else f"Writing {message}"
-                context.progress(step, fraction, text)
+                verb = {"prepare": "Preparing", "model": "Writing the NNFusion model"}
+                context.progress(step, fraction, f"{verb.get(step, 'Writing')} {message}")
 
+            ws = Workspace.open(workspace)
             return export_workspace(
-                workspace,
+                ws,
                 db,
                 kernels or None,
                 times,
                 ncu_version=version,
+                replace_identifier=options.replace,
                 timeout=5.0,
                 progress=progress,
                 metrics=metrics,
+                allow_ambiguous=options.allow_ambiguous,
+                nnfusion_model=nnfusion_copy_path(ws) if options.nnfusion_model else None,
             )
 
         job = self._workers.start("export", write, "exporting to the kernel DB")
