@@ -17,7 +17,13 @@ file cache is warm), "warm" on the cache a cold run left. "one cold open" is wha
 of the two reports costs: ``Profile.open`` and its kernel list. "kernel comparison" is what
 selecting a kernel in compare mode costs in core (``Comparison.kernel``: both sides' lines,
 their alignment and the SASS) after the kernel-level diff: cold (the kernel's per-instruction
-data read from the reports) and warm (from the cache, as after a first look).
+data read from the reports) and warm (from the cache, as after a first look). "switching
+kernels in the window" is the same in the viewer, offscreen: the two reports opened as
+documents (with their workspaces when given, as ``kernelscope profile`` attaches them), then
+each matched kernel chosen in turn, timed until every pane shows it compared (the kernel's
+first load, hot lines, its columns and side-by-side view; a first look at each kernel, the
+reports' data cached as the window's open leaves it, and the kernels compared ahead in the
+background as the window does once the comparison is made).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ TARGETS = {
     "diff cold / one cold open": 2.0,
     "diff warm s": 0.5,
     "kernel comparison, warm, slowest s": 0.15,
+    "switching kernels in the window, slowest s": 0.15,
 }
 CASES = {
     "batch change, with workspaces": ("cnn3_b8_run1", "cnn3_b2", "cnn3_b8", "cnn3_b2"),
@@ -106,6 +113,81 @@ def _measure(what: str, args: list[str]) -> dict[str, float]:
     return out
 
 
+def _compared(window: object, name: str) -> bool:
+    current = window.compare.controller.current  # type: ignore[attr-defined]
+    return current is not None and current.kernel.match.new == name
+
+
+def _window(args: list[str], compare: bool) -> dict[str, float]:
+    """An offscreen window, in compare mode or on the new profile alone (what switching costs
+    without comparing): each kernel chosen in turn, a first look at each."""
+    import shutil
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from kernelscope.core.workspace import Workspace
+    from kernelscope.viewer.main_window import MainWindow
+
+    app = QApplication([])
+    base, new, wb, wn = (a or None for a in args)
+    paths = []
+    with tempfile.TemporaryDirectory() as scratch:
+        for report, ws in ((new, wn), (base, wb)):
+            if ws is None:
+                paths.append(Path(report))
+                continue
+            folder = Path(scratch) / f"{len(paths)}_{Path(ws).name}"
+            shutil.copytree(ws, folder)
+            Workspace.open(folder).attach_profile(Path(report))
+            paths.append(folder)
+        QCoreApplication.setOrganizationName("kernelscope-bench")
+        settings = QSettings(str(Path(scratch) / "bench.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(restore_layout=False, settings=settings)
+        window.resize(1600, 1000)
+        window.show()
+
+        def wait(done) -> None:
+            while not done():
+                app.processEvents()
+                time.sleep(0.001)
+
+        t = time.perf_counter()
+        window.open_path(paths[0])
+        if compare:
+            window.compare_with_paths([paths[1]])
+        compared = window.compare.controller
+        wait(lambda: (compared.diff is not None or not compare) and not window.busy)
+        out: dict[str, float] = {"window open s": time.perf_counter() - t}
+        t = time.perf_counter()
+        wait(lambda: not window.workers.busy)  # the kernels compared ahead, in the background
+        out["ahead s"] = time.perf_counter() - t
+        document = window.selection.document
+        assert document is not None
+        names = [s.name for s in document.summaries]
+        first = window.selection.kernel.name if window.selection.kernel else None
+        times = []
+        for name in [n for n in names if n != first] + ([first] if first else []):
+            delta = compared.delta_of(name) if compare else None
+            one_sided = delta is not None and delta.match.base is None
+            t = time.perf_counter()
+            window.selection.show(name)
+            wait(
+                lambda name=name, one_sided=one_sided: (
+                    not window.busy
+                    and window.selection.kernel is not None
+                    and window.selection.kernel.name == name
+                    and (not compare or one_sided or _compared(window, name))
+                )
+            )
+            times.append(time.perf_counter() - t)
+        window.close()
+    out["switch max s"] = max(times)
+    out["switch median s"] = statistics.median(times)
+    return out
+
+
 def child(what: str, args: list[str], cache: Path) -> dict[str, float]:
     env = dict(os.environ, KERNELSCOPE_CACHE_DIR=str(cache))
     cmd = [sys.executable, __file__, "--child", what, *args]
@@ -121,7 +203,11 @@ def main() -> None:
     parser.add_argument("pair", nargs="*", help="BASE NEW [WS_BASE WS_NEW] instead of the data")
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(_measure(args.child[0], args.child[1:])))
+        what, rest = args.child[0], args.child[1:]
+        if what.startswith("window"):
+            print(json.dumps(_window(rest, compare=what == "window")))
+        else:
+            print(json.dumps(_measure(what, rest)))
         return
     if args.pair:
         if len(args.pair) not in (2, 4):
@@ -147,15 +233,31 @@ def main() -> None:
             warm = child("diff", argv, Path(cache))
             first = child("kernels", argv, Path(cache))
             again = child("kernels", argv, Path(cache))
+        with tempfile.TemporaryDirectory() as cache:
+            child("diff", argv, Path(cache))  # the reports read, as the window's open does
+            window = child("window", argv, Path(cache))
+        with tempfile.TemporaryDirectory() as cache:
+            child("diff", argv, Path(cache))
+            plain = child("window-alone", argv, Path(cache))
+        figures = {
+            "one cold open (Profile.open + kernel list) s": opened,
+            "diff cold s": cold["diff s"],
+            "diff cold / one cold open": cold["diff s"] / opened,
+            "diff warm s": warm["diff s"],
+            "kernel comparison, cold, median s": first["kernel median s"],
+            "kernel comparison, warm, median s": again["kernel median s"],
+            "kernel comparison, warm, slowest s": again["kernel max s"],
+            "window: open both and compare s": window["window open s"],
+            "window: then every kernel compared ahead s": window["ahead s"],
+            "switching kernels in the window, median s": window["switch median s"],
+            "switching kernels in the window, slowest s": window["switch max s"],
+            "same, new profile alone (not comparing), median s": plain["switch median s"],
+            "same, new profile alone (not comparing), slowest s": plain["switch max s"],
+            "python + kernelscope import (not in the above) s": cold["import s"],
+        }
         rows += [
-            (label, "one cold open (Profile.open + kernel list) s", f"{opened:.3f}"),
-            (label, "diff cold s", f"{cold['diff s']:.3f}"),
-            (label, "diff cold / one cold open", f"{cold['diff s'] / opened:.2f}"),
-            (label, "diff warm s", f"{warm['diff s']:.3f}"),
-            (label, "kernel comparison, cold, median s", f"{first['kernel median s']:.3f}"),
-            (label, "kernel comparison, warm, median s", f"{again['kernel median s']:.3f}"),
-            (label, "kernel comparison, warm, slowest s", f"{again['kernel max s']:.3f}"),
-            (label, "python + kernelscope import (not in the above) s", f"{cold['import s']:.3f}"),
+            (label, name, f"{value:.2f}" if name.endswith("open") else f"{value:.3f}")
+            for name, value in figures.items()
         ]
     width = max(len(r[0]) for r in rows)
     what = max(len(r[1]) for r in rows)

@@ -71,6 +71,22 @@ SHOTS = (
         "tests/data/ncu/mlp/mlp.ncu-rep",
         ("--kernel", "fused_matmul1_add1", "--pane", "roofline"),
     ),
+    Shot(
+        "compare",
+        "compare mode: a batch-2 build against its batch-8 baseline, kernel by kernel, the "
+        "two sources of a kernel side by side and the lines that regressed most",
+        "tests/data/compare/cnn3_b2.ncu-rep",
+        (
+            "--baseline",
+            "tests/data/compare/cnn3_b8_run1.ncu-rep",
+            "--kernel",
+            "matmul",
+            "--line",
+            "23",
+            "--ranking",
+            "regressions",
+        ),
+    ),
 )
 
 

@@ -11,7 +11,6 @@ Per-kernel times are checked against NVIDIA's reader (ncu_report) read here dire
 from __future__ import annotations
 
 import math
-import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -333,22 +332,28 @@ def test_count_passes() -> None:
     assert count_passes([]) == 1
 
 
-def test_a_report_of_two_passes_compares_per_pass(tmp_path: Path) -> None:
-    """The run-2 report with every result appended once more: two passes of the model."""
-    sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
-    from bench_import import repeat_report
-
-    doubled = tmp_path / "run2_x2.ncu-rep"
-    assert repeat_report(report("cnn3_b8_run2"), doubled, 2) == 14
-    diff = open_comparison(report("cnn3_b8_run1"), doubled).summary()
-    assert (diff.base.passes, diff.new.passes) == (1, 2)
-    run2 = ncu_sums(report("cnn3_b8_run2"))
+def test_a_report_of_three_passes_compares_per_pass() -> None:
+    """cnn3 b8 profiled over three forward passes (21 launches) against one pass: sums over
+    launches, per pass values a third of them, launches matched in model order."""
+    three = report("cnn3_b8_3passes")
+    diff = open_comparison(report("cnn3_b8_run1"), three).summary()
+    assert (diff.base.passes, diff.new.passes) == (1, 3)
+    assert diff.new.launches == 21
+    sums = ncu_sums(three)
     for k in diff.kernels:
-        assert k.new_launches == 2
-        assert k.new_ns == pytest.approx(2 * run2[k.name], abs=1)  # the sum over launches
-        assert k.new_per_pass_ns == pytest.approx(run2[k.name], abs=1)
-        assert k.status == WITHIN_NOISE
+        assert (k.base_launches, k.new_launches) == (1, 3)
+        assert k.new_ns == pytest.approx(sums[k.name], abs=1)  # the sum over launches
+        assert k.new_per_pass_ns == pytest.approx(sums[k.name] / 3, abs=1)
+        assert k.status == WITHIN_NOISE  # the same build, run to run
+    assert diff.total.new_per_pass_ns == pytest.approx(sum(sums.values()) / 3, abs=3)
     assert any("compared per pass" in n for n in diff.notes)
+    # each base launch is paired with the new kernel's first launch, the rest stand alone
+    durations = ncu_durations(three)
+    conv = [x for x in diff.launches if x.new_kernel == "fused_conv2d1_add1_relu1_kernel"]
+    assert [x.occurrence for x in conv] == [0, 1, 2]
+    assert [x.base_id is not None for x in conv] == [True, False, False]
+    own = [ns for name, ns in durations if name == "fused_conv2d1_add1_relu1_kernel"]
+    assert [x.new_ns for x in conv] == pytest.approx(own, abs=1)
 
 
 # ---- lines ---------------------------------------------------------------------------------------
@@ -470,6 +475,16 @@ def test_identical_code_aligns_instruction_by_instruction(renumbered_pair: Compa
     assert all(o.count_delta == 0 for o in comp.opcodes)
 
 
+def test_reports_sass_aligns_whatever_address_the_module_was_loaded_at() -> None:
+    """Two runs, no workspace: each report prints branch targets as absolute addresses
+    (BSSY B0, 0x7f15537a5420 in one, 0x7f39637a5420 in the other), the same instruction."""
+    cmp = open_comparison(report("cnn3_b8_run1"), report("cnn3_b8_run2"))
+    comp = cmp.kernel("fused_conv2d1_add1_relu1_kernel")
+    branches = [r for r in comp.instructions if r.new_text and r.new_text.startswith("BSSY")]
+    assert branches and all(r.base_text != r.new_text for r in branches)
+    assert {r.kind for r in comp.instructions} == {SAME}
+
+
 # ---- hot lines -----------------------------------------------------------------------------------
 def test_biggest_regressions_and_improvements(batch_pair: Comparison) -> None:
     worse, better = batch_pair.line_changes(SAMPLES, top=5)
@@ -515,18 +530,42 @@ def test_a_report_without_line_info_is_compared_at_kernel_and_sass_level() -> No
     assert comp.opcodes and comp.opcodes[0].new_executed is not None
 
 
-def test_a_csv_without_source_counters_against_a_report() -> None:
+def test_a_report_without_source_counters_is_compared_at_kernel_level() -> None:
+    """cnn3 b8 profiled without SourceCounters: kernel times compare, lines do not, and both
+    say why."""
+    cmp = open_comparison(
+        report("cnn3_b8_nosource"), report("cnn3_b8_run1"), base_workspace=ws("cnn3_b8")
+    )
+    diff = cmp.summary()
+    assert not diff.base.has_source_metrics and diff.new.has_source_metrics
+    assert any("kernel level only" in n and "SourceCounters" in n for n in diff.notes)
+    sums = ncu_sums(report("cnn3_b8_nosource"))
+    assert {k.name: k.base_ns for k in diff.kernels} == pytest.approx(sums, abs=1)
+    assert all(k.status == WITHIN_NOISE for k in diff.kernels)  # the same build
+    comp = cmp.kernel("fused_conv2d1_add1_relu1_kernel")
+    assert not comp.base_has_lines and comp.new_has_lines
+    assert any("SourceCounters" in n for n in comp.notes)
+    assert comp.sources_identical  # the workspace's source stands in for the base's
+    assert all(comp.delta(r, SAMPLES) is None for r in comp.rows)
+    assert any(comp.value(r, SAMPLES, "new") for r in comp.rows)
+    # the SASS still compares: the same build, every instruction aligned
+    assert comp.instructions_aligned == 1.0
+    assert all(o.count_delta == 0 and o.executed_delta is None for o in comp.opcodes)
+    worse, better = cmp.line_changes(SAMPLES)
+    assert worse == [] and better == []
+
+
+def test_a_csv_export_against_a_report() -> None:
     csv = DATA / "ncu" / "cnn" / "details.csv"
     cmp = open_comparison(csv, report("cnn3_b8_run1"))
     diff = cmp.summary()
     assert diff.base.kind == "CSV export" and diff.new.kind == "report"
-    assert not diff.base.has_source_metrics
+    assert any("base is a CSV export, new a report" in n for n in diff.notes)
     assert any("kernel level only" in n and "no per-instruction metrics" in n for n in diff.notes)
     conv = diff.kernel("fused_conv2d_add_relu_kernel")
     assert conv.base_ns == pytest.approx(12000, abs=1) and conv.status == SLOWER
     comp = cmp.kernel("fused_conv2d_add_relu_kernel")
     assert not comp.base_has_lines and comp.new_has_lines
-    assert any("no per-instruction metrics" in n for n in comp.notes)
 
 
 def test_different_gpus_are_allowed_and_named(tmp_path: Path) -> None:

@@ -184,6 +184,17 @@ def test_csv_export_without_source_counters_against_a_report(
     assert "sources: only new has one" in out
 
 
+def test_a_report_without_source_counters_compares_kernels_only(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    nosource = PAIRS / "cnn3_b8_nosource.ncu-rep"
+    rc, out, _ = run(["diff", nosource, B8, "-w", WS_B8, "--kernel", "mean"], capsys)
+    assert rc == 0
+    assert "base cnn3_b8_nosource.ncu-rep: kernel level only" in out and "SourceCounters" in out
+    assert "SASS: the same opcodes and counts (executions not measured on both)" in out
+    assert "~ noise" in out.splitlines()[5]
+
+
 def test_different_gpus_are_in_the_header(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -155,3 +155,52 @@ def test_workspace_kernel_list_fall_through_uses_no_report(tmp_path: Path) -> No
 
     assert cli.main(["kernels", str(ws_path), "--json"]) == 0
     assert os.path.isdir(ws_path)
+
+
+def _same_table(a, b) -> None:
+    assert a.offsets.tolist() == b.offsets.tolist()
+    assert a.locations == b.locations and a.inlined == b.inlined
+    assert a.numbers.keys() == b.numbers.keys()
+    for key in a.numbers:
+        assert a.numbers[key].tobytes() == b.numbers[key].tobytes(), key
+
+
+@pytest.mark.parametrize("with_workspace", [False, True])
+def test_a_kernels_launches_are_combined_once_and_cached(
+    tmp_path: Path, cache_dir: Path, with_workspace: bool
+) -> None:
+    """Three passes of cnn3 (three launches a kernel): the second open reads one combined
+    table per kernel, with the workspace's header frames added to it as to a fresh one."""
+    pairs = Path(__file__).parent / "data" / "compare"
+    ws = Workspace.open(pairs / "cnn3_b8.kscope") if with_workspace else None
+    copy = tmp_path / "3passes.ncu-rep"
+    shutil.copyfile(pairs / "cnn3_b8_3passes.ncu-rep", copy)
+    fresh = Profile.open(copy, workspace=ws, use_cache=False)
+    names = [k.name for k in fresh.kernels()]
+    expected = {n: (fresh.instructions(n), fresh.lines(n)) for n in names}
+    filling = Profile.open(copy, workspace=ws)
+    for name in names:
+        filling.lines(name)
+    cached = Profile.open(copy, workspace=ws)
+    copy.write_bytes(b"")  # from here on nothing can be read from the report
+    for k in cached.kernels():
+        assert len(k.launches) == 3
+        table, lines = expected[k.name]
+        got = cached.instructions(k.name)
+        assert table is not None and got is not None
+        _same_table(table, got)
+        assert cached.lines(k.name) == lines
+    assert cached._tables == {}  # no launch's own table was needed
+    assert (expected["mean_kernel"][0].inlined is not None) == with_workspace
+
+
+def test_a_launch_without_instruction_data_is_remembered(tmp_path: Path, cache_dir: Path) -> None:
+    """A report without SourceCounters: the second open knows there is nothing to read."""
+    copy = tmp_path / "nosource.ncu-rep"
+    shutil.copyfile(Path(__file__).parent / "data" / "compare" / "cnn3_b8_nosource.ncu-rep", copy)
+    first = Profile.open(copy)
+    assert all(first.instructions(k.name) is None for k in first.kernels())
+    second = Profile.open(copy)
+    copy.write_bytes(b"")
+    assert all(second.instructions(k.name) is None for k in second.kernels())
+    assert "SourceCounters" in (second.correlation_problem("mean_kernel") or "")

@@ -25,6 +25,8 @@ class ActionState:
     kernels_chosen: bool = False  # rows are selected in the kernel list
     branch: bool = False  # the selected instruction is a branch with a known target
     exporting: bool = False  # an export to the kernel DB is running
+    profile: bool = False  # the document has an Nsight Compute profile
+    comparing: bool = False  # a baseline is set (compare mode)
 
 
 def _always(state: ActionState) -> bool:
@@ -73,6 +75,36 @@ ACTIONS: tuple[ActionSpec, ...] = (
         menu="&File",
         section=1,
         enabled=lambda s: s.workspace,
+    ),
+    ActionSpec(
+        "compare_with",
+        "&Compare With…",
+        "compare_with",
+        "Ctrl+Shift+D",
+        "Compare the open profile with a baseline: another profile of this workspace, of "
+        "another build, or any report or CSV export",
+        menu="&File",
+        section=5,
+        toolbar=0,
+        enabled=lambda s: s.profile,
+    ),
+    ActionSpec(
+        "set_baseline",
+        "Set as &Baseline",
+        "set_baseline",
+        tip="Compare the next profile you open with this one",
+        menu="&File",
+        section=5,
+        enabled=lambda s: s.profile,
+    ),
+    ActionSpec(
+        "stop_comparing",
+        "&Stop Comparing",
+        "stop_comparing",
+        tip="Leave compare mode: show the open profile alone",
+        menu="&File",
+        section=5,
+        enabled=lambda s: s.comparing,
     ),
     ActionSpec(
         "export",

@@ -147,11 +147,15 @@ def run(
     pane: str | None = None,
     db: str | None = None,
     nnfusion_model: str | None = None,
+    baseline: str | None = None,
+    ranking: str | None = None,
 ) -> int:
-    """Open the window (on ``path`` if given); with ``screenshot_to``, save a PNG and quit.
-    ``pane`` shows a pane: one of ``PANES`` (a screenshot renders it alone) or a tab of the
-    Kernel DB dock (``DB_PANES``; a screenshot shows the window). ``db`` opens that DB in the
-    Kernel DB dock, ``nnfusion_model`` shows that model's coverage."""
+    """Open the window (on ``path`` if given, compared with ``baseline`` if given, the hot
+    lines ranked by ``ranking``: "regressions" or "improvements"); with ``screenshot_to``,
+    save a PNG and quit. ``pane`` shows a pane: one of ``PANES`` (a screenshot renders it
+    alone) or a tab of the Kernel DB dock (``DB_PANES``; a screenshot shows the window).
+    ``db`` opens that DB in the Kernel DB dock, ``nnfusion_model`` shows that model's
+    coverage."""
     if pane is not None and pane not in PANES and pane not in DB_PANES:
         choices = [*PANES, *DB_PANES]
         raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(choices))
@@ -161,8 +165,11 @@ def run(
         if screenshot_to:
             db_view = (pane if pane in DB_PANES else None, db, nnfusion_model)
             alone = pane if pane in PANES else None
-            return _screenshot(app, path, Path(screenshot_to), kernel, line, alone, db_view)
+            return _screenshot(
+                app, path, Path(screenshot_to), kernel, line, alone, db_view, baseline, ranking
+            )
         window = MainWindow()
+        window.compare.rank_lines_by(ranking)
         window.show()
         if pane in PANES:
             window.show_pane(pane)
@@ -170,6 +177,8 @@ def run(
         if path:
             _locate_when_opened(window, kernel, line)
             window.open_path(path)
+        if baseline:
+            window.compare_with_paths([baseline])
         return app.exec()
 
 
@@ -211,9 +220,11 @@ def _screenshot(
     line: int | None,
     pane: str | None = None,
     db_view: tuple[str | None, str | None, str | None] = (None, None, None),
+    baseline: str | None = None,
+    ranking: str | None = None,
 ) -> int:
-    """Open ``path``, go to the location, wait until every job is done, save the PNG (of the
-    whole window, or of one pane)."""
+    """Open ``path`` (and ``baseline`` to compare it with), go to the location, wait until
+    every job is done, save the PNG (of the whole window, or of one pane)."""
     if path and is_model(path):
         raise KernelscopeError(
             f"{Path(path).name} is a model: screenshots show workspaces and reports",
@@ -225,6 +236,7 @@ def _screenshot(
         window = MainWindow(restore_layout=False, settings=settings)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.resize(*SCREENSHOT_SIZE)
+        window.compare.rank_lines_by(ranking)
         timeout = QTimer(window)
         timeout.setSingleShot(True)
         # a loop of its own, not app.exec(): the application (a test's, say) is not quit, so
@@ -275,6 +287,7 @@ def _screenshot(
             lambda: finish(KernelscopeError(f"{path} did not open within 2 minutes"))
         )
         window.loader.failed.connect(failed)
+        window.compare.controller.failed.connect(lambda title, error: failed(error, title))
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
         window.show()
@@ -284,6 +297,8 @@ def _screenshot(
         timeout.start(SCREENSHOT_TIMEOUT_MS)
         if path:
             window.open_path(path)
+            if baseline:
+                window.compare_with_paths([baseline])
         elif not window.workers.busy:
             settled()
         loop.exec()

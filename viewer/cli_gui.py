@@ -22,6 +22,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="PNG",
         help="render the window offscreen into this PNG file and exit",
     )
+    p.add_argument(
+        "--baseline",
+        metavar="BASE",
+        help="compare PATH with this baseline (a report, CSV export or workspace)",
+    )
+    p.add_argument(
+        "--ranking",
+        choices=("regressions", "improvements"),
+        help="with --baseline: the hot-lines panel lists the biggest regressions or improvements",
+    )
     p.add_argument("--kernel", help="select this kernel (its name or a unique part of it)")
     p.add_argument("--line", type=int, help="select this line of the kernel's source")
     p.add_argument(
@@ -61,4 +71,6 @@ def _run(args: argparse.Namespace) -> int:
         pane=args.pane,
         db=args.db,
         nnfusion_model=args.nnfusion_model,
+        baseline=args.baseline,
+        ranking=args.ranking,
     )

@@ -34,6 +34,7 @@ from .code.highlight import cuda_highlighter, sass_highlighter
 from .code.sass_pane import SassPane
 from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
+from .compare_mode import CompareMode
 from .dialogs.error_dialog import error_box
 from .dialogs.export_summary import summary_box
 from .panels.details_pane import DetailsPane
@@ -126,6 +127,7 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.db_dock, self.headroom_dock)
         self.hot_dock.raise_()
+        self.compare = CompareMode(self, cuda)  # compare mode: a baseline and its deltas
         self.open_busy = BusyIndicator("open_busy")
         self.export_busy = BusyIndicator("export_busy")
         self.metric_box = QComboBox()
@@ -192,6 +194,8 @@ class MainWindow(QMainWindow):
                 menu.addAction(action)
                 if spec.id == "open":
                     menu.addMenu(self.recent)
+                if spec.id == "compare_with":
+                    menu.addMenu(self.compare.profiles_menu)
             if spec.toolbar is not None:
                 if spec.toolbar != toolbar_section:
                     toolbar.addSeparator()
@@ -249,6 +253,7 @@ class MainWindow(QMainWindow):
         self.roofline_dock.visibilityChanged.connect(self.roofline_panel.set_shown)
         self.headroom_dock.visibilityChanged.connect(self.headroom_panel.set_shown)
         self.recent.open_requested.connect(self.open_path)
+        self.compare.changed.connect(self.update_actions)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         app.focusChanged.connect(self._on_focus)
@@ -263,6 +268,8 @@ class MainWindow(QMainWindow):
             kernels_chosen=bool(self.kernels.selected_names()),
             branch=self.selection.branch_target() is not None,
             exporting=self.exporter.running,
+            profile=document is not None and document.has_profile,
+            comparing=self.compare.active,
         )
 
     def update_actions(self) -> None:
@@ -286,6 +293,7 @@ class MainWindow(QMainWindow):
             or self.details_pane.busy
             or self.roofline_panel.busy
             or self.headroom_panel.busy
+            or self.compare.busy
         )
 
     def choose_file(self) -> None:
@@ -352,6 +360,31 @@ class MainWindow(QMainWindow):
         dialog.finished_document.connect(self.open_path)
         dialog.import_requested.connect(self.choose_file)
         dialog.open()
+
+    # ---- compare mode -------------------------------------------------------------------
+    def compare_with(self) -> None:
+        """Choose a baseline for the open profile: a report, CSV exports or a workspace."""
+        paths, _ = QFileDialog.getOpenFileNames(
+            self, "Compare with (baseline)", self.compare.start_folder(), OPEN_FILTER
+        )
+        if paths:
+            self.compare_with_paths(paths)
+
+    def compare_with_paths(self, paths: list[str] | list[Path]) -> None:
+        """Open ``paths`` as the baseline of the profile shown (or of the next one opened)."""
+        self.compare.compare_with([Path(p) for p in paths])
+
+    def set_baseline(self) -> None:
+        """The profile shown becomes the baseline of the next one opened."""
+        self.compare.controller.set_baseline()
+        document = self.selection.document
+        if document is not None:
+            self.statusBar().showMessage(
+                f"{document.title} is the baseline: open another profile to compare it", 10000
+            )
+
+    def stop_comparing(self) -> None:
+        self.compare.controller.stop()
 
     # ---- timeline -----------------------------------------------------------------------
     def show_timeline(self) -> None:

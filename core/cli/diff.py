@@ -265,9 +265,7 @@ KERNEL_HEADER = [
     "",
 ]
 TIMES_NOTE = (
-    "Times: each kernel's sum over its launches, per pass; the total is the sum over all "
-    "kernels. Within noise: |delta| <= {k:g} standard deviations, a duration of t varying by "
-    "sqrt({c:g} ns x t) (the same build profiled twice on an H200)."
+    "Times: each kernel's sum over its launches, per pass; the total is the sum over all kernels."
 )
 
 
@@ -290,7 +288,7 @@ def _text(
 ) -> str:
     out = [_side_line(diff.base), _side_line(diff.new), ""]
     out.append(format_table(KERNEL_HEADER, _kernel_rows(diff), right={2, 3, 4, 5, 6, 7, 8}))
-    out += ["", TIMES_NOTE.format(k=diff.noise.k, c=diff.noise.duration_c_ns)]
+    out += ["", f"{TIMES_NOTE} {diff.noise.describe()}"]
     if evidence := _evidence(diff):
         out += ["", "matching:", *(f"  {e}" for e in evidence)]
     if diff.notes:
@@ -361,7 +359,9 @@ def _kernel_text(comp: KernelComparison, metric: str, all_lines: bool) -> list[s
             )
         )
     elif comp.opcodes:
-        out.append("SASS: the same opcodes, counts and executions on both sides")
+        measured = all(o.executed_delta is not None for o in comp.opcodes)
+        what = "counts and executions" if measured else "counts (executions not measured on both)"
+        out.append(f"SASS: the same opcodes and {what} on both sides")
     aligned = "aligned" if comp.instructions else "not aligned"
     out.append(f"SASS instructions {aligned}: {comp.instructions_aligned:.0%} in aligned rows")
     return out
@@ -439,7 +439,7 @@ def _markdown(
         [f"`{r[0]}`" if i < len(rows) - 1 else f"**{r[0]}**", *r[1:]] for i, r in enumerate(rows)
     ]
     out += [_md_table(header, rows, {2, 3, 4, 5, 6, 7, 8}), ""]
-    out.append(TIMES_NOTE.format(k=diff.noise.k, c=diff.noise.duration_c_ns))
+    out.append(f"{TIMES_NOTE} {diff.noise.describe()}")
     if evidence := _evidence(diff):
         out += ["", "Matching:", "", *(f"- {e}" for e in evidence)]
     for comp in kernels:

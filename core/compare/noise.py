@@ -75,5 +75,12 @@ class NoiseModel:
         var = max(base, 0.0) / base_passes**2 + max(new, 0.0) / new_passes**2
         return self.k * math.sqrt(var)
 
+    def describe(self) -> str:
+        """What "within noise" means, for people (the CLI's tables, the window's header)."""
+        return (
+            f"Within noise: |delta| <= {self.k:g} standard deviations, a duration of t varying "
+            f"by sqrt({self.duration_c_ns:g} ns x t) (the same build profiled twice on an H200)."
+        )
+
 
 NOISE = NoiseModel()

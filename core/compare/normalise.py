@@ -78,15 +78,14 @@ def source_keys(lines: Sequence[str]) -> list[str]:
     if found is None:
         return keys
     kernel, params = line_key(found[0]), sorted({line_key(p) for p in found[1]})
-    masks = [(kernel, re.compile(r"\b" + re.escape(kernel) + r"\b"), "kernel")]
-    if params:
-        pattern = re.compile(r"\b(" + "|".join(map(re.escape, params)) + r")\b")
-        masks += [(p, pattern, "arg") for p in params]
+    own = re.compile(r"\b" + re.escape(kernel) + r"\b")
+    args = re.compile(r"\b(" + "|".join(map(re.escape, params)) + r")\b") if params else None
     out = []
     for key in keys:  # a substring test first: a regex over every line costs far more
-        for name, pattern, repl in masks:
-            if name in key:
-                key = pattern.sub(repl, key)
+        if kernel in key:
+            key = own.sub("kernel", key)
+        if args is not None and any(p in key for p in params):
+            key = args.sub("arg", key)
         out.append(key)
     return out
 

@@ -37,6 +37,10 @@ ONLY_BASE = "only in base"
 ONLY_NEW = "only in new"
 NO_TIME = "no time"  # one side has no duration for it
 
+# A line's metric besides Nsight Compute's: how many SASS instructions it compiled to (static,
+# exact; every line with per-instruction data has it).
+INSTRUCTIONS = "instructions"
+
 # LineRow.kind / InstructionRow.kind
 SAME = "same"
 CHANGED = "changed"
@@ -274,6 +278,31 @@ class KernelComparison:
         a = (self.value(row, metric, "base") or 0.0) * self.base_passes
         b = (self.value(row, metric, "new") or 0.0) * self.new_passes
         return self.noise.count_band(metric, a, b, self.base_passes, self.new_passes)
+
+    def status(self, row: LineRow | InstructionRow, metric: str) -> str | None:
+        """How a row's ``metric`` changed, as a kernel's time does: SLOWER (it grew: more
+        samples, more instructions), FASTER (it shrank) or WITHIN_NOISE (no change beyond
+        the noise band, which for exactly counted metrics is no change at all); None
+        without per-line data on both sides."""
+        return self.change(row, metric)[3]
+
+    def change(
+        self, row: LineRow | InstructionRow, metric: str
+    ) -> tuple[float | None, float | None, float | None, str | None]:
+        """(base value, new value, delta, status) of a row at once, as ``value``, ``delta``
+        and ``status`` give them: what a table of a kernel's rows shows."""
+        a, b = self.value(row, metric, "base"), self.value(row, metric, "new")
+        if not (self.base_has_lines and self.new_has_lines):
+            return a, b, None, None
+        d = (b or 0.0) - (a or 0.0)
+        band = self.noise.count_band(
+            metric,
+            (a or 0.0) * self.base_passes,
+            (b or 0.0) * self.new_passes,
+            self.base_passes,
+            self.new_passes,
+        )
+        return a, b, d, WITHIN_NOISE if abs(d) <= band else SLOWER if d > 0 else FASTER
 
 
 @dataclass(frozen=True)

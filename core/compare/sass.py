@@ -17,10 +17,13 @@ from .records import InstructionRow, OpcodeDelta
 ALIGN_THRESHOLD = 0.5
 
 _TARGET = re.compile(r"`\([^)]*\)")  # branch targets: labels in nvdisasm, addresses in reports
+# A report's SASS prints branch and reconvergence targets as absolute addresses, which move
+# with where the module was loaded (BSSY B0, 0x7f15537a5420): wider than any immediate.
+_ADDRESS = re.compile(r"\b0x[0-9a-fA-F]{9,}\b")
 
 
 def _key(insn: SassInstruction) -> str:
-    return _TARGET.sub("`(L)", " ".join(insn.text.split()))
+    return _ADDRESS.sub("0xADDR", _TARGET.sub("`(L)", " ".join(insn.text.split())))
 
 
 def opcode_deltas(

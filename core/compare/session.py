@@ -20,7 +20,7 @@ import logging
 import math
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
 
@@ -36,6 +36,7 @@ from .matching import KernelIdentity, match_kernels
 from .noise import NOISE, NoiseModel
 from .records import (
     FASTER,
+    INSTRUCTIONS,
     NO_TIME,
     ONLY_BASE,
     ONLY_NEW,
@@ -496,7 +497,7 @@ class Comparison:
         has_lines: dict[str, bool] = {}
         totals: dict[str, Metrics] = {}
         sass: dict[str, list[SassInstruction]] = {}
-        per_insn: dict[str, dict[int, Metrics]] = {}
+        per_insn: dict[str, dict[int, Mapping[str, float]]] = {}
         for role in ("base", "new"):
             profile, name = self.profiles[role], names[role]
             problem = profile.correlation_problem(name)
@@ -506,8 +507,11 @@ class Comparison:
             texts[role] = self.source_lines(role, name) or []
             if not texts[role]:
                 notes.append(f"{role}: no source text for {name}")
-            metrics = profile.lines(name, file) if file is not None else {}
-            lines[role] = {loc[1]: lm.values for loc, lm in metrics.items()}
+            metrics = profile.lines(name, file, categories=False) if file is not None else {}
+            lines[role] = {
+                loc[1]: {**lm.values, INSTRUCTIONS: float(len(lm.offsets))}
+                for loc, lm in metrics.items()
+            }
             has_lines[role] = problem is None and file is not None
             if problem is not None:
                 notes.append(f"{role}: {problem}")
@@ -627,17 +631,39 @@ def _same_config_durations(launches: Sequence[Launch]) -> list[float]:
     return [x.duration_ns for x in launches if x.duration_ns is not None]
 
 
-def _instruction_metrics(table: InstructionTable | None) -> dict[int, Metrics]:
-    """Every numeric metric of every instruction, by offset (NaN: absent)."""
+class _InstructionMetrics(Mapping[str, float]):
+    """One instruction's metrics, read from its table's columns when asked (NaN: absent):
+    making a dict per instruction of a kernel costs more than the rest of its comparison."""
+
+    __slots__ = ("_columns", "_i")
+
+    def __init__(self, columns: Mapping[str, np.ndarray], i: int) -> None:
+        self._columns = columns
+        self._i = i
+
+    def __getitem__(self, key: str) -> float:
+        value = float(self._columns[key][self._i])
+        if value != value:  # NaN
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (k for k, c in self._columns.items() if c[self._i] == c[self._i])
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+def _instruction_metrics(table: InstructionTable | None) -> dict[int, Mapping[str, float]]:
+    """Every numeric metric of every instruction, by offset."""
     if table is None:
         return {}
-    keys = list(table.numbers)
-    if not keys:
-        return {int(o): {} for o in table.offsets}
-    rows = np.vstack([table.numbers[k] for k in keys]).T.tolist()
     return {
-        int(offset): {k: v for k, v in zip(keys, row, strict=True) if v == v}  # v != v: NaN
-        for offset, row in zip(table.offsets.tolist(), rows, strict=True)
+        int(offset): _InstructionMetrics(table.numbers, i)
+        for i, offset in enumerate(table.offsets.tolist())
     }
 
 

@@ -112,13 +112,14 @@ def _groups(
     table: InstructionTable,
     keys: Sequence[tuple[str | None, int | None]],
     rows: Sequence[np.ndarray],
+    categories: bool = True,
 ) -> list[LineMetrics]:
     """One ``LineMetrics`` per group of row indices, keyed (file, line) by ``keys``."""
     values = aggregate_groups(table, rows) if rows else []
     out = []
     for (file, line), r, vals in zip(keys, rows, values, strict=True):
         cats = {}
-        for key, col in table.categories.items():
+        for key, col in table.categories.items() if categories else ():
             h = histogram(col[i] for i in r)
             if h:
                 cats[key] = h
@@ -127,8 +128,11 @@ def _groups(
     return out
 
 
-def by_line(table: InstructionTable, file: str | None = None) -> dict[Location, LineMetrics]:
-    """Per source line, optionally only the lines of one file.
+def by_line(
+    table: InstructionTable, file: str | None = None, *, categories: bool = True
+) -> dict[Location, LineMetrics]:
+    """Per source line, optionally only the lines of one file (``categories=False``: numbers
+    only, no histograms of the category metrics).
 
     An instruction counts on its line in the kernel's file and, when it was inlined from a
     header and the inlined frame is known, on the header line too (as Nsight Compute's
@@ -142,7 +146,7 @@ def by_line(table: InstructionTable, file: str | None = None) -> dict[Location, 
                 groups.setdefault(loc, []).append(i)
     keys = sorted(groups)
     rows = [np.asarray(groups[loc]) for loc in keys]
-    return dict(zip(keys, _groups(table, keys, rows), strict=True))
+    return dict(zip(keys, _groups(table, keys, rows, categories), strict=True))
 
 
 def total(table: InstructionTable) -> LineMetrics:

@@ -2,9 +2,10 @@
 
 Layout: ``<cache root>/ncu/<key>/<part>.pickle`` where the root is platformdirs' user cache
 folder for ``kernelscope`` (or ``$KERNELSCOPE_CACHE_DIR``) and the parts are the kernel list,
-the embedded sources and one file per launch's instruction table, written as they are first
-computed; ``ncu/keys/`` remembers the keys of files already seen (by path, size, inode and
-modification and change times). Renaming or copying the report does not lose its cache.
+the embedded sources, one file per launch's instruction table and one per kernel's launches
+combined (``launches_part``), written as they are first computed; ``ncu/keys/`` remembers the
+keys of files already seen (by path, size, inode and modification and change times). Renaming
+or copying the report does not lose its cache.
 
 The key of CSV exports hashes every byte. The key of an ``.ncu-rep`` hashes what identifies
 its content (``report_format.ReportFile.identify``: everything but the middle of each
@@ -80,6 +81,14 @@ def content_key(paths: Sequence[Path], root: Path | None = None) -> str:
     )
 
 
+def launches_part(prefix: str, launch_ids: Sequence[int]) -> str:
+    """The name of a cache part computed from several launches (``kernel-3-8-1a2b...``: the
+    first ID, how many, and a hash of them all, so that the name stays short)."""
+    digest = hashlib.blake2b(repr(list(launch_ids)).encode(), digest_size=8).hexdigest()
+    first = launch_ids[0] if launch_ids else 0
+    return f"{prefix}-{first}-{len(launch_ids)}-{digest}"
+
+
 class ProfileCache:
     def __init__(self, key: str, root: Path | None = None) -> None:
         self.folder = (root or cache_root()) / "ncu" / key
@@ -94,6 +103,10 @@ class ProfileCache:
         except Exception as exc:  # damaged, written by another version, unreadable: a miss
             _log.info("cache entry %s ignored: %s", path, exc)
             return None
+
+    def has(self, part: str) -> bool:
+        """Whether the part is there (without loading it)."""
+        return (self.folder / f"{part}.pickle").is_file()
 
     def store(self, part: str, value: Any) -> None:
         """Write atomically; a cache that cannot be written is not an error."""

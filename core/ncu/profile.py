@@ -38,12 +38,13 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
-from .cache import ProfileCache, content_key
+from .cache import ProfileCache, content_key, launches_part
 from .detail_metrics import METRIC_NAMES, LaunchMetrics
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
 from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
@@ -106,6 +107,7 @@ class Profile:
         self._sources: dict[str, str] | None = None
         self._all_sources = False
         self._combined: dict[tuple[str, int | None], InstructionTable | None] = {}
+        self._framed: set[int] = set()  # launches given the workspace's header frames
         self._kernels: list[KernelSummary] | None = None
         self._launch_metrics: dict[int, LaunchMetrics] = {}
         self._descriptions: dict[str, str] | None = None
@@ -242,23 +244,25 @@ class Profile:
         self.prefetch([launch_id])
         return self._tables[launch_id]
 
-    def _with_inline_frames(self, launch: Launch, table: InstructionTable | None) -> None:
-        """Fill the header frames ncu_report does not give from the workspace's line table.
+    def _with_inline_frames(self, launch: Launch, table: InstructionTable | None) -> bool:
+        """Fill the header frames ncu_report does not give from the workspace's line table;
+        True when it did.
 
         Only when the workspace's instructions outside inlined code sit on the very lines the
         report records for them (the same build): otherwise numbers would land on wrong lines.
         """
         if table is None or table.inlined is not None or self.workspace is None:
-            return
+            return False
         try:
             sass = self.workspace.sass(launch.name)
         except (KeyError, OSError, ValueError):  # not this build's kernel, or no line table
-            return
+            return False
         by_offset = {i.offset: i for i in sass.instructions}
         own_file = next((loc[0] for loc in table.locations if loc is not None), None)
         if own_file is not None:
             self._embedded(own_file)  # loads the report's list of embedded files
         embedded = [path for path, text in (self._sources or {}).items() if text]
+        names: dict[str, str] = {}  # a header's recorded name, once per header
         inlined: list[Location | None] = []
         for offset, loc in zip(table.offsets.tolist(), table.locations, strict=True):
             insn = by_offset.get(int(offset))
@@ -267,14 +271,19 @@ class Profile:
                 continue
             if not insn.inlined_at:
                 if loc is not None and insn.line != loc[1]:
-                    return  # a different build of this kernel
+                    return False  # a different build of this kernel
                 inlined.append(None)
                 continue
             # nvdisasm prints a location only when the innermost frame changes, so its call
             # site can lag behind; the report's is exact and stays in table.locations.
-            inlined.append((_recorded_name(insn.file, embedded), insn.line))
+            name = names.get(insn.file)
+            if name is None:
+                name = names[insn.file] = _recorded_name(insn.file, embedded)
+            inlined.append((name, insn.line))
         if any(inlined):
             table.inlined = inlined
+            return True
+        return False
 
     def prefetch(self, launch_ids: Sequence[int]) -> None:
         """Load (from the cache, else the profile) the per-instruction data of these launches."""
@@ -284,27 +293,72 @@ class Profile:
             table = self._from_cache(f"launch-{i}")
             if table is not None:
                 self._tables[i] = table
+            elif self._cache and self._cache.load(f"launch-{i}-none"):
+                self._tables[i] = None  # known to have none (no SourceCounters)
             else:
                 todo.append(self.launch(i))
         for launch_id, table in self._loader.instructions_many(todo).items():
             self._tables[launch_id] = table
-            if self._cache and table is not None:
-                self._cache.store(f"launch-{launch_id}", table)
+            if self._cache:
+                if table is not None:
+                    self._cache.store(f"launch-{launch_id}", table)
+                else:
+                    self._cache.store(f"launch-{launch_id}-none", True)
         for i in new:  # workspace-dependent: added after the cache, never stored in it (once)
-            self._with_inline_frames(self.launch(i), self._tables[i])
+            if self._with_inline_frames(self.launch(i), self._tables[i]):
+                self._framed.add(i)
 
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
         """Per-instruction metrics of a kernel, its launches combined (or one launch); kept,
-        since combining a kernel's launches costs ~10 ms per launch."""
-        from . import aggregate as agg  # numpy, with the first per-instruction data
-
+        and the combination of several launches cached (``_combined_table``)."""
         key = (kernel, launch)
         if key not in self._combined:
             ids = [launch] if launch is not None else [x.id for x in self.kernel(kernel).launches]
-            self.prefetch(ids)
-            tables = [t for t in (self.launch_instructions(i) for i in ids) if t is not None]
-            self._combined[key] = agg.combine_launches(tables) if tables else None
+            if len(ids) == 1:
+                self._combined[key] = self.launch_instructions(ids[0])
+            else:
+                self._combined[key] = self._combined_table(ids)
         return self._combined[key]
+
+    def _prefetch_kernels(self, names: Sequence[str]) -> None:
+        """Read the launches of these kernels in one go (one pass of the reader, whose line
+        tables come from one child: ``instructions_many``), leaving out kernels already
+        combined here or in the cache."""
+        ids = []
+        for name in names:
+            launches = [x.id for x in self.kernel(name).launches]
+            if (name, None) in self._combined:
+                continue
+            if (
+                len(launches) > 1
+                and self._cache
+                and self._cache.has(launches_part("kernel", launches))
+            ):
+                continue
+            ids.extend(launches)
+        self.prefetch(ids)
+
+    def _combined_table(self, ids: list[int]) -> InstructionTable | None:
+        """Several launches of one kernel combined: from the cache (one small load instead of
+        one per launch, and no combining: ~40 ms a kernel of 8 launches), else from the
+        launches' tables. What is cached is the profile's own data, without the workspace's
+        header frames, which are added to the combined table as they are to a launch's."""
+        from . import aggregate as agg  # numpy, with the first per-instruction data
+
+        part = launches_part("kernel", ids)
+        cached = self._cache.load(part) if self._cache else None
+        if cached is not None:
+            (table,) = cached
+            self._with_inline_frames(self.launch(ids[0]), table)
+            return table
+        self.prefetch(ids)
+        tables = [t for t in (self._tables[i] for i in ids) if t is not None]
+        table = agg.combine_launches(tables) if tables else None
+        framed = [i in self._framed for i in ids if self._tables[i] is not None]
+        if self._cache and (not any(framed) or all(framed)):
+            own = table if table is None or not any(framed) else replace(table, inlined=None)
+            self._cache.store(part, (own,))
+        return table
 
     def sass(self, kernel: str, launch: int | None = None) -> dict[int, str]:
         """SASS text by offset (first launch of the kernel unless ``launch`` is given)."""
@@ -350,12 +404,19 @@ class Profile:
 
     # ---- aggregates ------------------------------------------------------------------------
     def lines(
-        self, kernel: str, file: str | None = None, launch: int | None = None
+        self,
+        kernel: str,
+        file: str | None = None,
+        launch: int | None = None,
+        *,
+        categories: bool = True,
     ) -> dict[Location, LineMetrics]:
+        """Metrics per source line; ``categories=False`` leaves out the histograms of
+        category metrics (memory spaces...), half the cost when only numbers are wanted."""
         from . import aggregate as agg
 
         table = self.instructions(kernel, launch)
-        return agg.by_line(table, file) if table is not None else {}
+        return agg.by_line(table, file, categories=categories) if table is not None else {}
 
     def totals(self, kernel: str | None = None, launch: int | None = None) -> LineMetrics:
         """A kernel's totals over all its instructions, or the whole model's (kernel=None)."""
@@ -365,8 +426,8 @@ class Profile:
             table = self.instructions(kernel, launch)
             return agg.total(table) if table is not None else LineMetrics(None, None, {})
         parts = []
-        self.prefetch([x.id for x in self.launches])
-        for k in self.kernels():
+        self._prefetch_kernels([k.name for k in self.kernels()])
+        for k in self.kernels():  # each kernel's launches combined (cached), not one by one
             t = self.instructions(k.name)
             if t is not None:
                 parts.append((agg.total(t), t.total(INST_EXECUTED)))
@@ -406,7 +467,7 @@ class Profile:
         from .hot_lines import rank_lines
 
         names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
-        self.prefetch([x.id for name in names for x in self.kernel(name).launches])
+        self._prefetch_kernels(names)
         tables = [(name, t) for name in names if (t := self.instructions(name)) is not None]
         return rank_lines(tables, metric, top, self.source_lines)
 
@@ -415,7 +476,7 @@ class Profile:
     def resolver(self) -> SourceResolver:
         if self._resolver is None:
             max_lines: dict[str, int] = {}
-            for t in self._tables.values():
+            for t in [*self._tables.values(), *self._combined.values()]:
                 for loc in t.locations if t else []:
                     if loc is not None and loc[1] > max_lines.get(loc[0], 0):
                         max_lines[loc[0]] = loc[1]

@@ -8,6 +8,8 @@ change repaints just the rows whose highlight changed.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
@@ -16,6 +18,7 @@ from kernelscope.core.view import SASS_COUNT, KernelView, Metrics
 
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole
+from .delta_delegate import DeltaRole
 from .highlight import Highlighter, Span, continuations
 
 Index = QModelIndex | QPersistentModelIndex
@@ -28,8 +31,25 @@ def column_metrics(names: list[str]) -> list[str]:
     return [*[n for n in names if n != SASS_COUNT][:SHOWN_METRICS], SASS_COUNT]
 
 
+@dataclass(frozen=True)
+class DeltaColumn:
+    """A column compare mode puts before the code: per row the baseline's value of the chosen
+    metric or, with ``statuses``, its change (a diverging bar coloured by how it changed);
+    None where the row has no counterpart."""
+
+    title: str
+    values: Sequence[float | None]
+    statuses: Sequence[str | None] | None = None  # SLOWER / FASTER / WITHIN_NOISE per row
+    tip: str = ""
+
+    @property
+    def diverging(self) -> bool:
+        return self.statuses is not None
+
+
 class CodeModel(QAbstractTableModel):
-    """Rows of code with a leading label column, metric columns and a code column."""
+    """Rows of code with a leading label column, metric columns (then compare mode's delta
+    columns, ``set_delta_columns``) and a code column."""
 
     def __init__(self, highlighter: Highlighter, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -39,6 +59,8 @@ class CodeModel(QAbstractTableModel):
         self._metric_names: list[str] = []
         self._max: dict[str, float] = {}
         self._highlight: set[int] = set()  # row numbers
+        self._deltas: list[DeltaColumn] = []
+        self._delta_max: list[float] = []
 
     # subclasses fill these
     code_title = "Code"
@@ -62,11 +84,38 @@ class CodeModel(QAbstractTableModel):
         self._metric_names = names
         self._max = {n: max((m.get(n, 0.0) for m in metrics), default=0.0) for n in names}
         self._highlight = set()
+        self._deltas, self._delta_max = [], []
         self.endResetModel()
+
+    def set_delta_columns(self, columns: Sequence[DeltaColumn]) -> None:
+        """Compare mode's columns for the rows shown now (none: leave compare mode); they go
+        with the next reset. Inserted and removed as columns, so that the view keeps its
+        scroll position and current row."""
+        first = 1 + len(self._metric_names)
+        if self._deltas:
+            self.beginRemoveColumns(QModelIndex(), first, first + len(self._deltas) - 1)
+            self._deltas, self._delta_max = [], []
+            self.endRemoveColumns()
+        if columns:
+            self.beginInsertColumns(QModelIndex(), first, first + len(columns) - 1)
+            self._deltas = list(columns)
+            self._delta_max = [
+                max((abs(v) for v in c.values if v is not None), default=0.0) for c in columns
+            ]
+            self.endInsertColumns()
+
+    @property
+    def has_delta_columns(self) -> bool:
+        return bool(self._deltas)
+
+    def is_delta_column(self, column: int) -> bool:
+        """Whether ``column`` is one of compare mode's diverging (change) columns."""
+        k = column - 1 - len(self._metric_names)
+        return 0 <= k < len(self._deltas) and self._deltas[k].diverging
 
     @property
     def code_column(self) -> int:
-        return 1 + len(self._metric_names)
+        return 1 + len(self._metric_names) + len(self._deltas)
 
     def metric_values(self, name: str) -> list[float]:
         return [m.get(name, 0.0) for m in self._metrics]
@@ -95,14 +144,15 @@ class CodeModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self._texts)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else 2 + len(self._metric_names) + len(self._extra_columns())
+        return 0 if parent.isValid() else self.code_column + 1 + len(self._extra_columns())
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
-        titles = ["#", *self._metric_names, self.code_title, *self._extra_columns()]
+        deltas = [c.title for c in self._deltas]
+        titles = ["#", *self._metric_names, *deltas, self.code_title, *self._extra_columns()]
         return titles[section] if 0 <= section < len(titles) else None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -121,6 +171,8 @@ class CodeModel(QAbstractTableModel):
                 return _RIGHT
             if role == SortRole:
                 return row
+        elif col > len(self._metric_names) and col < code:
+            return self._delta_data(row, col - 1 - len(self._metric_names), role)
         elif col < code:
             name = self._metric_names[col - 1]
             value = self._metrics[row].get(name)
@@ -140,6 +192,27 @@ class CodeModel(QAbstractTableModel):
                 return self._spans(row)
         elif role == Qt.ItemDataRole.DisplayRole:
             return self._extra(row, col - code - 1)
+        return None
+
+    def _delta_data(self, row: int, k: int, role: int) -> Any:
+        column = self._deltas[k]
+        value = column.values[row] if row < len(column.values) else None
+        if role == Qt.ItemDataRole.DisplayRole:  # zero left blank, as the metric columns do
+            text = format_number(value or None)
+            return f"+{text}" if column.diverging and value is not None and value > 0 else text
+        if role == SortRole:
+            return value
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return _RIGHT
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return column.tip or None
+        top = self._delta_max[k]
+        fraction = (value or 0.0) / top if top > 0 else 0.0
+        if role == DeltaRole and column.statuses is not None:
+            status = column.statuses[row] if row < len(column.statuses) else None
+            return (fraction, status)
+        if role == BarRole and not column.diverging:
+            return fraction
         return None
 
 

@@ -21,6 +21,7 @@ from kernelscope.core.view import Selection
 
 from .code_models import CodeModel
 from .delegates import BarDelegate, CodeDelegate, PlainDelegate
+from .delta_delegate import DeltaDelegate
 from .heat_strip import HeatStrip
 
 
@@ -50,6 +51,7 @@ class CodeTable(QTableView):
         self._bar = BarDelegate(self)
         self._code = CodeDelegate(self)
         self._plain = PlainDelegate(self)
+        self._delta = DeltaDelegate(self)
 
     def configure_columns(self, model: CodeModel, label_chars: int) -> None:
         """Delegates and widths from the model's layout, computed, never measured per row."""
@@ -63,6 +65,8 @@ class CodeTable(QTableView):
                 header = self.fontMetrics().horizontalAdvance(title) + chars * 2
                 # Narrow metric columns (long labels are elided) leave room for the code.
                 delegate, width = self._bar, min(max(chars * 9, header), chars * 12)
+                if model.is_delta_column(column):  # compare mode's change of the metric
+                    delegate = self._delta
             else:
                 delegate, width = self._plain, chars * (label_chars + 2)
             self.setItemDelegateForColumn(column, delegate)

@@ -60,9 +60,13 @@ class SourcePane(CodePane):
             self.files.setCurrentIndex(position)
         source = kernel.files.get(file) if kernel else None
         if kernel is not None and (source is None or source.text is None):
-            why = source.note if source is not None and source.note else (
-                "it was recorded on the build machine and no copy was found in the "
-                "workspace or on this machine"
+            why = (
+                source.note
+                if source is not None and source.note
+                else (
+                    "it was recorded on the build machine and no copy was found in the "
+                    "workspace or on this machine"
+                )
             )
             self.missing.setText(f"The source of {file} is not available: {why}.")
             self.missing.resize(self.table.viewport().width() - 20, 80)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
@@ -23,6 +23,9 @@ from ..code.delegates import BarDelegate
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
 from ..workers.jobs import Latest, Workers
+
+if TYPE_CHECKING:
+    from .compare_lines import LineChanges
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]
@@ -92,6 +95,11 @@ class HotLinesPanel(QWidget):
         self.scope = QComboBox()
         self.scope.addItems(["This kernel", "Whole model"])
         self.scope.setToolTip("Rank the lines of the selected kernel, or of every kernel")
+        self.ranking = QComboBox()  # compare mode: the lines that changed most, too
+        self.ranking.addItems(["Hottest lines", "Biggest regressions", "Biggest improvements"])
+        self.ranking.setToolTip("Hottest lines, or the lines whose metric grew or shrank most")
+        self.ranking.hide()
+        self._changes: LineChanges | None = None
         self.caption = QLabel()
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -108,12 +116,14 @@ class HotLinesPanel(QWidget):
         self.table.setToolTip("Double-click (or Enter) to go to the line")
         top = QHBoxLayout()
         top.addWidget(self.scope)
+        top.addWidget(self.ranking)
         top.addWidget(self.caption, 1)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
         self.scope.currentIndexChanged.connect(self.refresh)
+        self.ranking.currentIndexChanged.connect(self.refresh)
         self.table.activated.connect(self._go)
         self._ranking.result.connect(self._on_ranked)
         self._ranking.failed.connect(self._on_failed)
@@ -124,6 +134,16 @@ class HotLinesPanel(QWidget):
     @property
     def busy(self) -> bool:
         return self._ranking.busy
+
+    def set_changes(self, changes: LineChanges | None) -> None:
+        """Compare mode: offer the biggest regressions and improvements (None: leave it)."""
+        self._changes = changes
+        self.ranking.setVisible(changes is not None)
+        self.ranking.blockSignals(True)
+        if changes is None:
+            self.ranking.setCurrentIndex(0)
+        self.ranking.blockSignals(False)
+        self.refresh()
 
     def _on_kernel(self) -> None:
         if self.scope.currentIndex() == 0:
@@ -139,10 +159,24 @@ class HotLinesPanel(QWidget):
             return
         metric = self.selection.metric
         name = None if whole else kernel.name if kernel else None
+        ranking = self.ranking.currentIndex()
+        changes = self._changes.job(metric, name, ranking == 1) if self._changes else None
+        if ranking > 0 and changes is not None:
+            self.caption.setText(f"Comparing lines by {metric}…")
+            self._ranking.submit(changes, (metric, ranking == 1))
+            return
         self.caption.setText(f"Ranking lines by {metric}…")
         self._ranking.submit(lambda context: hot_lines(document, metric, name), metric)
 
-    def _on_ranked(self, rows: list[HotLine], metric: str) -> None:
+    def _on_ranked(self, rows: list[Any], metric: str | tuple[str, bool]) -> None:
+        if isinstance(metric, tuple):  # compare mode's regressions or improvements
+            if self._changes is not None:
+                self.caption.setText(self._changes.show(self.table, rows, *metric))
+            return
+        if self.table.model() is not self.model:
+            self.table.setModel(self.model)
+            for column in range(self.model.columnCount()):
+                self.table.setItemDelegateForColumn(column, self._bars if column < 2 else None)
         self.model.set_rows(rows)
         self.caption.setText(f"Top {len(rows)} lines by {metric}")
         chars = self.fontMetrics().horizontalAdvance("0")
@@ -154,5 +188,11 @@ class HotLinesPanel(QWidget):
         self.caption.setText(f"Cannot rank lines: {str(error).splitlines()[0]}")
 
     def _go(self, index: QModelIndex) -> None:
+        if self._changes is not None and index.model() is self._changes.model:
+            kernel, line = self._changes.location(index.row())
+            shown = self.selection.kernel
+            own = shown.main_file if shown is not None and shown.name == kernel else None
+            self.selection.show(kernel, file=own, line=line)
+            return
         h = self.model.hot_line(index.row())
         self.selection.show(h.kernel, file=h.file, line=h.line)

@@ -88,13 +88,15 @@ class KernelList(QWidget):
             )
 
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
-        if current.isValid():
-            self.selection.show(item_data(current, KeyRole))
+        name = item_data(current, KeyRole) if current.isValid() else None
+        if name:  # compare mode's rows of kernels only in the baseline have no key
+            self.selection.show(name)
 
     def selected_names(self) -> list[str]:
         """Kernels selected in the list, in the list's order."""
         rows = sorted({i.row() for i in self.table.selectionModel().selectedRows()})
-        return [item_data(self.proxy.index(r, 0), KeyRole) for r in rows]
+        names = [item_data(self.proxy.index(r, 0), KeyRole) for r in rows]
+        return [n for n in names if n]
 
     def select_first(self) -> None:
         if self.proxy.rowCount() > 0:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from kernelscope.core.view import KernelSummary, ViewDocument
@@ -26,6 +26,8 @@ class _Column:
     value: Callable[[KernelSummary], Any]  # raw value, used for sorting and bars
     text: Callable[[KernelSummary], str]
     bar: bool = False
+    # other roles the column answers itself (compare mode's delta bars and tooltips)
+    roles: Callable[[KernelSummary, int], Any] | None = None
 
 
 def _static_columns() -> list[_Column]:
@@ -66,17 +68,31 @@ class KernelListModel(QAbstractTableModel):
         self._columns: list[_Column] = _static_columns()
         self._max: list[float] = []
         self._unlaunched: frozenset[str] = frozenset()
+        self._document: ViewDocument | None = None
+        self._own = 0  # rows of the document; compare mode adds the baseline's own after them
 
     def set_document(self, document: ViewDocument | None) -> None:
+        self._document = document
+        self.set_comparison([])
+
+    def set_comparison(
+        self, columns: Sequence[_Column], extra_rows: Sequence[KernelSummary] = ()
+    ) -> None:
+        """Compare mode: ``columns`` right after the kernel's name, and ``extra_rows`` for
+        kernels only the baseline has (they have no key: there is nothing to open); no
+        columns: the document alone."""
+        document = self._document
         self.beginResetModel()
         self._unlaunched = document.never_launched if document else frozenset()
         # kernels the model never launches last (dimmed), also in program order
         rows = list(document.summaries) if document else []
         self._rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
+        self._own = len(self._rows)
+        self._rows += extra_rows
         static = _static_columns()
         metrics = [_metric_column(m) for m in document.kernel_metric_names] if document else []
         # name first, then what the profile measured, then the build facts
-        self._columns = [static[0], *metrics, *static[1:]]
+        self._columns = [static[0], *columns, *metrics, *static[1:]]
         self._max = [
             max((float(c.value(r)) for r in self._rows), default=0.0) if c.bar else 0.0
             for c in self._columns
@@ -107,6 +123,13 @@ class KernelListModel(QAbstractTableModel):
         if not index.isValid():
             return None
         row, col = self._rows[index.row()], self._columns[index.column()]
+        if col.roles is not None and (answer := col.roles(row, role)) is not None:
+            return answer
+        if index.row() >= self._own:  # only in the baseline
+            if role == KeyRole:
+                return None
+            if role == Qt.ItemDataRole.ForegroundRole:
+                return QColor(Qt.GlobalColor.gray)
         if role == Qt.ItemDataRole.DisplayRole:
             return col.text(row)
         if role == SortRole:

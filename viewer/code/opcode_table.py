@@ -1,0 +1,145 @@
+"""Compare mode under the SASS pane: per opcode, how many instructions each build has and, when
+both profiles measured them, how often they executed (``KernelComparison.opcodes``), largest
+change first; and whether the two instruction streams align instruction by instruction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, KernelComparison, OpcodeDelta
+
+from ..widgets.formatting import format_number
+from ..widgets.roles import SortRole
+from .delta_delegate import DeltaDelegate, DeltaRole
+
+Index = QModelIndex | QPersistentModelIndex
+_TITLES = ["Opcode", "Base", "New", "Δ count", "Base executed", "New executed", "Δ executed"]
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+DELTA_COLUMNS = (3, 6)
+
+
+def _status(change: float | None) -> str | None:
+    """Counts are exact: any change is real (more instructions: red, fewer: blue)."""
+    if change is None:
+        return None
+    return WITHIN_NOISE if change == 0 else SLOWER if change > 0 else FASTER
+
+
+def _signed(value: float | None) -> str:
+    text = format_number(value)
+    return f"+{text}" if value is not None and value > 0 else text
+
+
+class OpcodeModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[OpcodeDelta] = []
+        self._top = (0.0, 0.0)
+
+    def set_rows(self, rows: list[OpcodeDelta]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        counts = [abs(r.count_delta) for r in rows]
+        executed = [abs(d) for r in rows if (d := r.executed_delta) is not None]
+        self._top = (float(max(counts, default=0)), max(executed, default=0.0))
+        self.endResetModel()
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(_TITLES)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return _TITLES[section] if 0 <= section < len(_TITLES) else None
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        o, col = self._rows[index.row()], index.column()
+        values: list[Any] = [
+            o.opcode,
+            o.base_count,
+            o.new_count,
+            o.count_delta,
+            o.base_executed,
+            o.new_executed,
+            o.executed_delta,
+        ]
+        value = values[col]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return o.opcode
+            return _signed(value) if col in DELTA_COLUMNS else format_number(value)
+        if role == SortRole:
+            return value
+        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
+            return _RIGHT
+        if role == DeltaRole and col in DELTA_COLUMNS:
+            top = self._top[0 if col == 3 else 1]
+            return ((value or 0.0) / top if top > 0 else 0.0, _status(value))
+        return None
+
+
+class OpcodeTable(QWidget):
+    """The per-opcode table and a caption saying how far the streams align."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("opcode_table")
+        self.model = OpcodeModel(self)
+        self.comparison: KernelComparison | None = None  # shown
+        self.caption = QLabel()
+        self.caption.setWordWrap(True)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setSortingEnabled(False)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self._delta = DeltaDelegate(self.table)
+        for column in DELTA_COLUMNS:
+            self.table.setItemDelegateForColumn(column, self._delta)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 2)
+        layout.setSpacing(2)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.table, 1)
+        self.setMaximumHeight(220)
+
+    def show_comparison(self, comp: KernelComparison | None) -> None:
+        self.comparison = comp
+        changed = [o for o in comp.opcodes if o.count_delta or o.executed_delta] if comp else []
+        self.model.set_rows(changed)
+        chars = self.table.fontMetrics().horizontalAdvance("0")
+        for column, width in enumerate([16, 7, 7, 10, 12, 12, 13]):
+            self.table.setColumnWidth(column, chars * width)
+        if comp is None:
+            self.caption.setText("")
+            return
+        aligned = f"{comp.instructions_aligned:.0%} of the instructions align"
+        rows = (
+            "per-instruction deltas in the SASS columns"
+            if comp.instructions
+            else "too few for per-instruction deltas"
+        )
+        same = "" if changed else "; every opcode is the same on both sides"
+        self.caption.setText(f"SASS by opcode, new − baseline: {aligned}, {rows}{same}")

@@ -1,0 +1,205 @@
+"""Compare mode in the kernel list: the baseline's time, the new time, the change (a diverging
+bar: red slower, blue faster, grey within noise) and the ratio of every kernel, per pass, and
+a row for each kernel only the baseline has (greyed; nothing to open).
+
+A kernel's time is the sum over its launches divided by the passes its profile holds
+(``core.compare``). Sorting by the change puts the worst regressions first; a kernel on one
+side only sorts as the time it adds (new) or saves (baseline).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QStyledItemDelegate
+
+from kernelscope.core.compare import (
+    ONLY_BASE,
+    ONLY_NEW,
+    KernelDelta,
+    ProfileDiff,
+)
+from kernelscope.core.view import KernelSummary, ViewDocument
+
+from ..code.delegates import BarDelegate
+from ..code.delta_delegate import DeltaDelegate, DeltaRole
+from ..widgets.formatting import format_number
+from ..widgets.roles import BarRole
+from .kernel_list import KernelList
+from .kernel_list_model import _Column
+
+DELTA_TITLE = "Δ µs"
+STATUS_TEXT = {ONLY_BASE: "only in base", ONLY_NEW: "only in new"}
+
+
+def _us(ns: float | None) -> float | None:
+    return ns / 1e3 if ns is not None else None
+
+
+def _signed(value: float | None) -> str:
+    text = format_number(value)
+    return f"+{text}" if value is not None and value > 0 else text
+
+
+def _tooltip(d: KernelDelta) -> str:
+    m = d.match
+    lines = [f"<b>{m.label}</b>", f"{d.status}; matched by {m.method}: {m.evidence}"]
+    if d.delta_ns is not None and d.noise_ns is not None:
+        lines.append(
+            f"{format_number(_us(d.base_per_pass_ns))} → {format_number(_us(d.new_per_pass_ns))} "
+            f"µs per pass, {_signed(_us(d.delta_ns))} µs (noise ±{format_number(_us(d.noise_ns))})"
+        )
+    lines.append(f"launches: {d.base_launches} in base, {d.new_launches} in new")
+    return "<br>".join(lines)
+
+
+def compare_columns(
+    diff: ProfileDiff, baseline: ViewDocument
+) -> tuple[list[_Column], list[KernelSummary]]:
+    """The kernel list's compare columns and the rows of kernels only in the baseline."""
+    by_new = {d.match.new: d for d in diff.kernels if d.match.new}
+    extra: list[KernelSummary] = []
+    by_row: dict[int, KernelDelta] = {}
+    for d in diff.only_base:
+        name = d.match.base or ""
+        try:
+            summary = baseline.summary(name)
+        except KeyError:
+            summary = KernelSummary(name=name)
+        row = dataclasses.replace(summary, launches=(), duration_ns=None, share=0.0)
+        extra.append(row)
+        by_row[id(row)] = d
+
+    def delta(s: KernelSummary) -> KernelDelta | None:
+        return by_row.get(id(s)) or by_new.get(s.name)
+
+    def ordered(s: KernelSummary) -> float:
+        d = delta(s)
+        if d is None:
+            return 0.0
+        if d.delta_ns is not None:
+            return d.delta_ns
+        if d.status == ONLY_NEW:
+            return d.new_per_pass_ns or 0.0
+        return -(d.base_per_pass_ns or 0.0)
+
+    top = max((abs(d.delta_ns) for d in diff.kernels if d.delta_ns is not None), default=0.0)
+
+    def roles(change: bool = False) -> Callable[[KernelSummary, int], Any]:
+        """What a compare column answers besides its text: the row's tooltip, alignment
+        and, for the change, its bar."""
+
+        def answer(s: KernelSummary, role: int) -> Any:
+            d = delta(s)
+            if d is None:
+                return None
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return _tooltip(d)
+            if change and role == DeltaRole:
+                fraction = (d.delta_ns or 0.0) / top if top > 0 else 0.0
+                return (fraction, d.status)
+            if change and role == Qt.ItemDataRole.ForegroundRole and d.delta_ns is None:
+                return QColor(Qt.GlobalColor.gray)
+            if role == Qt.ItemDataRole.TextAlignmentRole:
+                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return None
+
+        return answer
+
+    def time(side: str) -> Callable[[KernelSummary], float]:
+        def value(s: KernelSummary) -> float:
+            d = delta(s)
+            if d is None:
+                return 0.0
+            ns = d.base_per_pass_ns if side == "base" else d.new_per_pass_ns
+            return (ns or 0.0) / 1e3
+
+        return value
+
+    def delta_text(s: KernelSummary) -> str:
+        d = delta(s)
+        if d is None:
+            return ""
+        if d.delta_ns is None:
+            return STATUS_TEXT.get(d.status, d.status)
+        return _signed(_us(d.delta_ns))
+
+    def ratio_text(s: KernelSummary) -> str:
+        d = delta(s)
+        r = d.ratio if d is not None else None
+        return f"{r:.2f}x" if r is not None and d is not None and d.delta_ns is not None else ""
+
+    def ratio_value(s: KernelSummary) -> float:
+        d = delta(s)
+        return (d.ratio or 0.0) if d is not None else 0.0
+
+    def us_text(side: str) -> Callable[[KernelSummary], str]:
+        get = time(side)
+
+        def text(s: KernelSummary) -> str:
+            d = delta(s)
+            present = d is not None and (d.match.base if side == "base" else d.match.new)
+            return format_number(get(s)) if present else ""
+
+        return text
+
+    columns = [
+        _Column(DELTA_TITLE, ordered, delta_text, False, roles(change=True)),
+        _Column("Ratio", ratio_value, ratio_text, False, roles()),
+        _Column("Base µs", time("base"), us_text("base"), True, roles()),
+        _Column("New µs", time("new"), us_text("new"), True, roles()),
+    ]
+    return columns, extra
+
+
+class KernelListCompare:
+    """Puts compare columns in a kernel list, and takes them out."""
+
+    def __init__(self, kernels: KernelList) -> None:
+        self.kernels = kernels
+        self._bars = BarDelegate(kernels.table)
+        self._delta = DeltaDelegate(kernels.table)
+
+    def show(self, diff: ProfileDiff | None, baseline: ViewDocument | None) -> None:
+        """The comparison's columns (None: the document's own list, as it was)."""
+        kernels = self.kernels
+        current = kernels.selection.kernel
+        if diff is None or baseline is None:
+            kernels.model.set_comparison([])
+        else:
+            kernels.model.set_comparison(*compare_columns(diff, baseline))
+        model = kernels.model
+        chars = kernels.fontMetrics().horizontalAdvance("0")
+        delta_column = -1
+        for column in range(model.columnCount()):
+            title = model.headerData(column, Qt.Orientation.Horizontal)
+            index = model.index(0, column)
+            delegate: QStyledItemDelegate | None
+            if title == DELTA_TITLE and diff is not None:
+                delegate, delta_column = self._delta, column
+            elif model.data(index, BarRole) is not None:
+                delegate = self._bars
+            else:
+                delegate = None
+            kernels.table.setItemDelegateForColumn(column, delegate)
+            width = 34 if column == 0 else 11
+            if diff is not None:  # room for the change beside the name in a narrow dock
+                width = 28 if column == 0 else 11 if column == delta_column else 8
+            kernels.table.setColumnWidth(column, chars * width)
+        if delta_column >= 0:  # worst regressions first
+            kernels.table.sortByColumn(delta_column, Qt.SortOrder.DescendingOrder)
+        elif model.columnCount() > 1 and kernels.selection.document is not None:
+            has_times = bool(kernels.selection.document.kernel_metric_names)
+            kernels.table.sortByColumn(1 if has_times else -1, Qt.SortOrder.DescendingOrder)
+        if current is not None:  # a reset forgot the current row: the kernel shown
+            index = kernels.proxy.mapFromSource(model.index(model.row_of(current.name), 0))
+            if index.isValid():
+                kernels.table.selectionModel().setCurrentIndex(
+                    index,
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
