@@ -144,3 +144,18 @@ def test_an_uncached_report_shows_its_kernel_list_while_the_child_reads_the_rest
     full = document_from_profile(Profile.open(REPORT, use_cache=False))
     stalls = [s.top_stall or "-" for s in full.summaries]
     assert out == ["False", "True", "True", *stalls, "False"]
+
+
+def test_a_report_read_over_its_workspace_is_read_again_to_be_shown_alone(
+    build_once, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read over the workspace it was built in, a report's cache lacks the report's own SASS
+    (the view takes the workspace's): opening the report alone afterwards reads it again in a
+    child instead of failing for want of NVIDIA's reader, and then serves both views."""
+    ws = build_once("small_cnn.onnx")
+    monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path))
+    fill_cache_in_child(REPORT, workspace=ws.path)
+    assert is_cached(REPORT, over_workspace=True) and not is_cached(REPORT)
+    # every kernel's view, with its SASS, and no NVIDIA reader in the parent
+    assert _open_in_fresh_process(REPORT, tmp_path) == ["4", "False"]
+    assert is_cached(REPORT) and is_cached(REPORT, over_workspace=True)

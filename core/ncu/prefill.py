@@ -36,17 +36,26 @@ from ..tasks import Cancel, ProgressFn, no_progress
 from .cache import ProfileCache, content_key
 
 COMPLETE = "complete"  # cache part written last: everything the viewer reads is there
+# What COMPLETE holds: which views the cache serves. A report read alone serves every view (a
+# view over a workspace takes SASS and line tables from the workspace, the rest from the
+# report); a report read over a workspace lacks the report's own SASS, so it serves only
+# views over a workspace.
+ALL_VIEWS = "all views"
+WORKSPACE_VIEWS = "views over a workspace"
 # Progress steps the child sends besides "read": the line data of every launch is there; a
 # kernel (the message) has all its view needs.
 TABLES_READY = "tables-ready"
 KERNEL_READY = "kernel-ready"
 
 
-def is_cached(report: str | os.PathLike[str]) -> bool:
+def is_cached(report: str | os.PathLike[str], *, over_workspace: bool = False) -> bool:
+    """Whether the cache has everything a view of ``report`` reads: alone, or over the
+    workspace it was built in (``over_workspace``)."""
     try:
-        return ProfileCache(content_key([Path(report)])).load(COMPLETE) is not None
+        done = ProfileCache(content_key([Path(report)])).load(COMPLETE)
     except OSError:
         return False
+    return done == ALL_VIEWS or (over_workspace and done is not None)
 
 
 def fill_cache(
@@ -76,7 +85,9 @@ def fill_cache(
     for launch in profile.launches:
         progress("read", None, f"reading the Details of launch {launch.id}")
         profile.launch_metrics(launch.id)  # the Details view and the roofline
-    ProfileCache(content_key([path])).store(COMPLETE, True)
+    cache = ProfileCache(content_key([path]))
+    if cache.load(COMPLETE) != ALL_VIEWS:  # a read over a workspace narrows nothing
+        cache.store(COMPLETE, ALL_VIEWS if ws is None else WORKSPACE_VIEWS)
 
 
 def fill_cache_in_child(
@@ -84,6 +95,7 @@ def fill_cache_in_child(
     cancel: Cancel | None = None,
     timeout: float | None = None,
     progress: ProgressFn | None = None,
+    workspace: str | os.PathLike[str] | None = None,
 ) -> None:
     """Fill the cache for a ``.ncu-rep`` from a child process (all of it, then return).
 
@@ -92,9 +104,12 @@ def fill_cache_in_child(
     child's ``KernelscopeError`` (a damaged report...) is raised here as it was raised
     there; a crash is a ``KernelscopeError`` with the child's stderr as its details.
     """
-    if is_cached(report):
+    if is_cached(report, over_workspace=workspace is not None):
         return
-    ChildReader(report, cancel=cancel, timeout=timeout, progress=progress).run()
+    reader = ChildReader(
+        report, workspace=workspace, cancel=cancel, timeout=timeout, progress=progress
+    )
+    reader.run()
 
 
 class ChildReader:

@@ -66,12 +66,13 @@ def open_document(
     def document(report: Path, workspace: Workspace | None = None) -> ViewDocument:
         if not (read_in_child and report.suffix == REPORT_SUFFIX and report.is_file()):
             return document_from_profile(Profile.open(report, workspace=workspace), workspace)
-        if first is not None and not is_cached(report):
+        if first is not None and not is_cached(report, over_workspace=workspace is not None):
             try:
                 return _progressively(report, workspace, cancel, first)
             except NeedsReader:  # a report the decoder does not know: the child reads all
                 _log.info("%s: no first look; read in a child process first", report)
-        fill_cache_in_child(report, cancel)  # raises what the child could not do
+        # raises what the child could not do
+        fill_cache_in_child(report, cancel, workspace=workspace.path if workspace else None)
         _log.info("%s read in a child process", report)
         profile = Profile.open(report, workspace=workspace, await_child=_already_read)
         return document_from_profile(profile, workspace)
