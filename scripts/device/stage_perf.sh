@@ -5,11 +5,17 @@
 # leaves one in DIR/resnet50.kscope): its src/ is what nvcc compiles there. REPORTs: more
 # reports for bench_import.py to compare on (the 60-launch one is made there from tests/data).
 # The wheels: the pure-Python packages core needs that the GPU host's Python 3.12 lacks, and
-# NVIDIA's ncu-report (the same reader version as here).
+# with KS_STAGE_NCU_REPORT=1 NVIDIA's ncu-report (the same reader version as here; ~20 MB,
+# which with the ~55 MiB tree passes the 64 MiB a device run carries: by default the host's
+# own Nsight Compute Python interface is used). The squeezenet report is in the tree already
+# (resources/demo/).
 set -euo pipefail
 py=${KERNELSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope/venv}/bin/python
 mkdir -p .device/perf/whl .device/perf/reports
-for pkg in platformdirs psygnal ncu-report; do
+packages=(platformdirs psygnal)
+[ "${KS_STAGE_NCU_REPORT:-0}" = 1 ] && packages+=(ncu-report)
+rm -f .device/perf/whl/*.whl
+for pkg in "${packages[@]}"; do
     version=$("$py" -c "import importlib.metadata as m; print(m.version('$pkg'))")
     "$py" -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 \
         --implementation cp --platform manylinux_2_28_x86_64 -d .device/perf/whl "$pkg==$version"
