@@ -77,6 +77,8 @@ def _row(action: argparse.Action) -> str:
     else:
         names = f"`{metavar}`"
     help_text = (action.help or "").replace("|", "\\|").replace("\n", " ")
+    # "<date>" would be an HTML tag to GitHub and Qt (Help > User Guide): shown as written
+    help_text = help_text.replace("<", "&lt;").replace(">", "&gt;")
     if "%(default)" in help_text:
         help_text = help_text % {"default": action.default}
     elif "default" not in help_text:

@@ -5,13 +5,15 @@
     python docs/make_screenshots.py --list     # what there is
 
 The shots need the demo workspace (SqueezeNet 1.1 built by TVM, with the H200 profile of that
-build attached); it is built once into kernelscope's cache folder, and a rebuild of the
-unchanged model is a cache hit. Screenshots render offscreen at a fixed size with the default
-layout, so they do not depend on the machine's display or settings.
+build attached); it is built once into kernelscope's cache folder (as the welcome page's "Open
+the demo" builds it), and a rebuild of the unchanged model is a cache hit. Screenshots render
+offscreen at a fixed size with the default layout, so they do not depend on the machine's
+display or settings; the welcome page and Help > About show what this machine has installed.
 
 To add a shot for a new pane, add a ``Shot`` to ``SHOTS``: a name (the PNG's), what it shows
-(the guide's alt text), what to open, and the extra ``kernelscope --screenshot`` arguments
-that put the window in the state to show.
+(the guide's alt text), what to open, the extra ``kernelscope --screenshot`` arguments that put
+the window in the state to show (``--dialog about`` renders that dialog alone), and the
+environment it needs (``QT_SCALE_FACTOR=2`` for a high-DPI check).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelscope.core.environment import demo
+from kernelscope.core.environment import Demo, demo, prepare_demo
 from kernelscope.core.paths import cache_root
 
 DOCS = Path(__file__).resolve().parent
@@ -42,10 +44,24 @@ class Shot:
     opens: str  # "" (nothing), "demo" (the demo workspace), "demo-report" (its .ncu-rep
     # alone), or a path relative to the repository
     args: tuple[str, ...] = ()  # more arguments of kernelscope --screenshot
+    env: tuple[tuple[str, str], ...] = ()  # environment variables it runs with
+    height: int = 0  # cut the picture to this many pixels from the top (a tall pane)
 
 
 SHOTS = (
-    Shot("window", "kernelscope's window before anything is open", ""),
+    Shot(
+        "welcome",
+        "the welcome page the window opens on: the demo, a model or a report to open, and "
+        "what is installed, with what to do about what is missing",
+        "",
+    ),
+    Shot("welcome-dark", "the welcome page with the dark palette", "", ("--palette", "dark")),
+    Shot(
+        "welcome-2x",
+        "the welcome page at twice the scale (QT_SCALE_FACTOR=2), as on a high-DPI screen",
+        "",
+        env=(("QT_SCALE_FACTOR", "2"),),
+    ),
     Shot(
         "kernel",
         "the demo's hottest kernel: its CUDA source beside its SASS, with the H200's "
@@ -63,6 +79,21 @@ SHOTS = (
         "report",
         "an Nsight Compute report opened on its own: the sources it embeds beside the SASS",
         "demo-report",
+    ),
+    Shot(  # the test mlp's report is --set full: every section of the Details page
+        "details",
+        "the Details pane of one kernel: speed of light, occupancy, memory workload, warp "
+        "stall reasons and NVIDIA's rules with their estimated speedups",
+        "tests/data/ncu/mlp/mlp.ncu-rep",
+        ("--kernel", "fused_matmul1_add1", "--pane", "details"),
+        height=1300,
+    ),
+    Shot(
+        "headroom",
+        "the Headroom pane: the microseconds each of the demo's kernels could save, by TVM "
+        "operator, with what holds it back",
+        "demo",
+        ("--pane", "headroom"),
     ),
     Shot(  # the demo's report has no roofline counters; the test mlp's (--set full) has
         "roofline",
@@ -87,6 +118,24 @@ SHOTS = (
             "regressions",
         ),
     ),
+    Shot(
+        "about",
+        "Help > About: the versions of kernelscope and of what it runs on",
+        "",
+        ("--dialog", "about"),
+    ),
+    Shot(
+        "about-dark",
+        "Help > About with the dark palette",
+        "",
+        ("--dialog", "about", "--palette", "dark"),
+    ),
+    Shot(
+        "user-guide",
+        "Help > User Guide (F1): this guide, inside the app",
+        "",
+        ("--dialog", "user-guide"),
+    ),
 )
 
 
@@ -110,16 +159,14 @@ def _check(proc: subprocess.CompletedProcess, what: str) -> None:
 def demo_workspace() -> Path:
     """The demo built into the cache, with its H200 report attached (built once)."""
     files = demo()
-    ws = cache_root() / "docs" / "squeezenet1_1.kscope"
-    _check(_kernelscope("build", str(files.model), "-o", str(ws)), "building the demo")
-    if not (ws / "profiles" / files.report.name).exists():
-        _check(_kernelscope("import", str(files.report), "-w", str(ws)), "importing its report")
-    return ws
+    return prepare_demo(
+        Demo(files.model, files.report, cache_root() / "docs" / "squeezenet1_1.kscope")
+    )
 
 
 def take(shot: Shot, ws: Path | None, scratch: Path) -> Path:
     out = IMAGES / f"{shot.name}.png"
-    cwd, env = ROOT, None
+    cwd, env = ROOT, dict(shot.env)
     target: list[str] = []
     if shot.opens == "demo":
         assert ws is not None
@@ -128,11 +175,18 @@ def take(shot: Shot, ws: Path | None, scratch: Path) -> Path:
         # alone, as someone who has only the report sees it: sources from the report, not
         # from this machine's build cache
         report = shutil.copy(demo().report, scratch)
-        cwd, target, env = scratch, [Path(report).name], {"KERNELSCOPE_CACHE_DIR": str(scratch)}
+        cwd, target = scratch, [Path(report).name]
+        env["KERNELSCOPE_CACHE_DIR"] = str(scratch)
     elif shot.opens:
         target = [shot.opens]
     proc = _kernelscope("--screenshot", str(out), *target, *shot.args, cwd=cwd, env=env)
     _check(proc, shot.name)
+    if shot.height:
+        from PIL import Image
+
+        with Image.open(out) as image:
+            cut = image.crop((0, 0, image.width, min(shot.height, image.height)))
+        cut.save(out)
     return out
 
 

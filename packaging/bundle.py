@@ -5,7 +5,8 @@ The app needs: kernelscope, TVM's compiler (libtvm_compiler.so and its Python pa
 source because TVMScript reads function sources), the NVIDIA compiler wheels (nvcc, cicc,
 ptxas, fatbinary, cudafe++, nvdisasm, cuobjdump, the CUDA headers and libdevice), NVIDIA's
 report reader (ncu_report), Qt's Core/Gui/Widgets with the X11, Wayland and offscreen
-platform plugins, and the bundled demo. Everything else the build venv holds is excluded.
+platform plugins, the bundled demo, and the user guide (Help > User Guide). Everything else
+the build venv holds is excluded.
 System libraries (those of the distribution: /lib, /usr/lib) are left out and become the
 package's dependencies instead, so that the app uses the machine's X11, GL and fonts.
 """
@@ -74,6 +75,10 @@ EXCLUDES = [
     "cloudpickle",
     "tornado",
     "ml_dtypes.tests",
+    # scripts that regenerate the docs (the package kernelscope.docs holds the pages)
+    "kernelscope.docs.make_screenshots",
+    "kernelscope.docs.make_cli_reference",
+    "kernelscope.docs.error_messages",
     # Qt modules the viewer does not use
     "PySide6.QtQml",
     "PySide6.QtQuick",
@@ -94,11 +99,12 @@ EXCLUDES = [
 
 # Packages copied as they are (files, with their permissions) into the app's folder. The
 # nvidia wheels' tools are found by kernelscope.core.toolchain under _internal/nvidia/*/bin.
-TREES = ("nvidia", "tvm", "tvm_ffi", "ncu_report", "kernelscope.resources")
+TREES = ("nvidia", "tvm", "tvm_ffi", "ncu_report", "kernelscope.resources", "kernelscope.docs")
 
 # Never loaded by kernelscope (paths relative to site-packages / the bundle, fnmatch):
 UNUSED = (
     "*/__pycache__/*",
+    "kernelscope/docs/*.py",  # the docs' generators; the pages and pictures stay
     "*.pyc",
     "*.a",  # static CUDA runtime: kernelscope compiles cubins, it never links programs
     "nvidia/*/bin/nvlink",  # device linking (-rdc); kernelscope compiles one unit to a cubin

@@ -21,13 +21,22 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESOURCES = HERE.parent / "resources"
+# The AppStream id, the metainfo's <id> (tests/test_packaging_desktop.py checks they agree)
 APP_ID = "io.github.kernelscope.kernelscope"
 PREFIX = Path("opt/kernelscope")
 
 
-def _metainfo_summary() -> str:
+def _metainfo(pattern: str) -> str:
+    """What the AppStream metadata says (the summary, the homepage): written once, there."""
     text = (RESOURCES / "kernelscope.metainfo.xml").read_text(encoding="utf-8")
-    return re.search(r"<summary>(.*?)</summary>", text).group(1)  # type: ignore[union-attr]
+    return re.search(pattern, text).group(1)  # type: ignore[union-attr]
+
+
+HOMEPAGE = r'<url type="homepage">(.*?)</url>'
+
+
+def _metainfo_summary() -> str:
+    return _metainfo(r"<summary>(.*?)</summary>")
 
 
 def desktop_files(root: Path) -> list[Path]:
@@ -63,7 +72,7 @@ def control(version: str, arch: str, depends: list[str], installed_kib: int) -> 
         "Suggests: nvidia-driver\n"
         "Section: devel\n"
         "Priority: optional\n"
-        "Homepage: https://github.com/kernelscope/kernelscope\n"
+        f"Homepage: {_metainfo(HOMEPAGE)}\n"
         f"Description: {_metainfo_summary()}\n"
         " kernelscope builds a deep-learning model with Apache TVM for an NVIDIA GPU,\n"
         " writes every generated kernel into a small CUDA file of its own, compiles it\n"

@@ -35,23 +35,7 @@ def main() -> int:
         return 0
     from kernelscope.core.cli.main import main as cli
 
-    return _no_window_here(args) or cli(args)
-
-
-def _no_window_here(args: list[str]) -> int:
-    """1, after saying why, when the arguments open the window and no display can show it
-    (Qt would abort with a core dump); else 0."""
-    from kernelscope.core.cli.main import make_parser, route
-    from kernelscope.core.environment import display_problem
-
-    routed = route(make_parser(), args) or []
-    if routed[:1] != ["gui"] or "--screenshot" in routed:
-        return 0
-    problem = display_problem()
-    if problem is None:
-        return 0
-    print(f"kernelscope: error: {problem}", file=sys.stderr)
-    return 1
+    return cli(args)
 
 
 if __name__ == "__main__":

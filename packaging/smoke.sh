@@ -84,9 +84,23 @@ step "roofline PNG (Pillow)" "$app" roofline "$root/tests/data/ncu/mlp/mlp.ncu-r
 [ -s "$tmp/roofline.png" ] || fail "no roofline PNG"
 step "window screenshot of the demo" "$app" --screenshot "$tmp/demo.png" "$ws" || fail "screenshot: $(cat "$tmp/out.txt")"
 [ "$(stat -c %s "$tmp/demo.png")" -gt 20000 ] || fail "the screenshot is (nearly) empty"
-step "window start-up (empty window)" "$app" --screenshot "$tmp/empty.png" || fail "empty window"
+step "window start-up (welcome page)" "$app" --screenshot "$tmp/empty.png" || fail "empty window"
+# The welcome page says what is installed, and what to do about a missing ncu; Help's windows.
+step "welcome page facts" "$app" -c "from kernelscope.viewer.panels.welcome import facts_html
+from kernelscope.core.environment import installed_facts
+print(facts_html(installed_facts()))" || fail "welcome facts: $(cat "$tmp/out.txt")"
+grep -q "<b>TVM</b> [0-9]" "$tmp/out.txt" || fail "the welcome page does not find TVM: $(cat "$tmp/out.txt")"
+if ! command -v ncu >/dev/null; then
+    grep -q "<b>ncu</b> not found<br>needed for profiling" "$tmp/out.txt" ||
+        fail "the welcome page does not say ncu is missing: $(cat "$tmp/out.txt")"
+fi
+[ -f "$(dirname "$app")/_internal/kernelscope/docs/user-guide.md" ] || fail "the user guide is not bundled"
+step "Help > About" "$app" --screenshot "$tmp/about.png" --dialog about || fail "about: $(cat "$tmp/out.txt")"
+step "Help > User Guide" "$app" --screenshot "$tmp/guide.png" --dialog user-guide || fail "guide: $(cat "$tmp/out.txt")"
+[ "$(stat -c %s "$tmp/guide.png")" -gt 20000 ] || fail "the guide's screenshot is (nearly) empty"
 if [ -n "${KERNELSCOPE_SMOKE_OUT:-}" ]; then # keep the screenshots to look at
-    mkdir -p "$KERNELSCOPE_SMOKE_OUT" && cp "$tmp/demo.png" "$tmp/empty.png" "$KERNELSCOPE_SMOKE_OUT/"
+    mkdir -p "$KERNELSCOPE_SMOKE_OUT"
+    cp "$tmp/demo.png" "$tmp/empty.png" "$tmp/about.png" "$tmp/guide.png" "$KERNELSCOPE_SMOKE_OUT/"
 fi
 step "build small_cnn.onnx" "$app" build "$root/tests/data/models/small_cnn.onnx" -o "$tmp/cnn.kscope" ||
     fail "build small_cnn: $(cat "$tmp/out.txt")"

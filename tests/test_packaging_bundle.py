@@ -47,9 +47,13 @@ def test_the_bundle_keeps_the_compiler_and_leaves_out_what_is_never_run() -> Non
         "ncu_report/libnvperf_host.so",
         "kernelscope/resources/demo/squeezenet1_1.onnx",
         "kernelscope/resources/icons/kernelscope.svg",
+        "kernelscope/docs/user-guide.md",  # Help > User Guide
+        "kernelscope/docs/troubleshooting.md",
+        "kernelscope/docs/images/kernel.png",
     ):
         assert needed in names, needed
-    for unused in ("nvidia/cu13/bin/nvlink", "nvidia/cu13/lib/libnvvm.so.4"):
+    unused_files = ("nvidia/cu13/bin/nvlink", "nvidia/cu13/lib/libnvvm.so.4")
+    for unused in (*unused_files, "kernelscope/docs/make_screenshots.py"):
         assert unused not in names, unused
     assert not any(n.startswith("tvm/3rdparty/cutlass/") for n in names)
     assert not any(n.endswith((".pyc", ".a")) for n in names)
@@ -159,18 +163,22 @@ def test_the_entry_point_runs_children_like_python(tmp_path: Path) -> None:
     assert proc.returncode in (0, 1) and '"tool": "nvcc"' in proc.stdout
 
 
-def test_the_entry_point_refuses_to_open_a_window_without_a_display() -> None:
+@pytest.mark.parametrize("how", ["pip", "frozen"])
+def test_the_gui_command_refuses_to_open_a_window_without_a_display(how: str) -> None:
+    """The gui command itself says so (a pip install and the app alike), before Qt aborts."""
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
     }
-    proc = subprocess.run(
-        [sys.executable, str(ENTRY), "gui"], capture_output=True, text=True, timeout=120, env=env
-    )
-    assert proc.returncode == 1
-    assert "kernelscope: error: cannot open the window: no display" in proc.stderr
-    assert "Traceback" not in proc.stderr
+    program = [str(ENTRY)] if how == "frozen" else ["-m", "kernelscope.core.cli"]
+    for args in (["gui"], [str(ROOT / "tests/data/ws_mlp")]):
+        proc = subprocess.run(
+            [sys.executable, *program, *args], capture_output=True, text=True, timeout=120, env=env
+        )
+        assert proc.returncode == 1, proc.stderr
+        assert "kernelscope: error: cannot open the window: no display" in proc.stderr
+        assert "hint:" in proc.stderr and "Traceback" not in proc.stderr
 
 
 @pytest.mark.skipif(

@@ -150,3 +150,25 @@ def test_the_window_has_the_icon() -> None:
     assert not icon.isNull()
     sizes = {s.width() for s in icon.availableSizes()}
     assert {16, 32, 48, 256} <= sizes
+
+
+def test_the_project_addresses_agree_everywhere() -> None:
+    """The AppStream id, the metainfo's URLs and screenshots, the .deb's Homepage and what
+    Help > About shows all name one repository (pyproject.toml's [project.urls])."""
+    sys.path.insert(0, str(ROOT / "packaging"))
+    import deb
+
+    urls = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["urls"]
+    home = urls["Homepage"]
+    owner, repo = home.removeprefix("https://github.com/").split("/")
+    root = ET.parse(METAINFO).getroot()
+    assert root.findtext("id") == deb.APP_ID == f"io.github.{owner}.{repo}"
+    assert root.find("developer").get("id") == f"io.github.{owner}"
+    assert root.findtext("url[@type='homepage']") == home
+    assert root.findtext("url[@type='bugtracker']") == urls["Issues"]
+    raw = f"https://raw.githubusercontent.com/{owner}/{repo}/"
+    assert all(s.text.startswith(raw) for s in root.findall("screenshots/screenshot/image"))
+    assert f"Homepage: {home}\n" in deb.control("0", "amd64", [], 0)
+    from kernelscope.core.environment import project_urls
+
+    assert project_urls() == urls, "reinstall kernelscope (pip install -e .): stale metadata"

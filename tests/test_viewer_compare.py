@@ -159,7 +159,8 @@ def test_compare_with_shows_every_kernels_change_and_the_header(
     delta = _column(window, DELTA_TITLE)
     base_us, new_us = _column(window, "Base µs"), _column(window, "New µs")
     rows = _rows(window)
-    unlaunched = window.selection.document.never_launched  # the build's reshapes: listed, not compared
+    # the build's reshapes: listed, not compared
+    unlaunched = window.selection.document.never_launched
     assert unlaunched and set(rows) == {k.name for k in expected.kernels} | unlaunched
     for name in unlaunched:
         assert model.index(rows[name], delta).data() in (None, "")

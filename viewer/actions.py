@@ -261,5 +261,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
         menu="&View",
         section=2,
     ),
+    ActionSpec(
+        "user_guide",
+        "&User Guide",
+        "user_guide",
+        Std.HelpContents,
+        "The user guide: the workflow, troubleshooting and the command line",
+        menu="&Help",
+    ),
     ActionSpec("about", "&About kernelscope", "about", menu="&Help"),
 )

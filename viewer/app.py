@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, Qt, QTimer
 from PySide6.QtGui import QColor, QIcon, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory
+from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory, QWidget
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument, is_model
@@ -28,6 +28,8 @@ from .main_window import MainWindow
 SCREENSHOT_SIZE = (1600, 1000)
 # --pane: the Kernel DB dock raised on one of its tabs (KernelDbPanel.show_tab)
 DB_PANES = {"kernel-db": "entries", "nnfusion-command": "command", "nnfusion-coverage": "coverage"}
+# --dialog: the Help menu's windows, at this size in screenshots
+DIALOG_SIZES = {"about": (760, 520), "user-guide": (1100, 900)}
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
 # --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
@@ -149,36 +151,45 @@ def run(
     nnfusion_model: str | None = None,
     baseline: str | None = None,
     ranking: str | None = None,
+    dialog: str | None = None,
 ) -> int:
     """Open the window (on ``path`` if given, compared with ``baseline`` if given, the hot
-    lines ranked by ``ranking``: "regressions" or "improvements"); with ``screenshot_to``,
-    save a PNG and quit. ``pane`` shows a pane: one of ``PANES`` (a screenshot renders it
-    alone) or a tab of the Kernel DB dock (``DB_PANES``; a screenshot shows the window).
-    ``db`` opens that DB in the Kernel DB dock, ``nnfusion_model`` shows that model's
-    coverage."""
+    lines ranked by ``ranking``: "regressions" or "improvements"; ``dialog`` over it: "about"
+    or "user-guide"); with ``screenshot_to``, save a PNG and quit. ``pane`` shows a pane: one
+    of ``PANES`` (a screenshot renders it alone) or a tab of the Kernel DB dock (``DB_PANES``;
+    a screenshot shows the window). ``db`` opens that DB in the Kernel DB dock,
+    ``nnfusion_model`` shows that model's coverage; a screenshot with ``dialog`` renders the
+    dialog alone."""
     if pane is not None and pane not in PANES and pane not in DB_PANES:
         choices = [*PANES, *DB_PANES]
         raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(choices))
+    if dialog is not None and dialog not in DIALOG_SIZES:
+        raise KernelscopeError(f"no dialog {dialog!r}", hint="choose " + ", ".join(DIALOG_SIZES))
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     with _palette(app, palette):
         if screenshot_to:
             db_view = (pane if pane in DB_PANES else None, db, nnfusion_model)
             alone = pane if pane in PANES else None
+            compare = (baseline, ranking)
             return _screenshot(
-                app, path, Path(screenshot_to), kernel, line, alone, db_view, baseline, ranking
+                app, path, Path(screenshot_to), kernel, line, alone, db_view, compare, dialog
             )
         window = MainWindow()
         window.compare.rank_lines_by(ranking)
+        if path and not is_model(path):  # before it shows: no welcome page on the way
+            _locate_when_opened(window, kernel, line)
+            window.open_path(path)
+            if baseline:
+                window.compare_with_paths([baseline])
         window.show()
         if pane in PANES:
             window.show_pane(pane)
         _show_db(window, pane if pane in DB_PANES else None, db, nnfusion_model)
-        if path:
-            _locate_when_opened(window, kernel, line)
+        if path and is_model(path):  # Build & Profile, over the window
             window.open_path(path)
-        if baseline:
-            window.compare_with_paths([baseline])
+        if dialog:
+            show_dialog(window, dialog)
         return app.exec()
 
 
@@ -212,6 +223,11 @@ def _show_db(
         window.db_panel.coverage.set_model(model)
 
 
+def show_dialog(window: MainWindow, name: str) -> QWidget:
+    """Open one of the Help menu's windows over ``window`` (``DIALOG_SIZES``)."""
+    return window.about() if name == "about" else window.user_guide()
+
+
 def _screenshot(
     app: QApplication,
     path: str | None,
@@ -220,11 +236,12 @@ def _screenshot(
     line: int | None,
     pane: str | None = None,
     db_view: tuple[str | None, str | None, str | None] = (None, None, None),
-    baseline: str | None = None,
-    ranking: str | None = None,
+    compare: tuple[str | None, str | None] = (None, None),
+    dialog: str | None = None,
 ) -> int:
-    """Open ``path`` (and ``baseline`` to compare it with), go to the location, wait until
-    every job is done, save the PNG (of the whole window, or of one pane)."""
+    """Open ``path`` (and ``compare``'s baseline to compare it with, its hot lines ranked by
+    its ranking), go to the location, wait until every job is done, save the PNG (of the
+    whole window, of one pane, or of ``dialog`` alone)."""
     if path and is_model(path):
         raise KernelscopeError(
             f"{Path(path).name} is a model: screenshots show workspaces and reports",
@@ -236,6 +253,7 @@ def _screenshot(
         window = MainWindow(restore_layout=False, settings=settings)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.resize(*SCREENSHOT_SIZE)
+        baseline, ranking = compare
         window.compare.rank_lines_by(ranking)
         timeout = QTimer(window)
         timeout.setSingleShot(True)
@@ -278,7 +296,8 @@ def _screenshot(
                 return
             if line:
                 window.source.show_row(line - 1, center=True)
-            if not _grab(window, pane).save(str(out)):
+            image = shot_of[0].grab() if shot_of else _grab(window, pane)
+            if not image.save(str(out)):
                 finish(KernelscopeError(f"could not write {out}", hint="check the folder exists"))
             else:
                 finish()
@@ -290,16 +309,20 @@ def _screenshot(
         window.compare.controller.failed.connect(lambda title, error: failed(error, title))
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
-        window.show()
-        if pane:
-            _show_pane(window, pane)
-        _show_db(window, *db_view, height=SCREENSHOT_SIZE[1] // 2)
-        timeout.start(SCREENSHOT_TIMEOUT_MS)
         if path:
             window.open_path(path)
             if baseline:
                 window.compare_with_paths([baseline])
-        elif not window.workers.busy:
+        window.show()  # with nothing open, the welcome page reads what is installed
+        if pane:
+            _show_pane(window, pane)
+        _show_db(window, *db_view, height=SCREENSHOT_SIZE[1] // 2)
+        shot_of: list[QWidget] = []
+        if dialog:
+            shot_of.append(show_dialog(window, dialog))
+            shot_of[0].resize(*DIALOG_SIZES[dialog])
+        timeout.start(SCREENSHOT_TIMEOUT_MS)
+        if not window.workers.busy:
             settled()
         loop.exec()
         settings.sync()  # written now, into the scratch folder, not when it is collected

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+DIALOGS = ("about", "user-guide")  # the Help menu's windows (viewer.app.DIALOG_SIZES)
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
@@ -56,10 +58,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--nnfusion-model", metavar="ONNX", help="show this model's NNFusion coverage of the DB"
     )
+    p.add_argument(
+        "--dialog",
+        choices=DIALOGS,
+        help="open Help > About or Help > User Guide over the window; with --screenshot, "
+        "render only that dialog",
+    )
     p.set_defaults(func=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    if not args.screenshot:
+        _check_display()
     from .app import run
 
     return run(
@@ -73,4 +83,15 @@ def _run(args: argparse.Namespace) -> int:
         nnfusion_model=args.nnfusion_model,
         baseline=args.baseline,
         ranking=args.ranking,
+        dialog=args.dialog,
     )
+
+
+def _check_display() -> None:
+    """Refuse, with what to do, to open a window where none can open: Qt would abort the
+    process with a core dump ("could not connect to display") instead of an error."""
+    from kernelscope.core.environment import display_problem
+
+    problem = display_problem()
+    if problem is not None:
+        raise problem

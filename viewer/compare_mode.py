@@ -59,7 +59,7 @@ class CompareMode(QObject):
         self._sizes: list[int] = []  # the splitter's before side by side took more room
         # the panes' compare columns by (comparison, metric, file), made once each
         self._columns: dict[tuple[int, str, str], list[DeltaColumn] | None] = {}
-        central = window.centralWidget().layout()
+        central = window.code_area.layout()  # the code panes, under the welcome page
         assert isinstance(central, QBoxLayout)
         central.insertWidget(0, self.bar)
         self.opcodes = OpcodeTable()

@@ -16,12 +16,13 @@ from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKe
 from PySide6.QtWidgets import (
     QApplication,
     QComboBox,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
     QMainWindow,
-    QMessageBox,
     QSplitter,
+    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -44,6 +45,7 @@ from .panels.kernel_db_panel import KernelDbPanel
 from .panels.kernel_list import KernelList
 from .panels.roofline_panel import RooflinePanel
 from .panels.timeline_panel import TimelinePanel, is_timeline
+from .panels.welcome import WelcomePage
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
 from .widgets.busy import BusyIndicator
@@ -95,7 +97,13 @@ class MainWindow(QMainWindow):
         layout.setSpacing(0)
         layout.addWidget(self.splitter, 1)
         layout.addWidget(self.search_bar)
-        self.setCentralWidget(central)
+        self.code_area = central
+        # the welcome page while nothing is open, the code panes once something is
+        self.welcome = WelcomePage(self.workers, lambda: self.recent.paths())
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.welcome)
+        self.pages.addWidget(central)
+        self.setCentralWidget(self.pages)
         self.kernels = KernelList(self.selection)
         self.hot = HotLinesPanel(self.selection, self.workers)
         self.db_panel = KernelDbPanel(self.settings, self.workers, cuda)
@@ -254,6 +262,10 @@ class MainWindow(QMainWindow):
         self.headroom_dock.visibilityChanged.connect(self.headroom_panel.set_shown)
         self.recent.open_requested.connect(self.open_path)
         self.compare.changed.connect(self.update_actions)
+        self.welcome.open_requested.connect(self.open_path)
+        self.welcome.open_chosen.connect(self.choose_file)
+        self.welcome.build_chosen.connect(self.build_and_profile)
+        self.welcome.error.connect(self.show_error)
         app = QApplication.instance()
         assert isinstance(app, QApplication)
         app.focusChanged.connect(self._on_focus)
@@ -294,6 +306,7 @@ class MainWindow(QMainWindow):
             or self.roofline_panel.busy
             or self.headroom_panel.busy
             or self.compare.busy
+            or self.welcome.busy
         )
 
     def choose_file(self) -> None:
@@ -322,6 +335,7 @@ class MainWindow(QMainWindow):
         """Open one path, or several CSV exports of one report together."""
         chosen = [Path(p) for p in paths]
         self.loader.submit(open_job(chosen), chosen)
+        self.pages.setCurrentWidget(self.code_area)  # opening: the panes, with its progress
 
     def _on_opened(self, document: ViewDocument, paths: list[Path]) -> None:
         if document is self.selection.document:
@@ -342,6 +356,8 @@ class MainWindow(QMainWindow):
             self.open_busy.start("Opening…", cancellable=True)
         else:
             self.open_busy.stop()
+            if self.selection.document is None:  # failed or cancelled: welcome again
+                self.pages.setCurrentWidget(self.welcome)
 
     def show_error(self, title: str, error: BaseException) -> None:
         self.statusBar().showMessage(str(error).splitlines()[0], 10000)
@@ -458,8 +474,12 @@ class MainWindow(QMainWindow):
         if document is not None:
             self.metric_box.addItems(document.line_metric_names)
             self.metric_box.setCurrentText(self.selection.metric)
+            for i, name in enumerate(document.line_metric_names):  # what each one means
+                tip = document.metric_description(name)
+                self.metric_box.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
         self.metric_box.blockSignals(False)
         self.update_actions()
+        self.pages.setCurrentWidget(self.welcome if document is None else self.code_area)
         if document is None:
             self.setWindowTitle("kernelscope")
             return
@@ -559,13 +579,27 @@ class MainWindow(QMainWindow):
     def show_headroom(self) -> None:
         self.show_pane("headroom")
 
-    def about(self) -> None:
-        QMessageBox.about(
-            self,
-            "About kernelscope",
-            "<b>kernelscope</b><br>TVM-generated CUDA kernels, their SASS and Nsight Compute "
-            "metrics, line by line.",
-        )
+    def about(self) -> QDialog:
+        """Help > About: the versions of kernelscope and of what it runs on."""
+        from .dialogs.about import AboutDialog
+
+        dialog = AboutDialog(self.workers, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
+    def user_guide(self) -> QDialog:
+        """Help > User Guide, in a window of its own (one: raised when it is open)."""
+        from .dialogs.user_guide import UserGuideDialog
+
+        guide = self.findChild(UserGuideDialog)
+        if guide is None:
+            guide = UserGuideDialog(self.workers, self)
+            guide.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        guide.show()
+        guide.raise_()
+        guide.activateWindow()
+        return guide
 
     # ---- layout -------------------------------------------------------------------------
     def _restore_layout(self) -> None:

@@ -1,10 +1,11 @@
 """What is installed around kernelscope, and whether a window can open: the facts the
 welcome page, Help > About and ``kernelscope doctor`` show; the system libraries Qt's
-platform plugins need (which setup installs); the bundled demo."""
+platform plugins need (which setup installs); the bundled demo; the user documentation."""
 
-from .demo import Demo, demo
+from .demo import DEMO_ARCH, Demo, demo, prepare_demo
 from .display import display_problem
-from .facts import Fact, frozen, installed_facts, missing_packages
+from .docs import USER_GUIDE, user_docs
+from .facts import Fact, frozen, installed_facts, missing_packages, project_urls
 from .qt_runtime import (
     DEBIAN_PACKAGES,
     PLATFORMS,
@@ -20,7 +21,9 @@ from .qt_runtime import (
 
 __all__ = [
     "DEBIAN_PACKAGES",
+    "DEMO_ARCH",
     "PLATFORMS",
+    "USER_GUIDE",
     "Demo",
     "Fact",
     "Library",
@@ -33,7 +36,10 @@ __all__ = [
     "missing_packages",
     "missing_qt_packages",
     "needed_libraries",
+    "prepare_demo",
+    "project_urls",
     "qt_dir",
     "qt_runtime",
     "qt_runtime_packages",
+    "user_docs",
 ]

@@ -28,6 +28,10 @@ _DISTRIBUTIONS = {
     "ncu_report": "ncu-report",
 }
 _PIP_HINT = "reinstall kernelscope (bash scripts/start.sh) so that its dependencies are there"
+# The packaged app carries its Python packages: one missing is a damaged install.
+_PACKAGE_HINT = (
+    "the app is incomplete: reinstall its package (sudo apt install --reinstall kernelscope)"
+)
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,16 @@ class Fact:
         return {**asdict(self), "status": self.status}
 
 
+def project_urls() -> dict[str, str]:
+    """kernelscope's addresses by label ("Homepage", "Issues"), from its package metadata."""
+    try:
+        entries = importlib.metadata.metadata("kernelscope").get_all("Project-URL") or []
+    except importlib.metadata.PackageNotFoundError:
+        return {}
+    pairs = (entry.split(",", 1) for entry in entries if "," in entry)
+    return {label.strip(): url.strip() for label, url in pairs}
+
+
 def frozen() -> bool:
     """True inside the packaged app (PyInstaller sets ``sys.frozen``)."""
     return bool(getattr(sys, "frozen", False))
@@ -75,6 +89,7 @@ def _module_location(module: str) -> str:
 
 
 def _package_fact(name: str, module: str, needed_for: str, required: bool, hint: str) -> Fact:
+    hint = _PACKAGE_HINT if frozen() else hint
     location = _module_location(module)
     version = _version(_DISTRIBUTIONS[name])
     found = bool(location)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .build_match import check_against_workspace
+    from .descriptions import metric_description
     from .detail_metrics import DURATION, LaunchMetrics, MetricRecord, SourceMarker
     from .details import (
         DetailMetric,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
 # lines. Add a name here and under TYPE_CHECKING above.
 _EXPORTS = {
     "check_against_workspace": "build_match",
+    "metric_description": "descriptions",
     "DURATION": "detail_metrics",
     "LaunchMetrics": "detail_metrics",
     "MetricRecord": "detail_metrics",
@@ -101,6 +103,7 @@ __all__ = [
     "is_report",
     "kernel_details",
     "label_of",
+    "metric_description",
     "rank_lines",
     "resolve_metric_name",
     "stall_breakdown",

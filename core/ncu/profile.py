@@ -391,7 +391,7 @@ class Profile:
 
     def metric_descriptions(self) -> dict[str, str]:
         """NVIDIA's description of each metric read so far (reports only; CSVs have none)."""
-        if self._descriptions is None:
+        if not self._descriptions:  # none yet: a child reading the report may have added them
             self._descriptions = (self._cache.load("descriptions") if self._cache else None) or {}
         return self._descriptions
 

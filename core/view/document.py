@@ -36,6 +36,7 @@ from ..ncu import (
     KernelSummary,
     SourceFile,
     SourceResolver,
+    metric_description,
     rank_lines,
     resolve_metric_name,
 )
@@ -51,6 +52,9 @@ Metrics = dict[str, float]
 
 # The metric every document has: how many SASS instructions a line compiled to.
 SASS_COUNT = "SASS instructions"
+_SASS_COUNT_TIP = (
+    "SASS instructions this code compiled to, from the build's line table (no profile needed)"
+)
 
 
 @dataclass(frozen=True)
@@ -161,7 +165,10 @@ class ViewDocument:
         line_metric_names: Iterable[str] = (),
         workspace: Workspace | None = None,
         profile: Profile | None = None,
+        nvidia_descriptions: Mapping[str, str] | None = None,
     ) -> None:
+        """``nvidia_descriptions``: NVIDIA's text for each metric name, from the report
+        (``Profile.metric_descriptions``); the tooltips use it where it has a metric."""
         self.title = title
         self.path = path
         self.summaries = tuple(summaries)
@@ -174,6 +181,7 @@ class ViewDocument:
             k.name for k in (workspace.manifest.kernels if workspace else ()) if not k.launched
         )
         self._profile = profile
+        self._nvidia_descriptions = dict(nvidia_descriptions or {})
         self._load_kernel = load_kernel
         self._kernels: dict[str, KernelView] = {}
         self._lock = threading.RLock()
@@ -182,6 +190,18 @@ class ViewDocument:
     def has_profile(self) -> bool:
         """Whether Nsight Compute numbers come with the document."""
         return self._profile is not None
+
+    def add_nvidia_descriptions(self, descriptions: Mapping[str, str]) -> None:
+        """NVIDIA's descriptions that arrive after the document was made (a report shown while
+        a child process reads it)."""
+        self._nvidia_descriptions = {**self._nvidia_descriptions, **descriptions}
+
+    def metric_description(self, name: str) -> str:
+        """What a kernel or line metric of this document means, for its tooltip: NVIDIA's
+        description where the report carries one, else kernelscope's (no I/O)."""
+        if name == SASS_COUNT:
+            return _SASS_COUNT_TIP
+        return metric_description(name, self._nvidia_descriptions)
 
     def kernel(self, name: str) -> KernelView:
         """I/O on the first call for a kernel (instructions, SASS, sources); kept after."""

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from ..ncu import KERNEL_METRICS, InstructionTable, KernelSummary, Profile
+from ..errors import KernelscopeError
+from ..ncu import KERNEL_METRICS, REPORT_SUFFIX, InstructionTable, KernelSummary, Profile
 from ..ncu.metrics import (
     INST_EXECUTED,
     SAMPLES,
@@ -92,6 +93,8 @@ def document_from_profile(
         line_metric_names=[label_of(key) for key in columns],
         workspace=workspace,
         profile=profile,
+        # a first look has none yet (the child reads them with the Details: ``open``)
+        nvidia_descriptions=_descriptions(profile) if summary_profile is None else None,
     )
 
 
@@ -117,6 +120,19 @@ def kernel_from_profile(
         instructions=instructions,
         instruction_metrics=metrics,
     )
+
+
+def _descriptions(profile: Profile) -> dict[str, str]:
+    """NVIDIA's metric descriptions: the report's, read with a launch's Details (from the
+    cache that reading the report in a child filled, else from the report); none in CSVs."""
+    known = profile.metric_descriptions()
+    if known or profile.paths[0].suffix != REPORT_SUFFIX:
+        return dict(known)
+    try:
+        profile.launch_metrics(profile.launches[0].id)
+    except KernelscopeError:
+        return {}
+    return dict(profile.metric_descriptions())
 
 
 def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str) -> KernelSummary:

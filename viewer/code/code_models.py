@@ -8,7 +8,7 @@ change repaints just the rows whose highlight changed.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,6 +61,8 @@ class CodeModel(QAbstractTableModel):
         self._highlight: set[int] = set()  # row numbers
         self._deltas: list[DeltaColumn] = []
         self._delta_max: list[float] = []
+        # what a metric means (its header's tooltip); the pane gives the document's
+        self.describe: Callable[[str], str] = lambda name: ""
 
     # subclasses fill these
     code_title = "Code"
@@ -149,6 +151,10 @@ class CodeModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
+        metric, horizontal = section - 1, orientation == Qt.Orientation.Horizontal
+        if horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            names = self._metric_names
+            return self.describe(names[metric]) or None if 0 <= metric < len(names) else None
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
         deltas = [c.title for c in self._deltas]

@@ -86,6 +86,7 @@ class CodePane(QWidget):
         super().__init__()
         self.selection = selection
         self.model = model
+        model.describe = self._describe_metric
         self.table = CodeTable(self)
         self.table.setModel(model)
         self.heat = HeatStrip(self)
@@ -110,6 +111,10 @@ class CodePane(QWidget):
         self.table.clicked.connect(lambda index: self.row_chosen(index.row()))
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
         selection.metric_changed.connect(self.refresh_heat)
+
+    def _describe_metric(self, name: str) -> str:
+        document = self.selection.document
+        return document.metric_description(name) if document is not None else ""
 
     # subclasses: a row was chosen by the user
     def row_chosen(self, row: int) -> None:

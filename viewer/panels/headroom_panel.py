@@ -94,7 +94,11 @@ COLUMNS = (
     _Column("Launches", lambda r: str(r.launches), lambda r: r.launches, "launches profiled", True),
     _Column(
         "Bound",
-        lambda r: r.bound + (f" / op {r.operator_bound}" if r.operator_bound else ""),
+        lambda r: " / ".join(
+            part
+            for part in (r.bound, f"op {r.operator_bound}" if r.operator_bound else "")
+            if part
+        ),
         lambda r: r.bound,
         "what limits the measured work on the roofline (compute, dram, l2, l1) / what bounds "
         "the operators' own needs",

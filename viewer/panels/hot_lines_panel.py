@@ -29,12 +29,18 @@ if TYPE_CHECKING:
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]
+_TIPS = {
+    "Share": "The line's share of the metric's total over the kernel (or the whole model)",
+    "Location": "The line in the kernel's own file (inlined header code counts at its call)",
+    "Top stall": "The stall reason with most warp samples on the line",
+}
 
 
 class HotLinesModel(QAbstractTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._rows: list[HotLine] = []
+        self.value_tip = ""  # what the ranked metric means (the Value column's tooltip)
 
     def set_rows(self, rows: list[HotLine]) -> None:
         self.beginResetModel()
@@ -55,6 +61,9 @@ class HotLinesModel(QAbstractTableModel):
     ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return _TITLES[section] if 0 <= section < len(_TITLES) else None
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
+            title = _TITLES[section] if 0 <= section < len(_TITLES) else ""
+            return (self.value_tip if title == "Value" else _TIPS.get(title)) or None
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -173,12 +182,16 @@ class HotLinesPanel(QWidget):
             if self._changes is not None:
                 self.caption.setText(self._changes.show(self.table, rows, *metric))
             return
+        document = self.selection.document
+        tip = document.metric_description(metric) if document is not None else ""
+        self.model.value_tip = tip
         if self.table.model() is not self.model:
             self.table.setModel(self.model)
             for column in range(self.model.columnCount()):
                 self.table.setItemDelegateForColumn(column, self._bars if column < 2 else None)
         self.model.set_rows(rows)
         self.caption.setText(f"Top {len(rows)} lines by {metric}")
+        self.caption.setToolTip(tip)
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate([10, 8, 30, 26, 18]):  # a reset forgets the widths
             self.table.setColumnWidth(column, chars * width)

@@ -48,6 +48,19 @@ def _static_columns() -> list[_Column]:
     ]
 
 
+# What the build's columns mean (the profile's columns say it with their metric's description).
+_STATIC_TIPS = {
+    "Kernel": "The kernel's name, as TVM wrote it",
+    "Fused ops": "The Relax operators TVM fused into this kernel",
+    "Grid": "Blocks per launch (x×y×z)",
+    "Block": "Threads per block (x×y×z)",
+    "Registers": "Registers per thread (the build's cubin, else launch__registers_per_thread)",
+    "SASS": "SASS instructions in the kernel",
+    "Lines": "Lines of the kernel's .cu file",
+    "Top stall": "The stall reason with most warp samples over the whole kernel",
+}
+
+
 def _metric_column(name: str) -> _Column:
     return _Column(
         name,
@@ -117,7 +130,15 @@ class KernelListModel(QAbstractTableModel):
         horizontal = orientation == Qt.Orientation.Horizontal
         if horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self._columns):
             return self._columns[section].title
+        if horizontal and role == Qt.ItemDataRole.ToolTipRole and 0 <= section < len(self._columns):
+            return self._column_tip(self._columns[section].title)
         return None
+
+    def _column_tip(self, title: str) -> str | None:
+        document = self._document
+        if document is not None and title in document.kernel_metric_names:
+            return document.metric_description(title) or None
+        return _STATIC_TIPS.get(title)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
