@@ -159,3 +159,23 @@ def test_a_report_read_over_its_workspace_is_read_again_to_be_shown_alone(
     # every kernel's view, with its SASS, and no NVIDIA reader in the parent
     assert _open_in_fresh_process(REPORT, tmp_path) == ["4", "False"]
     assert is_cached(REPORT) and is_cached(REPORT, over_workspace=True)
+
+
+def test_a_report_shown_while_it_is_read_gets_nvidias_metric_descriptions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The kernel list's tooltips: NVIDIA's text once the child has read the Details, the
+    same as when the report opens from the cache."""
+    from kernelscope.core.ncu import metric_description
+    from kernelscope.core.view import open_document
+
+    monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path))
+    shown = []
+    read = open_document(REPORT, read_in_child=True, first=shown.append)
+    assert shown == [read]  # shown before the child was done
+    cached = open_document(REPORT, read_in_child=True)
+    names = read.kernel_metric_names
+    assert [read.metric_description(n) for n in names] == [
+        cached.metric_description(n) for n in names
+    ]
+    assert any(read.metric_description(n) != metric_description(n, {}) for n in names)
