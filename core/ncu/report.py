@@ -314,6 +314,8 @@ class ReportReader:
         loads it."""
         import numpy as np
 
+        from .aggregate import unique_sorted
+
         child = None
         if (
             self._file is not None
@@ -331,7 +333,7 @@ class ReportReader:
                 for lid, (start, per_pc) in decoded.items():
                     if not per_pc:
                         continue
-                    pcs = np.unique(np.concatenate([ids for ids, _ in per_pc.values()]))
+                    pcs = unique_sorted(np.concatenate([ids for ids, _ in per_pc.values()]))
                     first = int(pcs[0]) if start is None else start
                     key = self._location_key(lid, first)
                     known = self._locations.get(key, {})
@@ -351,9 +353,11 @@ class ReportReader:
     ) -> InstructionTable | None:
         import numpy as np
 
+        from .aggregate import unique_sorted
+
         if not per_pc:
             return None
-        pcs = np.unique(np.concatenate([ids for ids, _ in per_pc.values()])).astype(np.int64)
+        pcs = unique_sorted(np.concatenate([ids for ids, _ in per_pc.values()])).astype(np.int64)
         if start is None:
             start = int(pcs[0])
         locations = self._lines(launch_id, start, pcs.tolist())

@@ -827,7 +827,7 @@ def _varints(arr: np.ndarray, pos: np.ndarray, length: np.ndarray) -> np.ndarray
         return out
     if length.min() < 1 or length.max() > 10:
         raise Unsupported("a varint of an unexpected length")
-    for size in np.unique(length).tolist():
+    for size in np.flatnonzero(np.bincount(length, minlength=11)).tolist():
         rows = np.flatnonzero(length == size)
         raw = arr[pos[rows, None] + np.arange(size)[None, :]]
         if (raw[:, :-1] < 0x80).any() or (raw[:, -1] >= 0x80).any():
