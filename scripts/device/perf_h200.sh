@@ -16,7 +16,7 @@ python3 -m pip install -q --no-index --no-deps --no-compile --target "$KS_WORK/s
     .device/perf/whl/*.whl
 ln -sfn "$KS_ROOT/core" "$KS_WORK/pkg/kernelscope/core"
 export PYTHONPATH="$KS_WORK/site:$KS_WORK/pkg" PYTHONUNBUFFERED=1
-# NVIDIA's reader: the staged wheel when there is one (it is ~20 MB: stage_perf.sh leaves it
+# NVIDIA's reader: the staged wheel when there is one (52 MB installed: stage_perf.sh leaves it
 # out unless asked), else the Python interface of the host's Nsight Compute install
 if [ ! -d "$KS_WORK/site/ncu_report" ]; then
     ncu_py=$(ls -d /opt/nvidia/nsight-compute/*/extras/python 2>/dev/null | sort -r | head -1)

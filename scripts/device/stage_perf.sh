@@ -5,7 +5,7 @@
 # leaves one in DIR/resnet50.kscope): its src/ is what nvcc compiles there. REPORTs: more
 # reports for bench_import.py to compare on (the 60-launch one is made there from tests/data).
 # The wheels: the pure-Python packages core needs that the GPU host's Python 3.12 lacks, and
-# with KS_STAGE_NCU_REPORT=1 NVIDIA's ncu-report (the same reader version as here; ~20 MB,
+# with KS_STAGE_NCU_REPORT=1 NVIDIA's ncu-report (the same reader version as here; 52 MB installed,
 # which with the ~55 MiB tree passes the 64 MiB a device run carries: by default the host's
 # own Nsight Compute Python interface is used). The squeezenet report is in the tree already
 # (resources/demo/).
