@@ -1,6 +1,6 @@
-"""Benchmark the Nsight Compute import against the targets of issue 3.
+"""Benchmark the Nsight Compute import against the targets of issues 3 and 15.
 
-    python benchmarks/bench_import.py [--quick]
+    python benchmarks/bench_import.py [--quick] [--runs N] [REPORT.ncu-rep ...]
 
 Data: the fixtures in tests/data/ncu (cnn: 4 launches, 8.5 MB, the largest report there; mlp:
 5 launches of a ``--set full`` profile), plus synthetic data written to benchmarks/out/:
@@ -17,6 +17,14 @@ report with more launches (checked with ncu_report before timing anything).
 
 Every "cold" figure runs in a fresh Python process with an empty kernelscope cache (the OS
 file cache is warm); "cached" figures run in a fresh process on the cache the cold run left.
+
+Issue 15's comparisons, each a whole process, best of ``--runs`` alternating runs, with the
+ratio printed (on the 60-launch report and any REPORT given):
+
+* ``kernelscope kernels REPORT`` against a plain loop over ncu_report's actions (load the
+  report, every action's name and duration): target <= 0.5, cached <= 0.3 s;
+* ``kernelscope hot REPORT`` (the whole model's hot lines) against a plain per-PC loop (every
+  action's per-PC sample counts and ``source_info``, summed per line): target <= 0.5.
 """
 
 from __future__ import annotations
@@ -34,6 +42,61 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "ncu"
 OUT = Path(__file__).resolve().parent / "out"
+
+PLAIN_LIST = """
+import sys, ncu_report
+ctx = ncu_report.load_report(sys.argv[1])
+rng = ctx.range_by_idx(0)
+for i in range(rng.num_actions()):
+    a = rng.action_by_idx(i)
+    print(a.name(), a.metric_by_name("gpu__time_duration.sum").as_double())
+"""
+PLAIN_HOT = """
+import sys, ncu_report
+from collections import Counter
+ctx = ncu_report.load_report(sys.argv[1])
+rng = ctx.range_by_idx(0)
+lines = Counter()
+for i in range(rng.num_actions()):
+    a = rng.action_by_idx(i)
+    m = a.metric_by_name("smsp__pcsamp_sample_count")
+    if m is None or not m.has_correlation_ids():
+        continue
+    ids = m.correlation_ids()
+    for k in range(m.num_instances()):
+        si = a.source_info(ids.as_uint64(k))
+        if si is not None:
+            lines[(a.name(), si.file_name(), si.line())] += m.as_uint64(k)
+for (kernel, path, line), n in lines.most_common(20):
+    print(n, kernel, path, line)
+"""
+
+# What the window does with an uncached report, without Qt: the kernel list at once (first),
+# the hottest kernel's view as soon as the child has read it, then the rest.
+OPEN = """
+import json, resource, sys, threading, time
+t0 = time.perf_counter()
+from kernelscope.core.view import open_document
+marks, threads = {}, []
+
+def first(document):
+    marks["list"] = time.perf_counter() - t0
+    name = max(document.summaries, key=lambda s: s.duration_ns or 0.0).name
+    def show():
+        document.kernel(name)
+        marks["kernel"] = time.perf_counter() - t0
+    threads.append(threading.Thread(target=show))
+    threads[-1].start()
+
+document = open_document(sys.argv[1], read_in_child=True, first=first)
+marks["all"] = time.perf_counter() - t0
+for t in threads:
+    t.join()
+marks["child MB"] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+marks["opener MB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+marks["ncu_report loaded"] = "ncu_report" in sys.modules
+print(json.dumps(marks))
+"""
 
 TARGETS = {
     "kernel list, cold (60 launches)": 1.0,
@@ -167,10 +230,74 @@ def run_child(case: str, paths: list[Path], cache: Path) -> dict[str, float]:
     return result
 
 
+def _whole(cmd: list[str], cache: Path | None = None) -> float:
+    env = dict(os.environ)
+    if cache is not None:
+        env["KERNELSCOPE_CACHE_DIR"] = str(cache)
+    t = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{proc.stderr}")
+    return time.perf_counter() - t
+
+
+def compare(report: Path, runs: int) -> list[tuple[str, str, float]]:
+    """Issue 15's whole-process comparisons on one report, best of ``runs``."""
+    ks = [sys.executable, "-m", "kernelscope.core.cli"]
+    best: dict[str, float] = {}
+
+    def keep(what: str, seconds: float) -> None:
+        best[what] = min(best.get(what, seconds), seconds)
+
+    for _ in range(runs):
+        keep("plain list", _whole([sys.executable, "-c", PLAIN_LIST, str(report)]))
+        with tempfile.TemporaryDirectory() as cache:
+            keep("list cold", _whole([*ks, "kernels", str(report)], Path(cache)))
+            keep("list warm", _whole([*ks, "kernels", str(report)], Path(cache)))
+        keep("plain hot", _whole([sys.executable, "-c", PLAIN_HOT, str(report)]))
+        with tempfile.TemporaryDirectory() as cache:
+            keep("hot cold", _whole([*ks, "hot", str(report)], Path(cache)))
+            keep("hot warm", _whole([*ks, "hot", str(report)], Path(cache)))
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, KERNELSCOPE_CACHE_DIR=cache)
+            cmd = [sys.executable, "-c", OPEN, str(report)]
+            proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
+            opened = json.loads(proc.stdout.strip().splitlines()[-1])
+            if opened.pop("ncu_report loaded"):
+                raise SystemExit("opening as the window does loaded NVIDIA's reader")
+            for key, value in opened.items():
+                keep(f"open {key}", value)
+    from kernelscope.core.ncu.report_format import ReportFile
+
+    with ReportFile(report) as decoded:
+        name = f"{report.name} ({len(decoded)} launches), {report.stat().st_size / 1e6:.0f} MB"
+    return [
+        (name, "plain loop over ncu_report actions, whole process", best["plain list"]),
+        (name, "kernelscope kernels, cold, whole process", best["list cold"]),
+        (name, "  ratio to the plain loop (target <= 0.5)", best["list cold"] / best["plain list"]),
+        (name, "kernelscope kernels, cached, whole process (<= 0.3)", best["list warm"]),
+        (name, "plain per-PC loop (samples + source_info), whole process", best["plain hot"]),
+        (name, "kernelscope hot (whole model), cold, whole process", best["hot cold"]),
+        (
+            name,
+            "  ratio to the plain per-PC loop (target <= 0.5)",
+            best["hot cold"] / best["plain hot"],
+        ),
+        (name, "kernelscope hot (whole model), cached, whole process", best["hot warm"]),
+        (name, "open as the window does: kernel list (target < 1 s)", best["open list"]),
+        (name, "open as the window does: hottest kernel's view", best["open kernel"]),
+        (name, "open as the window does: all read by the child", best["open all"]),
+        (name, "open as the window does: child peak MB (target < 400)", best["open child MB"]),
+        (name, "open as the window does: opener's peak MB", best["open opener MB"]),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="skip the 20x report")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each comparison (best)")
+    parser.add_argument("reports", nargs="*", type=Path, help="more .ncu-rep reports to compare")
     args = parser.parse_args()
     if args.child:
         print(json.dumps(_measure(args.child[0], args.child[1:])))
@@ -183,6 +310,8 @@ def main() -> None:
     if not args.quick:
         reports["cnn_x20 (80 launches)"] = files["cnn_x20"]
     rows: list[tuple[str, str, float]] = []
+    for report in [files["mlp_x12"], *args.reports]:
+        rows += compare(report, args.runs)
     for label, report in reports.items():
         size = report.stat().st_size / 1e6
         with tempfile.TemporaryDirectory() as cache:
@@ -196,7 +325,7 @@ def main() -> None:
             (name, "per-line data of one launch, cold", cold["lines of one launch s"]),
             (
                 name,
-                f"per-line data of one kernel ({n} launches), cold",
+                f"per-line data of one kernel ({n} launches), cold (target < 0.15)",
                 cold["lines of one kernel s"],
             ),
             (
@@ -221,7 +350,7 @@ def main() -> None:
         )
     width = max(len(r[0]) for r in rows)
     wwhat = max(len(r[1]) for r in rows)
-    print(f"{'data':<{width}}  {'what':<{wwhat}}  seconds")
+    print(f"{'data':<{width}}  {'what':<{wwhat}}  seconds ({os.cpu_count()} cores)")
     for data, what, secs in rows:
         print(f"{data:<{width}}  {what:<{wwhat}}  {secs:7.3f}")
     print("\ntargets (issue 3):", ", ".join(f"{k} < {v} s" for k, v in TARGETS.items()))

@@ -3,10 +3,12 @@
 1. start to usable window: a fresh interpreter imports the viewer, shows the window on the
    test workspace with a kernel selected, and paints it (TVM must not be imported);
 2. selecting a kernel with 5,000 SASS instructions fills the source and SASS panes (painted);
-3. opening a report (given as REPORT) in the window, off the GUI thread: time until it is
-   shown, first with an empty profile cache (the report is read in a child process), then
-   cached; peak and final resident memory of the viewer process with every kernel shown.
-Budgets: 1.5 s, 150 ms, 400 MB.
+3. opening a report (given as REPORT) in the window, off the GUI thread, first with an
+   empty profile cache (the report is read in a child process, shown as it is read), then
+   cached: when its kernel list is on screen, when its first kernel is, when all of it is
+   read; peak and final resident memory of the viewer process with every kernel shown, and
+   the peak of the child that read the report.
+Budgets: 1.5 s, 150 ms, kernel list of an uncached report 1 s, 400 MB (window and child).
 """
 
 from __future__ import annotations
@@ -114,7 +116,8 @@ SELECT = WAIT + textwrap.dedent(
 
 MEMORY = WAIT + textwrap.dedent(
     """
-    import sys, time
+    import resource, sys, time
+    from PySide6.QtCore import QEventLoop
     from kernelscope.viewer.app import application
     from kernelscope.viewer.main_window import MainWindow
     app = application()
@@ -122,10 +125,21 @@ MEMORY = WAIT + textwrap.dedent(
     window.resize(1600, 1000)
     window.show()
     app.processEvents()
+    marks = {}
     started = time.perf_counter()
+    def listed(document):
+        window.repaint()
+        marks.setdefault("list", time.perf_counter() - started)
+    window.document_opened.connect(listed)
     window.open_path(sys.argv[1])
     wait_shown(window)
-    opened = time.perf_counter() - started
+    window.repaint()
+    marks["kernel"] = time.perf_counter() - started
+    if window.loader.busy:  # the child still reads the rest
+        loop = QEventLoop()
+        window.loader.busy_changed.connect(lambda busy: None if busy else loop.quit())
+        loop.exec()
+    marks["all"] = time.perf_counter() - started
     window.hot.scope.setCurrentIndex(1)
     for s in window.selection.document.summaries:
         window.selection.show(s.name)
@@ -134,7 +148,9 @@ MEMORY = WAIT + textwrap.dedent(
         app.processEvents()
     status = {l.split(":")[0]: int(l.split()[1]) for l in open("/proc/self/status")
               if l.startswith(("VmRSS", "VmHWM"))}
-    print(opened, status["VmHWM"] / 1024, status["VmRSS"] / 1024)
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(marks["list"], marks["kernel"], marks["all"], status["VmHWM"] / 1024,
+          status["VmRSS"] / 1024, child)
     window.close()
     """
 )
@@ -167,11 +183,12 @@ def main() -> int:
             env = {**ENV, "KERNELSCOPE_CACHE_DIR": cache}
             for state in ("first open, empty cache", "cached"):
                 line, _ = run(MEMORY, str(report), env=env)
-                seconds, peak, rss = map(float, line.split())
+                listed, first, done, peak, rss, child = map(float, line.split())
                 print(
-                    f"{report.name} ({state}): shown after {seconds:.2f} s; viewer memory "
-                    f"with every kernel shown: peak {peak:.0f} MB, now {rss:.0f} MB"
-                    "  budget 400 MB"
+                    f"{report.name} ({state}): kernel list shown after {listed:.2f} s "
+                    f"(budget 1 s), first kernel {first:.2f} s, all read {done:.2f} s; viewer "
+                    f"memory with every kernel shown: peak {peak:.0f} MB, now {rss:.0f} MB; "
+                    f"child that read it: peak {child:.0f} MB  budget 400 MB"
                 )
     return 0
 

@@ -1,8 +1,11 @@
-"""Where kernelscope keeps caches: platformdirs' user cache folder, or $KERNELSCOPE_CACHE_DIR."""
+"""Where kernelscope keeps caches (platformdirs' user cache folder, or $KERNELSCOPE_CACHE_DIR),
+and the one memo of file digests by their stat."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import platformdirs
@@ -13,3 +16,30 @@ def cache_root() -> Path:
     root = Path(override) if override else Path(platformdirs.user_cache_dir("kernelscope"))
     root.mkdir(parents=True, exist_ok=True)
     return root
+
+
+def memo_by_stat(paths: Sequence[Path], folder: Path, compute: Callable[[], str]) -> str:
+    """``compute()`` (a digest of the files' content), remembered in ``folder`` for as long as
+    each file keeps its path, size, inode and modification and change times: the kernel sets
+    ``st_ctime`` on every write and nobody can set it back, so a file whose stat is unchanged
+    has the same content. A memo that cannot be read or written is not an error."""
+    ident = []
+    for p in paths:
+        s = os.stat(p)
+        ident.append((str(Path(p).resolve()), s.st_size, s.st_mtime_ns, s.st_ctime_ns, s.st_ino))
+    memo = folder / (hashlib.blake2b(repr(ident).encode(), digest_size=16).hexdigest() + ".key")
+    try:
+        value = memo.read_text(encoding="ascii").strip()
+        if value:
+            return value
+    except OSError:
+        pass
+    value = compute()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(value, encoding="ascii")
+        os.replace(tmp, memo)
+    except OSError:
+        pass
+    return value

@@ -344,9 +344,10 @@ def run_child(
     timeout: float | None = None,
     log_file: Path | None = None,
     interrupt_grace: float = 3.0,
+    stdin: Stdin = None,
 ) -> dict[str, Any]:
     """Run ``python -m module *args`` (a module that calls ``child_main``); return the dict
-    its work returned.
+    its work returned. ``stdin`` as for ``run_process`` (work handed over after the start).
 
     The child's stderr goes to ``log_file`` (kept; written as the child runs, so a crash's
     stack dump is in it) or to a temporary file. Errors are raised as ``run_process``
@@ -369,6 +370,7 @@ def run_child(
             check=False,
             stderr=err,
             interrupt_grace=interrupt_grace,
+            stdin=stdin,
         )
         err.seek(0)
         stderr = err.read().decode("utf-8", errors="replace")

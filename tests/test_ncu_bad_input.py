@@ -53,14 +53,25 @@ def test_truncated_report_keeps_the_complete_launches(capsys: pytest.CaptureFixt
 
 
 def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.MonkeyPatch) -> None:
-    """After an ncu_report API change (here: ``IAction.metric_by_name`` gone) reading fails
-    loudly; only damaged data becomes "launch N is incomplete"."""
+    """After an ncu_report API change (here: ``IAction.source_info`` gone) reading fails
+    loudly; so does a bug in kernelscope's own decoder; only damaged data becomes "launch N
+    is incomplete"."""
     import ncu_report
 
-    def changed(self: object, *args: object) -> None:
-        raise AttributeError("'IAction' object has no attribute 'metric_by_name'")
+    from kernelscope.core.ncu.report_format import DecodedAction
 
-    monkeypatch.setattr(ncu_report.IAction, "metric_by_name", changed)
+    def changed(self: object, *args: object) -> None:
+        raise AttributeError("'IAction' object has no attribute 'source_info'")
+
+    monkeypatch.setattr(ncu_report.IAction, "source_info", changed)
+    profile = Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
+    with pytest.raises(AttributeError, match="source_info"):
+        profile.lines(profile.kernels()[0].name)
+
+    def broken(self: object, *args: object) -> None:
+        raise AttributeError("'DecodedAction' object has no attribute 'metric_by_name'")
+
+    monkeypatch.setattr(DecodedAction, "metric_by_name", broken)
     with pytest.raises(AttributeError, match="metric_by_name"):
         Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
 

@@ -64,7 +64,7 @@ def profiled_workspace(build_once, tmp_path: Path) -> Path:
 def exported(qtbot, make_window, profiled_workspace: Path, tmp_path: Path):
     """A window on the profiled workspace that exported all its kernels into a new DB."""
     window = make_window(profiled_workspace)
-    assert is_cached(profiled_workspace / "profiles" / H200_REPORT.name)
+    assert is_cached(profiled_workspace / "profiles" / H200_REPORT.name, over_workspace=True)
     with qtbot.waitSignal(window.db_panel.listed):
         window.db_panel.set_path(tmp_path / "kernels.db")
     assert window.db_panel.model.rowCount() == 0

@@ -240,6 +240,7 @@ class MainWindow(QMainWindow):
         self.search_bar.find_requested.connect(self._find)
         self.metric_box.currentTextChanged.connect(self._on_metric_chosen)
         self.loader.result.connect(self._on_opened)
+        self.loader.partial.connect(self._on_opened)  # a report's kernel list, the rest to come
         self.loader.failed.connect(self._on_open_failed)
         self.loader.busy_changed.connect(self._on_open_busy)
         self.open_busy.cancel_requested.connect(self.loader.cancel)
@@ -337,6 +338,8 @@ class MainWindow(QMainWindow):
         self.pages.setCurrentWidget(self.code_area)  # opening: the panes, with its progress
 
     def _on_opened(self, document: ViewDocument, paths: list[Path]) -> None:
+        if document is self.selection.document:
+            return  # shown when its kernel list was read; now all of it is
         self.selection.set_document(document)
         self.db_panel.set_document(document)
         self.timeline_panel.set_workspace(document.workspace)

@@ -13,12 +13,13 @@ import hashlib
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
 from ..workspace import TensorInfo
+
+if TYPE_CHECKING:  # numpy loads in the build (child), not with the package
+    import numpy as np
 
 PARAMS_MODES = ("random", "runtime")
 
@@ -103,6 +104,7 @@ def _onnx_dims(value_info: Any) -> list[int | str]:
 
 
 def _load_onnx(path: Path, shapes: dict[str, list[int]], params: str, seed: int) -> LoadedModel:
+    import numpy as np
     import onnx
     from onnx import helper, numpy_helper
 
@@ -216,6 +218,7 @@ def _from_onnx(model: Any, shape_dict: dict[str, list[int]], name: str) -> Any:
 
 
 def _load_relax_py(path: Path, params: str, seed: int) -> LoadedModel:
+    import numpy as np
     import tvm
 
     try:

@@ -13,6 +13,11 @@ made. The parent swaps that folder in only when the child reported success, so a
 kill or a Cancel leaves the previous workspace as it was; a crash is reported with the step
 it happened in, the signal and the child's log (kept under the cache's ``logs/``).
 ``build_model`` runs the same build in the calling process (scripts, tests, the child).
+
+What runs at once: TVM's ``export_library`` (g++) links while nvcc compiles; nvdisasm and
+cuobjdump read the cubin together. A window can start a ``BuildChild`` before the user asks
+for the build (it imports TVM, ~1.5 s, and waits), so that the import is over by then. An
+unchanged model is not hashed again (its digest is kept by its stat, ``paths.memo_by_stat``).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import platform
 import re
 import shutil
 import signal
+import sys
 import tempfile
 import threading
 import time
@@ -36,12 +42,10 @@ from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
-import numpy as np
-
-from ..errors import KernelscopeError
-from ..paths import cache_root
+from ..errors import Cancelled, KernelscopeError
+from ..paths import cache_root, memo_by_stat
 from ..process import ChildChannel, ChildCrashed, run_child
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
@@ -141,7 +145,10 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         **{name: tool.version or "unknown" for name, tool in tools.items()},
     }
     flags = nvcc.kernelscope_flags(arch)
-    model_sha = file_sha256(model_path)
+    # an unchanged model (by its stat) is not hashed again: ~0.3 s for ResNet-50's weights
+    model_sha = memo_by_stat(
+        [model_path], cache_root() / "builds" / "keys", lambda: file_sha256(model_path)
+    )
     key = _digest(
         model_sha,
         fmt,
@@ -194,58 +201,126 @@ def build_in_child(
     request: BuildRequest,
     progress: ProgressFn | None = None,
     cancel: Cancel | None = None,
+    child: BuildChild | None = None,
 ) -> Workspace:
     """Build like ``build_model``, with every call into TVM in a child process.
 
     ``progress`` gets the calls ``build_model`` makes; ``cancel`` stops the child and every
     program it started. A crash of the child (a segfault in ``tvm.compile``...) raises a
     ``KernelscopeError`` naming the step, the signal, the model and the kept log; whatever
-    happens, the previous workspace stays as it was unless the build succeeded.
+    happens, the previous workspace stays as it was unless the build succeeded. ``child``:
+    one started earlier with the same ``cancel`` (``BuildChild.start``, which has imported
+    TVM by now); else one is started once the build is known not to be in the cache.
     """
     report = progress or no_progress
-    plan = plan_build(request)
-    with staged_workspace(plan.output) as stage:
-        if plan.use_cache and (plan.cached / MANIFEST).is_file():
-            manifest = _restore(plan, stage, report)  # no TVM: no child needed
-        else:
-            manifest = _run_build_child(plan, stage, report, cancel)
-        check_cancel(cancel, "build")
-        report("done", 1.0, f"{len(manifest.kernels)} kernels in {plan.output}")
+    try:
+        plan = plan_build(request)
+        with staged_workspace(plan.output) as stage:
+            if plan.use_cache and (plan.cached / MANIFEST).is_file():
+                manifest = _restore(plan, stage, report)  # no TVM: no child needed
+            else:
+                child = child or BuildChild.start(cancel)
+                manifest = child.build(plan, stage, report)
+            check_cancel(cancel, "build")
+            report("done", 1.0, f"{len(manifest.kernels)} kernels in {plan.output}")
+    finally:
+        if child is not None:
+            child.close()
     return Workspace.open(plan.output)
 
 
-def _run_build_child(
-    plan: BuildPlan, stage: Path, report: ProgressFn, cancel: Cancel | None
-) -> Manifest:
-    logs = plan.cache / "logs"
-    _prune_logs(logs)
-    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    log_file = logs / f"build-{plan.model.stem}-{stamp}-{os.getpid()}.log"
-    try:
-        run_child(
-            "kernelscope.core.build",
-            [plan.to_json(), str(stage)],
-            f"building {plan.model.name}",
-            progress=report,
-            cancel=cancel,
-            log_file=log_file,
-        )
-    except ChildCrashed as exc:
-        logger.warning("%s; log kept in %s", exc.message, log_file)
-        raise KernelscopeError(
-            exc.message,
-            hint=f"nothing was changed in {plan.output}; {exc.hint}",
-            details=exc.details,
-        ) from exc
-    except KernelscopeError as exc:
-        if str(log_file) not in exc.hint:  # an error of the model or the tools, told in full
-            log_file.unlink(missing_ok=True)
-        raise
-    except BaseException:
-        log_file.unlink(missing_ok=True)
-        raise
-    log_file.unlink(missing_ok=True)  # kept only for a build that crashed
-    return Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
+class BuildChild:
+    """A build child started ahead of its work: it imports TVM, then waits for a plan on its
+    stdin (``python -m kernelscope.core.build -``). ``build`` hands it one and waits for the
+    build; ``close`` lets it exit unused (closing its stdin). One build each."""
+
+    def __init__(self, cancel: Cancel | None) -> None:
+        self._cancel = cancel
+        self._dismissed = threading.Event()  # no work for it: stopped, not waited for
+        self._handed = threading.Event()
+        self._work: bytes | None = None
+        self._progress: ProgressFn = no_progress
+        self._error: BaseException | None = None
+        logs = cache_root() / "logs"
+        _prune_logs(logs)
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        self.log_file = logs / f"build-{stamp}-{os.getpid()}-{id(self):x}.log"
+        self._thread = threading.Thread(target=self._run, name="build child", daemon=True)
+
+    @classmethod
+    def start(cls, cancel: Cancel | None = None) -> BuildChild:
+        """Start a child now; ``cancel`` stops it (and the build it is given)."""
+        child = cls(cancel)
+        child._thread.start()
+        return child
+
+    def _feed(self, pipe: BinaryIO) -> None:
+        self._handed.wait()
+        if self._work is not None:
+            pipe.write(self._work)
+
+    def _run(self) -> None:
+        try:
+            run_child(
+                "kernelscope.core.build",
+                ["-"],
+                "building",
+                progress=lambda *args: self._progress(*args),
+                cancel=_Either(self._cancel, self._dismissed),
+                log_file=self.log_file,
+                stdin=self._feed,
+            )
+        except BaseException as exc:  # raised again by ``build``
+            self._error = exc
+
+    def build(self, plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
+        """Build ``plan`` into ``stage``; the child's progress goes to ``report``."""
+        self._progress = report
+        self._work = (json.dumps({"plan": plan.to_json(), "stage": str(stage)}) + "\n").encode()
+        self._handed.set()
+        self._thread.join()
+        error = self._error
+        what = f"building {plan.model.name}"  # the child was started before the model was known
+        if isinstance(error, Cancelled):
+            raise Cancelled(what) from error
+        if isinstance(error, ChildCrashed):
+            message = error.message.replace("building", what, 1)
+            logger.warning("%s; log kept in %s", message, self.log_file)
+            raise KernelscopeError(
+                message,
+                hint=f"nothing was changed in {plan.output}; {error.hint}",
+                details=error.details,
+            ) from error
+        if error is not None:
+            if not (isinstance(error, KernelscopeError) and str(self.log_file) in error.hint):
+                self.log_file.unlink(missing_ok=True)  # an error told in full: no log kept
+            if isinstance(error, KernelscopeError) and error.message.startswith("building "):
+                raise KernelscopeError(
+                    error.message.replace("building", what, 1),
+                    hint=error.hint,
+                    details=error.details,
+                ) from error
+            raise error
+        self.log_file.unlink(missing_ok=True)  # kept only for a build that crashed
+        return Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
+
+    def close(self) -> None:
+        """Stop a child that got no work (it may still be importing TVM) and wait for it."""
+        if not self._handed.is_set():
+            self._dismissed.set()
+            self._handed.set()
+            self._thread.join()
+            self.log_file.unlink(missing_ok=True)
+
+
+class _Either:
+    """A ``Cancel`` set when either of two is."""
+
+    def __init__(self, first: Cancel | None, second: threading.Event) -> None:
+        self.first, self.second = first, second
+
+    def is_set(self) -> bool:
+        return self.second.is_set() or (self.first is not None and self.first.is_set())
 
 
 def _prune_logs(logs: Path) -> None:
@@ -260,6 +335,18 @@ def child_build(channel: ChildChannel, plan_json: str, stage: str) -> dict[str, 
     logger.info("building %s for %s into %s", plan.model, plan.arch, stage)
     manifest = _fill_stage(_Build(plan, Path(stage), channel.progress, None, channel.step))
     return {"kernels": len(manifest.kernels)}
+
+
+def child_build_from_stdin(channel: ChildChannel) -> dict[str, Any]:
+    """A ``BuildChild``'s work (``python -m kernelscope.core.build -``): import TVM while the
+    parent plans, then build what it sends on stdin (nothing, when it closes stdin)."""
+    with channel.step("import tvm"):
+        import tvm  # noqa: F401  (the import is what a child started early gets over with)
+    line = sys.stdin.readline()
+    if not line.strip():
+        return {"kernels": 0}
+    work = json.loads(line)
+    return child_build(channel, work["plan"], work["stage"])
 
 
 @contextlib.contextmanager
@@ -338,9 +425,13 @@ def _build_into(build: _Build) -> Manifest:
     with step("tvm.compile", False), build.timed("tvm", 0.1, f"tvm.compile for {plan.arch}"):
         executable, facts = _tvm_compile(model, plan.arch)
     # TVM links the model library with g++ on one core while nvcc uses the others.
-    export = _Background(lambda: _export_library(executable, stage / "model.so"), step)
+    export = _Background(
+        lambda: _export_library(executable, stage / "model.so"), step, "export_library", False
+    )
     if model.weight_values:
         # (Any: numpy's stubs would match the arrays against savez's own allow_pickle flag)
+        import numpy as np
+
         weights: dict[str, Any] = model.weight_values
         np.savez(stage / "params.npz", **weights)
     try:
@@ -366,22 +457,29 @@ def _build_into(build: _Build) -> Manifest:
             shutil.copytree(compile_dir / "src", stage / "src")
             shutil.copy2(compile_dir / "module.cubin", stage / "module.cubin")
             cubin = stage / "module.cubin"
-            with step("nvdisasm", True):
-                disassembly = nvcc.run_tool(
-                    [plan.tools["nvdisasm"], "-c", "-g", "-gi", str(cubin)],
-                    stage,
-                    "nvdisasm",
-                    build.cancel,
-                )
-            sass = _relative_paths(parse_nvdisasm(disassembly), compile_dir)
-            write_sass(stage / SASS, sass)
-            with step("cuobjdump", True):
-                resource_usage = nvcc.run_tool(
+            # cuobjdump reads the cubin while nvdisasm does (each uses one core)
+            resources = _Background(
+                lambda: nvcc.run_tool(
                     [plan.tools["cuobjdump"], "--dump-resource-usage", str(cubin)],
                     stage,
                     "cuobjdump",
                     build.cancel,
-                )
+                ),
+                step,
+                "cuobjdump",
+            )
+            try:
+                with step("nvdisasm", True):
+                    disassembly = nvcc.run_tool(
+                        [plan.tools["nvdisasm"], "-c", "-g", "-gi", str(cubin)],
+                        stage,
+                        "nvdisasm",
+                        build.cancel,
+                    )
+                sass = _relative_paths(parse_nvdisasm(disassembly), compile_dir)
+                write_sass(stage / SASS, sass)
+            finally:
+                resource_usage = resources.join()
             usage = nvcc.resources(resource_usage, ptxas_log)
             (stage / "build.log").write_text(ptxas_log, encoding="utf-8")
     finally:
@@ -458,25 +556,27 @@ def _manifest(
 
 
 class _Background:
-    """Run ``work`` in a thread as the step ``export_library``; ``join`` re-raises what it
-    raised."""
+    """Run ``work`` in a thread as a step of the build; ``join`` returns what it returned or
+    raises what it raised."""
 
-    def __init__(self, work: Callable[[], None], step: StepFn) -> None:
+    def __init__(self, work: Callable[[], Any], step: StepFn, name: str, tool: bool = True) -> None:
         self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, args=(work, step), daemon=True)
+        self.value: Any = None
+        self.thread = threading.Thread(target=self._run, args=(work, step, name, tool), daemon=True)
         self.thread.start()
 
-    def _run(self, work: Callable[[], None], step: StepFn) -> None:
+    def _run(self, work: Callable[[], Any], step: StepFn, name: str, tool: bool) -> None:
         try:
-            with step("export_library", False):
-                work()
+            with step(name, tool):
+                self.value = work()
         except BaseException as exc:  # handed to the joining thread
             self.error = exc
 
-    def join(self) -> None:
+    def join(self) -> Any:
         self.thread.join()
         if self.error is not None:
             raise self.error
+        return self.value
 
 
 class _Timer:

@@ -1,38 +1,54 @@
-"""The ``kernelscope`` command line. Each feature module adds its own subcommands."""
+"""The ``kernelscope`` command line. Each feature module adds its own subcommands.
+
+A command imports only its own module (``COMMANDS`` says which): ``kernelscope kernels`` does
+not load TVM's loader, the kernel DB's sqlite-utils or numpy-heavy features, which cost more
+than listing a report's kernels. ``kernelscope --help``, a path or another distribution's
+command (the entry points) build the whole parser.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib.metadata
-import logging
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from ..errors import Cancelled, KernelscopeError
-from . import build as cli_build
-from . import db as cli_db
-from . import details as cli_details
-from . import diff as cli_diff
-from . import environment as cli_environment
-from . import ncu as cli_ncu
-from . import nnfusion as cli_nnfusion
-from . import profile as cli_profile
-from . import remote as cli_remote
-from . import timeline as cli_timeline
 
+# The modules (of this package) that register commands, in the order --help lists them.
 COMMAND_MODULES = (
-    cli_build,
-    cli_profile,
-    cli_ncu,
-    cli_db,
-    cli_details,
-    cli_remote,
-    cli_timeline,
-    cli_diff,
-    cli_nnfusion,
-    cli_environment,
+    "build",
+    "profile",
+    "ncu",
+    "db",
+    "details",
+    "remote",
+    "timeline",
+    "diff",
+    "nnfusion",
+    "environment",
 )
+# Which module registers each command (tests/test_architecture.py keeps this true).
+COMMANDS = {
+    "build": "build",
+    "doctor": "environment",
+    "profile": "profile",
+    "run": "profile",
+    "kernels": "ncu",
+    "hot": "ncu",
+    "import": "ncu",
+    "export-db": "db",
+    "db": "db",
+    "details": "details",
+    "roofline": "details",
+    "remote-check": "remote",
+    "remote-install": "remote",
+    "timeline": "timeline",
+    "diff": "diff",
+    "nnfusion-coverage": "nnfusion",
+    "nnfusion-compile": "nnfusion",
+}
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.
 COMMAND_GROUP = "kernelscope.commands"
@@ -40,17 +56,23 @@ COMMAND_GROUP = "kernelscope.commands"
 DEFAULT_COMMAND = "gui"
 
 
-def make_parser() -> argparse.ArgumentParser:
+def make_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or only of ``command``'s module when it is one of
+    ``COMMANDS``."""
     parser = argparse.ArgumentParser(
         prog="kernelscope",
         description="Build TVM models into per-kernel CUDA files, disassemble them and "
         "correlate Nsight Compute metrics with every source line.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module in COMMAND_MODULES:
-        module.register(sub)
-    for entry in importlib.metadata.entry_points(group=COMMAND_GROUP):
-        entry.load()(sub)
+    names = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    for name in names:
+        importlib.import_module(f"{__package__}.{name}").register(sub)
+    if command not in COMMANDS:
+        from importlib.metadata import entry_points
+
+        for entry in entry_points(group=COMMAND_GROUP):
+            entry.load()(sub)
     return parser
 
 
@@ -78,6 +100,8 @@ def _configure_logging() -> None:
     """``KERNELSCOPE_LOG=debug`` (or info, warning) shows the library's log on stderr."""
     level = os.environ.get("KERNELSCOPE_LOG", "").strip().upper()
     if level:
+        import logging
+
         logging.basicConfig(
             level=getattr(logging, level, logging.INFO),
             format="kernelscope: %(levelname)s %(name)s: %(message)s",
@@ -86,7 +110,8 @@ def _configure_logging() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     _configure_logging()
-    parser = make_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser(argv[0] if argv else None)
     args = parser.parse_args(route(parser, argv))
     if not getattr(args, "func", None):
         parser.print_help()

@@ -216,6 +216,7 @@ def _hot(args: argparse.Namespace) -> int:
     metric = profile.resolve_metric(args.metric)
     kernel = profile.kernel(args.kernel).name if args.kernel else None
     names = [kernel] if kernel else [k.name for k in profile.kernels()]
+    profile.prefetch([x.id for name in names for x in profile.kernel(name).launches])  # at once
     problems = {n: p for n in names if (p := profile.correlation_problem(n))}
     if len(problems) < len(names):
         for name, problem in problems.items():
@@ -317,4 +318,3 @@ def _import(args: argparse.Namespace) -> int:
         if item["status"] != "ok":
             print(f"  mismatch: {item['kernel']}: {item['note']}")
     return 0
-

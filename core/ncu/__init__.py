@@ -2,31 +2,76 @@
 per-launch, per-instruction, per-line and per-kernel metrics, the one hot-line ranking and the
 one source-file lookup."""
 
-from .build_match import check_against_workspace
-from .descriptions import metric_description
-from .detail_metrics import DURATION, LaunchMetrics, MetricRecord, SourceMarker
-from .details import (
-    DetailMetric,
-    DetailView,
-    KernelDetails,
-    OccupancyCurve,
-    format_value,
-    kernel_details,
-)
-from .hot_lines import rank_lines
-from .metrics import INST_EXECUTED, SAMPLES, label_of, resolve_metric_name
-from .profile import REPORT_SUFFIX, Profile, is_report
-from .records import (
-    KERNEL_METRICS,
-    HotLine,
-    InstructionTable,
-    KernelSummary,
-    Launch,
-    LineMetrics,
-    RuleResult,
-)
-from .sources import SourceFile, SourceResolver
-from .stalls import StallBreakdown, StallShare, first_and_hottest, stall_breakdown
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .build_match import check_against_workspace
+    from .descriptions import metric_description
+    from .detail_metrics import DURATION, LaunchMetrics, MetricRecord, SourceMarker
+    from .details import (
+        DetailMetric,
+        DetailView,
+        KernelDetails,
+        OccupancyCurve,
+        format_value,
+        kernel_details,
+    )
+    from .hot_lines import rank_lines
+    from .metrics import INST_EXECUTED, SAMPLES, label_of, resolve_metric_name
+    from .profile import REPORT_SUFFIX, Profile, is_report
+    from .records import (
+        KERNEL_METRICS,
+        HotLine,
+        InstructionTable,
+        KernelSummary,
+        Launch,
+        LineMetrics,
+        RuleResult,
+    )
+    from .sources import SourceFile, SourceResolver
+    from .stalls import StallBreakdown, StallShare, first_and_hottest, stall_breakdown
+
+# Each name is imported from its module on first use (PEP 562): listing a report's kernels
+# loads the profile and its records, not numpy's aggregation, the Details model or the hot
+# lines. Add a name here and under TYPE_CHECKING above.
+_EXPORTS = {
+    "check_against_workspace": "build_match",
+    "metric_description": "descriptions",
+    "DURATION": "detail_metrics",
+    "LaunchMetrics": "detail_metrics",
+    "MetricRecord": "detail_metrics",
+    "SourceMarker": "detail_metrics",
+    "DetailMetric": "details",
+    "DetailView": "details",
+    "KernelDetails": "details",
+    "OccupancyCurve": "details",
+    "format_value": "details",
+    "kernel_details": "details",
+    "rank_lines": "hot_lines",
+    "INST_EXECUTED": "metrics",
+    "SAMPLES": "metrics",
+    "label_of": "metrics",
+    "resolve_metric_name": "metrics",
+    "Profile": "profile",
+    "REPORT_SUFFIX": "profile",
+    "is_report": "profile",
+    "HotLine": "records",
+    "InstructionTable": "records",
+    "KERNEL_METRICS": "records",
+    "KernelSummary": "records",
+    "Launch": "records",
+    "LineMetrics": "records",
+    "RuleResult": "records",
+    "SourceFile": "sources",
+    "SourceResolver": "sources",
+    "StallBreakdown": "stalls",
+    "StallShare": "stalls",
+    "first_and_hottest": "stalls",
+    "stall_breakdown": "stalls",
+}
 
 __all__ = [
     "DURATION",
@@ -63,3 +108,12 @@ __all__ = [
     "resolve_metric_name",
     "stall_breakdown",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value

@@ -3,9 +3,15 @@
 Layout: ``<cache root>/ncu/<key>/<part>.pickle`` where the root is platformdirs' user cache
 folder for ``kernelscope`` (or ``$KERNELSCOPE_CACHE_DIR``) and the parts are the kernel list,
 the embedded sources, one file per launch's instruction table and one per kernel's launches
-combined (``launches_part``), written as they are first computed; ``ncu/keys/`` remembers
-the hashes of files already seen. Renaming the report does not lose its cache; changing one
-byte does.
+combined (``launches_part``), written as they are first computed; ``ncu/keys/`` remembers the
+keys of files already seen (by path, size, inode and modification and change times). Renaming
+or copying the report does not lose its cache.
+
+The key of CSV exports hashes every byte. The key of an ``.ncu-rep`` hashes what identifies
+its content (``report_format.ReportFile.identify``: everything but the middle of each
+launch's result, ~10% of a large report; every launch's timestamps and every module in
+full), so a 74 MB report is keyed in milliseconds; a report the decoder does not know is
+hashed in full.
 
 Entries are pickles of kernelscope's own dataclasses and numpy arrays (fast to load: the
 kernel list of a 60-launch report comes back in milliseconds). The key includes
@@ -19,21 +25,23 @@ import hashlib
 import logging
 import os
 import pickle
+import struct
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..paths import cache_root
+from ..paths import cache_root, memo_by_stat
 
 SCHEMA = "ncu-1"
+_REPORT_KEY = "report-identity-1"  # how a report is keyed (ReportFile.identify)
 _CHUNK = 1 << 20
 
 _log = logging.getLogger(__name__)
 
 
 def _hash_files(paths: Sequence[Path]) -> str:
-    h = hashlib.blake2b(SCHEMA.encode(), digest_size=20)
+    h = hashlib.sha1(SCHEMA.encode(), usedforsecurity=False)
     for p in paths:
         with open(p, "rb") as f:
             while chunk := f.read(_CHUNK):
@@ -42,39 +50,35 @@ def _hash_files(paths: Sequence[Path]) -> str:
     return h.hexdigest()
 
 
-def content_key(paths: Sequence[Path], root: Path | None = None) -> str:
-    """A hash of the files' content (blake2b, ~0.6 GB/s here).
+def _report_key(path: Path) -> str | None:
+    """The key of one ``.ncu-rep`` from what identifies it; None when the decoder does not
+    know the file (it is then hashed in full)."""
+    from .report_format import ReportFile, Unsupported
 
-    Hashing a 150 MB report costs a quarter of a second, so the hash is remembered per file
-    path together with its size, mtime and inode; a file whose stat is unchanged is not read
-    again. A renamed or copied file is hashed anew and meets the same cache entries.
+    try:
+        report = ReportFile(path)
+    except (Unsupported, OSError, ValueError, struct.error):
+        return None
+    h = hashlib.sha1(f"{SCHEMA}\0{_REPORT_KEY}".encode(), usedforsecurity=False)
+    with report:
+        report.identify(h.update)
+    return h.hexdigest()
+
+
+def content_key(paths: Sequence[Path], root: Path | None = None) -> str:
+    """A hash of the files' content (SHA-1: a cache key, not a signature): of every byte of
+    CSV exports, of what identifies it for one ``.ncu-rep`` (see the module's docstring).
+
+    The key is remembered per file path together with its size, inode and modification and
+    change times (the kernel sets ``st_ctime`` on every write, and nobody can set it back), so
+    a file whose stat is unchanged is not read again. A renamed or copied file is keyed anew
+    and meets the same cache entries.
     """
-    stats = [os.stat(p) for p in paths]
-    ident = [
-        (str(Path(p).resolve()), s.st_size, s.st_mtime_ns, s.st_ino)
-        for p, s in zip(paths, stats, strict=True)
-    ]
-    memo = (
-        (root or cache_root())
-        / "ncu"
-        / "keys"
-        / (hashlib.blake2b(repr(ident).encode(), digest_size=16).hexdigest() + ".key")
+    return memo_by_stat(
+        paths,
+        (root or cache_root()) / "ncu" / "keys",
+        lambda: (_report_key(Path(paths[0])) if len(paths) == 1 else None) or _hash_files(paths),
     )
-    try:
-        key = memo.read_text(encoding="ascii").strip()
-        if len(key) == 40:
-            return key
-    except OSError:
-        pass
-    key = _hash_files(paths)
-    try:
-        memo.parent.mkdir(parents=True, exist_ok=True)
-        tmp = memo.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(key, encoding="ascii")
-        os.replace(tmp, memo)
-    except OSError:
-        pass
-    return key
 
 
 def launches_part(prefix: str, launch_ids: Sequence[int]) -> str:
@@ -99,6 +103,10 @@ class ProfileCache:
         except Exception as exc:  # damaged, written by another version, unreadable: a miss
             _log.info("cache entry %s ignored: %s", path, exc)
             return None
+
+    def has(self, part: str) -> bool:
+        """Whether the part is there (without loading it)."""
+        return (self.folder / f"{part}.pickle").is_file()
 
     def store(self, part: str, value: Any) -> None:
         """Write atomically; a cache that cannot be written is not an error."""

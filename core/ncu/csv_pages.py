@@ -513,4 +513,3 @@ def read_source_cuda(ct: CsvText) -> dict[str, str]:
         n = max(lines, default=0)
         out[path] = "\n".join(lines.get(k, "") for k in range(1, n + 1)) + "\n"
     return out
-

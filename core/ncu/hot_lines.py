@@ -28,18 +28,26 @@ def rank_lines(
 ) -> list[HotLine]:
     """The ``top`` lines with the most ``metric`` over (kernel name, its instruction table)
     pairs, descending; ties by kernel, file, line. Lines where the metric is 0 are left out."""
-    entries: list[tuple[str, Location, LineMetrics]] = []
+    import numpy as np
+
+    entries: list[tuple[str, Location, LineMetrics, InstructionTable]] = []
     grand = 0.0
     for name, table in tables:
         grand += table.total(metric)
-        own = dataclasses.replace(table, inlined=None)  # each instruction at its own-file line
-        entries.extend((name, loc, lm) for loc, lm in agg.by_line(own).items())
+        # each instruction at its own-file line; category histograms only for the lines kept
+        own = dataclasses.replace(table, inlined=None, categories={})
+        entries.extend((name, loc, lm, table) for loc, lm in agg.by_line(own).items())
     ranked = sorted(
         (e for e in entries if e[2].get(metric) > 0),
         key=lambda e: (-e[2].get(metric), e[0], e[1][0], e[1][1]),
     )[: max(top, 0)]
     out = []
-    for rank, (name, (file, line), lm) in enumerate(ranked, 1):
+    for rank, (name, (file, line), numbers, table) in enumerate(ranked, 1):
+        rows = np.searchsorted(table.offsets, numbers.offsets).tolist()
+        histograms = {
+            key: agg.histogram(col[i] for i in rows) for key, col in table.categories.items()
+        }
+        lm = dataclasses.replace(numbers, categories={k: h for k, h in histograms.items() if h})
         lines = text_of(file) if text_of is not None else None
         out.append(
             HotLine(

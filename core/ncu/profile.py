@@ -37,17 +37,15 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
-from . import aggregate as agg
 from .cache import ProfileCache, content_key, launches_part
 from .detail_metrics import METRIC_NAMES, LaunchMetrics
-from .hot_lines import rank_lines
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
 from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
 from .sources import SourceFile, SourceResolver
@@ -94,6 +92,7 @@ class Profile:
         warnings: list[str],
         workspace: Workspace | None,
         search_paths: Sequence[str | Path],
+        await_child: Callable[[str], None] | None = None,
     ) -> None:
         self.paths = paths
         self.launches = launches
@@ -112,6 +111,7 @@ class Profile:
         self._kernels: list[KernelSummary] | None = None
         self._launch_metrics: dict[int, LaunchMetrics] = {}
         self._descriptions: dict[str, str] | None = None
+        self._await_child = await_child
 
     # ---- opening ---------------------------------------------------------------------------
     @classmethod
@@ -122,7 +122,14 @@ class Profile:
         workspace: Workspace | None = None,
         search_paths: Sequence[str | Path] = (),
         use_cache: bool = True,
+        first_look: bool = False,
+        await_child: Callable[[str], None] | None = None,
     ) -> Profile:
+        """``first_look``: a report's kernel list and per-instruction numbers without line
+        data, decoded from the file alone (cached nowhere, never NVIDIA's reader), for a
+        kernel list that shows at once. ``await_child(part)``: another process (a child
+        reading the report) fills the cache; this one never loads NVIDIA's reader and calls
+        ``await_child`` with the cache part it misses, to wait for it (``ncu.prefill``)."""
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
@@ -137,8 +144,12 @@ class Profile:
                 "give either one .ncu-rep report or CSV exports, not both",
                 hint=f"got {', '.join(str(f) for f in files)}",
             )
-        cache = ProfileCache(content_key(files)) if use_cache else None
-        loader: _Loader = _ReportLoader(files[0]) if reports else _CsvLoader(files)
+        cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
+        loader: _Loader = (
+            _ReportLoader(files[0], nvidia=not (first_look or await_child), lines=not first_look)
+            if reports
+            else _CsvLoader(files)
+        )
         cached = cache.load("launches") if cache else None
         if cached is not None:
             launches, session, warnings = cached
@@ -160,7 +171,18 @@ class Profile:
             warnings=list(warnings),
             workspace=workspace,
             search_paths=search_paths,
+            await_child=await_child if cache else None,
         )
+
+    def _from_cache(self, part: str) -> Any:
+        """A cache part; when a child fills the cache, waited for if it is not there yet."""
+        if self._cache is None:
+            return None
+        value = self._cache.load(part)
+        if value is None and self._await_child is not None:
+            self._await_child(part)
+            value = self._cache.load(part)
+        return value
 
     @property
     def name(self) -> str:
@@ -268,20 +290,20 @@ class Profile:
         todo = []
         new = [i for i in dict.fromkeys(launch_ids) if i not in self._tables]
         for i in new:
-            table = self._cache.load(f"launch-{i}") if self._cache else None
+            table = self._from_cache(f"launch-{i}")
             if table is not None:
                 self._tables[i] = table
             elif self._cache and self._cache.load(f"launch-{i}-none"):
                 self._tables[i] = None  # known to have none (no SourceCounters)
             else:
                 todo.append(self.launch(i))
-        for launch in todo:
-            table = self._tables[launch.id] = self._loader.instructions(launch)
+        for launch_id, table in self._loader.instructions_many(todo).items():
+            self._tables[launch_id] = table
             if self._cache:
                 if table is not None:
-                    self._cache.store(f"launch-{launch.id}", table)
+                    self._cache.store(f"launch-{launch_id}", table)
                 else:
-                    self._cache.store(f"launch-{launch.id}-none", True)
+                    self._cache.store(f"launch-{launch_id}-none", True)
         for i in new:  # workspace-dependent: added after the cache, never stored in it (once)
             if self._with_inline_frames(self.launch(i), self._tables[i]):
                 self._framed.add(i)
@@ -298,11 +320,31 @@ class Profile:
                 self._combined[key] = self._combined_table(ids)
         return self._combined[key]
 
+    def _prefetch_kernels(self, names: Sequence[str]) -> None:
+        """Read the launches of these kernels in one go (one pass of the reader, whose line
+        tables come from one child: ``instructions_many``), leaving out kernels already
+        combined here or in the cache."""
+        ids = []
+        for name in names:
+            launches = [x.id for x in self.kernel(name).launches]
+            if (name, None) in self._combined:
+                continue
+            if (
+                len(launches) > 1
+                and self._cache
+                and self._cache.has(launches_part("kernel", launches))
+            ):
+                continue
+            ids.extend(launches)
+        self.prefetch(ids)
+
     def _combined_table(self, ids: list[int]) -> InstructionTable | None:
         """Several launches of one kernel combined: from the cache (one small load instead of
         one per launch, and no combining: ~40 ms a kernel of 8 launches), else from the
         launches' tables. What is cached is the profile's own data, without the workspace's
         header frames, which are added to the combined table as they are to a launch's."""
+        from . import aggregate as agg  # numpy, with the first per-instruction data
+
         part = launches_part("kernel", ids)
         cached = self._cache.load(part) if self._cache else None
         if cached is not None:
@@ -322,7 +364,7 @@ class Profile:
         """SASS text by offset (first launch of the kernel unless ``launch`` is given)."""
         lid = launch if launch is not None else self.kernel(kernel).launches[0].id
         part = f"sass-{lid}"
-        text = self._cache.load(part) if self._cache else None
+        text = self._from_cache(part)
         if text is None:
             text = self._loader.sass(self.launch(lid), self.launch_instructions(lid))
             if self._cache:
@@ -336,7 +378,7 @@ class Profile:
         if lm is not None:
             return lm
         part = f"details-{launch_id}"
-        lm = self._cache.load(part) if self._cache else None
+        lm = self._from_cache(part)
         if lm is None:
             lm = self._loader.launch_metrics(self.launch(launch_id))
             if lm.descriptions:
@@ -349,7 +391,7 @@ class Profile:
 
     def metric_descriptions(self) -> dict[str, str]:
         """NVIDIA's description of each metric read so far (reports only; CSVs have none)."""
-        if self._descriptions is None:
+        if not self._descriptions:  # none yet: a child reading the report may have added them
             self._descriptions = (self._cache.load("descriptions") if self._cache else None) or {}
         return self._descriptions
 
@@ -371,15 +413,20 @@ class Profile:
     ) -> dict[Location, LineMetrics]:
         """Metrics per source line; ``categories=False`` leaves out the histograms of
         category metrics (memory spaces...), half the cost when only numbers are wanted."""
+        from . import aggregate as agg
+
         table = self.instructions(kernel, launch)
         return agg.by_line(table, file, categories=categories) if table is not None else {}
 
     def totals(self, kernel: str | None = None, launch: int | None = None) -> LineMetrics:
         """A kernel's totals over all its instructions, or the whole model's (kernel=None)."""
+        from . import aggregate as agg
+
         if kernel is not None:
             table = self.instructions(kernel, launch)
             return agg.total(table) if table is not None else LineMetrics(None, None, {})
         parts = []
+        self._prefetch_kernels([k.name for k in self.kernels()])
         for k in self.kernels():  # each kernel's launches combined (cached), not one by one
             t = self.instructions(k.name)
             if t is not None:
@@ -398,8 +445,10 @@ class Profile:
     def resolve_metric(self, text: str) -> str:
         """A metric key for what a user typed; raises with the known names if none fits."""
         available: set[str] = set()
-        for launch in self.launches[:1]:
-            t = self.launch_instructions(launch.id)
+        for launch in self.launches[:1]:  # which metrics there are: no line data needed
+            t = self._tables.get(launch.id) or self._from_cache(f"launch-{launch.id}")
+            if t is None:
+                t = self._loader.totals(launch)
             if t is not None:
                 available = set(t.numbers)
         key = resolve_metric_name(text, available)
@@ -415,7 +464,10 @@ class Profile:
         self, metric: str = SAMPLES, top: int = 20, kernel: str | None = None
     ) -> list[HotLine]:
         """Source lines ranked by ``metric`` over one kernel or the model (``rank_lines``)."""
+        from .hot_lines import rank_lines
+
         names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
+        self._prefetch_kernels(names)
         tables = [(name, t) for name in names if (t := self.instructions(name)) is not None]
         return rank_lines(tables, metric, top, self.source_lines)
 
@@ -486,6 +538,14 @@ class _Loader:
     def instructions(self, launch: Launch) -> InstructionTable | None:
         raise NotImplementedError
 
+    def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
+        """``instructions`` of each launch, by ID."""
+        return {launch.id: self.instructions(launch) for launch in launches}
+
+    def totals(self, launch: Launch) -> InstructionTable | None:
+        """A table with the launch's metrics and their totals (no more rows needed)."""
+        return self.instructions(launch)
+
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         raise NotImplementedError
 
@@ -510,17 +570,18 @@ class _Loader:
 
 
 class _ReportLoader(_Loader):
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, *, nvidia: bool = True, lines: bool = True) -> None:
         self.path = path
+        self._nvidia = nvidia
+        self._lines = lines
         self._reader: ReportReader | None = None
 
     @property
     def reader(self) -> ReportReader:
-        if self._reader is None:  # imported on first use: NVIDIA's reader costs hundreds of MB
+        if self._reader is None:
             from .report import ReportReader
 
-            _log.info("reading %s with ncu_report", self.path)
-            self._reader = ReportReader(self.path)
+            self._reader = ReportReader(self.path, nvidia=self._nvidia)
         return self._reader
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
@@ -531,7 +592,15 @@ class _ReportLoader(_Loader):
         return launches, session, list(self.reader.warnings)
 
     def instructions(self, launch: Launch) -> InstructionTable | None:
-        return self.reader.instructions(launch.id, launch.function_start)
+        return self.reader.instructions(launch.id, launch.function_start, lines=self._lines)
+
+    def totals(self, launch: Launch) -> InstructionTable | None:
+        return self.reader.instructions(launch.id, launch.function_start, lines=False)
+
+    def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
+        if not self._lines or len(launches) < 2:
+            return super().instructions_many(launches)
+        return self.reader.instructions_many([(x.id, x.function_start) for x in launches])
 
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         if launch.function_start is None:
@@ -543,8 +612,12 @@ class _ReportLoader(_Loader):
         return self.reader.sources_for(path)
 
     def launch_metrics(self, launch: Launch) -> LaunchMetrics:
+        from .report import NeedsReader
+
         try:
             return self.reader.metrics(launch.id, METRIC_NAMES)
+        except NeedsReader:
+            raise
         except Exception:  # a truncated launch fails in the SWIG layer
             return LaunchMetrics({}, source="none")
 

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..workspace import Location
 from .metrics import STALL_REASONS, stall_key
+
+if TYPE_CHECKING:  # numpy loads with the first table, not with the kernel list
+    import numpy as np
 
 Dim3 = tuple[int, int, int]
 
@@ -98,6 +100,8 @@ class InstructionTable:
         return len(self.offsets)
 
     def index_of(self, offset: int) -> int | None:
+        import numpy as np
+
         i = int(np.searchsorted(self.offsets, offset))
         if i < len(self.offsets) and int(self.offsets[i]) == offset:
             return i
@@ -119,10 +123,14 @@ class InstructionTable:
 
     def metric(self, key: str) -> np.ndarray:
         """One numeric metric for every row (NaN where absent or unknown)."""
+        import numpy as np
+
         col = self.numbers.get(key)
         return col if col is not None else np.full(len(self.offsets), np.nan)
 
     def total(self, key: str) -> float:
+        import numpy as np
+
         col = self.numbers.get(key)
         return float(np.nansum(col)) if col is not None else 0.0
 

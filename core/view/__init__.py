@@ -14,7 +14,7 @@ from .document import (
     document_from_workspace,
     hot_lines,
 )
-from .from_profile import document_from_profile
+from .from_profile import document_from_profile, kernel_from_profile
 from .open import MODEL_SUFFIXES, REPORT_SUFFIXES, is_model, open_document
 from .selection import Selection
 
@@ -33,5 +33,6 @@ __all__ = [
     "document_from_workspace",
     "hot_lines",
     "is_model",
+    "kernel_from_profile",
     "open_document",
 ]

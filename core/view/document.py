@@ -191,6 +191,11 @@ class ViewDocument:
         """Whether Nsight Compute numbers come with the document."""
         return self._profile is not None
 
+    def add_nvidia_descriptions(self, descriptions: Mapping[str, str]) -> None:
+        """NVIDIA's descriptions that arrive after the document was made (a report shown while
+        a child process reads it)."""
+        self._nvidia_descriptions = {**self._nvidia_descriptions, **descriptions}
+
     def metric_description(self, name: str) -> str:
         """What a kernel or line metric of this document means, for its tooltip: NVIDIA's
         description where the report carries one, else kernelscope's (no I/O)."""

@@ -12,7 +12,9 @@ instructions, so only count metrics are used (``ncu.metrics.Kind.COUNT``).
 from __future__ import annotations
 
 import dataclasses
-import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
 
 from ..errors import KernelscopeError
 from ..ncu import KERNEL_METRICS, REPORT_SUFFIX, InstructionTable, KernelSummary, Profile
@@ -44,14 +46,25 @@ LINE_COLUMNS = (
 )
 
 
-def document_from_profile(profile: Profile, workspace: Workspace | None = None) -> ViewDocument:
+def document_from_profile(
+    profile: Profile,
+    workspace: Workspace | None = None,
+    *,
+    summary_profile: Profile | None = None,
+    before_load: Callable[[str], None] | None = None,
+) -> ViewDocument:
     """Reads the kernel list and every kernel's totals (for its top stall): call it off the GUI
-    thread. Kernels are read when first asked for (``ViewDocument.kernel``)."""
-    kernels = profile.kernels()
+    thread. Kernels are read when first asked for (``ViewDocument.kernel``).
+
+    ``summary_profile``: where the kernel list and its totals come from instead (a first look
+    at a report that has no line data yet); ``before_load(name)`` is called before a kernel
+    is read (to wait until a child process has read it)."""
+    source = summary_profile or profile
+    kernels = source.kernels()
     infos = {k.name: k for k in workspace.manifest.kernels} if workspace else {}
     summaries = []
     for k in kernels:
-        stalls = profile.totals(k.name).stalls(1)
+        stalls = source.totals(k.name).stalls(1)
         summaries.append(_with_build_facts(k, infos.get(k.name), stalls[0][0] if stalls else ""))
     profiled = {k.name for k in kernels}
     # the build's kernels that the model never launches: listed (dimmed, last), never measured
@@ -59,28 +72,16 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
     summaries.extend(summary_from_info(i) for i in unlaunched.values())
     present: set[str] = set()
     for k in kernels[:1]:
-        table = profile.instructions(k.name)
+        table = source.instructions(k.name)
         present = set(table.numbers) if table is not None else set()
     columns = [key for key in LINE_COLUMNS if key in present]
 
     def load(name: str) -> KernelView:
         if workspace is not None and name in unlaunched:
             return kernel_from_workspace(workspace, unlaunched[name], profile.source)
-        table = profile.instructions(name)
-        if workspace is None or name not in infos:
-            return _kernel_from_report(profile, name, table)
-        instructions = workspace.sass(name).instructions
-        metrics = None
-        if table is not None:
-            instructions = _exact_call_sites(instructions, table)
-            metrics = [_counts(table, insn.offset) for insn in instructions]
-        return kernel_from_workspace(
-            workspace,
-            infos[name],
-            profile.source,
-            instructions=instructions,
-            instruction_metrics=metrics,
-        )
+        if before_load is not None:
+            before_load(name)
+        return kernel_from_profile(profile, name, workspace)
 
     title = profile.name if workspace is None else f"{workspace.manifest.model} — {profile.name}"
     return ViewDocument(
@@ -92,7 +93,32 @@ def document_from_profile(profile: Profile, workspace: Workspace | None = None) 
         line_metric_names=[label_of(key) for key in columns],
         workspace=workspace,
         profile=profile,
-        nvidia_descriptions=_descriptions(profile),
+        # a first look has none yet (the child reads them with the Details: ``open``)
+        nvidia_descriptions=_descriptions(profile) if summary_profile is None else None,
+    )
+
+
+def kernel_from_profile(
+    profile: Profile, name: str, workspace: Workspace | None = None
+) -> KernelView:
+    """One kernel with the profile's numbers: the workspace's SASS and line table when it is
+    one of the workspace's kernels, else the report's own. I/O (the report, the cache)."""
+    table = profile.instructions(name)
+    kernels = workspace.manifest.kernels if workspace is not None else []
+    info = next((k for k in kernels if k.name == name), None)
+    if info is None or workspace is None:
+        return _kernel_from_report(profile, name, table)
+    instructions = workspace.sass(name).instructions
+    metrics = None
+    if table is not None:
+        instructions = _exact_call_sites(instructions, table)
+        metrics = _counts(table, [insn.offset for insn in instructions])
+    return kernel_from_workspace(
+        workspace,
+        info,
+        profile.source,
+        instructions=instructions,
+        instruction_metrics=metrics,
     )
 
 
@@ -141,18 +167,26 @@ def _exact_call_sites(
     return out
 
 
-def _counts(table: InstructionTable, offset: int) -> Metrics:
-    """The count metrics of one instruction, by label (stall reasons included)."""
-    i = table.index_of(offset)
-    if i is None:
-        return {}
-    out: Metrics = {}
-    for key, column in table.numbers.items():
-        value = float(column[i])
-        if math.isnan(value) or value == 0 or kind_of(key) is not Kind.COUNT:
-            continue
-        if key in LINE_COLUMNS or key.startswith(STALL_PREFIX):
-            out[label_of(key)] = value
+def _counts(table: InstructionTable, offsets: Sequence[int]) -> list[Metrics]:
+    """The count metrics of each instruction at ``offsets``, by label (stall reasons
+    included); one pass per metric, not per instruction."""
+    keys = [
+        key
+        for key in table.numbers
+        if kind_of(key) is Kind.COUNT and (key in LINE_COLUMNS or key.startswith(STALL_PREFIX))
+    ]
+    out: list[Metrics] = [{} for _ in offsets]
+    if not len(table) or not keys:
+        return out
+    wanted = np.asarray(offsets, dtype=np.int64)
+    rows = np.minimum(np.searchsorted(table.offsets, wanted), len(table) - 1)
+    found = table.offsets[rows] == wanted
+    for key in keys:
+        column = table.numbers[key][rows]
+        label = label_of(key)
+        hits = np.flatnonzero(found & ~np.isnan(column) & (column != 0))
+        for k, value in zip(hits.tolist(), column[hits].tolist(), strict=True):
+            out[k][label] = value
     return out
 
 
@@ -182,7 +216,7 @@ def _kernel_from_report(profile: Profile, name: str, table: InstructionTable | N
         files={f: profile.source(f) for f in files},
         instructions=instructions,
         labels=_labels(instructions, profile.kernel(name).launches[0].function_start),
-        instruction_metrics=[_counts(table, i.offset) for i in instructions]
+        instruction_metrics=_counts(table, [i.offset for i in instructions])
         if table is not None
         else [{} for _ in instructions],
     )

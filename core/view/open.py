@@ -5,19 +5,23 @@ decision (the viewer offers Build & Profile); ``is_model`` tells them apart.
 
 A long-lived process passes ``read_in_child=True``: a report not read before is then read in
 a short-lived child process (``ncu.prefill``), so that NVIDIA's reader never loads into it;
-``cancel`` stops that child.
+``cancel`` stops that child. With ``first``, such a report is shown progressively: the
+kernel list (with every kernel's totals) is decoded from the file in this process at once
+(no NVIDIA reader: ``Profile.open(first_look=True)``) and handed to ``first`` while the child
+reads the line data, SASS and sources; a kernel's view waits for the child's part of it.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import KernelscopeError
 from ..ncu import REPORT_SUFFIX, Profile
-from ..ncu.prefill import fill_cache_in_child
+from ..ncu.prefill import ChildReader, fill_cache_in_child, is_cached
+from ..ncu.report import NeedsReader
 from ..tasks import Cancel
 from ..workspace import MANIFEST, Workspace
 from .document import ViewDocument, document_from_workspace
@@ -39,11 +43,15 @@ def open_document(
     *,
     read_in_child: bool = False,
     cancel: Cancel | None = None,
+    first: Callable[[ViewDocument], None] | None = None,
 ) -> ViewDocument:
     """A workspace folder (or its manifest.json), an Nsight Compute report, or the CSV
     exports of one report (a single file or several: details and source pages together).
 
-    I/O (reads the kernel list and per-kernel totals): call it off the GUI thread."""
+    I/O (reads the kernel list and per-kernel totals): call it off the GUI thread. ``first``
+    (with ``read_in_child``): called, in this thread, with the document as soon as its kernel
+    list is known when the rest is still being read; the same document is returned when
+    everything is read."""
     if not isinstance(path, str | os.PathLike):
         paths = [Path(p) for p in path]
         if len(paths) != 1:
@@ -55,11 +63,19 @@ def open_document(
             return document_from_profile(Profile.open(paths))
         path = paths[0]
 
-    def profile(report: Path, workspace: Workspace | None = None) -> Profile:
-        if read_in_child and report.suffix == REPORT_SUFFIX and report.is_file():
-            fill_cache_in_child(report, cancel)  # raises what the child could not do
-            _log.info("%s read in a child process", report)
-        return Profile.open(report, workspace=workspace)
+    def document(report: Path, workspace: Workspace | None = None) -> ViewDocument:
+        if not (read_in_child and report.suffix == REPORT_SUFFIX and report.is_file()):
+            return document_from_profile(Profile.open(report, workspace=workspace), workspace)
+        if first is not None and not is_cached(report, over_workspace=workspace is not None):
+            try:
+                return _progressively(report, workspace, cancel, first)
+            except NeedsReader:  # a report the decoder does not know: the child reads all
+                _log.info("%s: no first look; read in a child process first", report)
+        # raises what the child could not do
+        fill_cache_in_child(report, cancel, workspace=workspace.path if workspace else None)
+        _log.info("%s read in a child process", report)
+        profile = Profile.open(report, workspace=workspace, await_child=_already_read)
+        return document_from_profile(profile, workspace)
 
     path = Path(path)
     _log.info("opening %s", path)
@@ -71,12 +87,41 @@ def open_document(
         workspace = Workspace.open(path)
         reports = workspace.profiles()
         if reports:  # the newest profile attached to this build
-            return document_from_profile(profile(reports[-1], workspace), workspace)
+            return document(reports[-1], workspace)
         return document_from_workspace(workspace)
     if path.suffix.lower() in REPORT_SUFFIXES:
-        return document_from_profile(profile(path))
+        return document(path)
     raise KernelscopeError(
         f"{path.name} is neither a kernelscope workspace nor an Nsight Compute report",
         hint="open a workspace folder, a .ncu-rep file or a CSV export from ncu; "
         "build a model (.onnx) with Build & Profile",
     )
+
+
+def _progressively(
+    report: Path,
+    workspace: Workspace | None,
+    cancel: Cancel | None,
+    first: Callable[[ViewDocument], None],
+) -> ViewDocument:
+    """The kernel list from a first look at the file, handed to ``first``, while a child
+    reads the rest into the cache; returns when the child is done."""
+    glance = Profile.open(report, workspace=workspace, first_look=True)
+    child = ChildReader(report, workspace=workspace.path if workspace else None, cancel=cancel)
+    profile = Profile.open(report, workspace=workspace, await_child=child.wait_part)
+    doc = document_from_profile(
+        profile, workspace, summary_profile=glance, before_load=child.wait_kernel
+    )
+    first(doc)
+    try:
+        child.run()
+    finally:
+        child.close()  # whoever still waits (a cancelled open) stops waiting
+    doc.add_nvidia_descriptions(profile.metric_descriptions())  # read with the Details
+    _log.info("%s read in a child process, shown as it was read", report)
+    return doc
+
+
+def _already_read(part: str) -> None:
+    """The ``await_child`` of a report the child has read in full: nothing to wait for (and
+    what the cache lacks is decoded here or missing, never read with NVIDIA's reader)."""

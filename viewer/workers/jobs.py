@@ -202,6 +202,7 @@ class Latest(QObject):
     request and comes back with its outcome (the paths asked for, the document...)."""
 
     result = Signal(object, object)  # value, context
+    partial = Signal(object, object)  # a result along the way (JobContext.send), context
     failed = Signal(object, object)  # exception, context
     progress = Signal(str, float, str)
     busy_changed = Signal(bool)
@@ -232,6 +233,11 @@ class Latest(QObject):
         job.errored.connect(lambda error: self._deliver(generation, False, error))
         job.progress.connect(
             lambda *args: self.progress.emit(*args) if generation == self._generation else None
+        )
+        job.sent.connect(
+            lambda value: (
+                self.partial.emit(value, self.context) if generation == self._generation else None
+            )
         )
         self._job, self.context = job, context
         if not was_busy:

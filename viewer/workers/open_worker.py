@@ -2,7 +2,9 @@
 so the newest open wins and what is on screen stays until it is ready).
 
 The job reads an uncached report in a short-lived child process (``read_in_child``), which
-Cancel stops, so NVIDIA's reader never loads into the window.
+Cancel stops, so NVIDIA's reader never loads into the window. Such a report is shown as it
+is read: its kernel list first (``JobContext.send``: ``Latest.partial``), while the child
+reads the rest; a kernel's first load waits for its part.
 """
 
 from __future__ import annotations
@@ -16,6 +18,6 @@ from .jobs import JobContext, JobFn
 
 def open_job(paths: list[Path]) -> JobFn:
     def run(context: JobContext) -> ViewDocument:
-        return open_document(paths, read_in_child=True, cancel=context.cancel)
+        return open_document(paths, read_in_child=True, cancel=context.cancel, first=context.send)
 
     return run
