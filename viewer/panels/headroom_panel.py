@@ -95,9 +95,7 @@ COLUMNS = (
     _Column(
         "Bound",
         lambda r: " / ".join(
-            part
-            for part in (r.bound, f"op {r.operator_bound}" if r.operator_bound else "")
-            if part
+            part for part in (r.bound, f"op {r.operator_bound}" if r.operator_bound else "") if part
         ),
         lambda r: r.bound,
         "what limits the measured work on the roofline (compute, dram, l2, l1) / what bounds "
