@@ -256,3 +256,27 @@ def test_cancel_stops_ncu_and_discards_the_partial_report(
     assert any("profiling k" in m for m in seen)
     assert len(running) == 2 and not still_alive(running)
     assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
+
+
+def test_nvidias_reader_is_found_beside_the_ncu_it_comes_with(tmp_path, monkeypatch) -> None:
+    """A GPU host with Nsight Compute installed and no ``pip install ncu-report``: the reader
+    in Nsight Compute's extras/python is the one used (and the one doctor reports)."""
+    from kernelscope.core.environment import installed_facts
+    from kernelscope.core.toolchain import ncu_report_dir
+
+    install = tmp_path / "nsight-compute" / "2099.1.0"
+    (install / "extras" / "python").mkdir(parents=True)
+    (install / "extras" / "python" / "ncu_report.py").write_text("")
+    ncu = install / "ncu"
+    ncu.write_text("#!/bin/sh\necho 'Version 2099.1.0'\n")
+    ncu.chmod(0o755)
+    link = tmp_path / "bin" / "ncu"  # as /usr/local/cuda/bin/ncu points into the install
+    link.parent.mkdir()
+    link.symlink_to(ncu)
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(link))
+    assert ncu_report_dir() == install / "extras" / "python"
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(tmp_path / "no-ncu-here"))
+    found = ncu_report_dir()
+    assert found is None or found.match("/opt/nvidia/nsight-compute/*/extras/python")
+    facts = {f.name: f for f in installed_facts(probe_gpu=False)}
+    assert facts["ncu_report"].found  # this venv has the pip one

@@ -17,7 +17,7 @@ import shutil
 import sys
 from dataclasses import asdict, dataclass
 
-from ..toolchain import find_all, how_to_get, local_gpu_arch
+from ..toolchain import find_all, how_to_get, local_gpu_arch, ncu_report_dir
 from .qt_runtime import PLATFORMS, missing_qt_packages, qt_runtime
 
 # Distribution names whose version is the component's.
@@ -91,6 +91,9 @@ def _module_location(module: str) -> str:
 def _package_fact(name: str, module: str, needed_for: str, required: bool, hint: str) -> Fact:
     hint = _PACKAGE_HINT if frozen() else hint
     location = _module_location(module)
+    if not location and module == "ncu_report":  # the one Nsight Compute comes with
+        folder = ncu_report_dir()
+        location = str(folder / "ncu_report.py") if folder else ""
     version = _version(_DISTRIBUTIONS[name])
     found = bool(location)
     return Fact(name, found, version, location, needed_for, "" if found else hint, required)

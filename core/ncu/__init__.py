@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         LineMetrics,
         RuleResult,
     )
+    from .report import load_reader_first
     from .sources import SourceFile, SourceResolver
     from .stalls import StallBreakdown, StallShare, first_and_hottest, stall_breakdown
 
@@ -51,6 +52,7 @@ _EXPORTS = {
     "format_value": "details",
     "kernel_details": "details",
     "rank_lines": "hot_lines",
+    "load_reader_first": "report",
     "INST_EXECUTED": "metrics",
     "SAMPLES": "metrics",
     "label_of": "metrics",
@@ -105,6 +107,7 @@ __all__ = [
     "label_of",
     "metric_description",
     "rank_lines",
+    "load_reader_first",
     "resolve_metric_name",
     "stall_breakdown",
 ]

@@ -97,4 +97,7 @@ def _child(channel: ChildChannel, report: str) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
+    from .report import load_reader_first
+
+    load_reader_first()  # before numpy: see there
     child_main(lambda channel: _child(channel, sys.argv[1]))

@@ -204,4 +204,7 @@ def _child(channel: ChildChannel, report: str, workspace: str | None) -> dict[st
 
 
 if __name__ == "__main__":
+    from .report import load_reader_first
+
+    load_reader_first()  # before numpy: see there
     child_main(lambda channel: _child(channel, sys.argv[1], sys.argv[2] if sys.argv[2:] else None))

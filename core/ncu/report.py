@@ -23,10 +23,12 @@ correlation id (the absolute PC), never by instance index.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -45,7 +47,7 @@ from .metrics import (
     Kind,
 )
 from .records import InstructionTable, Launch, Location, RuleResult
-from .report_format import DecodedAction, DecodedMetric, ReportFile, Unsupported
+from .report_format import DecodedAction, DecodedMetric, MetricText, ReportFile, Unsupported
 
 if TYPE_CHECKING:  # numpy loads with the first per-instruction table, not the kernel list
     import numpy as np
@@ -71,14 +73,42 @@ T = TypeVar("T")
 
 
 def _import_ncu_report() -> Any:
+    """NVIDIA's reader: installed in this Python, or the one Nsight Compute comes with."""
     try:
         import ncu_report
-    except ImportError as exc:
-        raise KernelscopeError(
-            "reading .ncu-rep files needs NVIDIA's ncu_report module",
-            hint="pip install ncu-report (or export CSVs with ncu -i REPORT --csv)",
-        ) from exc
+    except ImportError:
+        from ..toolchain import ncu_report_dir  # only where the import failed
+
+        folder = ncu_report_dir()
+        if folder is not None and str(folder) not in sys.path:
+            sys.path.append(str(folder))
+        try:
+            import ncu_report
+        except ImportError as exc:
+            raise KernelscopeError(
+                "reading .ncu-rep files needs NVIDIA's ncu_report module",
+                hint="pip install ncu-report, or install Nsight Compute (its extras/python "
+                "holds it); or export CSVs with ncu -i REPORT --csv",
+            ) from exc
     return ncu_report
+
+
+def load_reader_first(*, unless_pip: bool = False) -> None:
+    """Import NVIDIA's reader now, before numpy, in a process that will read with it (the
+    report-reading children, the CLI): with numpy imported first, the reader that comes with
+    Nsight Compute 2025.3 (extras/python) segfaults in ``IMetric.unit`` once ``source_info``
+    has been called (seen on the H200 host; the pip ``ncu_report`` does not). Nothing
+    happens where numpy is already loaded or no reader is installed; with ``unless_pip``,
+    nor where the pip reader is installed (the CLI: no import it may not need)."""
+    if "numpy" in sys.modules or "ncu_report" in sys.modules:
+        return
+    if unless_pip:
+        import importlib.util
+
+        if importlib.util.find_spec("ncu_report") is not None:
+            return
+    with contextlib.suppress(KernelscopeError):  # what needs it says so when it runs
+        _import_ncu_report()
 
 
 class NeedsReader(KernelscopeError):
@@ -109,7 +139,7 @@ class ReportReader:
         self._actions: dict[int, Any] = {}
         self._lookups: dict[int, Any] = {}  # module -> the action that answers for it
         self._locations: dict[tuple[str, int], dict[int, Location | None]] = {}
-        self._nvidia: dict[str, Any] = {}  # metric name -> an ncu_report IMetric of it
+        self._nvidia: dict[str, MetricText | None] = {}  # NVIDIA's unit, description
         self._may_load = nvidia
         if decode:
             try:
@@ -158,7 +188,19 @@ class ReportReader:
             a = rng.action_by_idx(i) if rng is not None else None
             if a is not None:
                 self._actions[launch_id] = a
+                self._read_texts(a)
         return a
+
+    def _read_texts(self, a: Any) -> None:
+        """NVIDIA's unit and description of each metric of a freshly parsed action, read
+        before anything else is asked of it: with the reader that comes with Nsight Compute
+        2025.3 (not the pip one), ``IMetric.unit`` segfaults once ``source_info`` has been
+        called on the action (seen on the H200 host)."""
+        for name in a.metric_names():
+            if self._nvidia.get(name) is None:
+                m = a.metric_by_name(name)
+                if m is not None:
+                    self._nvidia[name] = MetricText(m.unit() or "", m.description() or "")
 
     def _action(self, launch_id: int) -> Any:
         """The launch decoded from the file (a ``DecodedAction``), else its ncu_report
@@ -197,21 +239,13 @@ class ReportReader:
                 self._lookups[module] = a
         return a
 
-    def _nvidia_metric(self, launch_id: int, name: str) -> Any:
-        """An ncu_report metric of this name for its unit and description (the same in every
-        launch): from an action already parsed, else from this launch's."""
-        m = self._nvidia.get(name)
-        if m is None:
-            for a in [*self._lookups.values(), *self._actions.values()]:
-                m = a.metric_by_name(name)
-                if m is not None:
-                    break
-            else:
-                a = self._ncu_action(launch_id)
-                m = a.metric_by_name(name) if a is not None else None
-            if m is not None:
-                self._nvidia[name] = m
-        return m
+    def _nvidia_metric(self, launch_id: int, name: str) -> MetricText | None:
+        """NVIDIA's unit and description of this metric (the same in every launch), as read
+        when an action was parsed (``_read_texts``); parsing this launch's when no action
+        parsed yet has the metric."""
+        if name not in self._nvidia:
+            self._ncu_action(launch_id)
+        return self._nvidia.get(name)
 
     def launches(self) -> list[Launch]:
         """Every launch's kernel-list data, in report order, up to the first damaged one."""

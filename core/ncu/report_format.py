@@ -490,7 +490,15 @@ class ReportFile:
         return found[0] if len(found) == 1 else None
 
 
-Nvidia = Callable[[str], Any]  # metric name -> ncu_report's IMetric (or None)
+@dataclass(frozen=True)
+class MetricText:
+    """NVIDIA's unit and description of a metric, as its reader gives them."""
+
+    unit: str
+    description: str
+
+
+Nvidia = Callable[[str], MetricText | None]  # metric name -> NVIDIA's text of it (or None)
 
 # ncu_report's IMetric.kind() for each kind of stored value
 _KIND = {str: 2, float: 4, int: 6}
@@ -550,11 +558,11 @@ class DecodedMetric:
 
     def unit(self) -> str:
         m = self._nvidia(self._name) if self._nvidia else None
-        return (m.unit() or "") if m is not None else ""
+        return m.unit if m is not None else ""
 
     def description(self) -> str:
         m = self._nvidia(self._name) if self._nvidia else None
-        return (m.description() or "") if m is not None else ""
+        return m.description if m is not None else ""
 
 
 def _value_type(m: _Metric) -> type | None:

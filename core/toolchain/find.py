@@ -145,6 +145,19 @@ def _find(
     return tool
 
 
+def ncu_report_dir() -> Path | None:
+    """The folder holding NVIDIA's report reader (``ncu_report.py``) that comes with Nsight
+    Compute: ``extras/python`` beside the ``ncu`` found, else the newest one under
+    ``/opt/nvidia/nsight-compute``. A GPU host with Nsight Compute needs no pip install."""
+    ncu = find_tool("ncu").path
+    candidates = [ncu.resolve().parent / "extras" / "python"] if ncu else []
+    candidates += [
+        Path(d)
+        for d in sorted(glob.glob("/opt/nvidia/nsight-compute/*/extras/python"), reverse=True)
+    ]
+    return next((d for d in candidates if (d / "ncu_report.py").is_file()), None)
+
+
 def find_all() -> dict[str, Tool]:
     return {name: find_tool(name) for name in TOOLS}
 

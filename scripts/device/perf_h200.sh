@@ -46,6 +46,8 @@ for what in kernels hot; do
 done
 KERNELSCOPE_CACHE_DIR=$(mktemp -d) python3 -c "
 import cProfile, pstats, sys
+from kernelscope.core.ncu import load_reader_first
+load_reader_first()  # as the reading child does
 from kernelscope.core.ncu.prefill import fill_cache
 cProfile.run('fill_cache(sys.argv[1])', sys.argv[2])
 pstats.Stats(sys.argv[2]).sort_stats('tottime').print_stats(30)
