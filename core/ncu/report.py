@@ -99,13 +99,15 @@ def load_reader_first(*, unless_pip: bool = False) -> None:
     Nsight Compute 2025.3 (extras/python) segfaults in ``IMetric.unit`` once ``source_info``
     has been called (seen on the H200 host; the pip ``ncu_report`` does not). Nothing
     happens where numpy is already loaded or no reader is installed; with ``unless_pip``,
-    nor where the pip reader is installed (the CLI: no import it may not need)."""
+    nor where the reader is pip's (a package; Nsight Compute's is one ``ncu_report.py``): the
+    CLI then imports no reader it may not need."""
     if "numpy" in sys.modules or "ncu_report" in sys.modules:
         return
     if unless_pip:
         import importlib.util
 
-        if importlib.util.find_spec("ncu_report") is not None:
+        spec = importlib.util.find_spec("ncu_report")
+        if spec is not None and spec.submodule_search_locations:  # pip's: a package
             return
     with contextlib.suppress(KernelscopeError):  # what needs it says so when it runs
         _import_ncu_report()
