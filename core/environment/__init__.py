@@ -18,8 +18,12 @@ from .qt_runtime import (
     qt_runtime,
     qt_runtime_packages,
 )
+from .versions import AboutInfo, VersionRow, about_info
 
 __all__ = [
+    "AboutInfo",
+    "VersionRow",
+    "about_info",
     "DEBIAN_PACKAGES",
     "DEMO_ARCH",
     "PLATFORMS",

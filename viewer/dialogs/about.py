@@ -5,7 +5,6 @@ that copies them for a bug report."""
 from __future__ import annotations
 
 import html
-import platform
 
 from PySide6 import __version__ as pyside_version
 from PySide6.QtCore import Qt, qVersion
@@ -24,41 +23,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.environment import Fact, project_urls
+from kernelscope.core.environment import AboutInfo, VersionRow, about_info
 
-from ..workers.facts_job import request_facts
-from ..workers.jobs import Workers
+from ..workers.facts_job import installed
+from ..workers.jobs import JobContext, Workers
 
-# (the fact's name in installed_facts, what the dialog calls it), in the dialog's order
-ROWS = (
-    ("kernelscope", "kernelscope"),
-    ("TVM", "Apache TVM"),
-    ("nvcc", "nvcc"),
-    ("nvdisasm", "nvdisasm"),
-    ("ncu", "Nsight Compute (ncu)"),
-    ("ncu_report", "Nsight Compute report reader (ncu_report)"),
-    ("Qt", "Qt"),
-    ("Python", "Python"),
-    ("GPU", "GPU"),
+TITLE = (
+    "<h2 style='margin:0'>kernelscope</h2>"
+    "TVM-generated CUDA kernels, their SASS and Nsight Compute metrics, line by line."
+    "<br>Apache License 2.0"
 )
-
-
-def version_rows(facts: list[Fact]) -> list[tuple[str, str, str]]:
-    """(component, version or why there is none, where it is) in the dialog's order."""
-    by_name = {f.name: f for f in facts}
-    rows = []
-    for name, shown in ROWS:
-        f = by_name.get(name)
-        if f is None:
-            continue
-        if name == "Qt":  # the bindings' release, and the Qt they run on
-            version = f"Qt {qVersion()}, PySide6 {pyside_version}"
-        elif f.found:
-            version = f.version or "found"
-        else:
-            version = "none" if name == "GPU" else "not found"
-        rows.append((shown, version, f.location if f.found else f.hint))
-    return rows
 
 
 class AboutDialog(QDialog):
@@ -70,14 +44,7 @@ class AboutDialog(QDialog):
         app_icon = QApplication.windowIcon()
         if not app_icon.isNull():
             icon.setPixmap(app_icon.pixmap(64, 64))
-        urls = project_urls()
-        home = urls.get("Homepage", "")
-        link = f"<br><a href='{html.escape(home)}'>{html.escape(home)}</a>" if home else ""
-        self.title = QLabel(
-            "<h2 style='margin:0'>kernelscope</h2>"
-            "TVM-generated CUDA kernels, their SASS and Nsight Compute metrics, line by line."
-            f"<br>Apache License 2.0{link}"
-        )
+        self.title = QLabel(TITLE)
         self.title.setOpenExternalLinks(True)
         self.title.setWordWrap(True)
         heading = QHBoxLayout()
@@ -108,29 +75,37 @@ class AboutDialog(QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.status)
         layout.addWidget(buttons)
-        self.rows: list[tuple[str, str, str]] = []
+        self.rows: list[VersionRow] = []
+        self._info: AboutInfo | None = None
         chars = self.fontMetrics().horizontalAdvance("0")
         self.resize(chars * 90, self.fontMetrics().height() * 26)
-        request_facts(workers, self._on_facts, self._on_failed)
+        qt = f"Qt {qVersion()}, PySide6 {pyside_version}"  # the bindings, and the Qt they run on
 
-    def _on_facts(self, facts: list[Fact]) -> None:
-        self.rows = version_rows(facts)
+        def read(context: JobContext) -> AboutInfo:
+            return about_info(installed(), qt)
+
+        job = workers.start("open", read, "checking what is installed")
+        job.returned.connect(self._on_info)
+        job.errored.connect(self._on_failed)
+
+    def _on_info(self, info: AboutInfo) -> None:
+        self._info = info
+        self.rows = info.rows
+        if info.homepage:
+            home = html.escape(info.homepage)
+            self.title.setText(f"{TITLE}<br><a href='{home}'>{home}</a>")
         self.table.setRowCount(len(self.rows))
-        for r, (name, version, where) in enumerate(self.rows):
-            for c, text in enumerate((name, version)):
+        for r, row in enumerate(self.rows):
+            for c, text in enumerate((row.component, row.version)):
                 item = QTableWidgetItem(text)
-                item.setToolTip(where)
+                item.setToolTip(row.where)
                 self.table.setItem(r, c, item)
-        self.status.setText(f"{platform.system()} {platform.machine()}")
+        self.status.setText(info.system)
         self.copy.setEnabled(True)
 
     def _on_failed(self, error: BaseException) -> None:
         self.status.setText(f"Could not read the versions: {error}")
 
-    def versions_text(self) -> str:
-        """The versions as lines of text, what Copy Versions puts on the clipboard."""
-        width = max((len(name) for name, _, _ in self.rows), default=0)
-        return "\n".join(f"{name:{width}}  {version}" for name, version, _ in self.rows) + "\n"
-
     def copy_versions(self) -> None:
-        QApplication.clipboard().setText(self.versions_text())
+        if self._info is not None:
+            QApplication.clipboard().setText(self._info.text())
