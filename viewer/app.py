@@ -13,6 +13,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
@@ -167,30 +168,74 @@ def run(
         raise KernelscopeError(f"no dialog {dialog!r}", hint="choose " + ", ".join(DIALOG_SIZES))
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
+    shown = Shown(kernel, line, pane, db, nnfusion_model, baseline, ranking, dialog)
     with _palette(app, palette):
         if screenshot_to:
-            db_view = (pane if pane in DB_PANES else None, db, nnfusion_model)
-            alone = pane if pane in PANES else None
-            compare = (baseline, ranking)
-            return _screenshot(
-                app, path, Path(screenshot_to), kernel, line, alone, db_view, compare, dialog
-            )
+            return _screenshot(app, path, Path(screenshot_to), shown)
         window = MainWindow()
         window.compare.rank_lines_by(ranking)
         if path and not is_model(path):  # before it shows: no welcome page on the way
             _locate_when_opened(window, kernel, line)
-            window.open_path(path)
-            if baseline:
-                window.compare_with_paths([baseline])
+            _open(window, path, baseline)
         window.show()
-        if pane in PANES:
-            window.show_pane(pane)
-        _show_db(window, pane if pane in DB_PANES else None, db, nnfusion_model)
+        _show_extras(window, shown)
         if path and is_model(path):  # Build & Profile, over the window
             window.open_path(path)
-        if dialog:
-            show_dialog(window, dialog)
         return app.exec()
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the window shows once open, beside the file: ``run``'s arguments."""
+
+    kernel: str | None = None
+    line: int | None = None
+    pane: str | None = None  # one of PANES or DB_PANES
+    db: str | None = None
+    nnfusion_model: str | None = None
+    baseline: str | None = None
+    ranking: str | None = None
+    dialog: str | None = None
+
+    @property
+    def dock(self) -> str | None:
+        """The pane of ``PANES`` shown (a screenshot renders it alone)."""
+        return self.pane if self.pane in PANES else None
+
+
+def _open(window: MainWindow, path: str, baseline: str | None) -> None:
+    window.open_path(path)
+    if baseline:
+        window.compare_with_paths([baseline])
+
+
+def _show_extras(window: MainWindow, shown: Shown, screenshot: bool = False) -> QWidget | None:
+    """Show the pane, the Kernel DB dock's tab and the dialog ``shown`` asks for, at the
+    screenshot's sizes with ``screenshot``; the dialog, if one was opened."""
+    if shown.dock:
+        widget = window.show_pane(shown.dock)
+        dock = widget.parentWidget()
+        if screenshot and isinstance(dock, QDockWidget):  # its size, whatever room is left
+            dock.setFloating(True)
+            dock.resize(*PANES[shown.dock])
+    db_tab = shown.pane if shown.pane in DB_PANES else None
+    if db_tab or shown.db or shown.nnfusion_model:
+        default = "nnfusion-coverage" if shown.nnfusion_model else "kernel-db"
+        window.show_db_tab(DB_PANES[db_tab or default])
+        if screenshot:
+            height = SCREENSHOT_SIZE[1] // 2
+            window.resizeDocks([window.db_dock], [height], Qt.Orientation.Vertical)
+        if shown.db:
+            window.db_panel.set_path(shown.db)
+        window.db_panel.ensure_loaded()
+        if shown.nnfusion_model:
+            window.db_panel.coverage.set_model(shown.nnfusion_model)
+    if not shown.dialog:
+        return None
+    dialog = show_dialog(window, shown.dialog)
+    if screenshot:
+        dialog.resize(*DIALOG_SIZES[shown.dialog])
+    return dialog
 
 
 def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None) -> None:
@@ -207,41 +252,15 @@ def _locate_when_opened(window: MainWindow, kernel: str | None, line: int | None
     window.document_opened.connect(locate)
 
 
-def _show_db(
-    window: MainWindow, pane: str | None, db: str | None, model: str | None, height: int = 0
-) -> None:
-    """The Kernel DB dock raised on ``pane``'s tab, on ``db``, with ``model``'s coverage."""
-    if not (pane or db or model):
-        return
-    window.show_db_tab(DB_PANES[pane or ("nnfusion-coverage" if model else "kernel-db")])
-    if height:
-        window.resizeDocks([window.db_dock], [height], Qt.Orientation.Vertical)
-    if db:
-        window.db_panel.set_path(db)
-    window.db_panel.ensure_loaded()
-    if model:
-        window.db_panel.coverage.set_model(model)
-
-
 def show_dialog(window: MainWindow, name: str) -> QWidget:
     """Open one of the Help menu's windows over ``window`` (``DIALOG_SIZES``)."""
     return window.about() if name == "about" else window.user_guide()
 
 
-def _screenshot(
-    app: QApplication,
-    path: str | None,
-    out: Path,
-    kernel: str | None,
-    line: int | None,
-    pane: str | None = None,
-    db_view: tuple[str | None, str | None, str | None] = (None, None, None),
-    compare: tuple[str | None, str | None] = (None, None),
-    dialog: str | None = None,
-) -> int:
-    """Open ``path`` (and ``compare``'s baseline to compare it with, its hot lines ranked by
-    its ranking), go to the location, wait until every job is done, save the PNG (of the
-    whole window, of one pane, or of ``dialog`` alone)."""
+def _screenshot(app: QApplication, path: str | None, out: Path, shown: Shown) -> int:
+    """Open ``path`` (compared with ``shown``'s baseline, if any), show what ``shown`` asks
+    for, wait until every job is done, save the PNG (of the whole window, of one pane, or of
+    the dialog alone)."""
     if path and is_model(path):
         raise KernelscopeError(
             f"{Path(path).name} is a model: screenshots show workspaces and reports",
@@ -253,8 +272,7 @@ def _screenshot(
         window = MainWindow(restore_layout=False, settings=settings)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.resize(*SCREENSHOT_SIZE)
-        baseline, ranking = compare
-        window.compare.rank_lines_by(ranking)
+        window.compare.rank_lines_by(shown.ranking)
         timeout = QTimer(window)
         timeout.setSingleShot(True)
         # a loop of its own, not app.exec(): the application (a test's, say) is not quit, so
@@ -283,7 +301,7 @@ def _screenshot(
 
         def located(document: ViewDocument) -> None:
             try:
-                show_location(window, kernel, line)
+                show_location(window, shown.kernel, shown.line)
             except KernelscopeError as exc:
                 errors.append(exc)
 
@@ -294,9 +312,9 @@ def _screenshot(
             if errors:
                 finish()
                 return
-            if line:
-                window.source.show_row(line - 1, center=True)
-            image = shot_of[0].grab() if shot_of else _grab(window, pane)
+            if shown.line:
+                window.source.show_row(shown.line - 1, center=True)
+            image = dialog.grab() if dialog is not None else _grab(window, shown.dock)
             if not image.save(str(out)):
                 finish(KernelscopeError(f"could not write {out}", hint="check the folder exists"))
             else:
@@ -310,17 +328,9 @@ def _screenshot(
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
         if path:
-            window.open_path(path)
-            if baseline:
-                window.compare_with_paths([baseline])
+            _open(window, path, shown.baseline)
         window.show()  # with nothing open, the welcome page reads what is installed
-        if pane:
-            _show_pane(window, pane)
-        _show_db(window, *db_view, height=SCREENSHOT_SIZE[1] // 2)
-        shot_of: list[QWidget] = []
-        if dialog:
-            shot_of.append(show_dialog(window, dialog))
-            shot_of[0].resize(*DIALOG_SIZES[dialog])
+        dialog = _show_extras(window, shown, screenshot=True)
         timeout.start(SCREENSHOT_TIMEOUT_MS)
         if not window.workers.busy:
             settled()
@@ -329,14 +339,6 @@ def _screenshot(
     if errors:
         raise errors[0]
     return 0
-
-
-def _show_pane(window: MainWindow, pane: str) -> None:
-    widget = window.show_pane(pane)
-    dock = widget.parentWidget()
-    if isinstance(dock, QDockWidget):  # its own size, whatever room the window leaves it
-        dock.setFloating(True)
-        dock.resize(*PANES[pane])
 
 
 def _grab(window: MainWindow, pane: str | None) -> QPixmap:
