@@ -88,15 +88,22 @@ def _module_location(module: str) -> str:
     return spec.origin or ""
 
 
-def _package_fact(name: str, module: str, needed_for: str, required: bool, hint: str) -> Fact:
+def _package_fact(
+    name: str, module: str, needed_for: str, required: bool, hint: str, elsewhere: str = ""
+) -> Fact:
+    """A Python package's fact; ``elsewhere`` is where it is when not importable (a copy the
+    process adds to its path when it needs it)."""
     hint = _PACKAGE_HINT if frozen() else hint
-    location = _module_location(module)
-    if not location and module == "ncu_report":  # the one Nsight Compute comes with
-        folder = ncu_report_dir()
-        location = str(folder / "ncu_report.py") if folder else ""
+    location = _module_location(module) or elsewhere
     version = _version(_DISTRIBUTIONS[name])
     found = bool(location)
     return Fact(name, found, version, location, needed_for, "" if found else hint, required)
+
+
+def _nsight_reader() -> str:
+    """The reader that comes with Nsight Compute, which ``core.ncu`` falls back on."""
+    folder = ncu_report_dir()
+    return str(folder / "ncu_report.py") if folder else ""
 
 
 def installed_facts(*, probe_gpu: bool = True) -> list[Fact]:
@@ -158,6 +165,7 @@ def installed_facts(*, probe_gpu: bool = True) -> list[Fact]:
             "reading .ncu-rep reports (NVIDIA's report reader)",
             False,
             _PIP_HINT,
+            _nsight_reader(),
         )
     )
     gpu = local_gpu_arch() if probe_gpu else None
