@@ -300,11 +300,6 @@ def main() -> None:
     parser.add_argument("reports", nargs="*", type=Path, help="more .ncu-rep reports to compare")
     args = parser.parse_args()
     if args.child:
-        from kernelscope.core.ncu import load_reader_first
-
-        # where the reader is Nsight Compute's own (the GPU host), before numpy, as the CLI
-        # and the reading children load it; its load is then outside the figures
-        load_reader_first(unless_pip=True)
         print(json.dumps(_measure(args.child[0], args.child[1:])))
         return
     files = make_data()

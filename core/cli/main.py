@@ -116,10 +116,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
-    if not args.func.__module__.endswith("cli_gui"):  # the window never loads the reader
-        from ..ncu import load_reader_first
-
-        load_reader_first(unless_pip=True)
     try:
         return int(args.func(args) or 0)
     except Cancelled as exc:

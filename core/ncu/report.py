@@ -95,12 +95,13 @@ def _import_ncu_report() -> Any:
 
 def load_reader_first(*, unless_pip: bool = False) -> None:
     """Import NVIDIA's reader now, before numpy, in a process that will read with it (the
-    report-reading children, the CLI): with numpy imported first, the reader that comes with
-    Nsight Compute 2025.3 (extras/python) segfaults in ``IMetric.unit`` once ``source_info``
-    has been called (seen on the H200 host; the pip ``ncu_report`` does not). Nothing
-    happens where numpy is already loaded or no reader is installed; with ``unless_pip``,
-    nor where the reader is pip's (a package; Nsight Compute's is one ``ncu_report.py``): the
-    CLI then imports no reader it may not need."""
+    report-reading children; a ``ReportReader`` that may load it). With numpy imported
+    first, the reader that comes with Nsight Compute 2025.3 (extras/python) segfaults in
+    ``IMetric.unit`` once ``source_info`` has been called (seen on the H200 host; the pip
+    ``ncu_report`` does not). Nothing happens where numpy is already loaded or no reader is
+    installed; with ``unless_pip``, nor where the reader is pip's (a package; Nsight
+    Compute's is one ``ncu_report.py``): a kernel list then imports no reader it does not
+    need."""
     if "numpy" in sys.modules or "ncu_report" in sys.modules:
         return
     if unless_pip:
@@ -143,6 +144,8 @@ class ReportReader:
         self._locations: dict[tuple[str, int], dict[int, Location | None]] = {}
         self._nvidia: dict[str, MetricText | None] = {}  # NVIDIA's unit, description
         self._may_load = nvidia
+        if nvidia:  # a process that may read with NVIDIA's reader: before numpy, if need be
+            load_reader_first(unless_pip=True)
         if decode:
             try:
                 self._file = ReportFile(self.path)
