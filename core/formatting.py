@@ -27,6 +27,18 @@ def format_number(value: float | None, missing: str = "") -> str:
     return f"{value:.3g}"
 
 
+def format_signed(value: float | None, missing: str = "") -> str:
+    """``format_number`` with a ``+`` before a positive value: a change."""
+    text = format_number(value, missing)
+    return f"+{text}" if value is not None and value > 0 else text
+
+
+def format_us(ns: float | None, missing: str = "-", signed: bool = False) -> str:
+    """Nanoseconds as microseconds, read as ``format_number`` (``format_signed``) reads them."""
+    us = ns / 1e3 if ns is not None else None
+    return format_signed(us, missing) if signed else format_number(us, missing)
+
+
 def format_dims(values: Sequence[int] | None) -> str:
     """``[16, 1, 1]`` -> ``16x1x1``; ``-`` when unknown or never launched (all zeros)."""
     return "x".join(str(v) for v in values) if values and any(values) else "-"

@@ -29,7 +29,7 @@ from ..compare import (
     open_comparison,
 )
 from ..errors import KernelscopeError
-from ..formatting import format_number
+from ..formatting import format_number, format_signed, format_us
 from ..ncu import SAMPLES, label_of
 from .table import format_table
 
@@ -171,19 +171,14 @@ def regressions(diff: ProfileDiff, pct: float) -> list[str]:
     for label, d in rows:
         if d.status == SLOWER and d.pct is not None and d.pct > pct:
             out.append(
-                f"{label} {_pct(d.pct)} ({_us(d.base_per_pass_ns)} -> {_us(d.new_per_pass_ns)} us, "
-                f"noise +-{_us(d.noise_ns)} us) is over {pct:g}%"
+                f"{label} {_pct(d.pct)} ({format_us(d.base_per_pass_ns)} -> "
+                f"{format_us(d.new_per_pass_ns)} us, noise +-{format_us(d.noise_ns)} us) "
+                f"is over {pct:g}%"
             )
     return out
 
 
 # ---- formatting ---------------------------------------------------------------------------------
-def _us(ns: float | None) -> str:
-    return format_number(ns / 1e3 if ns is not None else None, "-")
-
-
-def _signed_us(ns: float | None) -> str:
-    return _signed(ns / 1e3 if ns is not None else None)
 
 
 def _pct(p: float | None) -> str:
@@ -198,10 +193,6 @@ def _num(v: float | None) -> str:
     return format_number(v, "-")
 
 
-def _signed(v: float | None) -> str:
-    return ("+" if v is not None and v > 0 else "") + format_number(v, "-")
-
-
 def _side_line(s: Side) -> str:
     passes = f"{s.passes} passes" if s.passes > 1 else "1 pass"
     model = f", {s.model}" if s.model else ""
@@ -209,7 +200,7 @@ def _side_line(s: Side) -> str:
     return (
         f"{s.role:4}  {s.name} ({s.kind}{model}{ws}): {s.device or 'unknown GPU'} "
         f"(cc {s.compute_capability or '?'}), {s.launches} launches of {s.kernels} kernels, "
-        f"{passes}, {_us(s.total_per_pass_ns)} us per pass"
+        f"{passes}, {format_us(s.total_per_pass_ns)} us per pass"
     )
 
 
@@ -221,12 +212,12 @@ def _kernel_rows(diff: ProfileDiff) -> list[list[str]]:
                 k.match.label,
                 k.match.method,
                 _launches(k),
-                _us(k.base_per_pass_ns),
-                _us(k.new_per_pass_ns),
-                _signed_us(k.delta_ns),
+                format_us(k.base_per_pass_ns),
+                format_us(k.new_per_pass_ns),
+                format_us(k.delta_ns, signed=True),
                 _pct(k.pct),
                 _ratio(k.ratio),
-                _us(k.noise_ns),
+                format_us(k.noise_ns),
                 STATUS.get(k.status, k.status),
             ]
         )
@@ -236,12 +227,12 @@ def _kernel_rows(diff: ProfileDiff) -> list[list[str]]:
             "total (sum over kernels)",
             "",
             f"{diff.base.launches}/{diff.new.launches}",
-            _us(t.base_per_pass_ns),
-            _us(t.new_per_pass_ns),
-            _signed_us(t.delta_ns),
+            format_us(t.base_per_pass_ns),
+            format_us(t.new_per_pass_ns),
+            format_us(t.delta_ns, signed=True),
             _pct(t.pct),
             _ratio(t.ratio),
-            _us(t.noise_ns),
+            format_us(t.noise_ns),
             STATUS.get(t.status, t.status),
         ]
     )
@@ -318,7 +309,7 @@ def _line_rows(comp: KernelComparison, metric: str, all_lines: bool) -> list[lis
                 row.kind,
                 _num(a),
                 _num(b),
-                _signed(d),
+                format_signed(d, "-"),
                 "~" if d is not None and d != 0 and abs(d) <= noise else "",
                 (row.new_text if row.new_text is not None else row.base_text or "").strip()[:90],
             ]
@@ -351,7 +342,7 @@ def _kernel_text(comp: KernelComparison, metric: str, all_lines: bool) -> list[s
                         f"{o.count_delta:+d}",
                         _num(o.base_executed),
                         _num(o.new_executed),
-                        _signed(o.executed_delta),
+                        format_signed(o.executed_delta, "-"),
                     ]
                     for o in ops[:20]
                 ],
@@ -392,7 +383,7 @@ def _hot_text(hot: tuple[list[LineChange], list[LineChange]], metric: str) -> li
                 f"{c.row.base_line or '-'}->{c.row.new_line or '-'}",
                 _num(c.base_value),
                 _num(c.new_value),
-                _signed(c.delta),
+                format_signed(c.delta, "-"),
                 "~" if c.within_noise else "",
                 (c.row.new_text or c.row.base_text or "").strip()[:70],
             ]
@@ -425,8 +416,8 @@ def _markdown(
 ) -> str:
     t = diff.total
     out = [
-        f"### kernelscope diff: {_pct(t.pct)} total ({_us(t.base_per_pass_ns)} -> "
-        f"{_us(t.new_per_pass_ns)} us per pass, {STATUS.get(t.status, t.status)})",
+        f"### kernelscope diff: {_pct(t.pct)} total ({format_us(t.base_per_pass_ns)} -> "
+        f"{format_us(t.new_per_pass_ns)} us per pass, {STATUS.get(t.status, t.status)})",
         "",
         f"- base: {_side_line(diff.base)[6:]}",
         f"- new: {_side_line(diff.new)[6:]}",
@@ -459,7 +450,7 @@ def _markdown(
                 f"{c.row.base_line or '-'}->{c.row.new_line or '-'}",
                 _num(c.base_value),
                 _num(c.new_value),
-                _signed(c.delta),
+                format_signed(c.delta, "-"),
                 "~" if c.within_noise else "",
             ]
             for c in items

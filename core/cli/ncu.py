@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import KernelscopeError
-from ..formatting import format_dims, format_number
+from ..formatting import format_dims, format_number, format_us
 from ..ncu import SAMPLES, HotLine, Launch, Profile, check_against_workspace, is_report, label_of
 from ..workspace import MANIFEST, Workspace
 from .table import format_table
@@ -81,10 +81,6 @@ def _num(value: float | None) -> str:
     return format_number(value, missing="-")
 
 
-def _us(ns: float | None) -> str:
-    return _num(ns / 1e3 if ns is not None else None)
-
-
 # ---- kernels ---------------------------------------------------------------------------------
 def _kernels(args: argparse.Namespace) -> int:
     if len(args.inputs) == 1 and _is_workspace(args.inputs[0]):
@@ -130,7 +126,7 @@ def _kernels(args: argparse.Namespace) -> int:
                     k.name,
                     format_dims(k.grid),
                     format_dims(k.block),
-                    _us(k.duration_ns),
+                    format_us(k.duration_ns),
                     _num(k.share * 100),
                     _num(k.sm_throughput_pct),
                     _num(k.memory_throughput_pct),
@@ -147,7 +143,7 @@ def _kernels(args: argparse.Namespace) -> int:
                     x.name,
                     format_dims(x.grid),
                     format_dims(x.block),
-                    _us(x.duration_ns),
+                    format_us(x.duration_ns),
                     _num((x.duration_ns or 0.0) / total * 100 if total else None),
                     _num(x.sm_throughput_pct),
                     _num(x.memory_throughput_pct),

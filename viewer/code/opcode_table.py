@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, KernelComparison, OpcodeDelta
 
-from ..widgets.formatting import format_number
+from ..widgets.formatting import format_number, format_signed
 from ..widgets.roles import SortRole
 from .delta_delegate import DeltaDelegate, DeltaRole
 
@@ -33,11 +33,6 @@ def _status(change: float | None) -> str | None:
     if change is None:
         return None
     return WITHIN_NOISE if change == 0 else SLOWER if change > 0 else FASTER
-
-
-def _signed(value: float | None) -> str:
-    text = format_number(value)
-    return f"+{text}" if value is not None and value > 0 else text
 
 
 class OpcodeModel(QAbstractTableModel):
@@ -84,7 +79,7 @@ class OpcodeModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
                 return o.opcode
-            return _signed(value) if col in DELTA_COLUMNS else format_number(value)
+            return format_signed(value) if col in DELTA_COLUMNS else format_number(value)
         if role == SortRole:
             return value
         if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:

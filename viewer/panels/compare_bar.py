@@ -21,18 +21,9 @@ from kernelscope.core.compare import (
 )
 
 from ..code.delta_delegate import status_colour
-from ..widgets.formatting import format_number
+from ..widgets.formatting import format_us
 
 NOTES_SHOWN = 2  # notes on the bar; all of them in its tooltip
-
-
-def _us(ns: float | None) -> str:
-    return format_number(ns / 1e3 if ns is not None else None, "-")
-
-
-def _signed_us(ns: float | None) -> str:
-    text = _us(ns)
-    return f"+{text}" if ns is not None and ns > 0 else text
 
 
 def change_text(d: TimeDelta) -> str:
@@ -40,8 +31,8 @@ def change_text(d: TimeDelta) -> str:
     the verdict coloured as the kernel list's bars are."""
     if d.status in (ONLY_BASE, ONLY_NEW):
         side = d.base_per_pass_ns if d.status == ONLY_BASE else d.new_per_pass_ns
-        return f"{html.escape(d.status)} ({_us(side)} µs per pass)"
-    times = f"{_us(d.base_per_pass_ns)} → {_us(d.new_per_pass_ns)} µs per pass"
+        return f"{html.escape(d.status)} ({format_us(side)} µs per pass)"
+    times = f"{format_us(d.base_per_pass_ns)} → {format_us(d.new_per_pass_ns)} µs per pass"
     if d.delta_ns is None or d.noise_ns is None:
         return f"{times}, {html.escape(d.status)}"
     pct = f" ({d.pct:+.1f}%)" if d.pct is not None else ""
@@ -49,7 +40,8 @@ def change_text(d: TimeDelta) -> str:
     verdict = html.escape(d.status)
     if colour is not None:
         verdict = f'<span style="color:{colour.name()}"><b>{verdict}</b></span>'
-    return f"{times}, {_signed_us(d.delta_ns)} µs{pct}, {verdict} (±{_us(d.noise_ns)} µs)"
+    change = format_us(d.delta_ns, signed=True)
+    return f"{times}, {change} µs{pct}, {verdict} (±{format_us(d.noise_ns)} µs)"
 
 
 def _gpus(base: Side, new: Side) -> str:

@@ -27,7 +27,7 @@ from kernelscope.core.view import KernelSummary, ViewDocument
 
 from ..code.delegates import BarDelegate
 from ..code.delta_delegate import DeltaDelegate, DeltaRole
-from ..widgets.formatting import format_number
+from ..widgets.formatting import format_number, format_signed
 from ..widgets.roles import BarRole
 from .kernel_list import KernelList
 from .kernel_list_model import _Column
@@ -40,18 +40,14 @@ def _us(ns: float | None) -> float | None:
     return ns / 1e3 if ns is not None else None
 
 
-def _signed(value: float | None) -> str:
-    text = format_number(value)
-    return f"+{text}" if value is not None and value > 0 else text
-
-
 def _tooltip(d: KernelDelta) -> str:
     m = d.match
     lines = [f"<b>{m.label}</b>", f"{d.status}; matched by {m.method}: {m.evidence}"]
     if d.delta_ns is not None and d.noise_ns is not None:
         lines.append(
             f"{format_number(_us(d.base_per_pass_ns))} → {format_number(_us(d.new_per_pass_ns))} "
-            f"µs per pass, {_signed(_us(d.delta_ns))} µs (noise ±{format_number(_us(d.noise_ns))})"
+            f"µs per pass, {format_signed(_us(d.delta_ns))} µs "
+            f"(noise ±{format_number(_us(d.noise_ns))})"
         )
     lines.append(f"launches: {d.base_launches} in base, {d.new_launches} in new")
     return "<br>".join(lines)
@@ -126,7 +122,7 @@ def compare_columns(
             return ""
         if d.delta_ns is None:
             return STATUS_TEXT.get(d.status, d.status)
-        return _signed(_us(d.delta_ns))
+        return format_signed(_us(d.delta_ns))
 
     def ratio_text(s: KernelSummary) -> str:
         d = delta(s)

@@ -1,5 +1,5 @@
 """How numbers look in tables: core's one formatter, so the window and the CLI agree."""
 
-from kernelscope.core.formatting import format_dims, format_number
+from kernelscope.core.formatting import format_dims, format_number, format_signed, format_us
 
-__all__ = ["format_dims", "format_number"]
+__all__ = ["format_dims", "format_number", "format_signed", "format_us"]
