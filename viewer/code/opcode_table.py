@@ -124,9 +124,13 @@ class OpcodeTable(QWidget):
         self.comparison = comp
         changed = [o for o in comp.opcodes if o.count_delta or o.executed_delta] if comp else []
         self.model.set_rows(changed)
-        chars = self.table.fontMetrics().horizontalAdvance("0")
+        metrics = self.table.fontMetrics()
+        chars = metrics.horizontalAdvance("0")
         for column, width in enumerate([16, 7, 7, 10, 12, 12, 13]):
-            self.table.setColumnWidth(column, chars * width)
+            # at least as wide as its widest figure (a few dozen rows: measured)
+            texts = [self.model.index(r, column).data() for r in range(self.model.rowCount())]
+            widest = max((metrics.horizontalAdvance(t or "") for t in texts), default=0)
+            self.table.setColumnWidth(column, max(chars * width, widest + chars * 2))
         if comp is None:
             self.caption.setText("")
             return

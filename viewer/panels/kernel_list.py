@@ -61,11 +61,10 @@ class KernelList(QWidget):
 
     def _on_document(self) -> None:
         self.model.set_document(self.selection.document)
-        chars = self.fontMetrics().horizontalAdvance("0")
         for column in range(self.model.columnCount()):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
             self.table.setItemDelegateForColumn(column, self._bars if bar else None)
-            self.table.setColumnWidth(column, chars * (34 if column == 0 else 11))
+        self.fit_columns(1)  # the time beside the name
         # hottest first when a profile measured time, else program order (column -1 sorted
         # descending would be program order reversed)
         timed = bool(self.selection.document and self.selection.document.kernel_metric_names)
@@ -73,6 +72,29 @@ class KernelList(QWidget):
             1 if timed else -1,
             Qt.SortOrder.DescendingOrder if timed else Qt.SortOrder.AscendingOrder,
         )
+
+    def fit_columns(self, beside: int) -> None:
+        """Each column as wide as its widest figure; the name takes what the ``beside``
+        columns after it leave of the list's width, so that they show without scrolling."""
+        metrics = self.table.fontMetrics()
+        chars = metrics.horizontalAdvance("0")
+        header = self.table.horizontalHeader()
+        widths = []
+        for column in range(1, self.model.columnCount()):
+            title = str(self.model.headerData(column, Qt.Orientation.Horizontal) or "")
+            texts = [self.model.index(r, column).data() or "" for r in range(self.model.rowCount())]
+            widest = max((metrics.horizontalAdvance(t) for t in texts), default=0)
+            # room for the sort arrow beside the title; long text (fused ops) is cut
+            title_width = header.fontMetrics().horizontalAdvance(title) + chars * 3
+            widths.append(min(max(chars * 8, title_width, widest + chars * 2), chars * 24))
+        for column, width in enumerate(widths, start=1):
+            self.table.setColumnWidth(column, width)
+        if self.table.isVisible():
+            room = self.table.maximumViewportSize().width()
+            room -= self.table.verticalScrollBar().sizeHint().width() + sum(widths[:beside])
+        else:  # no width to share yet
+            room = chars * 34
+        self.table.setColumnWidth(0, max(chars * 14, min(room, chars * 34)))
 
     def _on_kernel(self) -> None:
         kernel = self.selection.kernel
