@@ -14,9 +14,11 @@ from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
 from viewer_support import settle
 
 from kernelscope.core.ncu import TIME_US, label_of
+from kernelscope.viewer.code.diff_pane import BASE_VALUE, DELTA, NEW_VALUE
 from kernelscope.viewer.panels.compare_kernels import DELTA_TITLE
 from kernelscope.viewer.widgets.bars import RowChart
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
+from kernelscope.viewer.workers.compare_worker import metric_key
 
 DATA = Path(__file__).parent / "data"
 ALONE = DATA / "h200" / "small_cnn_h200.ncu-rep"  # no workspace: its own SASS and sources
@@ -134,6 +136,11 @@ def test_numbers_stay_whole_in_their_columns(qtbot, make_window) -> None:
             assert not _spilling(pane.table, numbers), (name, pane.objectName())
         table = window.compare.opcodes.table
         assert not _spilling(table, list(range(1, table.model().columnCount()))), name
+        # the side-by-side view of the two sources (shown when they differ; here asked for)
+        diff = window.compare.diff_pane
+        diff.show_comparison(window.compare.controller.current, metric_key(THREAD_INSTRUCTIONS))
+        assert diff.model.rowCount() > 0
+        assert not _spilling(diff.table, [BASE_VALUE, NEW_VALUE, DELTA]), name
 
 
 def test_a_hot_lines_location_keeps_its_line_when_the_name_is_cut(qtbot, make_window) -> None:
