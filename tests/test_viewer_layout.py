@@ -119,8 +119,10 @@ def test_compare_mode_shows_each_time_once(qtbot, make_window) -> None:
 
 
 def test_numbers_stay_whole_in_their_columns(qtbot, make_window) -> None:
-    """Thread instructions per line and per instruction run to 8 digits in the mlp report;
-    compared, the Base and Δ columns were 9 characters wide."""
+    """Thread instructions per line and per instruction run to 8 digits in the mlp report:
+    compared, the Base and Δ columns were 9 characters wide and the side-by-side view's 9 and
+    10, too narrow for them; each column is as wide as its widest number now (the hot lines'
+    Value, 10 characters, holds 8 digits but would not hold 9)."""
     window = make_window(MLP)
     window.compare_with_paths([MLP])  # itself: every change 0, the baseline's values shown
     window.open_path(MLP)
@@ -141,6 +143,10 @@ def test_numbers_stay_whole_in_their_columns(qtbot, make_window) -> None:
         diff.show_comparison(window.compare.controller.current, metric_key(THREAD_INSTRUCTIONS))
         assert diff.model.rowCount() > 0
         assert not _spilling(diff.table, [BASE_VALUE, NEW_VALUE, DELTA]), name
+    window.hot.scope.setCurrentIndex(1)  # the whole model's hottest lines: 81,920,000 first
+    settle(qtbot, window)
+    assert window.hot.model.rowCount() > 0
+    assert not _spilling(window.hot.table, [0, 1])
 
 
 def test_a_hot_lines_location_keeps_its_line_when_the_name_is_cut(qtbot, make_window) -> None:

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.view import HotLine, Selection, hot_lines
 
 from ..code.delegates import BarDelegate
+from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
 from ..workers.jobs import Latest, Workers
@@ -225,7 +226,10 @@ class HotLinesPanel(QWidget):
         self.caption.setToolTip(tip)
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate([10, 8, 30, 26, 18]):  # a reset forgets the widths
-            self.table.setColumnWidth(column, chars * width)
+            if column < 2:  # the numbers, whole
+                fit_column(self.table, column, width)
+            else:
+                self.table.setColumnWidth(column, chars * width)
 
     def _on_failed(self, error: BaseException, metric: str) -> None:
         self.model.set_rows([])

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.view import Selection
 
 from ..code.delegates import BarDelegate
+from ..widgets.columns import fit_column
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
 from ..widgets.sorting import LastRowsProxy
 from .kernel_list_model import KernelListModel
@@ -76,19 +77,9 @@ class KernelList(QWidget):
     def fit_columns(self, beside: int) -> None:
         """Each column as wide as its widest figure; the name takes what the ``beside``
         columns after it leave of the list's width, so that they show without scrolling."""
-        metrics = self.table.fontMetrics()
-        chars = metrics.horizontalAdvance("0")
-        header = self.table.horizontalHeader()
-        widths = []
-        for column in range(1, self.model.columnCount()):
-            title = str(self.model.headerData(column, Qt.Orientation.Horizontal) or "")
-            texts = [self.model.index(r, column).data() or "" for r in range(self.model.rowCount())]
-            widest = max((metrics.horizontalAdvance(t) for t in texts), default=0)
-            # room for the sort arrow beside the title; long text (fused ops) is cut
-            title_width = header.fontMetrics().horizontalAdvance(title) + chars * 3
-            widths.append(min(max(chars * 8, title_width, widest + chars * 2), chars * 24))
-        for column, width in enumerate(widths, start=1):
-            self.table.setColumnWidth(column, width)
+        chars = self.table.fontMetrics().horizontalAdvance("0")
+        # long text (fused ops) is cut
+        widths = [fit_column(self.table, c, 8, 24) for c in range(1, self.model.columnCount())]
         if self.table.isVisible():
             room = self.table.maximumViewportSize().width()
             room -= self.table.verticalScrollBar().sizeHint().width() + sum(widths[:beside])
