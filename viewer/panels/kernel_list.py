@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.view import Selection
 
 from ..code.delegates import BarDelegate
-from ..widgets.columns import fit_column
+from ..widgets.columns import fit_column, widest_text
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
 from ..widgets.sorting import LastRowsProxy
 from .kernel_list_model import KernelListModel
@@ -75,8 +75,9 @@ class KernelList(QWidget):
         )
 
     def fit_columns(self, beside: int) -> None:
-        """Each column as wide as its widest figure; the name takes what the ``beside``
-        columns after it leave of the list's width, so that they show without scrolling."""
+        """Each column as wide as its widest figure; the name as wide as the longest one but
+        no wider than what the ``beside`` columns after it leave of the list's width, so
+        that they show without scrolling."""
         chars = self.table.fontMetrics().horizontalAdvance("0")
         # long text (fused ops) is cut
         widths = [fit_column(self.table, c, 8, 24) for c in range(1, self.model.columnCount())]
@@ -85,7 +86,8 @@ class KernelList(QWidget):
             room -= self.table.verticalScrollBar().sizeHint().width() + sum(widths[:beside])
         else:  # no width to share yet
             room = chars * 34
-        self.table.setColumnWidth(0, max(chars * 14, min(room, chars * 34)))
+        names = widest_text(self.table, 0) + chars * 2
+        self.table.setColumnWidth(0, max(chars * 14, min(room, names)))
 
     def _on_kernel(self) -> None:
         kernel = self.selection.kernel
