@@ -126,6 +126,11 @@ class BuildPlan:
         return cls(**data)
 
 
+def default_workspace(model: Path) -> Path:
+    """Where a model's workspace goes when no folder is given: ``MODEL.kscope`` beside it."""
+    return model.with_suffix(".kscope")
+
+
 def default_arch() -> str:
     return local_gpu_arch() or "sm_90"
 

@@ -48,9 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_in_child
+    from ..build import BuildRequest, build_in_child, default_workspace
 
-    output = args.output or args.model.with_suffix(".kscope")
+    output = args.output or default_workspace(args.model)
     request = BuildRequest(
         model=args.model,
         output=output,

@@ -97,10 +97,10 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_in_child, parse_shapes
+    from ..build import BuildRequest, build_in_child, default_workspace, parse_shapes
     from .build import print_kernel_table
 
-    output = args.output or args.model.with_suffix(".kscope")
+    output = args.output or default_workspace(args.model)
     with TerminalProgress() as progress:
         ws = build_in_child(
             BuildRequest(
