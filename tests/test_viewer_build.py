@@ -186,10 +186,12 @@ def test_the_workspace_follows_the_model_unless_typed(qtbot, make_window, tmp_pa
     window = make_window(ws)
     dialog = _open_dialog(window)
     assert dialog.model.text() == "" and dialog.output.text() == str(ws)
+    assert not dialog.build.isChecked()  # the open workspace, as it is
     dialog.model.setFocus()
     qtbot.keyClicks(dialog.model, str(MODEL))
     qtbot.keyClick(dialog.model, Qt.Key.Key_Tab)
-    assert dialog.output.text() == str(tmp_path.parent / MODEL.with_suffix(".kscope"))
+    assert dialog.output.text() == str(MODEL.with_suffix(".kscope"))
+    assert dialog.build.isChecked()  # a model typed in is one to build
     assert dialog.request().output == MODEL.with_suffix(".kscope")
 
     dialog.output.clear()
@@ -253,12 +255,30 @@ def test_a_crash_shows_its_message_and_log_not_the_stack_dump(qtbot, make_window
     assert "crashed in tvm.compile: killed by SIGSEGV (Segmentation fault)" in log
     assert "the child's full log is in " in log and "Tensorize" not in log
     assert dialog.bar.value() > 0 and dialog.bar.text().startswith("failed at ")
-    view = dialog.log.viewport()
-    first = dialog.log.cursorForPosition(QPoint(0, 0)).blockNumber()
-    last = dialog.log.cursorForPosition(QPoint(0, view.height() - 1)).blockNumber()
-    shown = [dialog.log.document().findBlockByNumber(n).text() for n in range(first, last + 1)]
+    shown = _lines_in_view(dialog.log)
     assert any("crashed in tvm.compile" in line for line in shown)
     assert any("full log is in" in line for line in shown)
+    dialog.close()
+
+
+def _lines_in_view(log) -> list[str]:  # noqa: ANN001
+    view = log.viewport()
+    first = log.cursorForPosition(QPoint(0, 0)).blockNumber()
+    last = log.cursorForPosition(QPoint(0, view.height() - 1)).blockNumber()
+    return [log.document().findBlockByNumber(n).text() for n in range(first, last + 1)]
+
+
+def test_an_error_with_a_long_log_stays_in_view(qtbot, make_window) -> None:
+    """A tool's output below the message (nvcc's, TVM's) does not scroll the message away."""
+    window = make_window()
+    dialog = _dialog(window)
+    dialog._append("building model.onnx for sm_90…")
+    log = "\n".join(f"  frame {i}: somewhere in libtvm.so" for i in range(200))
+    dialog._on_failed(KernelscopeError("nvcc failed", hint="see below", details=log))
+    shown = _lines_in_view(dialog.log)
+    assert "error: nvcc failed" in shown and "  hint: see below" in shown
+    assert "  frame 199: somewhere in libtvm.so" in dialog.log.toPlainText()  # all of it kept
+    assert dialog.bar.text() == "failed at 0%"
     dialog.close()
 
 

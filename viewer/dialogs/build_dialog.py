@@ -152,6 +152,7 @@ class BuildDialog(QDialog):
         self.build.toggled.connect(self._update_state)
         self.host.changed.connect(self._update_state)
         self.model.textChanged.connect(self._follow_model)
+        self.model.textEdited.connect(self._model_chosen)
         self.output.textEdited.connect(self._output_edited)
         self._restore()
         if workspace is not None:
@@ -387,6 +388,10 @@ class BuildDialog(QDialog):
         if not self._output_chosen:
             self.output.setText(self._default_output())
 
+    def _model_chosen(self) -> None:
+        """A model typed or browsed for is one to build (not the open workspace as it is)."""
+        self.build.setChecked(True)
+
     def _output_edited(self, text: str) -> None:
         """Typed by the user: the folder stays when the model changes (emptied: it follows)."""
         self._output_chosen = bool(text.strip())
@@ -408,6 +413,7 @@ class BuildDialog(QDialog):
         )
         if path:
             self.model.setText(path)  # the Workspace field follows unless typed
+            self._model_chosen()
 
     def _browse_inputs(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -668,13 +674,15 @@ class BuildDialog(QDialog):
         self._set_bar(self._fraction, "failed at %p%")
         if not isinstance(error, KernelscopeError):  # a bug: say so rather than hide it
             error = KernelscopeError(f"{type(error).__name__}: {error}")
-        message_block = self.log.document().blockCount()
-        self._append(f"error: {error}")
+        text = f"error: {error}"
+        self._append(text)
+        message = self.log.document().lastBlock()
+        for _ in range(text.count("\n")):  # the hint's lines: back to the message's first
+            message = message.previous()
         if error.details:
             self._append(error.details.rstrip())
-            # a tool's log can be long: scroll back to the message (and the hint below it)
-            block = self.log.document().findBlockByNumber(message_block)
-            self.log.setTextCursor(QTextCursor(block))
+            # a tool's log can be long: scroll back up to the message (and the hint below it)
+            self.log.setTextCursor(QTextCursor(message))
             self.log.ensureCursorVisible()
 
     def _on_job_finished(self) -> None:
