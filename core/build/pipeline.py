@@ -306,7 +306,7 @@ class BuildChild:
             raise Cancelled(what) from error
         if isinstance(error, ChildCrashed):
             message = error.message.replace("building", what, 1)
-            logger.warning("%s; log kept in %s", message, self.log_file)
+            logger.info("%s; log kept in %s", message, self.log_file)  # the error says it
             raise KernelscopeError(
                 message,
                 hint=f"nothing was changed in {plan.output}; {error.hint}",
