@@ -34,9 +34,15 @@ ks_venv_path() {
     owner="$(ks_venv_clone "$cache/venv" 2>/dev/null)" || owner=""  # (no python3: said later)
     if [ -z "$owner" ] || [ "$owner" = "$KS_ROOT" ] || [ ! -f "$owner/pyproject.toml" ]; then
         printf '%s\n' "$cache/venv"
-    else
-        printf '%s\n' "$cache/venv-$(printf '%s' "$KS_ROOT" | sha256sum | cut -c1-8)"
+        return 0
     fi
+    local own
+    own="$cache/venv-$(printf '%s' "$KS_ROOT" | sha256sum | cut -c1-8)"
+    if [ ! -e "$own" ]; then
+        ks_say "another clone, $owner, uses $cache/venv; this clone gets its own, $own"
+        ks_say "(set KERNELSCOPE_VENV to choose one)"
+    fi
+    printf '%s\n' "$own"
 }
 
 KS_VENV="$(ks_venv_path)"
@@ -86,11 +92,6 @@ ks_venv() {
     }
     ks_system_packages
     if [ ! -x "$KS_VENV/bin/python" ]; then
-        case "$KS_VENV" in
-            */kernelscope/venv-*)
-                ks_say "another clone, $(ks_venv_clone "${KS_VENV%/*}/venv"), uses ${KS_VENV%/*}/venv;"
-                ks_say "this clone ($KS_ROOT) gets its own (set KERNELSCOPE_VENV to choose one)" ;;
-        esac
         ks_say "creating $KS_VENV"
         python3 -m venv "$KS_VENV"
     fi

@@ -33,7 +33,7 @@ def _installed_from(venv: Path, clone: Path) -> None:
     (info / "direct_url.json").write_text(json.dumps({"dir_info": {"editable": True}, "url": url}))
 
 
-def _venv_of(clone: Path, env: dict[str, str]) -> str:
+def _venv_of(clone: Path, env: dict[str, str], said: list[str] | None = None) -> str:
     proc = subprocess.run(
         ["bash", "-c", 'source "$1/scripts/bootstrap.sh"; printf %s "$KS_VENV"', "-", str(clone)],
         env=env,
@@ -41,6 +41,8 @@ def _venv_of(clone: Path, env: dict[str, str]) -> str:
         text=True,
         check=True,
     )
+    if said is not None:
+        said.append(proc.stderr)
     return proc.stdout
 
 
@@ -55,7 +57,14 @@ def test_a_second_clone_gets_its_own_environment(tmp_path: Path) -> None:
     _installed_from(usual, first)
     assert _venv_of(first, env) == str(usual)
     digest = hashlib.sha256(str(second).encode()).hexdigest()[:8]
-    assert _venv_of(second, env) == f"{usual}-{digest}"
+    said: list[str] = []
+    assert _venv_of(second, env, said) == f"{usual}-{digest}"
+    assert said[0] == (  # said out loud, before it is made
+        f"kernelscope setup: another clone, {first}, uses {usual}; this clone gets its own, "
+        f"{usual}-{digest}\nkernelscope setup: (set KERNELSCOPE_VENV to choose one)\n"
+    )
+    Path(f"{usual}-{digest}").mkdir()
+    assert _venv_of(second, env, said) == f"{usual}-{digest}" and said[1] == ""  # made: quiet
     assert _venv_of(second, {**env, "KERNELSCOPE_VENV": "/somewhere/venv"}) == "/somewhere/venv"
 
     shutil.rmtree(first)  # the clone it ran is gone: the next clone takes it over
