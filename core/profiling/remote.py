@@ -454,11 +454,13 @@ def transfer_progress(progress: ProgressFn, step: str, start: float, end: float)
     return lambda t: progress(step, start + (end - start) * t.fraction, t.describe())
 
 
-# Sends "gzip SIZE" or "raw SIZE" and then the file, gzipped when the host has gzip.
+# Sends "gzip SIZE" or "raw SIZE" and then the file, gzipped when the host has gzip. Level
+# 1: a 66 MB report becomes 6.9 MB in 0.4 s (level 6: 5.6 MB in 1.5 s, slower than sending
+# it as it is over a 1 Gbit/s link, and not faster over 100 Mbit/s).
 FETCH_SH = """f={path}
 [ -f "$f" ] || {{ echo "no such file on the host: $f" >&2; exit 2; }}
 n=$(wc -c < "$f") || exit 2
-if command -v gzip >/dev/null 2>&1; then echo gzip $n; exec gzip -c "$f"; fi
+if command -v gzip >/dev/null 2>&1; then echo gzip $n; exec gzip -1 -c "$f"; fi
 echo raw $n; exec cat "$f"
 """
 _PROGRESS_STEP = 0.05  # a report per 5 % of the file ...
