@@ -72,8 +72,9 @@ def test_a_remote_profile_logs_in_once_and_its_report_comes_back_gzipped(
     fetched = [(f, m) for step, f, m in steps if step == "fetch"]
     size = H200_REPORT.stat().st_size
     assert fetched[-1][0] == 1.0  # the transfer's progress reaches 100 %, with its sizes
-    assert fetched[-1][1].startswith(f"report.ncu-rep: {size / 1e3:.1f} KB of {size / 1e3:.1f} KB")
-    assert "gzipped" in fetched[-1][1]
+    kb = f"{size / 1e3:.1f} KB"
+    assert fetched[-1][1].startswith(f"report.ncu-rep: {kb} of {kb} (100 %, ")
+    assert fetched[-1][1].endswith(" KB gzipped)")
     assert ssh_server.leftovers() == []
 
 
@@ -106,7 +107,7 @@ def test_fetch_is_gzipped_byte_for_byte_with_progress_to_100_percent(
     assert [t.done for t in seen] == sorted(t.done for t in seen)
     assert seen[-1].describe() == (
         f"small_cnn_h200.ncu-rep: {size / 1e3:.1f} KB of {size / 1e3:.1f} KB "
-        f"({done.sent / 1e3:.1f} KB gzipped)"
+        f"(100 %, {done.sent / 1e3:.1f} KB gzipped)"
     )
 
 

@@ -438,11 +438,12 @@ class Transfer:
         return self.done / self.size if self.size else 1.0
 
     def describe(self) -> str:
-        """``report.ncu-rep: 12.0 of 63.1 MB (5.9 MB gzipped)``."""
+        """``report.ncu-rep: 12.0 MB of 63.1 MB (19 %, 1.2 MB gzipped)``."""
         from ..formatting import format_bytes
 
         how = f"{format_bytes(self.sent)} gzipped" if self.compressed else "not compressed"
-        return f"{self.name}: {format_bytes(self.done)} of {format_bytes(self.size)} ({how})"
+        done, size = format_bytes(self.done), format_bytes(self.size)
+        return f"{self.name}: {done} of {size} ({100 * self.fraction:.0f} %, {how})"
 
 
 TransferFn = Callable[[Transfer], None]
