@@ -464,7 +464,7 @@ n=$(wc -c < "$f") || exit 2
 if command -v gzip >/dev/null 2>&1; then echo gzip $n; exec gzip -1 -c "$f"; fi
 echo raw $n; exec cat "$f"
 """
-_PROGRESS_STEP = 0.05  # a report per 5 % of the file ...
+_PROGRESS_STEP = 0.1  # a report per tenth of the file ...
 _PROGRESS_GAP_S = 0.2  # ... at most this often
 
 
