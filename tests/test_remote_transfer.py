@@ -9,12 +9,14 @@ import socket
 import stat
 import subprocess
 import sys
+import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 from ssh_support import SshServer, fixture_ssh_server, stand_in  # noqa: F401 - a fixture
 
-from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import (
     ProfileRequest,
     SshSession,
@@ -210,3 +212,21 @@ def test_a_remote_timeline_logs_in_once(ssh_server: SshServer, ws: Path, tmp_pat
         )
     assert ssh_server.logins() - before == 1
     assert ssh_server.leftovers() == []
+
+
+def _control_folders() -> set[Path]:
+    return {*Path(tempfile.gettempdir()).glob("ks-ssh-*"), *Path("/tmp").glob("ks-ssh-*")}
+
+
+def test_a_failed_or_cancelled_login_leaves_no_folder(ssh_server: SshServer) -> None:
+    before = _control_folders()
+    wrong = [o for o in ssh_server.options if "IdentityFile" not in o]
+    wrong.append(f"-oIdentityFile={ssh_server.wrong_key}")
+    with pytest.raises(KernelscopeError, match="wrong user name or key"):
+        SshSession(SshTarget(ssh_server.target, wrong)).open()
+    cancel = threading.Event()
+    cancel.set()
+    with pytest.raises(Cancelled), SshSession(SshTarget(ssh_server.target, ssh_server.options),
+                                              cancel):  # fmt: skip
+        pass
+    assert _control_folders() == before
