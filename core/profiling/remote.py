@@ -24,6 +24,8 @@ import logging
 import os
 import shlex
 import shutil
+import socket
+import stat
 import subprocess
 import tarfile
 import tempfile
@@ -280,25 +282,26 @@ class SshSession:
             log.warning("no short private folder for ssh's control socket: one login a command")
             return
         self._folder = folder
-        socket = str(folder / "c")
+        control = str(folder / "c")
         try:
-            self._start_master(socket)
+            self._start_master(control)
         except BaseException:
             self._remove_folder()
             raise
-        if os.path.exists(socket):
-            self.target = dataclasses.replace(self.given, control_path=socket)
+        if _is_socket(control):
+            self.target = dataclasses.replace(self.given, control_path=control)
         else:  # ssh could not listen there: commands log in one by one, as without a session
             log.warning("ssh did not open a shared connection to %s", self.given.host)
             self._remove_folder()
 
-    def _start_master(self, socket: str) -> None:
+    def _start_master(self, control: str) -> None:
         """Run the master until it has logged in and gone to the background (ControlPersist
         does that), in a session of its own so that stopping a command's process group never
-        reaches it; its messages go to a file, not to a pipe the background master would hold."""
+        reaches it; its messages go to a file, not to a pipe the background master would hold.
+        A master that cannot listen on the socket stays in the foreground: it is ended."""
         assert self._folder is not None
         cmd = self.given._ssh(
-            ["-o", "ControlMaster=yes", "-o", f"ControlPath={socket}",
+            ["-o", "ControlMaster=yes", "-o", f"ControlPath={control}",
              "-o", f"ControlPersist={CONTROL_PERSIST_S}"],
             ["-N"],
         )  # fmt: skip
@@ -321,6 +324,8 @@ class SshSession:
                         f"ssh {self.given.host} did not log in within {_LOGIN_TIMEOUT_S:g} s",
                         details=errors.read_text(errors="replace"),
                     )
+                if "disabling multiplexing" in errors.read_text(errors="replace"):
+                    return
                 time.sleep(0.02)
         finally:
             if proc.poll() is None:
@@ -385,9 +390,14 @@ class SshSession:
             run_command(self.target.ssh("-O", "cancel", "-L", spec), "forward", stdin=b"")
 
 
-def _free_port() -> int:
-    import socket
+def _is_socket(path: str) -> bool:
+    try:
+        return stat.S_ISSOCK(os.stat(path).st_mode)
+    except OSError:
+        return False
 
+
+def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
