@@ -1,7 +1,7 @@
 """Benchmark a remote profile's and timeline's round trip over SSH (issue 23, item 6): logins,
 TCP connections and bytes each way, against a private OpenSSH server on 127.0.0.1.
 
-    python benchmarks/bench_remote.py [--workspace WS] [--launches N]
+    python benchmarks/bench_remote.py [--workspace WS] [--launches N] [--mbit MBIT]
 
 What runs is kernelscope's own remote path, end to end, as ``kernelscope profile --host`` and
 ``kernelscope timeline --host`` run it: a temporary folder on the host, the workspace copied
@@ -11,7 +11,8 @@ results repeated to N launches (60 by default: a ``--set full`` report of about 
 as the 63 MB one of a 55-launch model in the issue), and its runner answers with a timeline
 of the workspace's calls (the H200 runner's layout). The sshd comes from tests/ssh_support.py
 (``scripts/bootstrap.sh``'s ``ks_test_sshd`` unpacks one); ssh reaches it through a relay here
-that counts connections and bytes; logins are counted in sshd's log.
+that counts connections and bytes (and with ``--mbit`` paces each direction to that rate, a
+network link rather than loopback); logins are counted in sshd's log.
 
 The workspace: WS, else tests/data/models/small_cnn.onnx built into benchmarks/out/ (a real
 TVM build, once). To measure another version of kernelscope (before a change), put its
@@ -55,10 +56,12 @@ esac
 
 
 class Relay:
-    """A TCP relay 127.0.0.1:port -> 127.0.0.1:to that counts connections and bytes."""
+    """A TCP relay 127.0.0.1:port -> 127.0.0.1:to that counts connections and bytes, each
+    direction paced to ``mbit`` Mbit/s when given (a link slower than loopback)."""
 
-    def __init__(self, to: int) -> None:
+    def __init__(self, to: int, mbit: float | None = None) -> None:
         self.to = to
+        self.seconds_per_byte = 8 / (mbit * 1e6) if mbit else 0.0
         self.connections = 0
         self.up = 0  # bytes to the host
         self.down = 0  # bytes from the host
@@ -84,6 +87,8 @@ class Relay:
         try:
             while data := src.recv(1 << 16):
                 dst.sendall(data)
+                if self.seconds_per_byte:
+                    time.sleep(len(data) * self.seconds_per_byte)
                 with self.lock:
                     setattr(self, way, getattr(self, way) + len(data))
         except OSError:
@@ -144,6 +149,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--workspace", help="a built workspace (default: small_cnn, built once)")
     parser.add_argument("--launches", type=int, default=60, help="launches in the report")
+    parser.add_argument("--mbit", type=float, help="pace the connection to this many Mbit/s")
     args = parser.parse_args()
 
     import kernelscope
@@ -162,7 +168,7 @@ def main() -> int:
         server, sshd = start_sshd(folder / "sshd")
         try:
             port = int(next(o for o in server.options if o.startswith("-oPort="))[7:])
-            relay = Relay(port)
+            relay = Relay(port, args.mbit)
             options = [f"-oPort={relay.port}", *server.options[1:]]
             ncu = stand_in(folder, "ncu", STAND_IN_NCU.replace("REPORT", str(report)))
             answer = folder / "timeline.json"
