@@ -11,6 +11,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from kernelscope.core.profiling import (
     Transfer,
     check_host,
     profile_workspace,
+    remote,
 )
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
@@ -230,3 +232,39 @@ def test_a_failed_or_cancelled_login_leaves_no_folder(ssh_server: SshServer) -> 
                                               cancel):  # fmt: skip
         pass
     assert _control_folders() == before
+
+
+def test_the_connection_outlasts_idle_gaps_and_ends_when_kernelscope_dies(
+    ssh_server: SshServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """ControlPersist ends an idle master: the session's own client keeps it (and a forwarded
+    port) up however long the gap between commands; a killed kernelscope leaves a master that
+    ends ControlPersist seconds later."""
+    monkeypatch.setattr(remote, "CONTROL_PERSIST_S", 1)
+    port = int(next(o for o in ssh_server.options if o.startswith("-oPort="))[7:])
+    with SshSession(SshTarget(ssh_server.target, list(ssh_server.options))) as session:
+        before = ssh_server.logins()
+        with session.forward(port) as local:
+            time.sleep(3)
+            with socket.create_connection(("127.0.0.1", local), timeout=10) as s:
+                assert s.recv(64).startswith(b"SSH-2.0-")
+        assert session.run("true", "a later command").code == 0
+        assert ssh_server.logins() == before
+    script = (
+        "import os, sys\n"
+        "from kernelscope.core.profiling import SshSession, SshTarget, remote\n"
+        "remote.CONTROL_PERSIST_S = 1\n"
+        f"s = SshSession(SshTarget({ssh_server.target!r}, {list(ssh_server.options)!r}))\n"
+        "s.open()\n"
+        "print(s.target.control_path, flush=True)\n"
+        "os._exit(9)\n"
+    )
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                           timeout=60)  # fmt: skip
+    control = Path(child.stdout.strip())
+    assert child.returncode == 9 and control.name == "c"
+    deadline = time.monotonic() + 20
+    while control.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not control.exists(), "the shared connection outlived kernelscope"
+    shutil.rmtree(control.parent)

@@ -212,9 +212,10 @@ def run_script(
 
 # --- one connection for a run -----------------------------------------------------------
 
-# How long the shared connection outlives its last command when nobody ends it (kernelscope
-# killed): long enough for local work between two commands of a run (a runtime bundle).
-CONTROL_PERSIST_S = 120
+# How long the shared connection outlives its last client. A session keeps one client
+# connected while it lasts (its "keeper"), so this is only how long the connection stays
+# after kernelscope was killed.
+CONTROL_PERSIST_S = 30
 _LOGIN_TIMEOUT_S = 90.0
 # A Unix socket's path has room for about 104 bytes, and ssh binds the master's socket under
 # a name 17 characters longer before renaming it: the private folder's path stays short.
@@ -242,7 +243,11 @@ class SshSession:
     ``run_command``) is a client of the shared connection, with no login of its own. The
     options kernelscope passes come before the user's, so a ControlMaster/ControlPath in
     ~/.ssh/config does not interfere; a session inside another (the same target) reuses it.
-    Should the connection go away, later commands log in on their own (ssh's fallback).
+    Should the connection go away, later commands log in on their own (ssh's fallback). One
+    client, a ``cat`` on the host reading a pipe from this process, stays connected for as
+    long as the session lasts, so that the connection (and a port forwarded over it) does not
+    end between commands however long the gap; when this process dies, the pipe closes and
+    the connection ends ``CONTROL_PERSIST_S`` later.
 
     For code that wants a host rather than a run's folder:
 
@@ -260,6 +265,7 @@ class SshSession:
         self.target = target
         self.cancel = cancel
         self._folder: Path | None = None
+        self._keeper: subprocess.Popen | None = None
 
     @property
     def shared(self) -> bool:
@@ -290,6 +296,13 @@ class SshSession:
             raise
         if _is_socket(control):
             self.target = dataclasses.replace(self.given, control_path=control)
+            self._keeper = subprocess.Popen(
+                [*self.target.ssh(), "cat >/dev/null"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         else:  # ssh could not listen there: commands log in one by one, as without a session
             log.warning("ssh did not open a shared connection to %s", self.given.host)
             self._remove_folder()
@@ -339,10 +352,20 @@ class SshSession:
         """End the shared connection and remove its folder (nothing when not the owner)."""
         if self._folder is None:
             return
+        if self._keeper is not None and self._keeper.stdin is not None:
+            with contextlib.suppress(OSError):
+                self._keeper.stdin.close()
         if self.shared:
             ctl = self.given._ssh(["-o", f"ControlPath={self.target.control_path}"], ["-O", "exit"])
             with contextlib.suppress(OSError, subprocess.SubprocessError):
                 subprocess.run(ctl, stdin=subprocess.DEVNULL, capture_output=True, timeout=15)
+        if self._keeper is not None:
+            try:
+                self._keeper.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self._keeper.kill()
+                self._keeper.wait()
+            self._keeper = None
         self.target = self.given
         self._remove_folder()
 
