@@ -74,9 +74,10 @@ class SshTarget:
     control_path: str | None = None
 
     def ssh(self, *extra: str) -> list[str]:
-        """The ssh command line for this host (through the shared connection when there is
-        one: ssh takes the first value it is given for an option, so these win over the
-        user's options and ~/.ssh/config)."""
+        """The ssh command line for this host up to the host, ``extra`` ssh options last
+        before it (the remote command goes after the list). Through the shared connection
+        when there is one: ssh takes the first value it is given for an option, so these
+        win over the user's options and ~/.ssh/config."""
         sharing = ["-o", "ControlMaster=no", "-o", f"ControlPath={self.control_path}"]
         return self._ssh(sharing if self.control_path else [], extra)
 
