@@ -5,8 +5,9 @@ host has that this machine lacks (nvidia-smi, ncu).
 for the session; its sessions get ``bin`` first on PATH, where ``host_bin`` (one test) puts
 stand-in programs and removes them afterwards, and a TMPDIR of their own, so a test sees
 exactly the temporary folders kernelscope left there. It logs every login to a file
-(``logins()`` counts them), and on a second port (``options_without_gzip``) its sessions find
-no gzip on their PATH. Nothing is started system-wide. Import ``fixture_ssh_server`` (and
+(``logins()`` counts them); on a second port (``options_without_gzip``) its sessions find no
+gzip on their PATH, and on a third (``options_noisy``) a login script prints a greeting before
+each command. Nothing is started system-wide. Import ``fixture_ssh_server`` (and
 ``fixture_host_bin``) into a test module to use them; ``start_sshd`` starts one outside pytest
 (the benchmarks).
 """
@@ -35,6 +36,7 @@ class SshServer:
     tmp: Path  # their TMPDIR
     wrong_key: Path = field(default_factory=Path)
     options_without_gzip: list[str] = field(default_factory=list)  # another port: no gzip
+    options_noisy: list[str] = field(default_factory=list)  # a port that greets first
     log: Path = field(default_factory=Path)  # sshd's log
 
     def leftovers(self) -> list[str]:
@@ -96,10 +98,14 @@ def start_sshd(d: Path) -> tuple[SshServer, subprocess.Popen]:
     (d / "tmp").mkdir()
     _without(d / "no-gzip", "gzip")
     sftp = next(Path(sshd).parents[1].glob("lib/openssh/sftp-server"), None)
-    port, port_no_gzip = free_port(), free_port()
+    port, port_no_gzip, port_noisy = free_port(), free_port(), free_port()
+    greet = stand_in(
+        d, "greet", 'echo "Welcome to the GPU cluster"\nexec sh -c "$SSH_ORIGINAL_COMMAND"\n'
+    )
     tmpdir = f"TMPDIR={d / 'tmp'}"
     (d / "sshd_config").write_text(
-        f"Port {port}\nPort {port_no_gzip}\nListenAddress 127.0.0.1\nHostKey {d / 'host'}\n"
+        f"Port {port}\nPort {port_no_gzip}\nPort {port_noisy}\nListenAddress 127.0.0.1\n"
+        f"HostKey {d / 'host'}\n"
         f"PidFile {d / 'pid'}\n"
         f"AuthorizedKeysFile {d / 'authorized_keys'}\nStrictModes no\nUsePAM no\n"
         "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
@@ -107,6 +113,7 @@ def start_sshd(d: Path) -> tuple[SshServer, subprocess.Popen]:
         + (f"Subsystem sftp {sftp}\n" if sftp else "Subsystem sftp internal-sftp\n")
         + f"SetEnv PATH={d / 'bin'}:/usr/local/bin:/usr/bin:/bin {tmpdir}\n"
         f"Match LocalPort {port_no_gzip}\n  SetEnv PATH={d / 'bin'}:{d / 'no-gzip'} {tmpdir}\n"
+        f"Match LocalPort {port_noisy}\n  ForceCommand {greet}\n"
     )
     if os.geteuid() == 0:
         Path("/run/sshd").mkdir(mode=0o755, exist_ok=True)
@@ -133,6 +140,7 @@ def start_sshd(d: Path) -> tuple[SshServer, subprocess.Popen]:
         d / "tmp",
         d / "other",
         [f"-oPort={port_no_gzip}", *common],
+        [f"-oPort={port_noisy}", *common],
         log,
     )
     for _ in range(100):

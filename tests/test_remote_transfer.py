@@ -268,3 +268,17 @@ def test_the_connection_outlasts_idle_gaps_and_ends_when_kernelscope_dies(
         time.sleep(0.1)
     assert not control.exists(), "the shared connection outlived kernelscope"
     shutil.rmtree(control.parent)
+
+
+def test_a_login_script_that_prints_does_not_get_into_the_report(
+    ssh_server: SshServer, tmp_path: Path
+) -> None:
+    """Hosts whose login scripts greet on stdout (a ForceCommand here, ~/.bashrc there)."""
+    said = subprocess.run(
+        ["ssh", "-oBatchMode=yes", *ssh_server.options_noisy, ssh_server.target, "echo hi"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert said.stdout == "Welcome to the GPU cluster\nhi\n"
+    with SshSession(SshTarget(ssh_server.target, ssh_server.options_noisy)) as session:
+        done = session.fetch(str(H200_REPORT), tmp_path / "back")
+    assert done.compressed and (tmp_path / "back").read_bytes() == H200_REPORT.read_bytes()
