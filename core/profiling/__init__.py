@@ -13,7 +13,6 @@ from .remote import (
     fetch_file,
     run_command,
     ssh_options,
-    transfer_progress,
     workspace_entries,
 )
 from .run_ncu import (
@@ -49,6 +48,5 @@ __all__ = [
     "profiling_problem",
     "run_command",
     "ssh_options",
-    "transfer_progress",
     "workspace_entries",
 ]
