@@ -1,7 +1,7 @@
 """Benchmark a remote profile's and timeline's round trip over SSH (issue 23, item 6): logins,
 TCP connections and bytes each way, against a private OpenSSH server on 127.0.0.1.
 
-    python benchmarks/bench_remote.py [--workspace WS] [--launches N] [--mbit MBIT]
+    python benchmarks/bench_remote.py [--workspace WS] [--launches N] [--mbit MBIT] [--rtt-ms MS]
 
 What runs is kernelscope's own remote path, end to end, as ``kernelscope profile --host`` and
 ``kernelscope timeline --host`` run it: a temporary folder on the host, the workspace copied
@@ -11,8 +11,9 @@ results repeated to N launches (60 by default: a ``--set full`` report of about 
 as the 63 MB one of a 55-launch model in the issue), and its runner answers with a timeline
 of the workspace's calls (the H200 runner's layout). The sshd comes from tests/ssh_support.py
 (``scripts/bootstrap.sh``'s ``ks_test_sshd`` unpacks one); ssh reaches it through a relay here
-that counts connections and bytes (and with ``--mbit`` paces each direction to that rate, a
-network link rather than loopback); logins are counted in sshd's log.
+that counts connections and bytes (and with ``--mbit`` and ``--rtt-ms`` paces each direction
+to that rate and delays it by half that round trip: a network link rather than loopback);
+logins are counted in sshd's log.
 
 The workspace: WS, else tests/data/models/small_cnn.onnx built into benchmarks/out/ (a real
 TVM build, once). To measure another version of kernelscope (before a change), put its
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import queue
 import socket
 import sys
 import tempfile
@@ -56,12 +58,14 @@ esac
 
 
 class Relay:
-    """A TCP relay 127.0.0.1:port -> 127.0.0.1:to that counts connections and bytes, each
-    direction paced to ``mbit`` Mbit/s when given (a link slower than loopback)."""
+    """A TCP relay 127.0.0.1:port -> 127.0.0.1:to that counts connections and bytes; with
+    ``mbit`` each direction is paced to that rate, with ``rtt_ms`` each chunk arrives half
+    that late (a network link rather than loopback)."""
 
-    def __init__(self, to: int, mbit: float | None = None) -> None:
+    def __init__(self, to: int, mbit: float | None = None, rtt_ms: float = 0.0) -> None:
         self.to = to
         self.seconds_per_byte = 8 / (mbit * 1e6) if mbit else 0.0
+        self.delay = rtt_ms / 2e3
         self.connections = 0
         self.up = 0  # bytes to the host
         self.down = 0  # bytes from the host
@@ -80,23 +84,30 @@ class Relay:
             server = socket.create_connection(("127.0.0.1", self.to))
             with self.lock:
                 self.connections += 1
-            threading.Thread(target=self._pump, args=(client, server, "up"), daemon=True).start()
-            threading.Thread(target=self._pump, args=(server, client, "down"), daemon=True).start()
+            for src, dst, way in ((client, server, "up"), (server, client, "down")):
+                chunks: queue.Queue[tuple[float, bytes]] = queue.Queue()
+                threading.Thread(target=self._read, args=(src, chunks, way), daemon=True).start()
+                threading.Thread(target=self._send, args=(dst, chunks), daemon=True).start()
 
-    def _pump(self, src: socket.socket, dst: socket.socket, way: str) -> None:
-        try:
+    def _read(self, src: socket.socket, chunks: queue.Queue, way: str) -> None:
+        with contextlib.suppress(OSError):
             while data := src.recv(1 << 16):
-                dst.sendall(data)
-                if self.seconds_per_byte:
-                    time.sleep(len(data) * self.seconds_per_byte)
+                chunks.put((time.monotonic() + self.delay, data))
                 with self.lock:
                     setattr(self, way, getattr(self, way) + len(data))
-        except OSError:
-            pass
-        finally:
-            for s in (src, dst):
-                with contextlib.suppress(OSError):
-                    s.shutdown(socket.SHUT_RDWR)
+        chunks.put((0.0, b""))
+
+    def _send(self, dst: socket.socket, chunks: queue.Queue) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                due, data = chunks.get()
+                if not data:
+                    break
+                time.sleep(max(due - time.monotonic(), 0.0))
+                dst.sendall(data)
+                time.sleep(len(data) * self.seconds_per_byte)
+        with contextlib.suppress(OSError):
+            dst.shutdown(socket.SHUT_WR)
 
 
 def _workspace(given: str | None) -> Path:
@@ -150,6 +161,7 @@ def main() -> int:
     parser.add_argument("--workspace", help="a built workspace (default: small_cnn, built once)")
     parser.add_argument("--launches", type=int, default=60, help="launches in the report")
     parser.add_argument("--mbit", type=float, help="pace the connection to this many Mbit/s")
+    parser.add_argument("--rtt-ms", type=float, default=0.0, help="round-trip time to add")
     args = parser.parse_args()
 
     import kernelscope
@@ -168,7 +180,7 @@ def main() -> int:
         server, sshd = start_sshd(folder / "sshd")
         try:
             port = int(next(o for o in server.options if o.startswith("-oPort="))[7:])
-            relay = Relay(port, args.mbit)
+            relay = Relay(port, args.mbit, args.rtt_ms)
             options = [f"-oPort={relay.port}", *server.options[1:]]
             ncu = stand_in(folder, "ncu", STAND_IN_NCU.replace("REPORT", str(report)))
             answer = folder / "timeline.json"
