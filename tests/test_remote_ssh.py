@@ -144,7 +144,9 @@ def test_install_copies_a_runtime_only_tvm_that_then_loads(
 ) -> None:
     root = tmp_path / "runtimes"
     target = _target(ssh_server, python=BASE_PYTHON, runtime_root=str(root))
+    logins = ssh_server.logins()
     result = install_runtime(target)
+    assert ssh_server.logins() - logins == 1  # two host checks and the copy, one login
     name = f"tvm-{local_tvm_version()}-cp{sys.version_info[0]}{sys.version_info[1]}"
     assert result.folder == str(root / name)
     installed = root / name

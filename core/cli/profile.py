@@ -61,7 +61,7 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="OPT",
-        help="passed to ssh and scp, e.g. --ssh-option=-p2222 (repeatable)",
+        help="passed to ssh, e.g. --ssh-option=-p2222 (repeatable)",
     )
     r.add_argument("--remote-ncu", default="ncu", help="ncu on the host (default: ncu)")
     r.add_argument("--remote-python", default="python3", help="Python with TVM on the host")
