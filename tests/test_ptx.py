@@ -1,0 +1,175 @@
+"""The build's PTX: nvcc's ``.loc`` lines parsed per kernel (golden file), the PTX line of
+every SASS instruction from ``nvdisasm -gp``, and the correlation the panes follow.
+
+The data is real: ``tests/data/ws_mlp/module.ptx`` and ``ptx_lines.json`` come from the nvcc
+compile that gave that workspace's ``sass.json``, ``tests/data/nvdisasm/mlp_gp.txt`` is its
+``nvdisasm -c -g -gi -gp`` output (see tests/data/nvdisasm/README.md).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from golden import check_golden
+
+from kernelscope.core.build.nvdisasm import parse_nvdisasm, parse_ptx_lines
+from kernelscope.core.view import SASS_COUNT, Selection, ViewDocument, open_document
+from kernelscope.core.view.ptx import NOT_KEPT
+from kernelscope.core.workspace import (
+    PtxKernel,
+    Workspace,
+    parse_ptx,
+    read_ptx_lines,
+    read_sass,
+    relative_file_table,
+)
+
+DATA = Path(__file__).parent / "data"
+WS_MLP = DATA / "ws_mlp"
+SOFTMAX = "/build/ws_mlp/src/kernels/softmax_kernel.cu"
+MATH = "/usr/local/cuda/bin/../targets/x86_64-linux/include/crt/math_functions.hpp"
+
+
+def _render(kernels: dict[str, PtxKernel]) -> str:
+    """One line per row: its line in module.ptx, its frames (inner first), its text."""
+    out = []
+    for name, kernel in kernels.items():
+        out.append(f"== {name}")
+        for row in kernel.rows:
+            where = " < ".join(f"{Path(f).name}:{n}" for f, n in row.frames) or "-"
+            text = " ".join(row.text.split())
+            out.append(f"{row.line:5d}  {where}  {text}")
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="module")
+def document() -> ViewDocument:
+    return open_document(WS_MLP)
+
+
+def test_nvcc_ptx_parses_into_kernels_with_their_source_lines() -> None:
+    kernels = parse_ptx((WS_MLP / "module.ptx").read_text(encoding="utf-8"))
+    assert sorted(kernels) == sorted(k["name"] for k in _manifest()["kernels"])
+    small = {name: kernels[name] for name in ("softmax_kernel", "transpose_kernel")}
+    check_golden(_render(small), "ptx_mlp.txt")
+
+
+def test_inlined_ptx_names_the_header_line_then_its_call_site() -> None:
+    rows = parse_ptx((WS_MLP / "module.ptx").read_text(encoding="utf-8"))["softmax_kernel"].rows
+    fmax = next(r for r in rows if r.text.strip().startswith("max.ftz.f32"))
+    assert fmax.frames == ((MATH, 1133), (SOFTMAX, 11))
+    assert all(not r.frames for r in rows if r.text.strip().startswith((".reg", "$L__", "{")))
+
+
+def test_nvdisasm_ptx_lines_are_read_and_left_out_of_the_sass_table() -> None:
+    text = (DATA / "nvdisasm" / "mlp_gp.txt").read_text(encoding="utf-8")
+    assert ".nv_debug_ptx_txt" in text
+    sass, expected = parse_nvdisasm(text), read_sass(WS_MLP / "sass.json")
+    assert list(sass) == ["transpose1_kernel", "transpose_kernel", "softmax_kernel"]
+    for name, kernel in sass.items():  # the same table as without -gp
+        assert kernel == expected[name]
+    lines = parse_ptx_lines(text)
+    stored = read_ptx_lines(WS_MLP / "ptx_lines.json")
+    ptx = parse_ptx((WS_MLP / "module.ptx").read_text(encoding="utf-8"))
+    for name, kernel in sass.items():
+        assert lines[name] == stored[name]
+        assert sorted(lines[name]) == [i.offset for i in kernel.instructions]
+        rows = {r.line for r in ptx[name].rows}
+        assert set(lines[name].values()) <= rows  # every instruction comes from its kernel
+    by_line = {r.line: r.text.strip() for r in ptx["softmax_kernel"].rows}
+    first_load = next(i for i in sass["softmax_kernel"].instructions if i.opcode.startswith("LDG"))
+    assert by_line[lines["softmax_kernel"][first_load.offset]].startswith("ld.global.nc.f32")
+
+
+def test_file_table_paths_are_rewritten_and_nothing_else() -> None:
+    text = '\tld.param.u64 \t%rd1, [p];\n\t.file\t1 "/cache/ab/src/kernels/k.cu"\n'
+    fixed = relative_file_table(text, lambda p: p.replace("/cache/ab/", ""))
+    assert fixed == '\tld.param.u64 \t%rd1, [p];\n\t.file\t1 "src/kernels/k.cu"\n'
+
+
+def test_a_source_line_selects_its_ptx_rows_and_a_ptx_row_its_sass(
+    document: ViewDocument,
+) -> None:
+    selection = _selection(document, "softmax_kernel")
+    kernel = selection.kernel
+    assert kernel is not None and kernel.ptx.rows and not kernel.ptx.note
+    selection.select_line(13)
+    assert selection.ptx_rows
+    assert all((SOFTMAX, 13) in kernel.ptx.rows[r].frames for r in selection.ptx_rows)
+    assert selection.ptx_row == min(selection.ptx_rows)
+    load = next(r for r in selection.ptx_rows if "ld.global" in kernel.ptx.rows[r].text)
+    selection.select_ptx_row(load)
+    assert selection.picked == "ptx" and selection.line == 13 and selection.lines == {13}
+    assert [kernel.instructions[i].text for i in sorted(selection.instructions)] == [
+        "LDG.E.CONSTANT R9, desc[UR4][R2.64+0x400]"
+    ]
+    assert load in selection.ptx_rows and selection.ptx_row == load
+
+
+def test_an_instruction_selects_the_ptx_row_it_was_assembled_from(
+    document: ViewDocument,
+) -> None:
+    selection = _selection(document, "softmax_kernel")
+    kernel = selection.kernel
+    assert kernel is not None
+    stored = read_ptx_lines(WS_MLP / "ptx_lines.json")["softmax_kernel"]
+    for index, insn in enumerate(kernel.instructions):
+        selection.select_instruction(index)
+        assert kernel.ptx.rows[selection.ptx_row].line == stored[insn.offset]
+        assert selection.ptx_row in selection.ptx_rows
+
+
+def test_a_ptx_row_inlined_from_a_header_shows_its_line_in_the_kernel_file(
+    document: ViewDocument,
+) -> None:
+    selection = _selection(document, "softmax_kernel")
+    kernel = selection.kernel
+    assert kernel is not None
+    row = next(r for r, p in enumerate(kernel.ptx.rows) if p.frames[:1] == ((MATH, 1133),))
+    selection.select_ptx_row(row)
+    assert selection.file == SOFTMAX and selection.line == kernel.ptx.rows[row].frames[-1][1]
+    selection.set_file(MATH)
+    selection.select_ptx_row(row)
+    assert selection.file == MATH and selection.line == 1133
+
+
+def test_ptx_rows_count_the_instructions_assembled_from_them(document: ViewDocument) -> None:
+    kernel = document.kernel("fused_matmul_add_relu_kernel")
+    counts = [m.get(SASS_COUNT, 0.0) for m in kernel.ptx_metrics]
+    assert sum(counts) == len(kernel.instructions)
+    assert counts == [float(len(i)) for i in kernel.ptx.instructions]
+
+
+def test_a_workspace_built_before_ptx_was_kept_says_to_rebuild(tmp_path: Path) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(WS_MLP, old)
+    manifest = _manifest()
+    for role in ("ptx", "ptx_lines"):
+        (old / manifest["files"].pop(role)).unlink()
+    (old / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert not Workspace.open(old).has_ptx
+    document = open_document(old)
+    selection = _selection(document, "softmax_kernel")
+    kernel = selection.kernel
+    assert kernel is not None and not kernel.ptx.rows and kernel.ptx.note == NOT_KEPT
+    selection.select_line(11)
+    selection.select_instruction(3)
+    selection.select_ptx_row(0)  # no such row: nothing happens
+    assert selection.ptx_rows == set() and selection.ptx_row == -1 and selection.line == 11
+
+
+def _manifest() -> dict:
+    return json.loads((WS_MLP / "manifest.json").read_text(encoding="utf-8"))
+
+
+def _selection(document: ViewDocument, kernel: str) -> Selection:
+    selection = Selection()
+    selection.kernel_requested.connect(
+        lambda doc, name: selection.kernel_loaded(doc, doc.kernel(name))
+    )
+    selection.set_document(document)
+    selection.show(kernel)
+    return selection
