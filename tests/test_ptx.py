@@ -9,6 +9,7 @@ compile that gave that workspace's ``sass.json``, ``tests/data/nvdisasm/mlp_gp.t
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import pytest
 from golden import check_golden
 
 from kernelscope.core.build.nvdisasm import parse_nvdisasm, parse_ptx_lines
+from kernelscope.core.cli import main as cli
 from kernelscope.core.view import SASS_COUNT, Selection, ViewDocument, open_document
 from kernelscope.core.view.ptx import NOT_KEPT
 from kernelscope.core.workspace import (
@@ -173,3 +175,126 @@ def _selection(document: ViewDocument, kernel: str) -> Selection:
     selection.set_document(document)
     selection.show(kernel)
     return selection
+
+
+def test_a_build_keeps_its_ptx_with_the_workspace_files_relative(build_once) -> None:
+    ws = build_once("small_cnn.onnx")
+    assert ws.has_ptx and ws.manifest.files["ptx"] == "module.ptx"
+    named = set(re.findall(r'\.file\s+\d+\s+"([^"]+)"', ws.file("ptx").read_text("utf-8")))
+    assert {k.file for k in ws.manifest.kernels} <= named  # as sass.json names them
+    document = open_document(ws.path)
+    for info in ws.manifest.kernels:
+        ptx, lines = ws.ptx(info.name)
+        assert ptx is not None
+        assert sorted(lines) == [i.offset for i in ws.sass(info.name).instructions]
+        kernel = document.kernel(info.name)
+        rows = [kernel.ptx.row_of(i) for i in range(len(kernel.instructions))]
+        assert None not in rows  # every instruction comes from a PTX row of its kernel
+        assert any(f == kernel.main_file for r in kernel.ptx.rows for f, _ in r.frames)
+
+
+def test_the_ptx_of_each_pc_is_what_nvidias_reader_gives_for_it(build_once) -> None:
+    """The H200 report profiled this model's build (the same nvcc makes the same cubin):
+    ``ncu_report``'s ``ptx_by_pc`` names, for every instruction, the PTX the build's
+    ``ptx_lines.json`` points at."""
+    ncu_report = pytest.importorskip("ncu_report")
+    from kernelscope.core.ncu.report import ReportReader
+
+    ws = build_once("small_cnn.onnx")
+    report = DATA / "h200" / "small_cnn_h200.ncu-rep"
+    launches = ReportReader(report).launches()
+    actions = ncu_report.load_report(str(report)).range_by_idx(0)
+    compared = 0
+    for launch in launches:
+        action = actions.action_by_idx(launch.id)
+        sass = ws.sass(launch.name).instructions
+        start = launch.function_start
+        assert start is not None
+        theirs = [_sass_text(action.sass_by_pc(start + i.offset)) for i in sass]
+        if theirs != [_sass_text(i.text) for i in sass]:
+            pytest.skip(f"this nvcc builds other SASS for {launch.name} than the report's")
+        ptx, lines = ws.ptx(launch.name)
+        assert ptx is not None
+        text = {r.line: " ".join(r.text.split()) for r in ptx.rows}
+        for insn in sass:
+            assert (
+                " ".join(action.ptx_by_pc(start + insn.offset).split()) == text[lines[insn.offset]]
+            ), (launch.name, hex(insn.offset))
+            compared += 1
+    assert compared > 600
+
+
+def _sass_text(text: str) -> str:
+    """An instruction's opcode and first operand, as both print them (nvdisasm marks register
+    reuse, ncu prints branch targets as addresses and numbers labels its own way)."""
+    return " ".join(text.replace(".reuse", "").split("`")[0].split()[:2])
+
+
+def _cli(args: list[object], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    rc = cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return rc, out, err
+
+
+def test_cli_prints_a_kernels_ptx_with_source_lines_and_sass_counts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    rc, out, _ = _cli(["ptx", WS_MLP, "--kernel", "^transpose_kernel$"], capsys)
+    assert rc == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("transpose_kernel (module.ptx lines 2061-2097)")
+    assert lines[1].split() == ["line", "SASS", "source", "PTX"]
+    load = next(ln for ln in lines if "ld.global.nc.f32" in ln)
+    assert load.split()[:3] == ["2088", "1", "transpose_kernel.cu:3"]
+    total = sum(
+        int(ln.split()[1]) for ln in lines[2:] if ln.split()[1:2] and ln.split()[1].isdigit()
+    )
+    assert total == len(read_sass(WS_MLP / "sass.json")["transpose_kernel"].instructions)
+
+
+def test_cli_line_lists_its_rows_each_with_its_sass(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = _cli(["ptx", WS_MLP, "--kernel", "softmax", "--line", "13"], capsys)
+    assert rc == 0
+    assert out.splitlines()[1:] == [
+        "1708  1  softmax_kernel.cu:13  ld.global.nc.f32 %f2, [%rd6+1024];",
+        "        /*0090*/ LDG.E.CONSTANT R9, desc[UR4][R2.64+0x400]",
+        "1711  1  math_functions.hpp:1133 < softmax_kernel.cu:13  max.ftz.f32 %f23, %f22, %f2;",
+        "        /*0100*/ FMNMX.FTZ R11, R10, R9, !PT",
+    ]
+    rc, out, _ = _cli(["ptx", WS_MLP, "--kernel", "softmax", "--line", "13", "--json"], capsys)
+    rows = json.loads(out)
+    assert [r["line"] for r in rows] == [1708, 1711]
+    assert rows[1]["source"] == [{"file": MATH, "line": 1133}, {"file": SOFTMAX, "line": 13}]
+    assert rows[0]["sass"] == [
+        {"offset": 0x90, "text": "LDG.E.CONSTANT R9, desc[UR4][R2.64+0x400]"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--kernel", "transpose"], "2 kernels match 'transpose'"),
+        (["--kernel", "nothing"], "no kernel matches 'nothing'"),
+        (["--kernel", "softmax", "--line", "3"], "line 3 of softmax_kernel.cu has no PTX"),
+    ],
+)
+def test_cli_bad_choices_say_what_to_do(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc, _, err = _cli(["ptx", WS_MLP, *args], capsys)
+    assert rc != 0 and message in err and "hint:" in err
+
+
+def test_cli_on_a_workspace_without_ptx_says_to_rebuild(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = tmp_path / "old"
+    shutil.copytree(WS_MLP, old)
+    manifest = _manifest()
+    for role in ("ptx", "ptx_lines"):
+        (old / manifest["files"].pop(role)).unlink()
+    (old / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    rc, _, err = _cli(["ptx", old, "--kernel", "softmax"], capsys)
+    assert rc != 0 and "built before kernelscope kept the PTX" in err
+    assert "kernelscope build MODEL -o WORKSPACE" in err
