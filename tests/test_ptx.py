@@ -224,6 +224,42 @@ def test_the_ptx_of_each_pc_is_what_nvidias_reader_gives_for_it(build_once) -> N
     assert compared > 600
 
 
+def test_ptx_rows_sum_nvidias_per_pc_samples(build_once, tmp_path: Path) -> None:
+    """With the H200 report attached, a PTX row's warp samples are the sum of what
+    ``ncu_report`` gives for the PCs assembled from it, and the rows together hold them all."""
+    ncu_report = pytest.importorskip("ncu_report")
+    from kernelscope.core.ncu import SAMPLES, label_of
+    from kernelscope.core.ncu.report import ReportReader
+
+    built = build_once("small_cnn.onnx")
+    ws = Workspace.open(shutil.copytree(built.path, tmp_path / "small.kscope"))
+    report = ws.attach_profile(DATA / "h200" / "small_cnn_h200.ncu-rep")
+    document = open_document(ws.path)
+    assert document.has_profile
+    actions = ncu_report.load_report(str(report)).range_by_idx(0)
+    checked = 0
+    for launch in ReportReader(report).launches():
+        metric = actions.action_by_idx(launch.id).metric_by_name(SAMPLES)
+        ids = metric.correlation_ids()
+        start = launch.function_start
+        theirs = {
+            ids.as_uint64(k) - start: metric.as_double(k) for k in range(metric.num_instances())
+        }
+        kernel = document.kernel(launch.name)
+        if kernel.instructions[0].text != ws.sass(launch.name).instructions[0].text:
+            pytest.skip("this nvcc builds other SASS than the report's")
+        expected = [0.0] * len(kernel.ptx.rows)
+        for offset, value in theirs.items():
+            index = kernel.offset_index[offset]
+            expected[kernel.ptx.row_of(index)] += value
+        ours = [m.get(label_of(SAMPLES), 0.0) for m in kernel.ptx_metrics]
+        assert ours == pytest.approx(expected), launch.name
+        assert sum(theirs.values()) > 0
+        assert sum(ours) == pytest.approx(sum(theirs.values()))
+        checked += 1
+    assert checked == 4
+
+
 def _sass_text(text: str) -> str:
     """An instruction's opcode and first operand, as both print them (nvdisasm marks register
     reuse, ncu prints branch targets as addresses and numbers labels its own way)."""
