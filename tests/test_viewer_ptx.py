@@ -7,11 +7,15 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QAbstractItemView
 from viewer_support import WORKSPACE, settle
 
+from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import SASS_COUNT, KernelView, open_document
+from kernelscope.viewer.app import run
 from kernelscope.viewer.code.highlight import ptx_highlighter
 from kernelscope.viewer.code.ptx_pane import PtxModel
 from kernelscope.viewer.widgets.roles import HighlightRole, KeyRole, item_data
@@ -113,3 +117,12 @@ def test_a_workspace_without_ptx_says_how_to_get_it(qtbot, make_window, tmp_path
     assert "kernelscope build" in window.ptx.missing.text()
     _click_row(qtbot, window.source.table, 13 - 1)  # the other panes work as before
     assert window.selection.line == 13 and window.selection.instructions
+
+
+def test_screenshot_mode_raises_the_ptx_tab(qapp, tmp_path: Path) -> None:
+    out = tmp_path / "ptx.png"
+    assert run(str(WORKSPACE), screenshot_to=str(out), kernel=SOFTMAX, line=13, pane="ptx") == 0
+    assert QImage(str(out)).size().toTuple() == (1600, 1000)
+    with pytest.raises(KernelscopeError, match="no pane 'pxt'") as error:
+        run(str(WORKSPACE), screenshot_to=str(out), pane="pxt")
+    assert "ptx" in (error.value.hint or "")
