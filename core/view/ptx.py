@@ -34,8 +34,8 @@ class PtxView:
 
     rows: Sequence[PtxRow] = ()
     instructions: Sequence[tuple[int, ...]] = ()  # parallel to ``rows``
+    row_by_instruction: Mapping[int, int] = field(default_factory=dict)  # the inverse
     note: str = ""  # why there are no rows, when there are none
-    _rows_of: dict[int, int] = field(default_factory=dict, repr=False, compare=False)
 
     @cached_property
     def _line_index(self) -> dict[Location, list[int]]:
@@ -51,7 +51,7 @@ class PtxView:
 
     def row_of(self, instruction: int) -> int | None:
         """The row SASS instruction ``instruction`` was assembled from."""
-        return self._rows_of.get(instruction)
+        return self.row_by_instruction.get(instruction)
 
     def line_of(self, row: int, file: str) -> int | None:
         """The line of ``file`` that ``row`` belongs to, if one of its frames is there."""
@@ -78,7 +78,7 @@ def ptx_view(
         if r is not None:
             per_row[r].append(i)
             rows_of[i] = r
-    return PtxView(tuple(rows), tuple(tuple(p) for p in per_row), "", rows_of)
+    return PtxView(tuple(rows), tuple(tuple(p) for p in per_row), rows_of)
 
 
 def _renamer(files: Mapping[str, object]) -> Callable[[str], str]:
