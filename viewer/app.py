@@ -29,8 +29,8 @@ from .main_window import MainWindow
 SCREENSHOT_SIZE = (1600, 1000)
 # --pane: the Kernel DB dock raised on one of its tabs (KernelDbPanel.show_tab)
 DB_PANES = {"kernel-db": "entries", "nnfusion-command": "command", "nnfusion-coverage": "coverage"}
-# --dialog: the Help menu's windows, at this size in screenshots
-DIALOG_SIZES = {"about": (760, 520), "user-guide": (1100, 900)}
+# --dialog: the Help menu's windows, at this size in screenshots (None: its own, as opened)
+DIALOG_SIZES: dict[str, tuple[int, int] | None] = {"about": None, "user-guide": (1100, 900)}
 SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
 # --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
@@ -238,8 +238,9 @@ def _show_extras(window: MainWindow, shown: Shown, screenshot: bool = False) -> 
     if not shown.dialog:
         return None
     dialog = show_dialog(window, shown.dialog)
-    if screenshot:
-        dialog.resize(*DIALOG_SIZES[shown.dialog])
+    size = DIALOG_SIZES[shown.dialog]
+    if screenshot and size is not None:
+        dialog.resize(*size)
     return dialog
 
 

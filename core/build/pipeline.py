@@ -56,8 +56,10 @@ from ..workspace import (
     KernelInfo,
     KernelSass,
     Manifest,
+    OtherModelError,
     Workspace,
     check_target_folder,
+    other_model_in,
     staged_workspace,
     write_sass,
 )
@@ -88,6 +90,9 @@ class BuildRequest:
     params: str = "random"  # "random": missing weights get seeded values; "runtime": they don't
     seed: int = 0
     use_cache: bool = True
+    # Replace a workspace that holds another model's build (``--force``); without it such
+    # a build is refused with ``OtherModelError``.
+    replace_other_model: bool = False
 
 
 @dataclass(frozen=True)
@@ -109,6 +114,7 @@ class BuildPlan:
     flags: list[str]
     key: str
     cache: Path  # the cache folder (builds/, cubin/, logs/)
+    replaces_other_model: bool = False  # the output holds another model's build: replace it
 
     @property
     def cached(self) -> Path:
@@ -123,6 +129,11 @@ class BuildPlan:
         for name in ("model", "output", "cache"):
             data[name] = Path(data[name])
         return cls(**data)
+
+
+def default_workspace(model: Path) -> Path:
+    """Where a model's workspace goes when no folder is given: ``MODEL.kscope`` beside it."""
+    return model.with_suffix(".kscope")
 
 
 def default_arch() -> str:
@@ -154,6 +165,15 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     model_sha = memo_by_stat(
         [model_path], cache_root() / "builds" / "keys", lambda: file_sha256(model_path)
     )
+    held = other_model_in(output, model_path.name, model_sha)
+    if held is not None and not request.replace_other_model:
+        raise OtherModelError(
+            f"{output} holds the build of another model ({held}), not of {model_path.name}; "
+            "refusing to replace it",
+            hint="choose another workspace folder with -o, or pass --force to replace that "
+            "build (its profiles go with it)",
+            held=held,
+        )
     key = _digest(
         model_sha,
         fmt,
@@ -181,6 +201,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         flags=flags,
         key=key,
         cache=cache_root(),
+        replaces_other_model=held is not None,
     )
 
 
@@ -196,7 +217,7 @@ def build_model(
     """
     report = progress or no_progress
     plan = plan_build(request)
-    with staged_workspace(plan.output) as stage:
+    with staged_workspace(plan.output, keep_profiles=not plan.replaces_other_model) as stage:
         manifest = _fill_stage(_Build(plan, stage, report, cancel))
         check_cancel(cancel, "build")  # the last moment a Cancel keeps the previous workspace
         report("done", 1.0, f"{len(manifest.kernels)} kernels in {plan.output}")
@@ -221,7 +242,7 @@ def build_in_child(
     report = progress or no_progress
     try:
         plan = plan_build(request)
-        with staged_workspace(plan.output) as stage:
+        with staged_workspace(plan.output, keep_profiles=not plan.replaces_other_model) as stage:
             if plan.use_cache and (plan.cached / MANIFEST).is_file():
                 manifest = _restore(plan, stage, report)  # no TVM: no child needed
             else:
@@ -291,7 +312,7 @@ class BuildChild:
             raise Cancelled(what) from error
         if isinstance(error, ChildCrashed):
             message = error.message.replace("building", what, 1)
-            logger.warning("%s; log kept in %s", message, self.log_file)
+            logger.info("%s; log kept in %s", message, self.log_file)  # the error says it
             raise KernelscopeError(
                 message,
                 hint=f"nothing was changed in {plan.output}; {error.hint}",

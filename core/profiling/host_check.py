@@ -122,7 +122,7 @@ def check_host(
 ) -> HostReport:
     """Ask the host what it has; raises only when it cannot be reached or logged in to."""
     report = HostReport(host=target.host, tvm_wanted=local_tvm_version())
-    progress("connect", 0.0, f"connecting to {target.host}")
+    progress("connect", None, f"connecting to {target.host}")  # no measure of it: busy
     find_ncu = (
         FIND_NCU_SH
         if target.ncu == "ncu"

@@ -215,7 +215,7 @@ def _profile_remote(
     target = SshTarget(
         req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
     )
-    report("connect", 0.0, f"preparing a folder on {req.host}")
+    report("connect", None, f"preparing a folder on {req.host}")  # busy while ssh connects
     with RemoteFolder(target, cancel) as folder:
         report("copy", 0.02, f"copying the workspace to {req.host}:{folder.path}")
         extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []

@@ -238,7 +238,7 @@ def install_runtime(
 ) -> InstallResult:
     """Copy a runtime-only TVM matching this machine's into the host's per-user cache."""
     start = time.perf_counter()
-    progress("check", 0.0, f"checking {target.host}")
+    progress("check", None, f"checking {target.host}")  # busy while ssh connects
     before = check_host(target, probe=False, cancel=cancel)
     if not before.python or not before.python_version:
         raise KernelscopeError(

@@ -24,8 +24,10 @@ from .workspace import (
     MANIFEST,
     PROFILES,
     SASS,
+    OtherModelError,
     Workspace,
     check_target_folder,
+    other_model_in,
     staged_workspace,
 )
 
@@ -40,6 +42,7 @@ __all__ = [
     "Location",
     "Manifest",
     "OpInfo",
+    "OtherModelError",
     "PtxKernel",
     "PtxRow",
     "SassInstruction",
@@ -47,6 +50,7 @@ __all__ = [
     "Workspace",
     "branch_target",
     "check_target_folder",
+    "other_model_in",
     "parse_ptx",
     "read_ptx_lines",
     "relative_file_table",

@@ -22,6 +22,7 @@ end, so a failed or cancelled build leaves the previous workspace as it was.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -148,12 +149,42 @@ def check_target_folder(path: Path) -> None:
         )
 
 
+class OtherModelError(KernelscopeError):
+    """The target folder holds the build of another model, ``held``. Replacing it loses that
+    build and the profiles attached to it, so it takes the user's word: ``--force``, or a
+    Yes to the Build dialog's question."""
+
+    def __init__(self, message: str, *, hint: str, held: str) -> None:
+        super().__init__(message, hint=hint)
+        self.held = held
+
+
+def other_model_in(target: Path, model_name: str, model_sha256: str) -> str | None:
+    """The name of the model the workspace ``target`` holds when it is another model than
+    ``model_name`` with contents ``model_sha256``; None when there is no workspace there or
+    it holds this model. A model is the same by its name (an edited model rebuilt) or by its
+    contents (a renamed copy); an unreadable manifest is another model's."""
+    try:
+        raw = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return f"an unreadable {MANIFEST}"
+    held = raw.get("model") if isinstance(raw, dict) else None
+    if not isinstance(held, str):
+        return f"a {MANIFEST} naming no model"
+    if held == model_name or raw.get("model_sha256") == model_sha256:
+        return None
+    return held
+
+
 @contextmanager
-def staged_workspace(target: Path) -> Iterator[Path]:
+def staged_workspace(target: Path, *, keep_profiles: bool = True) -> Iterator[Path]:
     """Yield an empty staging folder next to ``target``; on success swap it into place.
 
-    Profiles attached to the previous workspace are carried over. On any exception
-    (including KeyboardInterrupt) the staging folder is removed and ``target`` is untouched.
+    Profiles attached to the previous workspace are carried over unless ``keep_profiles``
+    is False (a build of another model replaces it). On any exception (including
+    KeyboardInterrupt) the staging folder is removed and ``target`` is untouched.
     """
     target = target.resolve()
     check_target_folder(target)
@@ -165,7 +196,7 @@ def staged_workspace(target: Path) -> Iterator[Path]:
     try:
         yield stage
         old_profiles = target / PROFILES
-        if old_profiles.is_dir():
+        if keep_profiles and old_profiles.is_dir():
             shutil.copytree(old_profiles, stage / PROFILES, dirs_exist_ok=True)
         if target.exists():
             trash = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))
