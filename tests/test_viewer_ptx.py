@@ -84,6 +84,10 @@ def test_clicking_a_ptx_row_selects_its_line_and_its_sass(qtbot, make_window) ->
     assert selection.instructions == set(kernel.ptx.instructions[row])
     assert _highlighted(window.sass.model) == set(kernel.ptx.instructions[row])
     assert row in _highlighted(window.ptx.model)
+    count = len(kernel.ptx.instructions[row])
+    assert window.line_label.text() == (
+        f"PTX line {kernel.ptx.rows[row].line}: {count} SASS instruction{'s' * (count != 1)}"
+    )
     # the instruction's metrics are the row's: here its SASS count
     column = window.ptx.model.code_column - 1
     count = window.ptx.model.data(window.ptx.model.index(row, column), Qt.ItemDataRole.DisplayRole)

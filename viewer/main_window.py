@@ -509,11 +509,18 @@ class MainWindow(QMainWindow):
 
     def _on_selection(self) -> None:
         self.update_actions()
-        if self.selection.kernel is None or not self.selection.line:
+        selection = self.selection
+        n = len(selection.instructions)
+        counted = f"{n} SASS instruction{'s' * (n != 1)}"
+        if selection.kernel is not None and selection.picked == "ptx":  # the row's own
+            self.line_label.setText(
+                f"PTX line {selection.kernel.ptx.rows[selection.ptx_row].line}: {counted}"
+            )
+            return
+        if selection.kernel is None or not selection.line:
             self.line_label.setText("")
             return
-        n = len(self.selection.instructions)
-        self.line_label.setText(f"line {self.selection.line}: {n} SASS instruction{'s' * (n != 1)}")
+        self.line_label.setText(f"line {selection.line}: {counted}")
 
     def _on_metric_chosen(self, name: str) -> None:
         if name:
