@@ -685,7 +685,8 @@ def _export_library(executable: Any, path: Path) -> None:
 
 
 def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str:
-    """Compile in the content-addressed folder unless a finished cubin is already there."""
+    """Compile in the content-addressed folder unless a finished cubin (with its PTX: one
+    compiled before builds kept PTX is compiled again) is already there."""
     compile_dir.mkdir(parents=True, exist_ok=True)
     with (compile_dir.parent / f"{compile_dir.name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
