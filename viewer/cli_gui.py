@@ -47,9 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
             "kernel-db",
             "nnfusion-command",
             "nnfusion-coverage",
+            "ptx",
         ),
         help="show this pane (with --screenshot, details, roofline and headroom render alone); "
-        "kernel-db, nnfusion-command and nnfusion-coverage raise that Kernel DB tab",
+        "kernel-db, nnfusion-command and nnfusion-coverage raise that Kernel DB tab; ptx "
+        "raises the PTX tab in the SASS pane's place",
     )
     p.add_argument(
         "--palette",

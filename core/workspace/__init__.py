@@ -2,6 +2,16 @@
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
 from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo
+from .ptx import (
+    PTX,
+    PTX_LINES,
+    PtxKernel,
+    PtxRow,
+    parse_ptx,
+    read_ptx_lines,
+    relative_file_table,
+    write_ptx_lines,
+)
 from .sass_table import (
     KernelSass,
     Location,
@@ -24,6 +34,8 @@ from .workspace import (
 __all__ = [
     "MANIFEST",
     "PROFILES",
+    "PTX",
+    "PTX_LINES",
     "SASS",
     "KernelInfo",
     "KernelSass",
@@ -31,13 +43,19 @@ __all__ = [
     "Manifest",
     "OpInfo",
     "OtherModelError",
+    "PtxKernel",
+    "PtxRow",
     "SassInstruction",
     "TensorInfo",
     "Workspace",
     "branch_target",
     "check_target_folder",
     "other_model_in",
+    "parse_ptx",
+    "read_ptx_lines",
+    "relative_file_table",
     "read_sass",
     "staged_workspace",
+    "write_ptx_lines",
     "write_sass",
 ]

@@ -9,6 +9,8 @@ Layout (paths relative to the workspace folder)::
     src/module.cu            the translation unit nvcc compiles (#includes every kernel file)
     module.cubin             every kernel, compiled with -lineinfo
     sass.json                per kernel: instructions with offset, text, file, line, inline frames
+    module.ptx               nvcc's PTX of src/module.cu (with .loc lines; see ptx.py)
+    ptx_lines.json           per kernel: the PTX line of each SASS instruction
     model.so                 TVM's exported library (what profiling runs)
     params.npz               weights given seeded random values, when the model had none
     build.log                what nvcc/ptxas printed
@@ -31,6 +33,7 @@ from pathlib import Path
 
 from ..errors import KernelscopeError
 from .manifest import KernelInfo, Manifest
+from .ptx import PtxKernel, parse_ptx, read_ptx_lines
 from .sass_table import KernelSass, read_sass
 
 MANIFEST = "manifest.json"
@@ -47,6 +50,7 @@ class Workspace:
         self.path = path
         self.manifest = manifest
         self._sass: dict[str, KernelSass] | None = None
+        self._ptx: tuple[dict[str, PtxKernel], dict[str, dict[int, int]]] | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> Workspace:
@@ -72,7 +76,7 @@ class Workspace:
 
     def file(self, role: str) -> Path:
         """A file of the build by role (a key of ``manifest.files``: "cubin", "library",
-        "tvm_source", "prelude", "unit", "sass", "log", "params")."""
+        "tvm_source", "prelude", "unit", "sass", "log", "params", "ptx", "ptx_lines")."""
         return self.path / self.manifest.files[role]
 
     def source_path(self, kernel: str | KernelInfo) -> Path:
@@ -110,6 +114,23 @@ class Workspace:
             _log.debug("reading %s", self.path / SASS)
             self._sass = read_sass(self.path / SASS)
         return self._sass[kernel]
+
+    @property
+    def has_ptx(self) -> bool:
+        """Whether the build kept its PTX (workspaces built before kernelscope did have none)."""
+        return {"ptx", "ptx_lines"} <= self.manifest.files.keys()
+
+    def ptx(self, kernel: str) -> tuple[PtxKernel | None, dict[int, int]]:
+        """A kernel's PTX and the PTX line of each of its SASS instructions (by offset);
+        ``(None, {})`` without PTX (``has_ptx``). Both files are read on the first call."""
+        if not self.has_ptx:
+            return None, {}
+        if self._ptx is None:
+            _log.debug("reading %s", self.file("ptx"))
+            kernels = parse_ptx(self.file("ptx").read_text(encoding="utf-8"))
+            self._ptx = kernels, read_ptx_lines(self.file("ptx_lines"))
+        kernels, lines = self._ptx
+        return kernels.get(kernel), lines.get(kernel, {})
 
 
 def check_target_folder(path: Path) -> None:
