@@ -351,9 +351,9 @@ class TimelinePanel(QWidget):
         if why is not None or index is None:
             self.error.emit("Cannot profile this call", KernelscopeError(why or "choose a call"))
             return
-        selection = self.timeline.selection(index, warmup=1)
+        kernel = self.timeline.calls[index].kernels[0]
         options = remembered_ncu_options(self.settings)
-        options["name"] = f"call{index}-{selection.kernel}"[:120]
+        options["name"] = f"call{index}-{kernel}"[:120]
         host = self.timeline.meta.get("host")
         where = "this machine"
         if host and host != "localhost":
@@ -367,11 +367,10 @@ class TimelinePanel(QWidget):
             )
             where = entry.host
         workspace = self._timeline_workspace or Path(self.timeline.origin)
-        request = selection.profile_request(workspace, **options)
-        self._profiling = selection.kernel
+        self._profiling = kernel
         self._start(
-            profile_call_job(request),
-            f"Profiling call {index} ({selection.kernel}) on {where}…",
+            profile_call_job(self.timeline, index, workspace, options),
+            f"Profiling call {index} ({kernel}) on {where}…",
         )
 
     def _host(self) -> str | None:
