@@ -66,8 +66,9 @@ def test_ncus_printed_names_are_the_launches_full_names() -> None:
     assert sum(p.endswith("...") for p in printed) == 6
     assert all(same_kernel(p, k) for p, k in zip(printed, full, strict=True))
     assert "fused_reshape1_transpose2_res..." in printed
-    assert same_kernel("fused_reshape1_transpose2_res...", "fused_reshape1_transpose2_reshape2_kernel")
-    assert not same_kernel("fused_reshape1_transpose2_res...", "fused_reshape1_transpose3_kernel")
+    shared = "fused_reshape1_transpose2_res..."
+    assert same_kernel(shared, "fused_reshape1_transpose2_reshape2_kernel")
+    assert not same_kernel(shared, "fused_reshape1_transpose3_kernel")
     assert not same_kernel("take1_kernel", "take1_kernel_1")
     assert not same_kernel("...", "take1_kernel")
 
@@ -82,7 +83,10 @@ def test_the_report_gives_the_full_names_of_shortened_launches(tmp_path: Path) -
     with ReportFile(report) as f:
         names = [f.action(i).name() for i in range(len(f))]
     shown = [n if len(n) <= 31 else n[:29] + "..." for n in names]
-    log = "".join(f'==PROF== Profiling "{n}" - {i}: 0%....50%....100% - 9 passes\n' for i, n in enumerate(shown))
+    log = "".join(
+        f'==PROF== Profiling "{n}" - {i}: 0%....50%....100% - 9 passes\n'
+        for i, n in enumerate(shown)
+    )
     assert any(s != n for s, n in zip(shown, names, strict=True))
     assert profiled_kernels(log, report) == names
     assert profiled_kernels(log, tmp_path / "missing.ncu-rep") == shown  # no report: the log

@@ -27,9 +27,7 @@ def profile_call(
     model in ``workspace``, after ``warmup`` passes: exactly that launch, its kernel checked
     (ncu's shortened names included), no report kept otherwise. ``options``: the rest of
     ProfileRequest (``set``, ``host`` and its SSH settings, ``inputs``...)."""
-    request = timeline.selection(index, kernel, warmup=warmup).profile_request(
-        workspace, **options
-    )
+    request = timeline.selection(index, kernel, warmup=warmup).profile_request(workspace, **options)
     if not request.host and (problem := profiling_problem()):
         raise KernelscopeError(
             f"cannot profile on this machine: {problem}",

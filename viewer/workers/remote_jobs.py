@@ -18,9 +18,11 @@ from kernelscope.core.profiling import (
     install_runtime,
 )
 from kernelscope.core.timeline import (
+    Agreement,
     Timeline,
     TimelineRequest,
     measure_timeline,
+    ncu_agreement,
     open_timeline,
     profile_call,
     saved_timelines,
@@ -60,6 +62,15 @@ def open_timeline_job(path: Path, workspace: Workspace | None = None) -> JobFn:
         if workspace is not None and timeline.source != "runner":
             timeline.annotate(workspace)
         return timeline
+
+    return run
+
+
+def agreement_job(timeline: Timeline, workspace: Path) -> JobFn:
+    """The timeline's calls against the newest report of ``workspace`` with a whole pass."""
+
+    def run(context: JobContext) -> Agreement:
+        return ncu_agreement(timeline, workspace)
 
     return run
 
