@@ -225,6 +225,7 @@ def test_the_pane_says_measure_needs_a_gpu_before_it_is_pressed(qtbot, make_wind
     assert "needs a GPU" in panel.title.text() and "SSH host" in panel.title.text()
     assert "NVIDIA GPU" in panel.measure_button.toolTip()
     assert "SSH host" in panel.where.toolTip()
+    assert all(panel.calls_table.isColumnHidden(c) for c in panel.calls.NCU_COLUMNS)
 
 
 def test_each_call_shows_ncus_duration_from_a_whole_pass_report(

@@ -165,6 +165,8 @@ class TimelinePanel(QWidget):
         self.op_shares = SharesModel("Operator type", self)
         self.calls_table, self.calls_proxy = _table(self.calls, [2])
         self.calls_table.setObjectName("timeline_calls")
+        for column in CallsModel.NCU_COLUMNS:  # until a report has the pass
+            self.calls_table.setColumnHidden(column, True)
         kernels_table, _ = _table(self.kernel_shares, [3])
         ops_table, _ = _table(self.op_shares, [3])
         self.tabs = QTabWidget()
