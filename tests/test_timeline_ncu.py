@@ -214,6 +214,12 @@ def test_timeline_select_prints_the_command_with_its_host(tmp_path: Path) -> Non
     line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("kernelscope profile"))
     assert "--host me@gpu-box -p 2222 --remote-runtime-root /opt/ks-runtime" in line
     assert f"--expect-kernel {timeline.calls[7].kernels[0]}" in line
+    # a timeline measured on a host: its calls are profiled there unless --host says else
+    timeline.meta["host"] = "me@gpu-box"
+    timeline.save(saved)
+    proc = _cli("timeline", str(saved), "--select", "7")
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("kernelscope profile"))
+    assert line.endswith("--host me@gpu-box")
 
 
 # --- the timeline against ncu, call by call --------------------------------------------------

@@ -48,7 +48,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     o.add_argument("--json", action="store_true", help="machine-readable output")
     p = t.add_argument_group("one call under Nsight Compute")
     p.add_argument("--select", type=int, metavar="N", help="print the ncu selection of call N")
-    p.add_argument("--profile", type=int, metavar="N", help="profile call N with ncu")
+    p.add_argument(
+        "--profile",
+        type=int,
+        metavar="N",
+        help="profile call N with ncu (on --host, else where a saved timeline was measured)",
+    )
     p.add_argument("--kernel", help="with --select/--profile: which kernel of the call")
     p.add_argument("--set", default="full", help="ncu section set for --profile (default full)")
     p.add_argument(
@@ -189,15 +194,18 @@ def _ncu_cells(a: CallAgreement | None) -> list[str]:
     return [f"{a.ncu_us:.2f}", f"{a.diff_us:+.2f}"]
 
 
-def _ncu_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The ProfileRequest fields --profile takes from the command line (beside the call)."""
+def _ncu_options(args: argparse.Namespace, timeline: Timeline) -> dict[str, Any]:
+    """The ProfileRequest fields --profile takes from the command line (beside the call):
+    the host is --host, else the one a saved runner timeline was measured on (where the
+    window's Profile This Kernel runs too)."""
     from ..profiling import ssh_options
 
+    measured_on = timeline.meta.get("host") if timeline.source == "runner" else None
     return {
         "set": None if args.set == "none" else args.set,
         "inputs": args.inputs,
         "seed": args.seed,
-        "host": args.host,
+        "host": args.host or (measured_on if measured_on != "localhost" else None),
         "ssh_options": ssh_options(args.port, args.identity, args.ssh_option),
         "remote_python": args.remote_python,
         "remote_ncu": args.remote_ncu,
@@ -223,7 +231,7 @@ def _print_selection(
     )
     print("ncu " + shlex.join(selection.ncu_arguments()))
     if workspace is not None and timeline.source == "runner":
-        request = selection.profile_request(workspace, **_ncu_options(args))
+        request = selection.profile_request(workspace, **_ncu_options(args, timeline))
         print(shlex.join(profile_command(request)))
 
 
@@ -243,7 +251,7 @@ def _profile(args: argparse.Namespace, timeline: Timeline, workspace: Path | Non
             kernel=args.kernel,
             warmup=args.profile_warmup,
             progress=progress,
-            **_ncu_options(args),
+            **_ncu_options(args, timeline),
         )
     print(f"profiled {result.launches} kernel launch in {result.seconds:.1f} s: {result.report}")
     return cli_main(["hot", str(result.report), "-w", str(workspace), "--top", str(args.top)])
