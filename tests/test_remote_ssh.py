@@ -89,6 +89,8 @@ def test_doctor_lists_the_gpu_ncu_python_and_what_is_missing(
     assert report.python_version == ".".join(map(str, sys.version_info[:3]))
     # the base interpreter has no TVM runtime: the fix is remote-install
     assert checks["tvm"].ok is False and "kernelscope remote-install" in checks["tvm"].fix
+    # said once (issue 19: "no TVM runtime for this Python (no TVM runtime for this ...")
+    assert checks["tvm"].summary.count("no TVM runtime") == 1
     assert not report.can_profile
     assert [step for step, _ in steps] == ["connect", "python", "probe", "done"]
     assert steps[0] == ("connect", None)  # busy until ssh answers, not a 0 % that sits there

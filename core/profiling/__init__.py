@@ -19,8 +19,11 @@ from .run_ncu import (
     ProfileRequest,
     ProfileResult,
     launch_sequence,
+    profile_command,
     profile_workspace,
     profiling_problem,
+    same_kernel,
+    timeline_command,
 )
 from .runtime_install import InstallResult, install_runtime, make_bundle
 
@@ -44,9 +47,12 @@ __all__ = [
     "launch_sequence",
     "local_tvm_version",
     "make_bundle",
+    "profile_command",
     "profile_workspace",
     "profiling_problem",
     "run_command",
+    "same_kernel",
     "ssh_options",
+    "timeline_command",
     "workspace_entries",
 ]

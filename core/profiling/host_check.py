@@ -357,11 +357,23 @@ def _runtime_checks(report: HostReport) -> None:
             Check(
                 "tvm",
                 False,
-                f"no TVM runtime for this Python ({tvm.get('error', 'not found')})",
+                _no_tvm(tvm),
                 f"{install} copies a runtime-only TVM {report.tvm_wanted} there (no root, "
                 "no downloads on the host)",
             )
         )
+
+
+def _no_tvm(tvm: dict[str, Any]) -> str:
+    """Why the host's Python has no TVM, said once: the runner's own message (it names the
+    interpreter) as it is, anything else it caught (a broken install's C++ error) after
+    what it means."""
+    error = tvm.get("error")
+    if not error:
+        return "no TVM runtime for this Python"
+    if "code" in tvm:  # a RunnerError: a whole sentence already
+        return str(error)
+    return f"no TVM runtime for this Python ({error})"
 
 
 def _probe_counters(report: HostReport, target: SshTarget, cancel: Cancel | None) -> None:
