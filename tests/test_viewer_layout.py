@@ -185,8 +185,8 @@ def test_the_details_pane_keeps_its_values_in_a_narrow_dock(qtbot, make_window) 
     settle(qtbot, window)
     assert pane.details is not None and pane.details.kernel == longest
     qtbot.wait(50)  # the layout's pass
-    viewport = pane.scroll.viewport().width()
-    bar = pane.scroll.horizontalScrollBar()
+    viewport = pane.scroll_area.viewport().width()
+    bar = pane.scroll_area.horizontalScrollBar()
     reach = viewport + (bar.maximum() if bar.isVisible() else 0)  # what scrolling shows
     charts = [c for c in pane.content.findChildren(RowChart) if c.isVisible() and c.rows]
     assert len(charts) > 5

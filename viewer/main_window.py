@@ -8,6 +8,7 @@ screen stays until the newest requested result is ready. The panes follow one Qt
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -331,7 +332,7 @@ class MainWindow(QMainWindow):
         self.open_paths([path])
         return True
 
-    def open_paths(self, paths: list[str] | list[Path]) -> None:
+    def open_paths(self, paths: Sequence[str | Path]) -> None:
         """Open one path, or several CSV exports of one report together."""
         chosen = [Path(p) for p in paths]
         self.loader.submit(open_job(chosen), chosen)
@@ -527,7 +528,7 @@ class MainWindow(QMainWindow):
         self.search_bar.search(True)
 
     def _find(self, pattern: str, regex: bool, case: bool, backwards: bool) -> None:
-        found = self._search_pane.find(pattern, regex=regex, case=case, backwards=backwards)
+        found = self._search_pane.find_text(pattern, regex=regex, case=case, backwards=backwards)
         self.search_bar.show_result(found)
 
     def next_hot_line(self) -> None:

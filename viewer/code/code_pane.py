@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QSizePolicy,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -59,6 +60,7 @@ class CodeTable(QTableView):
         chars = self.fontMetrics().horizontalAdvance("0")
         code = model.code_column
         for column in range(model.columnCount()):
+            delegate: QStyledItemDelegate
             if column == code:
                 delegate, width = self._code, chars * 90
             elif 0 < column < code:
@@ -168,7 +170,7 @@ class CodePane(QWidget):
         index = self.table.currentIndex()
         return index.row() if index.isValid() else -1
 
-    def find(self, pattern: str, *, regex: bool, case: bool, backwards: bool = False) -> bool:
+    def find_text(self, pattern: str, *, regex: bool, case: bool, backwards: bool = False) -> bool:
         """Move to the next (previous) row whose code matches; wraps around. False if none."""
         flags = 0 if case else re.IGNORECASE
         try:

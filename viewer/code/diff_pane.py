@@ -194,9 +194,8 @@ class DiffModel(QAbstractTableModel):
             if role == SortRole:
                 return delta
         else:
-            text = row.base_text if col == BASE_CODE else row.new_text
             if role == Qt.ItemDataRole.DisplayRole:
-                return text or ""
+                return (row.base_text if col == BASE_CODE else row.new_text) or ""
             if role == SpansRole:
                 return self._spans(row, left)
             if role == Qt.ItemDataRole.ToolTipRole and row.kind != "same":

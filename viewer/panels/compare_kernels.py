@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QStyledItemDelegate
+from PySide6.QtWidgets import QAbstractItemDelegate
 
 from kernelscope.core.compare import (
     ONLY_BASE,
@@ -173,13 +173,13 @@ class KernelListCompare:
         for column in range(model.columnCount()):
             title = model.headerData(column, Qt.Orientation.Horizontal)
             index = model.index(0, column)
-            delegate: QStyledItemDelegate | None
+            delegate: QAbstractItemDelegate
             if title == DELTA_TITLE and diff is not None:
                 delegate, delta_column = self._delta, column
             elif model.data(index, BarRole) is not None:
                 delegate = self._bars
             else:
-                delegate = None
+                delegate = kernels.table.itemDelegate()
             kernels.table.setItemDelegateForColumn(column, delegate)
         # compared: the change and the ratio beside the name, else the time
         kernels.fit_columns(2 if diff is not None else 1)

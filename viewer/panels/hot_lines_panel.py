@@ -216,8 +216,9 @@ class HotLinesPanel(QWidget):
         self.model.value_tip = tip
         if self.table.model() is not self.model:
             self.table.setModel(self.model)
+            plain = self.table.itemDelegate()
             for column in range(self.model.columnCount()):
-                delegate = self._bars if column < 2 else None
+                delegate = self._bars if column < 2 else plain
                 if column == LOCATION:
                     delegate = self._location
                 self.table.setItemDelegateForColumn(column, delegate)

@@ -64,7 +64,8 @@ class KernelList(QWidget):
         self.model.set_document(self.selection.document)
         for column in range(self.model.columnCount()):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
-            self.table.setItemDelegateForColumn(column, self._bars if bar else None)
+            delegate = self._bars if bar else self.table.itemDelegate()
+            self.table.setItemDelegateForColumn(column, delegate)
         self.fit_columns(1)  # the time beside the name
         # hottest first when a profile measured time, else program order (column -1 sorted
         # descending would be program order reversed)
