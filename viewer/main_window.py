@@ -8,6 +8,7 @@ screen stays until the newest requested result is ready. The panes follow one Qt
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QBoxLayout,
     QComboBox,
     QDialog,
     QDockWidget,
@@ -32,12 +34,12 @@ from kernelscope.core.view import Selection, ViewDocument, is_model
 
 from .actions import ACTIONS, MENUS, ActionState
 from .code.code_pane import CodePane
-from .code.highlight import cuda_highlighter, ptx_highlighter, sass_highlighter
+from .code.highlight import Highlighter, cuda_highlighter, ptx_highlighter, sass_highlighter
 from .code.ptx_pane import PtxPane
 from .code.sass_pane import SassPane
 from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
-from .compare_mode import CompareMode
+from .compare import CompareMode
 from .dialogs.error_dialog import error_box
 from .dialogs.export_summary import summary_box
 from .panels.details_pane import DetailsPane
@@ -144,7 +146,7 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.db_dock, self.headroom_dock)
         self.hot_dock.raise_()
-        self.compare = CompareMode(self, cuda)  # compare mode: a baseline and its deltas
+        self._compose_compare_mode(cuda)
         self.open_busy = BusyIndicator("open_busy")
         self.export_busy = BusyIndicator("export_busy")
         self.metric_box = QComboBox()
@@ -174,6 +176,48 @@ class MainWindow(QMainWindow):
             self._restore_layout()
 
     # ---- construction -------------------------------------------------------------------
+    def _compose_compare_mode(self, cuda: Highlighter) -> None:
+        """Compare mode (a baseline and its deltas) and its widgets in the window: the header
+        above the code, the side-by-side view in a stack with the source pane (one of them
+        shows), the opcode table under the SASS, the "Side by Side" button in the source
+        pane's header."""
+        self.compare = CompareMode(
+            self.selection,
+            self.workers,
+            cuda,
+            source=self.source,
+            sass=self.sass,
+            kernels=self.kernels,
+            hot=self.hot,
+            parent=self,
+        )
+        self.code_stack = QStackedWidget()
+        self.code_stack.setObjectName("source_stack")
+        self.splitter.replaceWidget(0, self.code_stack)
+        self.code_stack.addWidget(self.source)
+        self.code_stack.addWidget(self.compare.diff_pane)
+        self._code_sizes: list[int] = []  # the splitter's before side by side took more room
+        central = self.code_area.layout()
+        assert isinstance(central, QBoxLayout)
+        central.insertWidget(0, self.compare.bar)
+        self.sass.add_below(self.compare.opcodes)
+        self.source.header.addWidget(self.compare.split)
+        self.compare.side_by_side_changed.connect(self._show_side_by_side)
+        self.compare.controller.failed.connect(self.show_error)
+
+    def _show_side_by_side(self, on: bool) -> None:
+        """Compare mode's two sources in place of the source pane (they want more room than
+        one source), or the source pane again."""
+        if on:
+            self._code_sizes = self.splitter.sizes()
+            total = sum(self._code_sizes)
+            self.code_stack.setCurrentWidget(self.compare.diff_pane)
+            self.splitter.setSizes([total * 62 // 100, total - total * 62 // 100])
+        else:
+            self.code_stack.setCurrentWidget(self.source)
+            if self._code_sizes:
+                self.splitter.setSizes(self._code_sizes)
+
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{widget.objectName()}")
@@ -340,7 +384,7 @@ class MainWindow(QMainWindow):
         self.open_paths([path])
         return True
 
-    def open_paths(self, paths: list[str] | list[Path]) -> None:
+    def open_paths(self, paths: Sequence[str | Path]) -> None:
         """Open one path, or several CSV exports of one report together."""
         chosen = [Path(p) for p in paths]
         self.loader.submit(open_job(chosen), chosen)
@@ -545,7 +589,7 @@ class MainWindow(QMainWindow):
         self.search_bar.search(True)
 
     def _find(self, pattern: str, regex: bool, case: bool, backwards: bool) -> None:
-        found = self._search_pane.find(pattern, regex=regex, case=case, backwards=backwards)
+        found = self._search_pane.find_text(pattern, regex=regex, case=case, backwards=backwards)
         self.search_bar.show_result(found)
 
     def next_hot_line(self) -> None:

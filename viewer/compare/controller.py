@@ -34,8 +34,8 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import INST_EXECUTED, resolve_metric_name
 from kernelscope.core.view import SASS_COUNT, Selection, ViewDocument
 
-from .jobs import Job, JobContext, JobFn, Latest, Workers
-from .open_worker import open_job
+from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
+from ..workers.open_worker import open_job
 
 TOP_LINES = 50  # lines in "biggest regressions" / "biggest improvements"
 
