@@ -137,11 +137,6 @@ def test_export_writes_the_model_nnfusion_should_compile(
 
     db, out = tmp_path / "k.db", tmp_path / "for-nnfusion.onnx"
     args = ["export-db", str(cnn.path), "--db", str(db), "--nnfusion-model", str(out)]
-    # The workspace's model is not next to it: say so before writing anything.
-    assert cli.main(args) == 1
-    err = capsys.readouterr().err
-    assert "cannot find small_cnn.onnx" in err and "--model" in err
-    assert not db.exists() and not out.exists()
     other = MODELS / "small_cnn_external.onnx"
     assert cli.main([*args, "--model", str(other)]) == 1
     assert "is not the model" in capsys.readouterr().err and not db.exists()
@@ -159,6 +154,47 @@ def test_export_writes_the_model_nnfusion_should_compile(
         [bias] = [v for k, v in inits.items() if k.startswith("b1_")]
         assert bias.shape == (2, 8, 16, 16)
         assert np.array_equal(bias, np.broadcast_to(stored["b1"].reshape(1, 8, 1, 1), bias.shape))
+
+
+def test_a_workspace_finds_its_model_where_it_was_built(
+    cnn, tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernelscope.core.build import BuildRequest, build_model
+    from kernelscope.core.workspace import MANIFEST, Workspace
+
+    model = tmp_path / "models" / "small_cnn.onnx"
+    model.parent.mkdir()
+    model.write_bytes((MODELS / "small_cnn.onnx").read_bytes())
+    # built elsewhere (-o), from a copy: the build of ``cnn`` restored from the cache
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "builds" / "cnn.kscope"))
+    assert ws.manifest.model_path == str(model.resolve())
+    monkeypatch.chdir(tmp_path)  # neither beside the workspace nor in the current folder
+    db, out = tmp_path / "k.db", tmp_path / "for-nnfusion.onnx"
+    args = ["export-db", str(ws.path), "--db", str(db), "--nnfusion-model", str(out)]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    assert out.is_file()
+    # the recorded file changed since the build: said precisely, nothing written
+    out.unlink()
+    db.unlink()
+    model.write_bytes(model.read_bytes() + b"\0")
+    assert cli.main(args) == 1
+    err = capsys.readouterr().err
+    assert f"{model.resolve()}, where it was built from, has changed since the build" in err
+    assert ws.manifest.model_sha256[:12] in err and "--model" in err
+    assert not db.exists() and not out.exists()
+    model.unlink()
+    assert cli.main(args) == 1
+    assert f"{model.resolve()}, where it was built from, is gone" in capsys.readouterr().err
+    # a manifest written before the path was recorded still loads, and finds the model beside it
+    manifest = json.loads((ws.path / MANIFEST).read_text())
+    del manifest["model_path"]
+    (ws.path / MANIFEST).write_text(json.dumps(manifest))
+    old = Workspace.open(ws.path)
+    assert old.manifest.model_path == ""
+    beside = ws.path.parent / "small_cnn.onnx"
+    beside.write_bytes((MODELS / "small_cnn.onnx").read_bytes())
+    assert old.model_file() == beside.resolve()
+    assert cli.main(args) == 0
 
 
 WRITER = textwrap.dedent(

@@ -377,3 +377,32 @@ def test_screenshot_mode_shows_the_kernel_db_tabs(build_once, tmp_path: Path) ->
     assert bad.returncode != 0 and "invalid choice: 'nowhere'" in bad.stderr
     with pytest.raises(KernelscopeError, match="no pane"):
         run(screenshot_to=str(out), pane="nowhere")  # refused before any window is made
+
+
+def test_the_workspace_model_is_found_where_it_was_built(
+    qtbot, make_window, built, tmp_path: Path
+) -> None:
+    """A workspace away from its model (built with -o elsewhere, or the demo's) finds it where
+    the build found it; a model gone since is said in the window's words (no --model)."""
+    model = tmp_path / "models" / "small_cnn.onnx"
+    model.parent.mkdir()
+    shutil.copy(MODELS / "small_cnn.onnx", model)
+    _, built_ws = built(MODELS / "small_cnn.onnx")
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "elsewhere" / built_ws.name))
+    window = make_window(ws.path)
+    panel = window.db_panel
+    panel.show_tab("coverage")
+    view = panel.coverage
+    view.workspace_button.click()
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: view.model_path is not None)
+    assert view.model_path == model.resolve()
+    model.unlink()
+    view.set_model(None)
+    view.workspace_button.click()
+    qtbot.waitUntil(lambda: any(b.isVisible() for b in window.findChildren(QMessageBox)))
+    box = next(b for b in window.findChildren(QMessageBox) if b.isVisible())
+    assert f"{model.resolve()}, where it was built from, is gone" in box.text()
+    assert "Browse…" in box.informativeText() and "--model" not in box.informativeText()
+    box.close()
+    settle(qtbot, window)

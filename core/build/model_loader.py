@@ -9,7 +9,6 @@ into the kernels and the same build serves any weight values.
 
 from __future__ import annotations
 
-import hashlib
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,14 +33,6 @@ class LoadedModel:
     weight_values: dict[str, np.ndarray]  # name -> value for every weight that has one
     params_mode: str  # "model" | "random" | "runtime" | "none"
     notes: list[str] = field(default_factory=list)
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def parse_shapes(items: list[str]) -> dict[str, list[int]]:

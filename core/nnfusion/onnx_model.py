@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-from ..build.model_loader import file_sha256
 from ..errors import KernelscopeError
 from ..workspace import Workspace
 
@@ -37,31 +36,15 @@ class InitializerModel:
 
 
 def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Path:
-    """The ONNX file ``ws`` was built from: ``model``, or a file of the manifest's name next
-    to the workspace or in the current folder, checked against the manifest's digest."""
+    """The ONNX file ``ws`` was built from (``Workspace.model_file``: ``model``, else where
+    the build found it, else beside the workspace), checked against the manifest's digest."""
     manifest = ws.manifest
     if manifest.model_format != "onnx":
         raise KernelscopeError(
             f"{ws.path} was built from a {manifest.model_format} model; NNFusion reads ONNX",
             hint="build the ONNX export of the model and export that workspace",
         )
-    candidates = (
-        [Path(model).expanduser()]
-        if model
-        else [ws.path.resolve().parent / manifest.model, Path.cwd() / manifest.model]
-    )
-    for path in candidates:
-        if path.is_file():
-            if file_sha256(path) != manifest.model_sha256:
-                raise KernelscopeError(
-                    f"{path} is not the model {ws.path} was built from (its contents differ)",
-                    hint="give the model the workspace was built from with --model, or rebuild",
-                )
-            return path
-    raise KernelscopeError(
-        f"cannot find {manifest.model}, the model {ws.path} was built from",
-        hint="give its path with --model MODEL.onnx",
-    )
+    return ws.model_file(model)
 
 
 def nnfusion_copy_path(ws: Workspace) -> Path:

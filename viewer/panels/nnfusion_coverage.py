@@ -43,6 +43,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
+from ..dialogs.error_dialog import what_to_do
 from ..widgets.formatting import format_number
 from ..widgets.roles import KeyRole, SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
@@ -661,8 +662,8 @@ class CoverageView(QWidget):
 
 def _error_lines(exc: KernelscopeError) -> list[str]:
     lines = [_line("bad", exc.message)]
-    if exc.hint:
-        lines.append(_line("", f"What to do: {exc.hint}"))
+    if hint := what_to_do(exc):
+        lines.append(_line("", f"What to do: {hint}"))
     if exc.details:
         tail = "\n".join(exc.details.splitlines()[-8:])
         lines.append(f"<pre>{html.escape(tail)}</pre>")
