@@ -122,3 +122,32 @@ def relu_pair(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
 def single_relu(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
     nodes = [helper.make_node("Relu", ["x"], ["a"], name="relu")]
     return save(path, nodes, {"x": list(shape)}, {"a": list(shape)}, [])
+
+
+def torch_style_cnn(path: Path) -> Path:
+    """What ``torch.onnx.export(..., export_params=False)`` writes: the weights are graph
+    inputs after the data input, a module's by its name (``fc.weight``), the constants it
+    folded (a BatchNorm into the Conv before it) as ``onnx::Conv_N``."""
+    nodes = [
+        helper.make_node(
+            "Conv", ["input", "onnx::Conv_12", "onnx::Conv_13"], ["/conv/Conv_output_0"],
+            name="/conv/Conv", pads=[1, 1, 1, 1],
+        ),
+        helper.make_node("Relu", ["/conv/Conv_output_0"], ["/relu/Relu_output_0"], name="/relu/Relu"),
+        helper.make_node(
+            "GlobalAveragePool", ["/relu/Relu_output_0"], ["/pool/GlobalAveragePool_output_0"],
+            name="/pool/GlobalAveragePool",
+        ),
+        helper.make_node(
+            "Flatten", ["/pool/GlobalAveragePool_output_0"], ["/Flatten_output_0"], name="/Flatten"
+        ),
+        helper.make_node(
+            "Gemm", ["/Flatten_output_0", "fc.weight", "fc.bias"], ["output"], name="/fc/Gemm",
+            transB=1,
+        ),
+    ]  # fmt: skip
+    inputs = {
+        "input": [1, 3, 8, 8], "onnx::Conv_12": [4, 3, 3, 3], "onnx::Conv_13": [4],
+        "fc.weight": [10, 4], "fc.bias": [10],
+    }  # fmt: skip
+    return save(path, nodes, inputs, {"output": [1, 10]}, [])

@@ -197,6 +197,45 @@ def test_a_workspace_finds_its_model_where_it_was_built(
     assert cli.main(args) == 0
 
 
+@pytest.mark.slow
+def test_a_torch_onnx_export_gets_its_nnfusion_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """torch.onnx's folded weights are graph inputs named onnx::Conv_N, which TVM names
+    Conv_N: the copy for NNFusion takes their values by TVM's name."""
+    import onnx
+    from nnfusion_models import torch_style_cnn
+    from onnx import numpy_helper
+
+    from kernelscope.core.build import BuildRequest, build_model
+    from kernelscope.core.kernel_db import model_coverage
+
+    model = torch_style_cnn(tmp_path / "torch_cnn.onnx")
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "torch_cnn.kscope"))
+    db, out = tmp_path / "k.db", tmp_path / "torch_cnn-nnfusion.onnx"
+    args = ["export-db", str(ws.path), "--db", str(db), "--nnfusion-model", str(out)]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    assert "4 graph inputs became initializers" in capsys.readouterr().out
+    proto = onnx.load(str(out))
+    assert [i.name for i in proto.graph.input] == ["input"]
+    inits = {i.name: numpy_helper.to_array(i) for i in proto.graph.initializer}
+    with np.load(ws.path / "params.npz") as stored:
+        assert sorted(stored.files) == ["Conv_12", "Conv_13", "fc.bias", "fc.weight"]
+        assert np.array_equal(inits["onnx::Conv_12"], stored["Conv_12"])
+        assert np.array_equal(inits["fc.weight"], stored["fc.weight"])
+    assert not model_coverage(out, db).graph.weights_as_inputs
+    # built with the weights left as inputs, the copy cannot be written: the hint agrees
+    runtime = build_model(
+        BuildRequest(model=model, output=tmp_path / "runtime.kscope", params="runtime")
+    )
+    out.unlink()
+    assert cli.main(["export-db", str(runtime.path), "--db", str(db), "--nnfusion-model",
+                     str(out)]) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert "'onnx::Conv_12'" in err and "built with --params runtime" in err
+    assert "rebuild with --params random" in err and not out.exists()
+
+
 WRITER = textwrap.dedent(
     """
     import sys

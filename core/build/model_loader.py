@@ -84,6 +84,16 @@ def load_model(
 # --- ONNX -----------------------------------------------------------------------------
 
 
+def weight_name(onnx_name: str) -> str:
+    """The name TVM's Relax ONNX frontend gives a weight, which the manifest's weights and
+    ``params.npz`` use: kernelscope builds with ``keep_params_in_input=True`` and every weight
+    an initializer (weights that were graph inputs get their values first), and TVM names an
+    initializer's parameter after it without PyTorch's ``onnx::`` prefix (``onnx::Conv_497``
+    -> ``Conv_497``; ``_parse_graph_initializers`` in tvm/relax/frontend/onnx/onnx_frontend.py).
+    """
+    return onnx_name.removeprefix("onnx::")
+
+
 def _onnx_dims(value_info: Any) -> list[int | str]:
     dims: list[int | str] = []
     for d in value_info.type.tensor_type.shape.dim:

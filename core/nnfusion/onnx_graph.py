@@ -120,7 +120,7 @@ class NNFusionGraph:
     outputs: list[GNode]
     lookups: list[Lookup]
     unmodelled: list[str]  # ONNX operators not followed (the lookups are then incomplete)
-    weights_as_inputs: list[str]  # graph inputs used as Conv/Gemm/MatMul weights or biases
+    weights_as_inputs: list[str]  # weights without values, graph inputs (``weight_inputs``)
     crashes: list[str]  # where NNFusion would abort with these flags (and why)
     # Broadcasts of constants the importer makes (a Conv bias): -fbiasadd_fix needs them
     # folded (-fconst_folding_backend) unless the model holds its biases broadcast already.
@@ -134,6 +134,32 @@ class NNFusionGraph:
 
 class _NotModelled(Exception):
     pass
+
+
+# The operands that hold a layer's weights: where a graph input read there is a weight
+# without a value (PyTorch's export_params=False), not data.
+WEIGHT_OPERANDS = {
+    "Conv": (1, 2), "ConvTranspose": (1, 2), "Gemm": (1, 2), "MatMul": (1,),
+    "BatchNormalization": (1, 2, 3, 4), "InstanceNormalization": (1, 2),
+    "LayerNormalization": (1, 2),
+}  # fmt: skip
+
+
+def weight_inputs(proto: Any) -> list[str]:
+    """The graph inputs of an ONNX model that hold weights but have no value (no
+    initializer): those after the first (the model's data, as the build takes it) that some
+    node reads as a weight operand (``WEIGHT_OPERANDS``), in graph input order. What coverage
+    refuses and what the copy for NNFusion makes initializers: one count for both."""
+    graph = proto.graph
+    initialized = {i.name for i in graph.initializer}
+    inputs = [vi.name for vi in graph.input if vi.name not in initialized]
+    read = {
+        node.input[i]
+        for node in graph.node
+        for i in WEIGHT_OPERANDS.get(node.op_type, ())
+        if i < len(node.input)
+    }
+    return [name for name in inputs[1:] if name in read]
 
 
 # --- the graph --------------------------------------------------------------------------
@@ -207,14 +233,8 @@ class _Importer:
         self.values: dict[str, GNode] = {}
         self.consts: dict[str, Any] = {}  # name -> numpy value (for shapes of Reshape)
         self.unmodelled: collections.Counter[str] = collections.Counter()
-        self.weight_params: list[str] = []  # graph inputs used as weights or biases
         self.first_input: GNode | None = None
         self.crashes: list[str] = []  # what NNFusion's importer crashes on
-
-    def _weight(self, node: GNode) -> GNode:
-        if node.op_type == "Parameter" and node.origin not in self.weight_params:
-            self.weight_params.append(node.origin)
-        return node
 
     def run(self) -> list[GNode]:
         from onnx import numpy_helper
@@ -289,8 +309,6 @@ class _Importer:
             a, b = self._in(node, 0), self._in(node, 1)
             if len(a.shape) != 2 or len(b.shape) != 2:
                 raise _NotModelled("MatMul of operands that are not 2-D")
-            if b.op_type == "Parameter" and b is not self.first_input:
-                self._weight(b)
             return [self._dot(a, b, False, False, origin)]
         if op == "Softmax":
             x = self._in(node, 0)
@@ -298,7 +316,7 @@ class _Importer:
         raise _NotModelled(op)
 
     def _conv(self, node: Any, origin: str) -> GNode:
-        data, weight = self._in(node, 0), self._weight(self._in(node, 1))
+        data, weight = self._in(node, 0), self._in(node, 1)
         if len(data.shape) != 4:
             raise _NotModelled("Conv that is not 2-D")
         if int(_attr(node, "group", 1)) != 1:
@@ -322,7 +340,7 @@ class _Importer:
             strides=strides, dilations=dilations, padding_below=begin, padding_above=end,
         )  # fmt: skip
         if len(node.input) > 2 and node.input[2]:
-            bias = self._weight(self._in(node, 2))
+            bias = self._in(node, 2)
             bc = self.g.add("Broadcast", [bias], conv.shape, bias.dtype, origin)
             return self.g.add("Add", [conv, bc], conv.shape, conv.dtype, origin)
         return conv
@@ -400,7 +418,7 @@ class _Importer:
         return self.g.add("Dot", [a, b], [m, n], a.dtype, origin, transpose_A=ta, transpose_B=tb)
 
     def _gemm(self, node: Any, origin: str) -> GNode:
-        a, b = self._in(node, 0), self._weight(self._in(node, 1))
+        a, b = self._in(node, 0), self._in(node, 1)
         if len(a.shape) != 2 or len(b.shape) != 2:
             raise _NotModelled("Gemm of operands that are not 2-D")
         alpha, beta = float(_attr(node, "alpha", 1.0)), float(_attr(node, "beta", 1.0))
@@ -415,7 +433,7 @@ class _Importer:
                 "NNFusion's importer reads the missing C and crashes (segfault); give beta=0"
             )
         if beta != 0 and len(node.input) > 2 and node.input[2]:
-            c = self._weight(self._in(node, 2))
+            c = self._in(node, 2)
             if abs(beta - 1.0) > 1e-7:
                 scale = self.g.add("Constant", [], c.shape, c.dtype, origin)
                 c = self.g.add("Multiply", [c, scale], c.shape, c.dtype, origin)
@@ -700,7 +718,7 @@ def nnfusion_graph(
     importer = _Importer(proto)
     outputs = importer.run()
     g = importer.g
-    weights = importer.weight_params
+    weights = weight_inputs(proto)
     unmodelled = [f"{op} (x{n})" for op, n in importer.unmodelled.items()]
     if unmodelled:
         return NNFusionGraph(name, g.nodes, [], [], unmodelled, weights, [])

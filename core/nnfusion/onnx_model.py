@@ -21,8 +21,10 @@ from typing import Any
 
 import numpy as np
 
+from ..build.model_loader import weight_name
 from ..errors import KernelscopeError
 from ..workspace import Workspace
+from .onnx_graph import weight_inputs
 
 
 @dataclass
@@ -78,31 +80,22 @@ def write_initializer_model(
         with np.load(ws.path / ws.manifest.files["params"]) as stored:
             values = {k: stored[k] for k in stored.files}
     graph = proto.graph
-    initialized = {i.name for i in graph.initializer}
     for init in graph.initializer:
-        if init.name in values:
-            value = values[init.name]
+        if weight_name(init.name) in values:
+            value = values[weight_name(init.name)]
             if list(value.shape) != list(init.dims):
                 raise KernelscopeError(
                     f"weight {init.name}: the workspace holds {list(value.shape)}, the model "
                     f"{list(init.dims)}; the workspace is not a build of this model"
                 )
             init.CopyFrom(numpy_helper.from_array(value.astype(value.dtype), init.name))
-    graph_inputs = [vi for vi in graph.input if vi.name not in initialized]
-    data_names = {t.name for t in ws.manifest.inputs}
+    weights = set(weight_inputs(proto))
     moved = []
-    for vi in graph_inputs:
-        if vi.name in data_names:
-            continue
-        if vi.name not in values:
-            raise KernelscopeError(
-                f"the workspace has no value for the weight {vi.name!r} (it was built with "
-                f"--params {ws.manifest.params_mode}); NNFusion needs every weight as an "
-                "initializer",
-                hint="rebuild with --params random (seeded values), or from a model whose "
-                "weights are initializers",
-            )
-        graph.initializer.append(numpy_helper.from_array(values[vi.name], vi.name))
+    for vi in [vi for vi in graph.input if vi.name in weights]:
+        name = weight_name(vi.name)
+        if name not in values:
+            raise _no_value(ws, vi.name, name, values)
+        graph.initializer.append(numpy_helper.from_array(values[name], vi.name))
         graph.input.remove(vi)
         moved.append(vi.name)
     spread = _broadcast_biases(proto) if broadcast_biases else 0
@@ -124,6 +117,28 @@ def write_initializer_model(
             vi.name for vi in graph.input if vi.name not in {i.name for i in graph.initializer}
         ],
         broadcast_biases=spread,
+    )
+
+
+def _no_value(ws: Workspace, onnx_name: str, name: str, values: dict[str, Any]) -> KernelscopeError:
+    """Why the workspace holds no value for a weight NNFusion needs as an initializer."""
+    shown = f"{onnx_name!r}" + (f" ({name!r} in the workspace)" if name != onnx_name else "")
+    if ws.manifest.params_mode == "runtime":
+        return KernelscopeError(
+            f"the workspace has no value for the weight {shown}: it was built with --params "
+            "runtime (weights without values stay inputs); NNFusion needs every weight as an "
+            "initializer",
+            hint="rebuild with --params random (seeded values), or from a model whose "
+            "weights are initializers",
+            window_hint="rebuild it with Weights: random in Build & Profile, or from a model "
+            "whose weights are initializers",
+        )
+    held = ", ".join(sorted(values)[:5]) + (" and more" if len(values) > 5 else "")
+    return KernelscopeError(
+        f"the workspace has no value for the weight {shown} (it holds {len(values)} "
+        f"weights{': ' + held if held else ''}); it is not a build of this model",
+        hint="give the model the workspace was built from with --model, or rebuild",
+        window_hint="choose the model the workspace was built from, or rebuild it",
     )
 
 
