@@ -133,7 +133,9 @@ def torch_style_cnn(path: Path) -> Path:
             "Conv", ["input", "onnx::Conv_12", "onnx::Conv_13"], ["/conv/Conv_output_0"],
             name="/conv/Conv", pads=[1, 1, 1, 1],
         ),
-        helper.make_node("Relu", ["/conv/Conv_output_0"], ["/relu/Relu_output_0"], name="/relu/Relu"),
+        helper.make_node(
+            "Relu", ["/conv/Conv_output_0"], ["/relu/Relu_output_0"], name="/relu/Relu"
+        ),
         helper.make_node(
             "GlobalAveragePool", ["/relu/Relu_output_0"], ["/pool/GlobalAveragePool_output_0"],
             name="/pool/GlobalAveragePool",
