@@ -9,18 +9,22 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import onnx
 import pytest
 from nnfusion_models import residual_cnn, square_gemm, square_matmul
 
 from kernelscope.core.cli import main as cli
+from kernelscope.core.environment import demo
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db import model_coverage, nnfusion_settings
+from kernelscope.core.kernel_db import WeightsAsInputs, model_coverage, nnfusion_settings
 from kernelscope.core.kernel_db.store import CacheRow
 from kernelscope.core.nnfusion import identifier as nnfusion_ident
 from kernelscope.core.nnfusion import nnfusion_graph
+from kernelscope.core.nnfusion.onnx_graph import weight_inputs
 from kernelscope.core.workspace import KernelInfo, OpInfo, TensorInfo
 
 MODELS = Path(__file__).parent / "data" / "models"
+DEMO_MODEL = demo().model  # SqueezeNet 1.1 from PyTorch, weights as graph inputs
 CONV1 = (
     "Convolution1,3,16,16;16,3,3,3;1,16,16,16floatfloatfloatStrides{1, 1}Strides{1, 1}"
     "CoordinateDiff{1, 1}"
@@ -140,6 +144,13 @@ def test_weights_as_graph_inputs_are_refused_with_the_copy_offered(tmp_path: Pat
     with pytest.raises(KernelscopeError) as err:
         model_coverage(MODELS / "small_mlp_noparams.onnx", tmp_path / "none.db")
     assert "fc1.weight" in str(err.value) and "--nnfusion-model" in err.value.hint
+    # the same weights the copy for NNFusion makes initializers (one count, the whole model)
+    assert err.value.names == ["fc1.weight", "fc1.bias", "fc2.weight"]
+    assert "3 weights are graph inputs" in str(err.value)
+    demo = onnx.load(str(DEMO_MODEL))
+    with pytest.raises(WeightsAsInputs) as err:
+        model_coverage(DEMO_MODEL, tmp_path / "none.db")
+    assert err.value.names == weight_inputs(demo) and len(err.value.names) == 34
 
 
 def test_cli_coverage_of_an_empty_db_lists_what_is_missing(

@@ -300,7 +300,7 @@ def test_bad_models_are_explained_in_the_coverage_tab(
         panel.set_path(empty)
     panel.show_tab("coverage")
     view = _coverage(qtbot, window, source)
-    assert view.coverage is None and "2 weights are graph inputs (fc1.weight" in view.banner.text()
+    assert view.coverage is None and "3 weights are graph inputs (fc1.weight" in view.banner.text()
     assert view.offer_button.isVisible() and ws.name in view.offer_button.text()
     with qtbot.waitSignal(view.finished):
         view.offer_button.click()
