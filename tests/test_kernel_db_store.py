@@ -236,6 +236,33 @@ def test_a_torch_onnx_export_gets_its_nnfusion_model(
     assert "rebuild with --params random" in err and not out.exists()
 
 
+@pytest.mark.slow
+def test_the_nnfusion_copy_pads_a_ceil_mode_pool_that_nnfusion_would_get_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    import onnx
+    from nnfusion_models import ceil_pool_cnn
+    from onnx.reference import ReferenceEvaluator
+
+    from kernelscope.core.build import BuildRequest, build_model
+    from kernelscope.core.nnfusion import nnfusion_graph
+
+    model = ceil_pool_cnn(tmp_path / "pool.onnx", 6)
+    assert nnfusion_graph(model).departures  # NNFusion would compute 2x2 instead of 3x3
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "pool.kscope"))
+    out = tmp_path / "pool-nnfusion.onnx"
+    args = ["export-db", str(ws.path), "--db", str(tmp_path / "k.db"), "--nnfusion-model", str(out)]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    assert "pool: ceil_mode as -inf padding of 1x1 at the end" in capsys.readouterr().out
+    proto = onnx.load(str(out))
+    assert [n.op_type for n in proto.graph.node][:4] == ["Conv", "Add", "Relu", "Pad"]
+    assert nnfusion_graph(proto).departures == []
+    x = np.random.default_rng(1).standard_normal((1, 4, 6, 6)).astype(np.float32) - 2
+    [want] = ReferenceEvaluator(str(model)).run(None, {"x": x})
+    [got] = ReferenceEvaluator(proto).run(None, {"x": x})
+    assert want.shape == got.shape == (1, 8, 3, 3) and np.allclose(want, got)
+
+
 WRITER = textwrap.dedent(
     """
     import sys

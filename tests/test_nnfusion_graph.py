@@ -11,7 +11,13 @@ from pathlib import Path
 
 import onnx
 import pytest
-from nnfusion_models import residual_cnn, square_gemm, square_matmul
+from nnfusion_models import (
+    ceil_pool_cnn,
+    mystery_then_relu,
+    residual_cnn,
+    square_gemm,
+    square_matmul,
+)
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.environment import demo
@@ -66,6 +72,38 @@ def test_lookups_are_what_the_real_nnfusion_logged(tmp_path: Path) -> None:
     graph = nnfusion_graph(residual_cnn(tmp_path / "res.onnx"))
     assert set(graph.kernel_lookups()) == RESIDUAL_CNN_LOOKUPS
     assert not graph.unmodelled and not graph.crashes
+
+
+def test_pools_with_ceil_mode_are_followed_and_a_changed_shape_is_said(tmp_path: Path) -> None:
+    """NNFusion's importer ignores ceil_mode (its real log: 6x6, window 3, stride 2 gives
+    2x2): where that changes nothing, the pool is looked up like any other; where it does,
+    coverage says which node makes NNFusion compute something else, and lists the rest."""
+    same = nnfusion_graph(ceil_pool_cnn(tmp_path / "odd.onnx", 111))
+    assert not same.departures and not same.unmodelled
+    idents = {lk.identifier for lk in same.lookups}
+    assert (
+        "MaxPool1,4,111,111;1,4,55,55floatfloatShape{3, 3}Strides{2, 2}Shape{0, 0}Shape{0, 0}"
+        in idents
+    )
+    assert "Concat1,4,55,55;1,4,55,55;1,8,55,55floatfloatfloat" in idents
+    changed = nnfusion_graph(ceil_pool_cnn(tmp_path / "even.onnx", 6))
+    [departure] = changed.departures
+    assert departure.startswith(
+        "pool (MaxPool with ceil_mode=1): the model computes 3x3, NNFusion ignores ceil_mode "
+        "and computes 2x2"
+    )
+    assert "pads its input explicitly" in departure
+    assert any(lk.identifier.startswith("MaxPool1,4,6,6;1,4,2,2") for lk in changed.lookups)
+    # the demo's SqueezeNet (three MaxPools with ceil_mode that change nothing, eight Concats)
+    demo = nnfusion_graph(DEMO_MODEL)
+    assert not demo.unmodelled and not demo.departures
+    assert {lk.op_type for lk in demo.lookups} >= {"Convolution", "MaxPool", "Concat", "AvgPool"}
+
+
+def test_a_node_kernelscope_does_not_follow_leaves_the_rest_listed(tmp_path: Path) -> None:
+    graph = nnfusion_graph(mystery_then_relu(tmp_path / "mystery.onnx"))
+    assert graph.unmodelled == ["mystery (Mystery)"]
+    assert {lk.identifier for lk in graph.lookups} == {"Relu1,16;1,16floatfloat"}
 
 
 def test_constant_folding_and_a_pattern_row_change_what_is_looked_up(tmp_path: Path) -> None:
@@ -163,7 +201,7 @@ def test_cli_coverage_of_an_empty_db_lists_what_is_missing(
     assert "NNFusion looks up 12 distinct kernels" in out
     assert cli.main(["nnfusion-coverage", str(MODELS / "unsupported_op.onnx"), "--db",
                      str(tmp_path / "k.db")]) == 0  # fmt: skip
-    assert "does not follow the ONNX operator NotARealOp" in capsys.readouterr().out
+    assert "does not follow the ONNX node mystery_node (NotARealOp)" in capsys.readouterr().out
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"not a model")
     assert cli.main(["nnfusion-coverage", str(bad), "--db", str(tmp_path / "k.db")]) == 1

@@ -316,7 +316,7 @@ def test_bad_models_are_explained_in_the_coverage_tab(
     settle(qtbot, window)
     assert view.model_path == copy
     _coverage(qtbot, window, MODELS / "unsupported_op.onnx")
-    assert "does not follow the ONNX operators NotARealOp" in view.banner.text()
+    assert "does not follow the ONNX nodes mystery_node (NotARealOp)" in view.banner.text()
     text = tmp_path / "notes.onnx"
     text.write_text("not a model")
     _coverage(qtbot, window, text)

@@ -35,6 +35,8 @@ class InitializerModel:
     moved: list[str] = field(default_factory=list)  # graph inputs that became initializers
     inputs: list[str] = field(default_factory=list)  # what is left as graph inputs
     broadcast_biases: int = 0  # Conv biases and Gemm Cs written in their output's shape
+    identities: int = 0  # Identity nodes of weights dropped, their readers reading the weight
+    padded_pools: list[str] = field(default_factory=list)  # "node: how", ceil_mode made padding
 
 
 def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Path:
@@ -98,6 +100,8 @@ def write_initializer_model(
         graph.initializer.append(numpy_helper.from_array(values[name], vi.name))
         graph.input.remove(vi)
         moved.append(vi.name)
+    identities = _read_through_identities(proto)
+    padded = _explicit_pool_padding(proto)
     spread = _broadcast_biases(proto) if broadcast_biases else 0
     external_data_helper.convert_model_from_external_data(proto)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -117,6 +121,8 @@ def write_initializer_model(
             vi.name for vi in graph.input if vi.name not in {i.name for i in graph.initializer}
         ],
         broadcast_biases=spread,
+        identities=identities,
+        padded_pools=padded,
     )
 
 
@@ -140,6 +146,109 @@ def _no_value(ws: Workspace, onnx_name: str, name: str, values: dict[str, Any]) 
         hint="give the model the workspace was built from with --model, or rebuild",
         window_hint="choose the model the workspace was built from, or rebuild it",
     )
+
+
+def _read_through_identities(proto: Any) -> int:
+    """Identity nodes of an initializer (PyTorch shares equal weights through them) dropped,
+    their readers reading the initializer itself: a Conv bias read through one is then a
+    constant NNFusion needs no folding for, and can be broadcast."""
+    graph = proto.graph
+    alias = {i.name: i.name for i in graph.initializer}
+    results = {o.name for o in graph.output}
+    kept = []
+    for node in graph.node:
+        if node.op_type == "Identity" and node.input[0] in alias and node.output[0] not in results:
+            alias[node.output[0]] = alias[node.input[0]]
+        else:
+            kept.append(node)
+    for node in kept:
+        node.input[:] = [alias.get(name, name) for name in node.input]
+    dropped = len(graph.node) - len(kept)
+    del graph.node[:]
+    graph.node.extend(kept)
+    return dropped
+
+
+def _explicit_pool_padding(proto: Any) -> list[str]:
+    """A MaxPool with ceil_mode whose output ceil_mode enlarges -> a Pad with -inf at the end
+    of each axis and a MaxPool without it: the same values, and the shape NNFusion computes
+    (its importer ignores ceil_mode; ``onnx_graph`` says where that changes the result)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    from .onnx_graph import pool_output
+
+    if next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 0) < 11:
+        return []  # Pad takes its sizes as an input from opset 11 on
+    graph = proto.graph
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto).graph
+    except Exception:  # an operator onnx cannot infer: leave the pools as they are
+        return []
+    types = {vi.name: vi.type.tensor_type for vi in [*inferred.value_info, *inferred.input]}
+    taken = {i.name for i in graph.initializer} | {o for n in graph.node for o in n.output}
+    nodes, done = [], []
+    for node in graph.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        tensor = types.get(node.input[0]) if node.input else None
+        dims = [d.dim_value for d in tensor.shape.dim] if tensor is not None else []
+        if (
+            node.op_type != "MaxPool"
+            or not attrs.get("ceil_mode")
+            or len(dims) < 3
+            or not all(dims)
+        ):
+            nodes.append(node)
+            continue
+        window = list(attrs["kernel_shape"])
+        axes = len(window)
+        strides = list(attrs.get("strides", [1] * axes))
+        pads = list(attrs.get("pads", [0] * 2 * axes))
+        begin, end = pads[:axes], pads[axes:]
+        size = dims[2:]
+        ceil = pool_output(size, window, strides, begin, end, ceil_mode=True)
+        if any(d != 1 for d in attrs.get("dilations", [1] * axes)) or ceil == pool_output(
+            size, window, strides, begin, end, ceil_mode=False
+        ):
+            nodes.append(node)  # NNFusion ignores ceil_mode and computes the same shape
+            continue
+        extra = [
+            max(0, (o - 1) * s + k - (n + b + e))
+            for o, s, k, n, b, e in zip(ceil, strides, window, size, begin, end, strict=True)
+        ]
+        name = node.name or node.output[0]
+        padded, sizes, value = (
+            _fresh(f"{name}_padded", dict.fromkeys(taken)),
+            _fresh(f"{name}_pads", dict.fromkeys(taken)),
+            _fresh(f"{name}_pad_value", dict.fromkeys(taken)),
+        )
+        taken |= {padded, sizes, value}
+        dtype = onnx.helper.tensor_dtype_to_np_dtype(tensor.elem_type)  # type: ignore[union-attr]
+        after = [e + x for e, x in zip(end, extra, strict=True)]
+        sizes_value = np.array([0, 0, *begin, 0, 0, *after], dtype=np.int64)
+        graph.initializer.extend(
+            [
+                numpy_helper.from_array(sizes_value, sizes),
+                numpy_helper.from_array(np.array(-np.inf, dtype=dtype), value),
+            ]
+        )
+        nodes.append(
+            # mode spelled out: NNFusion's importer crashes (segfault) on a Pad without it
+            helper.make_node(
+                "Pad", [node.input[0], sizes, value], [padded], name=f"{name}_pad", mode="constant"
+            )
+        )
+        pool = helper.make_node("MaxPool", [padded], list(node.output), name=node.name)
+        pool.attribute.extend(
+            helper.make_attribute(k, v)
+            for k, v in attrs.items()
+            if k not in ("ceil_mode", "pads", "auto_pad")
+        )
+        nodes.append(pool)
+        done.append(f"{name}: ceil_mode as -inf padding of {'x'.join(map(str, extra))} at the end")
+    del graph.node[:]
+    graph.node.extend(nodes)
+    return done
 
 
 def _broadcast_biases(proto: Any) -> int:

@@ -437,12 +437,14 @@ class CoverageView(QWidget):
             lines.append(
                 _line(
                     "warn",
-                    "kernelscope does not follow the ONNX operators "
+                    "kernelscope does not follow the ONNX nodes "
                     + ", ".join(graph.unmodelled)
-                    + ": this list is incomplete (Check with NNFusion asks the real compiler)",
+                    + ": what NNFusion looks up for them is not listed (Check with NNFusion "
+                    "asks the real compiler)",
                 )
             )
         lines += [_line("bad", f"NNFusion would crash: {crash}") for crash in graph.crashes]
+        lines += [_line("bad", departure) for departure in graph.departures]
         if note:
             lines.append(_line("warn", note))
         flags = coverage.settings.flags
