@@ -38,6 +38,18 @@ class InitializerModel:
     identities: int = 0  # Identity nodes of weights dropped, their readers reading the weight
     padded_pools: list[str] = field(default_factory=list)  # "node: how", ceil_mode made padding
 
+    def changes(self) -> list[str]:
+        """What the copy changed, in words (the CLI and the window say the same)."""
+        out = []
+        if self.moved:
+            out.append(f"{len(self.moved)} graph inputs became initializers")
+        if self.broadcast_biases:
+            out.append(f"{self.broadcast_biases} biases broadcast to their outputs' shape")
+        if self.identities:
+            out.append(f"{self.identities} Identity nodes of weights read through")
+        out += [f"{pool} (NNFusion ignores ceil_mode)" for pool in self.padded_pools]
+        return out
+
 
 def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Path:
     """The ONNX file ``ws`` was built from (``Workspace.model_file``: ``model``, else where

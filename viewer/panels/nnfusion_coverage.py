@@ -602,11 +602,7 @@ class CoverageView(QWidget):
         return job
 
     def _on_copy_written(self, written: InitializerModel) -> None:
-        moved = f", {len(written.moved)} graph inputs made initializers" if written.moved else ""
-        spread = (
-            f", {written.broadcast_biases} biases broadcast" if written.broadcast_biases else ""
-        )
-        self._finish(f"Wrote {written.path.name}{moved}{spread}.")
+        self._finish(f"Wrote {written.path.name}: " + "; ".join(written.changes() or ["as it was"]))
         self.set_model(written.path)
 
     def cancel(self) -> None:
