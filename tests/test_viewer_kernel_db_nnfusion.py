@@ -406,3 +406,19 @@ def test_the_workspace_model_is_found_where_it_was_built(
     assert "Browse…" in box.informativeText() and "--model" not in box.informativeText()
     box.close()
     settle(qtbot, window)
+
+
+def test_panes_and_boxes_say_what_to_do_in_the_window_s_words(qtbot) -> None:
+    from kernelscope.viewer.dialogs.error_dialog import error_box
+    from kernelscope.viewer.widgets.messages import error_html
+
+    error = KernelscopeError(
+        "cannot find m.onnx", hint="give its path with --model MODEL", window_hint="use Browse…"
+    )
+    text = error_html("Cannot find the model", error)
+    assert "What to do: use Browse…" in text and "--model" not in text
+    box = error_box(None, "Cannot find the model", error)
+    assert box.informativeText() == "What to do: use Browse…"
+    box.deleteLater()
+    plain = error_html("x", KernelscopeError("m", hint="h"))
+    assert plain.endswith("m<br>What to do: h")

@@ -144,6 +144,8 @@ def _load_onnx(path: Path, shapes: dict[str, list[int]], params: str, seed: int)
                 f"input {vi.name!r} has a dynamic shape {dims}; kernels are built for fixed sizes",
                 hint=f"give its size, e.g. --shape {vi.name}="
                 + ",".join(str(d) if isinstance(d, int) else "1" for d in dims),
+                window_hint="give its size under Input shapes in Build & Profile, e.g. "
+                f"{vi.name}=" + ",".join(str(d) if isinstance(d, int) else "1" for d in dims),
             )
         shape_dict[vi.name] = [int(d) for d in dims]
 

@@ -6,10 +6,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from kernelscope.core.errors import KernelscopeError
 
-
-def what_to_do(error: KernelscopeError) -> str:
-    """The error's hint as the window says it (a field or a button, not a CLI option)."""
-    return error.window_hint or error.hint
+from ..widgets.messages import what_to_do
 
 
 def error_box(parent: QWidget | None, title: str, error: BaseException) -> QMessageBox:

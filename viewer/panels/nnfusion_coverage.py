@@ -43,8 +43,8 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
-from ..dialogs.error_dialog import what_to_do
 from ..widgets.formatting import format_number
+from ..widgets.messages import what_to_do
 from ..widgets.roles import KeyRole, SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .kernel_db_jobs import (
