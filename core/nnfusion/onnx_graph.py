@@ -140,11 +140,13 @@ class _NotModelled(Exception):
 
 # The operands that hold a layer's weights: where a graph input read there is a weight
 # without a value (PyTorch's export_params=False), not data. Any operand of an element-wise
-# Add, Sub, Mul or Div counts (a MatMul's bias, a scale).
+# Add, Sub, Mul or Div counts (a MatMul's bias, a scale), and a Gather's table (embeddings).
 WEIGHT_OPERANDS = {
     "Conv": (1, 2), "ConvTranspose": (1, 2), "Gemm": (1, 2), "MatMul": (1,),
     "BatchNormalization": (1, 2, 3, 4), "InstanceNormalization": (1, 2),
     "LayerNormalization": (1, 2), "Add": (0, 1), "Sub": (0, 1), "Mul": (0, 1), "Div": (0, 1),
+    "Pow": (1,), "PRelu": (1,), "Gather": (0,), "LSTM": (1, 2, 3), "GRU": (1, 2, 3),
+    "RNN": (1, 2, 3),
 }  # fmt: skip
 
 
