@@ -316,6 +316,8 @@ class _Importer:
                 self.values[name] = out
         outputs = []
         for vi in graph.output:
+            if vi.name not in self.values:
+                continue
             out = self.values[vi.name]
             outputs.append(self.g.add("Result", [out], out.shape, out.dtype, vi.name))
         return outputs
@@ -325,16 +327,20 @@ class _Importer:
         (so what follows it is still listed); None when ONNX cannot infer them."""
         if self._inferred is None:
             self._inferred = _inferred_shapes(self.model)
-        found = [self._inferred.get(name) for name in node.output[:1]]
-        if not found or found[0] is None:
-            return None
-        shape, dtype = found[0]
         inputs = [self.values[name] for name in node.input if name in self.values]
-        return [self.g.add(node.op_type, inputs, shape, dtype, origin, unmodelled=True)]
+        outs = []
+        for name in node.output:
+            known = self._inferred.get(name)
+            if known is None:
+                break  # the outputs after it are not known either
+            outs.append(self.g.add(node.op_type, inputs, *known, origin, unmodelled=True))
+        return outs or None
 
     def _in(self, node: Any, i: int) -> GNode:
         if i >= len(node.input) or not node.input[i]:
             raise _NotModelled(f"{node.op_type} without input {i}")
+        if node.input[i] not in self.values:  # an output of a node not followed
+            raise _NotModelled(f"{node.op_type} of an input kernelscope does not know")
         return self.values[node.input[i]]
 
     def _convert(self, node: Any, origin: str) -> list[GNode]:
