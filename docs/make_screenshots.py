@@ -95,7 +95,7 @@ SHOTS = (
         "demo",
         ("--pane", "headroom"),
     ),
-    Shot(  # the demo's report has no roofline counters; the test mlp's (--set full) has
+    Shot(  # a small model, so that each kernel reads apart on the plot
         "roofline",
         "the Roofline pane: each kernel of a small MLP at DRAM, L2 and L1 under the H200's "
         "ceilings, sized by its share of the time",
