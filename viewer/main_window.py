@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -31,7 +32,8 @@ from kernelscope.core.view import Selection, ViewDocument, is_model
 
 from .actions import ACTIONS, MENUS, ActionState
 from .code.code_pane import CodePane
-from .code.highlight import cuda_highlighter, sass_highlighter
+from .code.highlight import cuda_highlighter, ptx_highlighter, sass_highlighter
+from .code.ptx_pane import PtxPane
 from .code.sass_pane import SassPane
 from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
@@ -84,13 +86,20 @@ class MainWindow(QMainWindow):
         self.exporter = ExportController(self.workers, self)
         self.source = SourcePane(self.selection, cuda)
         self.sass = SassPane(self.selection, sass)
+        self.ptx = PtxPane(self.selection, ptx_highlighter())
+        # SASS and the PTX it was assembled from share the right side, one tab each
+        self.code_tabs = QTabWidget()
+        self.code_tabs.setObjectName("code_tabs")
+        self.code_tabs.setDocumentMode(True)
+        self.code_tabs.addTab(self.sass, "SASS")
+        self.code_tabs.addTab(self.ptx, "PTX")
         self.search_bar = SearchBar()
         self.search_bar.hide()
         self._search_pane: CodePane = self.source
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("code_splitter")
         self.splitter.addWidget(self.source)
-        self.splitter.addWidget(self.sass)
+        self.splitter.addWidget(self.code_tabs)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -500,11 +509,18 @@ class MainWindow(QMainWindow):
 
     def _on_selection(self) -> None:
         self.update_actions()
-        if self.selection.kernel is None or not self.selection.line:
+        selection = self.selection
+        n = len(selection.instructions)
+        counted = f"{n} SASS instruction{'s' * (n != 1)}"
+        if selection.kernel is not None and selection.picked == "ptx":  # the row's own
+            self.line_label.setText(
+                f"PTX line {selection.kernel.ptx.rows[selection.ptx_row].line}: {counted}"
+            )
+            return
+        if selection.kernel is None or not selection.line:
             self.line_label.setText("")
             return
-        n = len(self.selection.instructions)
-        self.line_label.setText(f"line {self.selection.line}: {n} SASS instruction{'s' * (n != 1)}")
+        self.line_label.setText(f"line {selection.line}: {counted}")
 
     def _on_metric_chosen(self, name: str) -> None:
         if name:
@@ -515,6 +531,8 @@ class MainWindow(QMainWindow):
             self._search_pane = self.source
         elif new is self.sass.table:
             self._search_pane = self.sass
+        elif new is self.ptx.table:
+            self._search_pane = self.ptx
 
     # ---- action slots -------------------------------------------------------------------
     def open_search(self) -> None:
@@ -537,8 +555,7 @@ class MainWindow(QMainWindow):
         self._step_hot(True)
 
     def _step_hot(self, backwards: bool) -> None:
-        pane = self.sass if self._search_pane is self.sass else self.source
-        if not pane.step_hot(backwards):
+        if not self._search_pane.step_hot(backwards):
             self.statusBar().showMessage(f"no line has any {self.selection.metric}", 5000)
 
     def follow_branch(self) -> None:
@@ -557,7 +574,13 @@ class MainWindow(QMainWindow):
         self.source.table.setFocus()
 
     def focus_sass(self) -> None:
+        self.code_tabs.setCurrentWidget(self.sass)
         self.sass.table.setFocus()
+
+    def focus_ptx(self) -> None:
+        """Raise the PTX tab (in the SASS pane's place) and give it the keyboard."""
+        self.code_tabs.setCurrentWidget(self.ptx)
+        self.ptx.table.setFocus()
 
     def show_pane(self, pane: str) -> QWidget:
         """Raise the dock of a pane ("details", "roofline", "headroom") and return the pane."""

@@ -26,6 +26,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("-o", "--output", type=Path, help="workspace folder (default: MODEL.kscope)")
     r.add_argument("--arch", help="CUDA architecture (default: the local GPU's, else sm_90)")
     r.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...")
+    r.add_argument(
+        "--force",
+        action="store_true",
+        help="as for build: replace the workspace even when it holds another model's build",
+    )
     _profile_options(r)
     r.set_defaults(func=_run)
 
@@ -56,7 +61,7 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="OPT",
-        help="passed to ssh and scp, e.g. --ssh-option=-p2222 (repeatable)",
+        help="passed to ssh, e.g. --ssh-option=-p2222 (repeatable)",
     )
     r.add_argument("--remote-ncu", default="ncu", help="ncu on the host (default: ncu)")
     r.add_argument("--remote-python", default="python3", help="Python with TVM on the host")
@@ -92,14 +97,18 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_in_child, parse_shapes
+    from ..build import BuildRequest, build_in_child, default_workspace, parse_shapes
     from .build import print_kernel_table
 
-    output = args.output or args.model.with_suffix(".kscope")
+    output = args.output or default_workspace(args.model)
     with TerminalProgress() as progress:
         ws = build_in_child(
             BuildRequest(
-                model=args.model, output=output, arch=args.arch, shapes=parse_shapes(args.shape)
+                model=args.model,
+                output=output,
+                arch=args.arch,
+                shapes=parse_shapes(args.shape),
+                replace_other_model=args.force,
             ),
             progress=progress,
         )

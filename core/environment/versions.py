@@ -37,9 +37,11 @@ class AboutInfo:
     homepage: str  # "" when the package metadata has none
 
     def text(self) -> str:
-        """The versions as lines of text, for a bug report."""
-        width = max((len(r.component) for r in self.rows), default=0)
-        return "\n".join(f"{r.component:{width}}  {r.version}" for r in self.rows) + "\n"
+        """The versions and where each is, as lines of text, for a bug report."""
+        name = max((len(r.component) for r in self.rows), default=0)
+        version = max((len(r.version) for r in self.rows), default=0)
+        lines = [f"{r.component:{name}}  {r.version:{version}}  {r.where}" for r in self.rows]
+        return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
 def about_info(facts: list[Fact], qt_version: str) -> AboutInfo:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .profile import REPORT_SUFFIX, Profile, is_report
     from .records import (
         KERNEL_METRICS,
+        TIME_US,
         HotLine,
         InstructionTable,
         KernelSummary,
@@ -63,6 +64,7 @@ _EXPORTS = {
     "HotLine": "records",
     "InstructionTable": "records",
     "KERNEL_METRICS": "records",
+    "TIME_US": "records",
     "KernelSummary": "records",
     "Launch": "records",
     "LineMetrics": "records",
@@ -81,6 +83,7 @@ __all__ = [
     "KERNEL_METRICS",
     "REPORT_SUFFIX",
     "SAMPLES",
+    "TIME_US",
     "DetailMetric",
     "DetailView",
     "HotLine",

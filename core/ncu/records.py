@@ -185,8 +185,9 @@ class KernelSummary:
     grid: tuple[int, ...] = ()
     block: tuple[int, ...] = ()
     ops: tuple[str, ...] = ()  # fused Relax operators, program order
-    sass_instructions: int = 0
-    source_lines: int = 0
+    # the build's counts; None when not known (a report opened without its workspace)
+    sass_instructions: int | None = None
+    source_lines: int | None = None
     top_stall: str = ""  # the stall reason with the most samples over the kernel
 
     @property

@@ -8,7 +8,8 @@ profiles untouched.
 
 Remote (``host="user@gpu"``): ``remote.RemoteFolder`` copies the workspace files the runner
 needs into a temporary folder on the host, runs ncu there under its supervisor (Cancel ends
-the remote ncu and the model with it) and brings the report back.
+the remote ncu and the model with it) and brings the report back gzipped, all over one SSH
+login (``remote.SshSession``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,14 @@ from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
 from .host_check import COUNTERS_FIX
-from .remote import RUNNER, RemoteFolder, SshTarget, workspace_entries
+from .remote import (
+    RUNNER,
+    RemoteFolder,
+    SshSession,
+    SshTarget,
+    transfer_progress,
+    workspace_entries,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -215,8 +223,8 @@ def _profile_remote(
     target = SshTarget(
         req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
     )
-    report("connect", 0.0, f"preparing a folder on {req.host}")
-    with RemoteFolder(target, cancel) as folder:
+    report("connect", None, f"connecting to {req.host}")  # busy while ssh connects
+    with SshSession(target, cancel) as session, RemoteFolder(session.target, cancel) as folder:
         report("copy", 0.02, f"copying the workspace to {req.host}:{folder.path}")
         extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
         folder.upload([*workspace_entries(ws), *extra])
@@ -231,8 +239,9 @@ def _profile_remote(
         ]
         cmd = folder.supervised(argv, find_ncu=req.remote_ncu == "ncu")
         log, launches = _stream(cmd, expected, report, cancel)
-        report("fetch", 0.98, f"fetching the report from {req.host}")
-        folder.fetch("report.ncu-rep", partial.with_name(partial.name + ".ncu-rep"))
+        report("fetch", 0.96, f"fetching the report from {req.host}")
+        local = partial.with_name(partial.name + ".ncu-rep")
+        folder.fetch("report.ncu-rep", local, transfer_progress(report, "fetch", 0.96, 1.0))
         return log, launches
 
 

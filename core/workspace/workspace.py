@@ -9,6 +9,8 @@ Layout (paths relative to the workspace folder)::
     src/module.cu            the translation unit nvcc compiles (#includes every kernel file)
     module.cubin             every kernel, compiled with -lineinfo
     sass.json                per kernel: instructions with offset, text, file, line, inline frames
+    module.ptx               nvcc's PTX of src/module.cu (with .loc lines; see ptx.py)
+    ptx_lines.json           per kernel: the PTX line of each SASS instruction
     model.so                 TVM's exported library (what profiling runs)
     params.npz               weights given seeded random values, when the model had none
     build.log                what nvcc/ptxas printed
@@ -20,6 +22,7 @@ end, so a failed or cancelled build leaves the previous workspace as it was.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -31,6 +34,7 @@ from pathlib import Path
 from ..errors import KernelscopeError
 from ..paths import model_sha256
 from .manifest import KernelInfo, Manifest
+from .ptx import PtxKernel, parse_ptx, read_ptx_lines
 from .sass_table import KernelSass, read_sass
 
 MANIFEST = "manifest.json"
@@ -47,6 +51,7 @@ class Workspace:
         self.path = path
         self.manifest = manifest
         self._sass: dict[str, KernelSass] | None = None
+        self._ptx: tuple[dict[str, PtxKernel], dict[str, dict[int, int]]] | None = None
 
     @classmethod
     def open(cls, path: str | os.PathLike[str]) -> Workspace:
@@ -72,7 +77,7 @@ class Workspace:
 
     def file(self, role: str) -> Path:
         """A file of the build by role (a key of ``manifest.files``: "cubin", "library",
-        "tvm_source", "prelude", "unit", "sass", "log", "params")."""
+        "tvm_source", "prelude", "unit", "sass", "log", "params", "ptx", "ptx_lines")."""
         return self.path / self.manifest.files[role]
 
     def source_path(self, kernel: str | KernelInfo) -> Path:
@@ -156,6 +161,23 @@ class Workspace:
             self._sass = read_sass(self.path / SASS)
         return self._sass[kernel]
 
+    @property
+    def has_ptx(self) -> bool:
+        """Whether the build kept its PTX (workspaces built before kernelscope did have none)."""
+        return {"ptx", "ptx_lines"} <= self.manifest.files.keys()
+
+    def ptx(self, kernel: str) -> tuple[PtxKernel | None, dict[int, int]]:
+        """A kernel's PTX and the PTX line of each of its SASS instructions (by offset);
+        ``(None, {})`` without PTX (``has_ptx``). Both files are read on the first call."""
+        if not self.has_ptx:
+            return None, {}
+        if self._ptx is None:
+            _log.debug("reading %s", self.file("ptx"))
+            kernels = parse_ptx(self.file("ptx").read_text(encoding="utf-8"))
+            self._ptx = kernels, read_ptx_lines(self.file("ptx_lines"))
+        kernels, lines = self._ptx
+        return kernels.get(kernel), lines.get(kernel, {})
+
 
 def check_target_folder(path: Path) -> None:
     """Refuse to replace a folder that is neither absent, empty, nor a workspace."""
@@ -173,12 +195,42 @@ def check_target_folder(path: Path) -> None:
         )
 
 
+class OtherModelError(KernelscopeError):
+    """The target folder holds the build of another model, ``held``. Replacing it loses that
+    build and the profiles attached to it, so it takes the user's word: ``--force``, or a
+    Yes to the Build dialog's question."""
+
+    def __init__(self, message: str, *, hint: str, held: str) -> None:
+        super().__init__(message, hint=hint)
+        self.held = held
+
+
+def other_model_in(target: Path, model_name: str, model_sha256: str) -> str | None:
+    """The name of the model the workspace ``target`` holds when it is another model than
+    ``model_name`` with contents ``model_sha256``; None when there is no workspace there or
+    it holds this model. A model is the same by its name (an edited model rebuilt) or by its
+    contents (a renamed copy); an unreadable manifest is another model's."""
+    try:
+        raw = json.loads((target / MANIFEST).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError):
+        return f"an unreadable {MANIFEST}"
+    held = raw.get("model") if isinstance(raw, dict) else None
+    if not isinstance(held, str):
+        return f"a {MANIFEST} naming no model"
+    if held == model_name or raw.get("model_sha256") == model_sha256:
+        return None
+    return held
+
+
 @contextmanager
-def staged_workspace(target: Path) -> Iterator[Path]:
+def staged_workspace(target: Path, *, keep_profiles: bool = True) -> Iterator[Path]:
     """Yield an empty staging folder next to ``target``; on success swap it into place.
 
-    Profiles attached to the previous workspace are carried over. On any exception
-    (including KeyboardInterrupt) the staging folder is removed and ``target`` is untouched.
+    Profiles attached to the previous workspace are carried over unless ``keep_profiles``
+    is False (a build of another model replaces it). On any exception (including
+    KeyboardInterrupt) the staging folder is removed and ``target`` is untouched.
     """
     target = target.resolve()
     check_target_folder(target)
@@ -190,7 +242,7 @@ def staged_workspace(target: Path) -> Iterator[Path]:
     try:
         yield stage
         old_profiles = target / PROFILES
-        if old_profiles.is_dir():
+        if keep_profiles and old_profiles.is_dir():
             shutil.copytree(old_profiles, stage / PROFILES, dirs_exist_ok=True)
         if target.exists():
             trash = Path(tempfile.mkdtemp(prefix=f".{target.name}.old-", dir=target.parent))

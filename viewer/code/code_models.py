@@ -115,6 +115,19 @@ class CodeModel(QAbstractTableModel):
         k = column - 1 - len(self._metric_names)
         return 0 <= k < len(self._deltas) and self._deltas[k].diverging
 
+    def widest_text(self, column: int) -> str:
+        """About the widest text a metric or delta column shows: its largest value (most
+        digits), signed in a change column, and never narrower than a short decimal."""
+        k = column - 1 - len(self._metric_names)
+        if 0 <= k < len(self._deltas):
+            top = self._delta_max[k]
+            sign = "+" if self._deltas[k].diverging else ""
+        elif 0 < column <= len(self._metric_names):
+            top, sign = self._max[self._metric_names[column - 1]], ""
+        else:
+            return ""
+        return max(sign + format_number(top), "-00.00", key=len)
+
     @property
     def code_column(self) -> int:
         return 1 + len(self._metric_names) + len(self._deltas)

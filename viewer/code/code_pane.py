@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -63,8 +64,11 @@ class CodeTable(QTableView):
             elif 0 < column < code:
                 title = str(model.headerData(column, Qt.Orientation.Horizontal))
                 header = self.fontMetrics().horizontalAdvance(title) + chars * 2
-                # Narrow metric columns (long labels are elided) leave room for the code.
-                delegate, width = self._bar, min(max(chars * 9, header), chars * 12)
+                # Narrow metric columns (long labels are elided) leave room for the code,
+                # but never less than the widest number needs (9-digit counts).
+                values = self.fontMetrics().horizontalAdvance(model.widest_text(column))
+                width = max(min(max(chars * 9, header), chars * 12), values + chars * 2)
+                delegate = self._bar
                 if model.is_delta_column(column):  # compare mode's change of the metric
                     delegate = self._delta
             else:
@@ -92,6 +96,8 @@ class CodePane(QWidget):
         self.heat = HeatStrip(self)
         self.title = QLabel(title)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # a long kernel or file name is cut, not widening the pane (and narrowing the docks)
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.header = QHBoxLayout()
         self.header.setContentsMargins(4, 2, 4, 2)
         self.header.addWidget(self.title, 1)

@@ -106,6 +106,17 @@ class DiffModel(QAbstractTableModel):
     def metric(self) -> str:
         return self._metric
 
+    def widest_text(self, column: int) -> str:
+        """About the widest number of a value or change column: its largest, signed for
+        the change, never narrower than a short decimal (as ``CodeModel.widest_text``)."""
+        if column in (BASE_VALUE, NEW_VALUE):
+            text = format_number(self._top[0])
+        elif column == DELTA:
+            text = "+" + format_number(self._top[1])
+        else:
+            return ""
+        return max(text, "-00.00", key=len)
+
     def row(self, index: int) -> LineRow:
         return self._rows[index]
 
@@ -294,9 +305,16 @@ class DiffPane(QWidget):
     def _size_columns(self) -> None:
         chars = self.table.fontMetrics().horizontalAdvance("0")
         fixed = {BASE_LINE: 6, BASE_VALUE: 9, NEW_LINE: 6, NEW_VALUE: 9, DELTA: 10}
-        for column, width in fixed.items():
-            self.table.setColumnWidth(column, chars * width)
-        room = self.table.viewport().width() - sum(fixed.values()) * chars
+        metrics = self.table.fontMetrics()
+        widths = {  # never narrower than the widest number (9-digit counts)
+            column: max(
+                chars * width, metrics.horizontalAdvance(self.model.widest_text(column)) + chars * 2
+            )
+            for column, width in fixed.items()
+        }
+        for column, width in widths.items():
+            self.table.setColumnWidth(column, width)
+        room = self.table.viewport().width() - sum(widths.values())
         for column in (BASE_CODE, NEW_CODE):
             self.table.setColumnWidth(column, max(chars * 40, room // 2))
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, KernelComparison, OpcodeDelta
 
+from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number, format_signed
 from ..widgets.roles import SortRole
 from .delta_delegate import DeltaDelegate, DeltaRole
@@ -124,9 +125,8 @@ class OpcodeTable(QWidget):
         self.comparison = comp
         changed = [o for o in comp.opcodes if o.count_delta or o.executed_delta] if comp else []
         self.model.set_rows(changed)
-        chars = self.table.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate([16, 7, 7, 10, 12, 12, 13]):
-            self.table.setColumnWidth(column, chars * width)
+            fit_column(self.table, column, width)
         if comp is None:
             self.caption.setText("")
             return

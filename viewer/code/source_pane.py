@@ -21,7 +21,12 @@ class SourcePane(CodePane):
         self.setObjectName("source_pane")
         self.files = QComboBox()
         self.files.setToolTip("Files this kernel's instructions come from")
-        self.files.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # as wide as a typical kernel file's name, whatever the kernel: a longer one is elided
+        # (its tooltip and the title say it), the docks keep their width
+        self.files.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.files.setMinimumContentsLength(24)
         self.header.addWidget(self.files)
         self.missing = QLabel(self.table.viewport())
         self.missing.setWordWrap(True)

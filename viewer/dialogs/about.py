@@ -1,6 +1,6 @@
 """Help > About: kernelscope's version and those of what it runs on (TVM, nvcc, nvdisasm,
-Nsight Compute and its report reader, Qt, Python), read off the GUI thread, with a button
-that copies them for a bug report."""
+Nsight Compute and its report reader, Qt, Python, the GPU) and where each is found, read off
+the GUI thread, with a button that copies them for a bug report."""
 
 from __future__ import annotations
 
@@ -50,18 +50,20 @@ class AboutDialog(QDialog):
         heading = QHBoxLayout()
         heading.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
         heading.addWidget(self.title, 1)
-        self.table = QTableWidget(0, 2)
+        self.table = QTableWidget(0, 3)
         self.table.setObjectName("about_versions")
-        self.table.setHorizontalHeaderLabels(["Component", "Version"])
+        self.table.setHorizontalHeaderLabels(["Component", "Version", "Where"])
         self.table.verticalHeader().hide()
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
-        self.table.horizontalHeader().setSectionResizeMode(
-            0, QHeaderView.ResizeMode.ResizeToContents
-        )
-        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # a long path keeps its end
+        header = self.table.horizontalHeader()
+        for column in (0, 1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         self.status = QLabel("Checking versions…")
         self.copy = QPushButton("Copy Versions")
         self.copy.setToolTip("Copy the versions as text, for a bug report")
@@ -78,7 +80,7 @@ class AboutDialog(QDialog):
         self.rows: list[VersionRow] = []
         self._info: AboutInfo | None = None
         chars = self.fontMetrics().horizontalAdvance("0")
-        self.resize(chars * 90, self.fontMetrics().height() * 26)
+        self.resize(max(chars * 120, self.sizeHint().width()), self.sizeHint().height())
         qt = f"Qt {qVersion()}, PySide6 {pyside_version}"  # the bindings, and the Qt they run on
 
         def read(context: JobContext) -> AboutInfo:
@@ -96,12 +98,20 @@ class AboutDialog(QDialog):
             self.title.setText(f"{TITLE}<br><a href='{home}'>{home}</a>")
         self.table.setRowCount(len(self.rows))
         for r, row in enumerate(self.rows):
-            for c, text in enumerate((row.component, row.version)):
+            for c, text in enumerate(row):  # component, version, where
                 item = QTableWidgetItem(text)
                 item.setToolTip(row.where)
                 self.table.setItem(r, c, item)
+        # every row on screen, however tall the font makes a row: the dialog grows to it
+        self.table.setMinimumHeight(self._table_height(len(self.rows)))
         self.status.setText(info.system)
         self.copy.setEnabled(True)
+
+    def _table_height(self, rows: int) -> int:
+        """The table's height with ``rows`` rows, its header and frame: no scroll bar."""
+        table = self.table
+        header = table.horizontalHeader().sizeHint().height()
+        return header + rows * table.verticalHeader().defaultSectionSize() + 2 * table.frameWidth()
 
     def _on_failed(self, error: BaseException) -> None:
         self.status.setText(f"Could not read the versions: {error}")

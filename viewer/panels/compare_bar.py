@@ -67,8 +67,9 @@ class CompareBar(QFrame):
         self.total = QLabel()
         self.kernel = QLabel()
         self.notes = QLabel()
-        self.notes.setWordWrap(True)
-        self.kernel.setWordWrap(True)
+        # wrapped: a long line would widen the code area and squeeze the docks beside it
+        for label in (self.headline, self.total, self.kernel, self.notes):
+            label.setWordWrap(True)
         for label in (self.headline, self.total, self.kernel, self.notes):
             label.setTextFormat(Qt.TextFormat.RichText)
             label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -169,7 +169,6 @@ class KernelListCompare:
         else:
             kernels.model.set_comparison(*compare_columns(diff, baseline))
         model = kernels.model
-        chars = kernels.fontMetrics().horizontalAdvance("0")
         delta_column = -1
         for column in range(model.columnCount()):
             title = model.headerData(column, Qt.Orientation.Horizontal)
@@ -182,10 +181,8 @@ class KernelListCompare:
             else:
                 delegate = None
             kernels.table.setItemDelegateForColumn(column, delegate)
-            width = 34 if column == 0 else 11
-            if diff is not None:  # room for the change beside the name in a narrow dock
-                width = 28 if column == 0 else 11 if column == delta_column else 8
-            kernels.table.setColumnWidth(column, chars * width)
+        # compared: the change and the ratio beside the name, else the time
+        kernels.fit_columns(2 if diff is not None else 1)
         if delta_column >= 0:  # worst regressions first
             kernels.table.sortByColumn(delta_column, Qt.SortOrder.DescendingOrder)
         elif model.columnCount() > 1 and kernels.selection.document is not None:

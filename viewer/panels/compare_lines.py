@@ -14,6 +14,7 @@ from kernelscope.core.ncu import label_of
 
 from ..code.delegates import BarDelegate
 from ..code.delta_delegate import DeltaDelegate, DeltaRole
+from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
 from ..workers.compare_worker import CompareController, metric_key
@@ -127,7 +128,10 @@ class LineChanges:
             table.setItemDelegateForColumn(2, self._bars)
         chars = table.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate([10, 9, 9, 30, 14]):
-            table.setColumnWidth(column, chars * width)
+            if column < 3:  # the change and both values, whole
+                fit_column(table, column, width)
+            else:
+                table.setColumnWidth(column, chars * width)
         key = metric_key(metric)
         label = label_of(key) if key else metric
         grew = "grew" if worse else "shrank"

@@ -251,6 +251,9 @@ class DetailsPane(QWidget):
         font.setPointSizeF(font.pointSizeF() * 1.15)
         self.title.setFont(font)
         self.title.setWordWrap(True)
+        # a kernel name is one long word: cut at the pane's edge (the whole name is the
+        # tooltip), not widening the pane past its dock
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -329,7 +332,8 @@ class DetailsPane(QWidget):
         self.scroll = QScrollArea()
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # narrower than a chart's numbers need (RowChart.minimumSizeHint): scroll sideways
+        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         self.scroll.setWidget(self.content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -436,6 +440,7 @@ class DetailsPane(QWidget):
     def _show_message(self, text: str) -> None:
         self.details = None
         self.title.setText("Details")
+        self.title.setToolTip("")
         self.summary.clear()
         self.banner.hide()
         self.message.setText(text)
@@ -447,6 +452,7 @@ class DetailsPane(QWidget):
         self.details = d
         self.message.hide()
         self.title.setText(html.escape(d.kernel))
+        self.title.setToolTip(d.kernel)
         self._fill_launch_box(d)
         launches = len(d.launch_ids)
         duration = d.metric("gpu__time_duration.sum")

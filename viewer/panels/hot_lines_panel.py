@@ -6,12 +6,17 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -20,6 +25,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.view import HotLine, Selection, hot_lines
 
 from ..code.delegates import BarDelegate
+from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
 from ..workers.jobs import Latest, Workers
@@ -29,11 +35,32 @@ if TYPE_CHECKING:
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]
+LOCATION = _TITLES.index("Location")
 _TIPS = {
     "Share": "The line's share of the metric's total over the kernel (or the whole model)",
     "Location": "The line in the kernel's own file (inlined header code counts at its call)",
     "Top stall": "The stall reason with most warp samples on the line",
 }
+
+
+def elide_location(text: str, metrics: QFontMetrics, width: int) -> str:
+    """``file.cu:LINE`` in ``width`` pixels: the middle of the file name goes, the line stays."""
+    name, colon, line = text.rpartition(":")
+    if not colon or metrics.horizontalAdvance(text) <= width:
+        return text
+    suffix = colon + line
+    room = width - metrics.horizontalAdvance(suffix)
+    return metrics.elidedText(name, Qt.TextElideMode.ElideMiddle, max(0, room)) + suffix
+
+
+class LocationDelegate(QStyledItemDelegate):
+    """The Location column: a long kernel's file name loses its middle, never its line."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        style = option.widget.style() if option.widget is not None else QApplication.style()
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1)
+        option.text = elide_location(option.text, option.fontMetrics, option.rect.width() - margin)
 
 
 class HotLinesModel(QAbstractTableModel):
@@ -122,6 +149,8 @@ class HotLinesPanel(QWidget):
         self._bars = BarDelegate(self.table)
         self.table.setItemDelegateForColumn(0, self._bars)
         self.table.setItemDelegateForColumn(1, self._bars)
+        self._location = LocationDelegate(self.table)
+        self.table.setItemDelegateForColumn(LOCATION, self._location)
         self.table.setToolTip("Double-click (or Enter) to go to the line")
         top = QHBoxLayout()
         top.addWidget(self.scope)
@@ -188,13 +217,19 @@ class HotLinesPanel(QWidget):
         if self.table.model() is not self.model:
             self.table.setModel(self.model)
             for column in range(self.model.columnCount()):
-                self.table.setItemDelegateForColumn(column, self._bars if column < 2 else None)
+                delegate = self._bars if column < 2 else None
+                if column == LOCATION:
+                    delegate = self._location
+                self.table.setItemDelegateForColumn(column, delegate)
         self.model.set_rows(rows)
         self.caption.setText(f"Top {len(rows)} lines by {metric}")
         self.caption.setToolTip(tip)
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate([10, 8, 30, 26, 18]):  # a reset forgets the widths
-            self.table.setColumnWidth(column, chars * width)
+            if column < 2:  # the numbers, whole
+                fit_column(self.table, column, width)
+            else:
+                self.table.setColumnWidth(column, chars * width)
 
     def _on_failed(self, error: BaseException, metric: str) -> None:
         self.model.set_rows([])

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.view import Selection
 
 from ..code.delegates import BarDelegate
+from ..widgets.columns import fit_column, widest_text
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
 from ..widgets.sorting import LastRowsProxy
 from .kernel_list_model import KernelListModel
@@ -61,11 +62,10 @@ class KernelList(QWidget):
 
     def _on_document(self) -> None:
         self.model.set_document(self.selection.document)
-        chars = self.fontMetrics().horizontalAdvance("0")
         for column in range(self.model.columnCount()):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
             self.table.setItemDelegateForColumn(column, self._bars if bar else None)
-            self.table.setColumnWidth(column, chars * (34 if column == 0 else 11))
+        self.fit_columns(1)  # the time beside the name
         # hottest first when a profile measured time, else program order (column -1 sorted
         # descending would be program order reversed)
         timed = bool(self.selection.document and self.selection.document.kernel_metric_names)
@@ -73,6 +73,21 @@ class KernelList(QWidget):
             1 if timed else -1,
             Qt.SortOrder.DescendingOrder if timed else Qt.SortOrder.AscendingOrder,
         )
+
+    def fit_columns(self, beside: int) -> None:
+        """Each column as wide as its widest figure; the name as wide as the longest one but
+        no wider than what the ``beside`` columns after it leave of the list's width, so
+        that they show without scrolling."""
+        chars = self.table.fontMetrics().horizontalAdvance("0")
+        # long text (fused ops) is cut
+        widths = [fit_column(self.table, c, 8, 24) for c in range(1, self.model.columnCount())]
+        if self.table.isVisible():
+            room = self.table.maximumViewportSize().width()
+            room -= self.table.verticalScrollBar().sizeHint().width() + sum(widths[:beside])
+        else:  # no width to share yet
+            room = chars * 34
+        names = widest_text(self.table, 0) + chars * 2
+        self.table.setColumnWidth(0, max(chars * 14, min(room, names)))
 
     def _on_kernel(self) -> None:
         kernel = self.selection.kernel

@@ -11,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
+from kernelscope.core.ncu import TIME_US
 from kernelscope.core.view import KernelSummary, ViewDocument
 
 from ..widgets.formatting import format_dims, format_number
@@ -37,13 +38,14 @@ def _static_columns() -> list[_Column]:
         _Column("Grid", lambda s: math.prod(s.grid), lambda s: format_dims(s.grid)),
         _Column("Block", lambda s: math.prod(s.block), lambda s: format_dims(s.block)),
         _Column("Registers", lambda s: s.registers or 0, lambda s: format_number(s.registers)),
+        # the build's counts: blank, not 0, for a report opened without its workspace
         _Column(
             "SASS",
-            lambda s: s.sass_instructions,
+            lambda s: s.sass_instructions or 0,
             lambda s: format_number(s.sass_instructions),
             True,
         ),
-        _Column("Lines", lambda s: s.source_lines, lambda s: format_number(s.source_lines)),
+        _Column("Lines", lambda s: s.source_lines or 0, lambda s: format_number(s.source_lines)),
         _Column("Top stall", lambda s: s.top_stall, lambda s: s.top_stall),
     ]
 
@@ -55,8 +57,8 @@ _STATIC_TIPS = {
     "Grid": "Blocks per launch (x×y×z)",
     "Block": "Threads per block (x×y×z)",
     "Registers": "Registers per thread (the build's cubin, else launch__registers_per_thread)",
-    "SASS": "SASS instructions in the kernel",
-    "Lines": "Lines of the kernel's .cu file",
+    "SASS": "SASS instructions in the kernel (the build's; blank for a report opened alone)",
+    "Lines": "Lines of the kernel's .cu file (the build's; blank for a report opened alone)",
     "Top stall": "The stall reason with most warp samples over the whole kernel",
 }
 
@@ -103,7 +105,9 @@ class KernelListModel(QAbstractTableModel):
         self._own = len(self._rows)
         self._rows += extra_rows
         static = _static_columns()
-        metrics = [_metric_column(m) for m in document.kernel_metric_names] if document else []
+        names = document.kernel_metric_names if document else ()
+        # compared, "New µs" is the time per pass: the profile's total would repeat it
+        metrics = [_metric_column(m) for m in names if not (columns and m == TIME_US)]
         # name first, then what the profile measured, then the build facts
         self._columns = [static[0], *columns, *metrics, *static[1:]]
         self._max = [

@@ -60,7 +60,12 @@ class RowChart(QWidget):
         return QSize(320, self.row_height() * len(self._rows))
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(160, self.row_height() * len(self._rows))
+        """Every value whole beside a few characters of its label: narrower, the pane
+        scrolls sideways rather than cut the numbers off."""
+        metrics = self.fontMetrics()
+        value = max((metrics.horizontalAdvance(r.text) for r in self._rows), default=0) + _PAD
+        label = metrics.horizontalAdvance("0") * 10 + 2 * _PAD
+        return QSize(max(160, label + value), self.row_height() * len(self._rows))
 
     def row_at(self, point: QPoint) -> int:
         row = point.y() // max(1, self.row_height())
@@ -90,7 +95,7 @@ class RowChart(QWidget):
         has_bars = any(r.fraction is not None for r in self._rows)
         if not has_bars:
             return min(label, width - value), 0, value
-        label = min(label, int(width * self._label_share))
+        label = min(label, int(width * self._label_share), max(0, width - value))
         return label, max(0, width - label - value), value
 
     def paintEvent(self, event: QPaintEvent) -> None:
