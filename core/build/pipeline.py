@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import Cancelled, KernelscopeError
-from ..paths import cache_root, memo_by_stat
+from ..paths import cache_root, model_sha256
 from ..process import ChildChannel, ChildCrashed, run_child
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
@@ -64,7 +64,7 @@ from ..workspace import (
     write_sass,
 )
 from . import tvm_ir as irfacts
-from .model_loader import LoadedModel, file_sha256, load_model, model_format
+from .model_loader import LoadedModel, load_model, model_format
 from .nvdisasm import parse_nvdisasm
 from .ptx_files import store_ptx
 from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
@@ -162,9 +162,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     }
     flags = nvcc.kernelscope_flags(arch)
     # an unchanged model (by its stat) is not hashed again: ~0.3 s for ResNet-50's weights
-    model_sha = memo_by_stat(
-        [model_path], cache_root() / "builds" / "keys", lambda: file_sha256(model_path)
-    )
+    model_sha = model_sha256(model_path)
     held = other_model_in(output, model_path.name, model_sha)
     if held is not None and not request.replace_other_model:
         raise OtherModelError(
@@ -416,6 +414,8 @@ def _restore(plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
     report("cache", 0.5, "model unchanged since an earlier build: reusing it")
     shutil.copytree(plan.cached, stage, dirs_exist_ok=True, ignore=_ignore_profiles)
     manifest = Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
+    # the same contents, maybe under another name or in another folder than the cached build's
+    manifest.model, manifest.model_path = plan.model.name, str(plan.model)
     manifest.timings["restore_from_cache"] = time.perf_counter() - started
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     return manifest
@@ -556,6 +556,7 @@ def _manifest(
         )
     return Manifest(
         model=plan.model.name,
+        model_path=str(plan.model),
         model_sha256=plan.model_sha256,
         model_format=plan.format,
         entry=model.entry,

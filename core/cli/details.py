@@ -348,9 +348,7 @@ def _print_headroom(h: Headroom, as_json: bool) -> int:
         )
     print(format_table(header, rows, right={1, 2, 3, 4, 5}))
     print()
-    total = h.measured_ns
-    share = f" ({100 * h.savings_ns / total:.0f}% of it)" if total else ""
-    print(f"model: {_us(total)} us measured; the kernels could save {_us(h.savings_ns)} us{share}")
+    print(f"model: {h.summary()}")
     print()
     for r in h.rows:
         detail = "; ".join(r.ops)

@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..paths import model_sha256
 from .manifest import KernelInfo, Manifest
 from .ptx import PtxKernel, parse_ptx, read_ptx_lines
 from .sass_table import KernelSass, read_sass
@@ -107,6 +108,51 @@ class Workspace:
             raise
         _log.info("attached %s to %s", report, self.path)
         return target
+
+    def model_file(self, given: str | os.PathLike[str] | None = None) -> Path:
+        """The model file this workspace was built from, checked against the manifest's
+        digest: ``given``, else where the build found it (``manifest.model_path``), else a
+        file of its name beside the workspace (``MODEL.kscope`` beside ``MODEL``) or in the
+        current folder. Raises saying where it looked and why each place failed."""
+        manifest = self.manifest
+        if given:
+            path = Path(given).expanduser()
+            if not path.is_file():
+                raise KernelscopeError(f"{path}: no such file")
+            if model_sha256(path) != manifest.model_sha256:
+                raise KernelscopeError(
+                    f"{path} is not the model {self.path} was built from (its contents differ)",
+                    hint="give the model the workspace was built from with --model, or rebuild",
+                    window_hint="choose the model the workspace was built from, or rebuild it",
+                )
+            return path
+        problems = []
+        if manifest.model_path:
+            recorded = Path(manifest.model_path)
+            if not recorded.is_file():
+                problems.append(f"{recorded}, where it was built from, is gone")
+            elif (digest := model_sha256(recorded)) != manifest.model_sha256:
+                problems.append(
+                    f"{recorded}, where it was built from, has changed since the build "
+                    f"(SHA-256 {manifest.model_sha256[:12]}… then, {digest[:12]}… now)"
+                )
+            else:
+                return recorded
+        here = self.path.resolve()
+        candidates = [here.parent / manifest.model, Path.cwd() / manifest.model]
+        if here.suffix == ".kscope":
+            candidates.append(here.with_suffix(Path(manifest.model).suffix))
+        for path in dict.fromkeys(c for c in candidates if c.is_file()):
+            if model_sha256(path) == manifest.model_sha256:
+                return path
+            problems.append(f"{path} has other contents")
+        said = "; ".join(problems) or f"no {manifest.model} beside it or in {Path.cwd()}"
+        raise KernelscopeError(
+            f"cannot find {manifest.model}, the model {self.path} was built from: {said}",
+            hint="give its path with --model MODEL, or rebuild the workspace from it",
+            window_hint="choose the model with Browse… (the Model row of the Kernel DB's "
+            "Coverage tab), or rebuild the workspace from it",
+        )
 
     def sass(self, kernel: str) -> KernelSass:
         """A kernel's SASS line table (``sass.json`` is read on the first call)."""

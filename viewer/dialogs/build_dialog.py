@@ -84,10 +84,14 @@ def parse_shapes(text: str) -> dict[str, list[int]]:
 
 def model_of(workspace: Workspace) -> Path | None:
     """The model a workspace was built from, where ``kernelscope build`` puts workspaces
-    (``MODEL.kscope`` beside ``MODEL``); None when it is not there."""
+    (``MODEL.kscope`` beside ``MODEL``), else where the build found it (``model_path``: a
+    workspace built elsewhere with -o); None when it is not there. (Not hashed here:
+    ``Workspace.model_file`` checks the digest.)"""
     candidates = [workspace.path.parent / workspace.manifest.model]
     if workspace.path.suffix == ".kscope":
         candidates.append(workspace.path.with_suffix(Path(workspace.manifest.model).suffix))
+    if workspace.manifest.model_path:
+        candidates.append(Path(workspace.manifest.model_path))
     return next((c for c in candidates if c.is_file()), None)
 
 
