@@ -114,8 +114,12 @@ class HostReport:
 
 
 def local_tvm_version() -> str:
-    """The TVM kernelscope builds with here: what a host's runtime has to match."""
-    return importlib.metadata.version("apache-tvm")
+    """The TVM kernelscope builds with here: what a host's runtime has to match ("" where this
+    machine has none: a GPU host checking itself, say)."""
+    try:
+        return importlib.metadata.version("apache-tvm")
+    except importlib.metadata.PackageNotFoundError:
+        return ""
 
 
 def _version_tuple(text: str | None) -> tuple[int, ...]:
@@ -342,16 +346,13 @@ def _runtime_checks(report: HostReport) -> None:
         ok: bool | None = same
         if same and cuda.get("error"):  # without a GPU there is no driver to load it with
             ok = False if report.gpus else None
-        report.checks.append(
-            Check(
-                "tvm",
-                ok,
-                summary,
-                ""
-                if same
-                else f"workspaces here are built with TVM {report.tvm_wanted}: run {install}",
-            )
-        )
+        if not report.tvm_wanted:  # nothing here to match: neither right nor wrong
+            ok, hint = None, "this machine has no TVM to build with, so no version to match"
+        elif same:
+            hint = ""
+        else:
+            hint = f"workspaces here are built with TVM {report.tvm_wanted}: run {install}"
+        report.checks.append(Check("tvm", ok, summary, hint))
     else:
         report.checks.append(
             Check(

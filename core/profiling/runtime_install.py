@@ -160,6 +160,11 @@ def make_bundle(
         need = ".".join(map(str, model_runner.MIN_PYTHON))
         raise KernelscopeError(f"TVM's runtime needs Python {need}+, the host has {python}")
     tvm_version = local_tvm_version()
+    if not tvm_version:
+        raise KernelscopeError(
+            "this machine has no TVM (apache-tvm) to copy a runtime from",
+            hint="install kernelscope with its dependencies here (bash scripts/start.sh)",
+        )
     ffi_version = importlib.metadata.version("apache-tvm-ffi")
     name = bundle_name(python, tvm_version)
     flavour = ("-numpy" if with_numpy else "") + ("-te" if with_typing_extensions else "")
