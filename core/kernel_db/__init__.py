@@ -5,6 +5,7 @@ it for a model (coverage, the command line, building what is missing).
 What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``)::
 
     with KernelDB.open(path) as db:                     # browsing: see store.KernelDB
+        page = db.list_entries(**filters, limit=200)    # filters: EntryFilters
         rows = db.cache_rows()
     settings = nnfusion_settings(rows, product_name=None)  # KernelscopeError: no such GPU
     settings.command(path, model)        # argv; settings.for_model(model) for one model
@@ -41,6 +42,7 @@ from .coverage import (
     model_coverage,
 )
 from .export import ExportReport, KernelTimes, export_workspace
+from .filters import EntryFilters
 from .schema import default_db_path
 from .store import CacheRow, DbEntry, EntryChange, EntryDetail, EntrySummary, KernelDB
 from .summaries import (
@@ -62,6 +64,7 @@ __all__ = [
     "DbEntry",
     "EntryChange",
     "EntryDetail",
+    "EntryFilters",
     "EntrySummary",
     "ExportReport",
     "KernelDB",
