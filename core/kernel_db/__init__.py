@@ -22,13 +22,6 @@ What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``
     coverage.check(report.run.log) -> LookupCheck  # predicted lookups against NNFusion's
 """
 
-from .command import (
-    MODEL_PLACEHOLDER,
-    NNFusionSettings,
-    RowVerdict,
-    nnfusion_settings,
-    row_verdict,
-)
 from .compile import CompileReport, RowUse, compile_with_db
 from .coverage import (
     STATUSES,
@@ -44,6 +37,13 @@ from .coverage import (
 from .export import ExportReport, KernelTimes, export_workspace
 from .filters import EntryFilters
 from .schema import default_db_path
+from .settings import (
+    MODEL_PLACEHOLDER,
+    NNFusionSettings,
+    RowVerdict,
+    nnfusion_settings,
+    row_verdict,
+)
 from .store import CacheRow, DbEntry, EntryChange, EntryDetail, EntrySummary, KernelDB
 from .summaries import (
     ProfileFacts,
