@@ -39,6 +39,7 @@ from kernelscope.core.view import Selection, ViewDocument
 from ..code.delegates import BarDelegate
 from ..widgets.messages import error_html
 from ..widgets.roles import BarRole, KeyRole, SortRole
+from ..widgets.shown import ShownGate
 from ..widgets.sorting import LastRowsProxy, SortLastRole
 from ..workers.jobs import Latest, Workers
 
@@ -182,8 +183,7 @@ class HeadroomPanel(QWidget):
         self._latest = Latest(workers, "document", "computing the headroom list", self)
         self._latest.result.connect(self._on_headroom)
         self._latest.failed.connect(self._on_failed)
-        self._stale = True
-        self.shown = False  # set_shown: whether its dock's tab is on screen
+        self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self.model = HeadroomModel(self)
         self.proxy = LastRowsProxy(self)
         self.proxy.setSourceModel(self.model)
@@ -221,24 +221,18 @@ class HeadroomPanel(QWidget):
         return self._latest.busy
 
     def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (its dock's tab is the current one: a tabbed dock
-        stays ``isVisible()`` behind another); it reads what it shows only then."""
-        self.shown = shown
-        if shown and self._stale:
-            self.refresh()
+        """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
+        self._gate.set_shown(shown)
 
     def _on_document(self) -> None:
         self._latest.cancel()
         self.headroom = None
         self.model.set_headroom(None)
-        self._stale = True
         self.refresh()
 
     def refresh(self) -> None:
-        if not self.shown:
-            self._stale = True
+        if not self._gate.due():
             return
-        self._stale = False
         document = self.selection.document
         if document is None:
             self.caption.setText("Open a report or a profiled workspace for its headroom list.")
