@@ -25,7 +25,7 @@ from kernelscope.core.kernel_db import KernelDB, export_workspace, model_coverag
 from kernelscope.viewer.app import run
 from kernelscope.viewer.dialogs.export_options import ExportOptionsDialog
 from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY, KernelDbModel
-from kernelscope.viewer.panels.nnfusion_coverage import STATUS, CoverageModel
+from kernelscope.viewer.panels.nnfusion_coverage_model import STATUS, CoverageModel
 from kernelscope.viewer.workers.export_worker import ExportOptions
 
 DATA = Path(__file__).parent / "data"

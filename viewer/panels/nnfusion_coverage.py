@@ -17,15 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
-    QObject,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -43,9 +39,8 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
-from ..widgets.formatting import format_number
 from ..widgets.messages import what_to_do
-from ..widgets.roles import KeyRole, SortRole
+from ..widgets.roles import SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .kernel_db_jobs import (
     CheckResult,
@@ -55,16 +50,13 @@ from .kernel_db_jobs import (
     workspace_model,
     write_nnfusion_copy,
 )
-from .nnfusion_colours import colour, css
+from .nnfusion_colours import css
+from .nnfusion_coverage_model import STATUS, CoverageModel
 
 if TYPE_CHECKING:
-    from kernelscope.core.kernel_db import BuildMissingReport, Coverage, CoverageItem
+    from kernelscope.core.kernel_db import BuildMissingReport, Coverage
     from kernelscope.core.nnfusion import InitializerModel
 
-Index = QModelIndex | QPersistentModelIndex
-
-COLUMNS = ("Status", "Device", "Op type", "Nodes", "Row", "Row µs", "Identifier", "Why")
-STATUS, NODES, ROW, TIME, IDENTIFIER, WHY = 0, 3, 4, 5, 6, 7
 MODEL_FILTER = "ONNX models (*.onnx);;All files (*)"
 # The status box: (text, statuses shown); the first is the default.
 FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -76,108 +68,6 @@ FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Served by a row computing something else", ("wrong",)),
     ("NNFusion's own kernels", ("nnfusion",)),
 )
-# Sorting by status puts what needs doing first.
-STATUS_ORDER = ("missing", "wrong", "flagged", "covered", "nnfusion")
-STATUS_TIPS = {
-    "covered": "NNFusion takes a row of the DB",
-    "wrong": "NNFusion takes a row that computes something else",
-    "flagged": "kernelscope holds a kernel for it but keeps it from NNFusion",
-    "missing": "NNFusion could take it from the DB, which has no row: Build missing builds it",
-    "nnfusion": "NNFusion never takes this type from a DB: its own kernels run",
-}
-
-
-class CoverageModel(QAbstractTableModel):
-    """One row per distinct lookup (identifier, DeviceType)."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._items: list[CoverageItem] = []
-        self._gpu: str | None = None  # the GPU whose row times are shown
-
-    def set_items(self, items: list[CoverageItem], gpu: str | None) -> None:
-        self.beginResetModel()
-        self._items = list(items)
-        self._gpu = gpu
-        self.endResetModel()
-
-    def item(self, row: int) -> CoverageItem:
-        return self._items[row]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return {
-                NODES: "How many nodes of NNFusion's graph look this identifier up",
-                ROW: "The DB row NNFusion takes (or the one kernelscope keeps from it)",
-                TIME: "The row's measured time on the command's GPU",
-                WHY: "Why no row serves it, or why the row is wrong for it",
-            }.get(section)
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._items):
-            return None
-        item = self._items[index.row()]
-        column = index.column()
-        if role == KeyRole:
-            return item.row.key if item.row is not None else None
-        if role in (Qt.ItemDataRole.DisplayRole, SortRole):
-            value = self._value(item, column)
-            if role == SortRole:
-                if column == STATUS:
-                    return STATUS_ORDER.index(item.status)
-                return value if value is not None else -1.0
-            if isinstance(value, float):
-                return format_number(value)
-            return "" if value is None else str(value)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if column == STATUS:
-                return STATUS_TIPS.get(item.status)
-            if column == ROW and item.row is not None:
-                return f"key {item.row.key}"
-            if column == IDENTIFIER:
-                nodes = ", ".join(item.lookup.origins[:8])
-                more = "…" if len(item.lookup.origins) > 8 else ""
-                return f"{item.identifier}\nONNX nodes: {nodes}{more}" if nodes else item.identifier
-            if column == WHY and item.why:
-                return item.why
-        if role == Qt.ItemDataRole.ForegroundRole and column == STATUS:
-            return QBrush(colour(item.status))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (NODES, TIME):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def _value(self, item: CoverageItem, column: int) -> str | int | float | None:
-        lookup, row = item.lookup, item.row
-        if column == STATUS:
-            return item.status
-        if column == 1:
-            return lookup.device_type
-        if column == 2:
-            return lookup.op_type
-        if column == NODES:
-            return lookup.count
-        if column == ROW:
-            return (row.kernel_name or row.key[:12]) if row is not None else None
-        if column == TIME:
-            if row is None or not row.times:
-                return None
-            return row.times.get(self._gpu) if self._gpu else next(iter(row.times.values()))
-        if column == IDENTIFIER:
-            return item.identifier
-        return item.why or None
 
 
 class CoverageView(QWidget):
