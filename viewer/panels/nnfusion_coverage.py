@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -39,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
+from ..widgets.busy import BusyIndicator
 from ..widgets.messages import what_to_do
 from ..widgets.roles import SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
@@ -198,13 +198,8 @@ class CoverageView(QWidget):
             "which rows it used, and whether it looked up what is listed here"
         )
         self.check_button.clicked.connect(self.check)
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(200)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.cancel)
-        self.cancel_button.hide()
+        self.busy_strip = BusyIndicator("nnfusion_coverage_busy", text=False)
+        self.busy_strip.cancel_requested.connect(self.cancel)
         self.result = QLabel()
         self.result.setObjectName("nnfusion_coverage_result")
         self.result.setWordWrap(True)
@@ -212,8 +207,7 @@ class CoverageView(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.build_button)
         row.addWidget(self.check_button)
-        row.addWidget(self.progress)
-        row.addWidget(self.cancel_button)
+        row.addWidget(self.busy_strip)
         row.addWidget(self.result, 1)
         return row
 
@@ -509,10 +503,7 @@ class CoverageView(QWidget):
         job = self._workers.start(lane, fn, name)
         self.job = job
         self.result.setText(text)
-        self.progress.setRange(0, 0)
-        self.progress.show()
-        self.cancel_button.show()
-        self.cancel_button.setEnabled(True)
+        self.busy_strip.start(text, cancellable=True)
         job.progress.connect(self._on_progress)
         job.errored.connect(lambda exc: self._on_failed(name, exc))
         job.finished.connect(lambda: self._on_finished(job))
@@ -520,11 +511,7 @@ class CoverageView(QWidget):
         return job
 
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
-        if fraction < 0:
-            self.progress.setRange(0, 0)
-        else:
-            self.progress.setRange(0, 1000)
-            self.progress.setValue(int(1000 * fraction))
+        self.busy_strip.set_progress(fraction, message)
         self.result.setText(message)
 
     def _on_failed(self, name: str, exc: BaseException) -> None:
@@ -542,8 +529,7 @@ class CoverageView(QWidget):
     def _on_finished(self, job: Job) -> None:
         if self.job is job:
             self.job = None
-            self.progress.hide()
-            self.cancel_button.hide()
+            self.busy_strip.stop()
             self._update_buttons()
             self.finished.emit(self.result.text())
 
