@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QTableView
 
 from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, LineChange
@@ -17,8 +17,7 @@ from ..code.delegates import BarDelegate
 from ..code.delta_delegate import DeltaDelegate, DeltaRole
 from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
-from ..widgets.roles import KeyRole
-from ..widgets.rows_model import Column, Index, RowsModel
+from ..widgets.rows_model import Column, RowsModel
 from ..workers.jobs import JobFn
 from .controller import CompareController, metric_key
 
@@ -88,10 +87,8 @@ class LineChangesModel(RowsModel[LineChange]):
     def change(self, row: int) -> LineChange:
         return self.rows[row]
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == KeyRole and index.isValid():
-            return index.row()
-        return super().data(index, role)
+    def key(self, row: LineChange, number: int) -> int:
+        return number
 
     def tooltip(self, row: LineChange, column: int) -> str:
         noise = "within noise" if row.within_noise else "beyond noise"

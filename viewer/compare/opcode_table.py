@@ -61,7 +61,7 @@ class OpcodeModel(RowsModel[OpcodeDelta]):
         self._top = (float(max(counts, default=0)), max(executed, default=0.0))
         super().set_rows(rows)
 
-    def key(self, row: OpcodeDelta) -> None:
+    def key(self, row: OpcodeDelta, number: int) -> None:
         return None
 
     def tooltip(self, row: OpcodeDelta, column: int) -> None:

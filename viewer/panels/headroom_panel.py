@@ -132,7 +132,7 @@ class HeadroomModel(RowsModel[HeadroomRow]):
     def row_of(self, kernel: str) -> int:
         return next((i for i, r in enumerate(self.rows) if r.kernel == kernel), -1)
 
-    def key(self, row: HeadroomRow) -> str:
+    def key(self, row: HeadroomRow, number: int) -> str:
         return row.kernel
 
     def tooltip(self, row: HeadroomRow, column: int) -> str:

@@ -105,7 +105,7 @@ class KernelDbModel(RowsModel["EntrySummary"]):
             return "yes, ambiguous"
         return "no, ambiguous" if ambiguous else "no"
 
-    def key(self, row: EntrySummary) -> str:
+    def key(self, row: EntrySummary, number: int) -> str:
         return row.key
 
     def tooltip(self, row: EntrySummary, column: int) -> str | None:

@@ -105,7 +105,7 @@ class CoverageModel(RowsModel["CoverageItem"]):
             return None
         return row.times.get(self._gpu) if self._gpu else next(iter(row.times.values()))
 
-    def key(self, row: CoverageItem) -> str | None:
+    def key(self, row: CoverageItem, number: int) -> str | None:
         return row.row.key if row.row is not None else None
 
     def tooltip(self, row: CoverageItem, column: int) -> str | None:

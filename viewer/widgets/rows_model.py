@@ -3,7 +3,7 @@
 A column says its title, its header tip, the text a cell shows, the value it sorts by
 (``SortRole``), an optional bar (``BarRole``, 0..1) and whether it is a number (right
 aligned). ``KeyRole`` gives what ``key`` makes of the row (the row itself unless a subclass
-says otherwise); a subclass answers further roles in ``role_data``.
+says otherwise: its number, say); a subclass answers further roles in ``role_data``.
 """
 
 from __future__ import annotations
@@ -44,9 +44,13 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         self.rows = list(rows)
         self.endResetModel()
 
-    def key(self, row: Row) -> Any:
-        """What ``KeyRole`` gives for ``row``."""
+    def key(self, row: Row, number: int) -> Any:
+        """What ``KeyRole`` gives for ``row``, row ``number`` of the model."""
         return row
+
+    def header_tip(self, section: int) -> str | None:
+        """A header's tooltip: its column's unless a subclass says otherwise."""
+        return self.columns[section].tip
 
     def tooltip(self, row: Row, column: int) -> Any:
         """A cell's tooltip: its text unless a subclass says otherwise."""
@@ -70,7 +74,7 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         if role == Qt.ItemDataRole.DisplayRole:
             return self.columns[section].title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self.columns[section].tip
+            return self.header_tip(section)
         return None
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -86,7 +90,7 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         if role == BarRole and column.bar is not None:
             return column.bar(row)
         if role == KeyRole:
-            return self.key(row)
+            return self.key(row, index.row())
         if role == Qt.ItemDataRole.TextAlignmentRole and column.number:
             return RIGHT
         return self.role_data(row, index.column(), role)
