@@ -12,7 +12,6 @@ write the initializer copy from the open workspace), a GPU without times.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,7 +38,6 @@ from PySide6.QtWidgets import (
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
 from ..widgets.busy import BusyIndicator
-from ..widgets.messages import what_to_do
 from ..widgets.roles import SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .kernel_db_jobs import (
@@ -50,8 +48,15 @@ from .kernel_db_jobs import (
     workspace_model,
     write_nnfusion_copy,
 )
-from .nnfusion_colours import css
 from .nnfusion_coverage_model import STATUS, CoverageModel
+from .nnfusion_coverage_text import (
+    built_text,
+    checked_text,
+    coverage_lines,
+    error_lines,
+    line,
+    needs_folding,
+)
 
 if TYPE_CHECKING:
     from kernelscope.core.kernel_db import BuildMissingReport, Coverage
@@ -283,7 +288,7 @@ class CoverageView(QWidget):
         if isinstance(exc, WeightsAsInputs):
             self._show_banner_offer(model, exc)
         elif isinstance(exc, KernelscopeError):
-            self._set_banner(_error_lines(exc))
+            self._set_banner(error_lines(exc))
         else:
             self.error.emit("Cannot compute the coverage", exc)
 
@@ -315,36 +320,10 @@ class CoverageView(QWidget):
         self.model.set_items(items, coverage.settings.flags.product_name)
 
     def _coverage_banner(self, coverage: Coverage, note: str) -> None:
-        lines = []
-        graph = coverage.graph
-        if graph.unmodelled:
-            lines.append(
-                _line(
-                    "warn",
-                    "kernelscope does not follow the ONNX nodes "
-                    + ", ".join(graph.unmodelled)
-                    + ": what NNFusion looks up for them is not listed (Check with NNFusion "
-                    "asks the real compiler)",
-                )
-            )
-        lines += [_line("bad", f"NNFusion would crash: {crash}") for crash in graph.crashes]
-        lines += [_line("bad", departure) for departure in graph.departures]
-        if note:
-            lines.append(_line("warn", note))
-        flags = coverage.settings.flags
-        if flags.bias_fix and flags.const_folding:
-            lines.append(
-                _line(
-                    "warn",
-                    "The model's Conv biases are not constants of the output's shape: the "
-                    "command needs -fconst_folding_backend=CPU, whose CPU kernels are slow "
-                    "(hours for ResNet-50). The NNFusion copy has them broadcast already.",
-                )
-            )
-            self._set_banner(lines)
-            self._show_banner_offer(Path(coverage.model), None, lines)
-            return
+        lines = coverage_lines(coverage, note)
         self._set_banner(lines)
+        if needs_folding(coverage):  # offer the copy that needs none
+            self._show_banner_offer(Path(coverage.model), None, lines)
 
     def _show_banner_offer(
         self,
@@ -357,10 +336,10 @@ class CoverageView(QWidget):
         self._offer = model
         lines = list(lines or [])
         if exc is not None:
-            lines.append(_line("bad", exc.message))
+            lines.append(line("bad", exc.message))
         if self._workspace is None:
             lines.append(
-                _line(
+                line(
                     "",
                     "Open (or build) the workspace built from this model to write the copy "
                     "NNFusion needs: weights as initializers, biases broadcast.",
@@ -418,20 +397,7 @@ class CoverageView(QWidget):
         return job
 
     def _on_built(self, report: BuildMissingReport) -> None:
-        before, after = report.before.counts(), report.after.counts()
-        if report.workspace is None:
-            text = "Nothing to build."
-        else:
-            text = (
-                f"Built {len(report.built)} kernel{'s' * (len(report.built) != 1)} into "
-                f"{report.workspace.name}: covered {before['covered']} → {after['covered']}, "
-                f"missing {before['missing']} → {after['missing']}."
-            )
-        extra = [
-            f"built but kept from NNFusion: {'; '.join(why)}" for why in report.flagged.values()
-        ]
-        extra += [f"not built: {why}" for why in report.skipped.values()]
-        self._finish(" ".join([text, *extra[:3]]))
+        self._finish(built_text(report))
         self._show(report.after)
         self.db_changed.emit()
 
@@ -452,24 +418,10 @@ class CoverageView(QWidget):
     def _on_check_failed(self, exc: BaseException) -> None:
         """NNFusion could not compile the model: say so here, with its log's last lines."""
         if isinstance(exc, KernelscopeError) and not isinstance(exc, Cancelled):
-            self._set_banner(_error_lines(exc))
+            self._set_banner(error_lines(exc))
 
     def _on_checked(self, result: CheckResult) -> None:
-        text = (
-            f"NNFusion compiled it and used {result.used} of the {result.usable} rows it "
-            f"could take; it found no row for {result.missed} identifiers. "
-        )
-        check = result.check
-        if check.same:
-            text += "It looked up exactly the identifiers listed here."
-        else:
-            differ = [f"only NNFusion: {i[:80]}" for i in check.only_nnfusion[:2]]
-            differ += [f"only predicted: {i[:80]}" for i in check.only_kernelscope[:2]]
-            text += (
-                f"Its lookups differ from the list ({len(check.only_nnfusion)} only NNFusion's, "
-                f"{len(check.only_kernelscope)} only predicted): " + "; ".join(differ)
-            )
-        self._finish(text)
+        self._finish(checked_text(result))
 
     def write_copy(self) -> Job | None:
         """Write the NNFusion copy of the offered model from the open workspace (``export``
@@ -532,18 +484,3 @@ class CoverageView(QWidget):
             self.busy_strip.stop()
             self._update_buttons()
             self.finished.emit(self.result.text())
-
-
-def _error_lines(exc: KernelscopeError) -> list[str]:
-    lines = [_line("bad", exc.message)]
-    if hint := what_to_do(exc):
-        lines.append(_line("", f"What to do: {hint}"))
-    if exc.details:
-        tail = "\n".join(exc.details.splitlines()[-8:])
-        lines.append(f"<pre>{html.escape(tail)}</pre>")
-    return lines
-
-
-def _line(kind: str, text: str) -> str:
-    body = html.escape(text)
-    return f"<span style='color:{css(kind)}'>{body}</span>" if kind else body
