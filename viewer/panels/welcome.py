@@ -160,6 +160,7 @@ class WelcomePage(QScrollArea):
         )
         progress_row = QHBoxLayout()
         progress_row.addWidget(self.demo_busy)
+        progress_row.addStretch(1)
         progress_row.addWidget(self.demo_report)
         start_layout.addWidget(self.demo_status)
         start_layout.addLayout(progress_row)
