@@ -129,7 +129,7 @@ class Profile:
         data, decoded from the file alone (cached nowhere, never NVIDIA's reader), for a
         kernel list that shows at once. ``await_child(part)``: another process (a child
         reading the report) fills the cache; this one never loads NVIDIA's reader and calls
-        ``await_child`` with the cache part it misses, to wait for it (``ncu.prefill``)."""
+        ``await_child`` with the cache part it misses, to wait for it (``view.prefill``)."""
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
