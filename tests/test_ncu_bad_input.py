@@ -76,6 +76,32 @@ def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.Mo
         Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
 
 
+def test_a_bug_reading_details_is_raised_damaged_data_gives_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A launch's Details: damaged data (what NVIDIA's reader raises on it, RuntimeError) is
+    a launch without Details; a bug (an AttributeError here) is raised, not shown as a
+    launch without metrics."""
+    from kernelscope.core.ncu.report_format import DecodedAction
+
+    profile = Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
+    launch = profile.launches[0].id
+
+    def broken(self: object, *args: object) -> None:
+        raise AttributeError("'DecodedAction' object has no attribute 'metric_by_name'")
+
+    monkeypatch.setattr(DecodedAction, "metric_by_name", broken)
+    with pytest.raises(AttributeError, match="metric_by_name"):
+        profile.launch_metrics(launch)
+
+    def damaged(self: object, *args: object) -> None:
+        raise RuntimeError("bad record")
+
+    monkeypatch.setattr(DecodedAction, "metric_by_name", damaged)
+    metrics = profile.launch_metrics(launch)
+    assert metrics.values == {} and metrics.source == "none"
+
+
 def test_csv_cut_mid_row_keeps_the_rows_before(capsys: pytest.CaptureFixture[str]) -> None:
     data = import_csvs([BAD / "cut_mid_row.csv"])
     # 32 instructions, then the start of ncu's repeat of the same block, cut in line 41

@@ -612,13 +612,12 @@ class _ReportLoader(_Loader):
         return self.reader.sources_for(path)
 
     def launch_metrics(self, launch: Launch) -> LaunchMetrics:
-        from .report import NeedsReader
+        from .report import DAMAGED
 
         try:
             return self.reader.metrics(launch.id, METRIC_NAMES)
-        except NeedsReader:
-            raise
-        except Exception:  # a truncated launch fails in the SWIG layer
+        except DAMAGED as exc:  # a truncated launch: no Details; anything else is a bug
+            _log.info("%s: no Details for launch %d: %s", self.path, launch.id, exc)
             return LaunchMetrics({}, source="none")
 
 
