@@ -235,6 +235,8 @@ def test_cancel_stops_ncu_and_discards_the_partial_report(
         tmp_path,
         'out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done\n'
         '[ -n "$out" ] || exit 2\n'
+        # as ncu does, it stops on SIGINT (but leaves a process behind: the group goes)
+        "trap 'exit 130' INT\n"
         'echo partial > "$out.ncu-rep"; sleep 60 &\n'
         "echo '==PROF== Profiling \"k\" - 0: 0%'; wait\n",
         monkeypatch,
