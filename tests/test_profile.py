@@ -213,6 +213,26 @@ def test_a_kernel_filter_run_counts_the_launches_ncu_names_without_an_index(
     assert "profiling fused_conv2d_add_relu_kernel (1 of 1)" in steps
 
 
+def test_cli_profile_prints_the_hottest_lines_of_what_it_profiled(
+    ws_with_profile: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``kernelscope profile`` ends with ``kernelscope hot``'s table of the new report (the
+    stand-in ncu stands in for the GPU too: there is none here)."""
+    from kernelscope.core import profiling
+
+    _stand_in_ncu(tmp_path, FILTERED_RUN, monkeypatch)
+    monkeypatch.setenv("H200", str(H200_REPORT))
+    monkeypatch.setattr(profiling, "profiling_problem", lambda: None)
+    assert main(["profile", str(ws_with_profile), "--top", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("profiled 1 kernel launches in ")
+    assert out[1].startswith("hottest lines by # Samples")
+    assert len(out) == 2 + 1 + 3  # the table's header and its 3 lines
+
+
 def test_missing_counter_permission_names_the_driver_setting(
     ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
