@@ -6,22 +6,15 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ncu_support import BAD, MLP, SMALL
 
-from kernelscope.core.cli import main as cli
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.csv_merge import import_csvs
 from kernelscope.core.ncu.csv_text import split_source_row
-
-
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    rc = cli.main(args)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return rc, out, err
 
 
 @pytest.mark.parametrize(

@@ -159,15 +159,6 @@ def _stand_in_ncu(tmp_path: Path, body: str, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("KERNELSCOPE_NCU", str(script))
 
 
-@pytest.fixture()
-def ws_with_profile(build_once, tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    shutil.copytree(build_once("small_cnn.onnx").path, ws)
-    (ws / "profiles").mkdir()
-    shutil.copy(H200_REPORT, ws / "profiles" / "earlier.ncu-rep")
-    return ws
-
-
 HALF_THEN_FAIL = """
 out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
 [ -n "$out" ] || exit 2
