@@ -41,14 +41,11 @@ def _lint_imports(root: Path, scratch: Path) -> subprocess.CompletedProcess[str]
     ``kernelscope.viewer``.
 
     import-linter takes these two as its root packages, which it accepts only inside a
-    namespace package ``kernelscope`` (as the editable install makes it); whatever makes
-    ``kernelscope`` importable here (that install or a shim), the check sees ``root`` through
-    a namespace package of its own in ``scratch``. No cache: nothing is written."""
-    package = scratch / "importable" / "kernelscope"  # no __init__.py: a namespace package
-    package.mkdir(parents=True)
-    for name in ("core", "viewer"):
-        (package / name).symlink_to(root / name, target_is_directory=True)
-    env = {**os.environ, "PYTHONPATH": str(package.parent), "COLUMNS": "500", "NO_COLOR": "1"}
+    namespace package ``kernelscope``: ``root``'s typecheck/ holds one (for mypy too), so
+    the check sees ``root`` whatever makes ``kernelscope`` importable here (the editable
+    install or a shim). No cache: nothing is written."""
+    env = {**os.environ, "PYTHONPATH": str(root / "typecheck"), "COLUMNS": "500"}
+    env["NO_COLOR"] = "1"
     return subprocess.run(
         [sys.executable, "-c", LINT, "--config", str(ROOT / "pyproject.toml"), "--no-cache"],
         cwd=scratch,
@@ -172,8 +169,10 @@ PLANTED = {
 def test_the_rules_see_a_planted_violation(tmp_path: Path) -> None:
     """Each rule finds what is planted in a copy of the source (not in the checkout)."""
     copy = tmp_path / "src"
-    for top in ("core", "viewer"):
-        shutil.copytree(ROOT / top, copy / top, ignore=shutil.ignore_patterns("__pycache__"))
+    for top in ("core", "viewer", "typecheck"):  # typecheck's links point into the copy
+        shutil.copytree(
+            ROOT / top, copy / top, symlinks=True, ignore=shutil.ignore_patterns("__pycache__")
+        )
     for rel, text in PLANTED.items():
         (copy / rel).parent.mkdir(parents=True, exist_ok=True)
         (copy / rel).write_text(text, encoding="utf-8")
