@@ -66,7 +66,7 @@ _MAX_FUNCTION_BYTES = 64 << 20  # a stop for damaged reports
 # What ncu_report raises on damaged data: SWIG turns the C++ reader's exceptions into
 # RuntimeError. Anything else (an AttributeError after an API change, a TypeError of ours) is
 # a bug and propagates.
-_DAMAGED = RuntimeError
+DAMAGED = RuntimeError
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -169,7 +169,7 @@ class ReportReader:
         _log.info("loading %s with ncu_report", self.path)
         try:
             self._ctx = ncu_report.load_report(str(self.path))
-        except (_DAMAGED, OSError) as exc:
+        except (DAMAGED, OSError) as exc:
             raise KernelscopeError(f"{self.path}: ncu_report cannot read it: {exc}") from exc
         for r in range(self._ctx.num_ranges()):
             rng = self._ctx.range_by_idx(r)
@@ -271,7 +271,7 @@ class ReportReader:
         truncated report: no action, no name or duration, or ncu_report failing on it)."""
         try:
             return self._decoded(launch_id, lambda a: self._launch(launch_id, a))
-        except _DAMAGED as exc:
+        except DAMAGED as exc:
             _log.info("%s: launch %d unreadable: %s", self.path, launch_id, exc)
             return None
 
@@ -321,7 +321,7 @@ class ReportReader:
             try:
                 action = self._ncu_action(i)
                 files = dict(action.source_files()) if action is not None else {}
-            except _DAMAGED as exc:  # a truncated launch
+            except DAMAGED as exc:  # a truncated launch
                 _log.info("%s: no sources from launch %d: %s", self.path, i, exc)
                 continue
             for p, text in files.items():
@@ -448,7 +448,7 @@ class ReportReader:
 
     def _metrics(self, a: Any, names: list[str]) -> LaunchMetrics:
         if a is None:
-            raise _DAMAGED("the report lacks this launch")
+            raise DAMAGED("the report lacks this launch")
         values: dict[str, MetricRecord] = {}
         descriptions: dict[str, str] = {}
         todo = list(names)

@@ -5,18 +5,47 @@ source files, SASS and per-line metrics, made from a workspace, a profile or bot
 (``kernelscope.core.ncu``), exported here too so that the viewer needs this package only.
 """
 
-from ..ncu import HotLine, KernelSummary, SourceFile
-from .document import (
-    SASS_COUNT,
-    KernelView,
-    Metrics,
-    ViewDocument,
-    document_from_workspace,
-    hot_lines,
-)
-from .from_profile import document_from_profile, kernel_from_profile
-from .open import MODEL_SUFFIXES, REPORT_SUFFIXES, is_model, open_document
-from .selection import Selection
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..ncu import HotLine, KernelSummary, SourceFile
+    from .document import (
+        SASS_COUNT,
+        KernelView,
+        Metrics,
+        ViewDocument,
+        document_from_workspace,
+        hot_lines,
+    )
+    from .from_profile import document_from_profile, kernel_from_profile
+    from .open import MODEL_SUFFIXES, REPORT_SUFFIXES, is_model, open_document
+    from .selection import Selection
+
+# Each name is imported from its module on first use (PEP 562), as in ``ncu``: the child that
+# reads a report for the window (``python -m kernelscope.core.view.prefill``) imports this
+# package before its own code, and must load NVIDIA's reader before numpy (see
+# ``ncu.load_reader_first``). Add a name here and under TYPE_CHECKING above.
+_EXPORTS = {
+    "HotLine": "..ncu",
+    "KernelSummary": "..ncu",
+    "SourceFile": "..ncu",
+    "SASS_COUNT": ".document",
+    "KernelView": ".document",
+    "Metrics": ".document",
+    "ViewDocument": ".document",
+    "document_from_workspace": ".document",
+    "hot_lines": ".document",
+    "document_from_profile": ".from_profile",
+    "kernel_from_profile": ".from_profile",
+    "MODEL_SUFFIXES": ".open",
+    "REPORT_SUFFIXES": ".open",
+    "is_model": ".open",
+    "open_document": ".open",
+    "Selection": ".selection",
+}
 
 __all__ = [
     "MODEL_SUFFIXES",
@@ -36,3 +65,12 @@ __all__ = [
     "kernel_from_profile",
     "open_document",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
