@@ -58,7 +58,7 @@ def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.Mo
     is incomplete"."""
     import ncu_report
 
-    from kernelscope.core.ncu.report_format import DecodedAction
+    from kernelscope.core.ncu.rep.decoded import DecodedLaunch
 
     def changed(self: object, *args: object) -> None:
         raise AttributeError("'IAction' object has no attribute 'source_info'")
@@ -69,9 +69,9 @@ def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.Mo
         profile.lines(profile.kernels()[0].name)
 
     def broken(self: object, *args: object) -> None:
-        raise AttributeError("'DecodedAction' object has no attribute 'metric_by_name'")
+        raise AttributeError("'DecodedLaunch' object has no attribute 'metric_by_name'")
 
-    monkeypatch.setattr(DecodedAction, "metric_by_name", broken)
+    monkeypatch.setattr(DecodedLaunch, "metric_by_name", broken)
     with pytest.raises(AttributeError, match="metric_by_name"):
         Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
 
