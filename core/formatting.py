@@ -42,3 +42,12 @@ def format_us(ns: float | None, missing: str = "-", signed: bool = False) -> str
 def format_dims(values: Sequence[int] | None) -> str:
     """``[16, 1, 1]`` -> ``16x1x1``; ``-`` when unknown or never launched (all zeros)."""
     return "x".join(str(v) for v in values) if values and any(values) else "-"
+
+
+def format_bytes(count: float) -> str:
+    """A size as people read it: ``940 B``, ``190.2 KB``, ``63.1 MB``, ``1.2 GB`` (powers of
+    1000, one decimal from KB on)."""
+    for scale, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "KB")):
+        if abs(count) >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count:.0f} B"

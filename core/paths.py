@@ -18,6 +18,19 @@ def cache_root() -> Path:
     return root
 
 
+def file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def model_sha256(path: Path) -> str:
+    """A model file's SHA-256, remembered by its stat (a big model is hashed once)."""
+    return memo_by_stat([path], cache_root() / "builds" / "keys", lambda: file_sha256(path))
+
+
 def memo_by_stat(paths: Sequence[Path], folder: Path, compute: Callable[[], str]) -> str:
     """``compute()`` (a digest of the files' content), remembered in ``folder`` for as long as
     each file keeps its path, size, inode and modification and change times: the kernel sets

@@ -326,8 +326,12 @@ class ChildCrashed(KernelscopeError):
     ) -> None:
         where = f" in {step}" if step else ""
         hint = f"the child's full log is in {log_file}" if log_file else ""
+        # With a log kept, the native stack dump (tens of lines) stays in it: printed below
+        # the message it would push the message and the log's path off screen.
         super().__init__(
-            f"{what} crashed{where}: {describe_exit(returncode)}", hint=hint, details=tail
+            f"{what} crashed{where}: {describe_exit(returncode)}",
+            hint=hint,
+            details="" if log_file else tail,
         )
         self.step = step
         self.returncode = returncode

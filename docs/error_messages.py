@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("core", "viewer")
 HOLE = "…"
-ERROR_TYPES = {"KernelscopeError"}
+ERROR_TYPES = {"KernelscopeError", "OtherModelError"}
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from kernelscope.core.environment import Demo, demo, prepare_demo
+from kernelscope.core.environment import Demo, demo, prepare_demo, unpack_report
 from kernelscope.core.paths import cache_root
 
 DOCS = Path(__file__).resolve().parent
@@ -95,7 +95,7 @@ SHOTS = (
         "demo",
         ("--pane", "headroom"),
     ),
-    Shot(  # the demo's report has no roofline counters; the test mlp's (--set full) has
+    Shot(  # a small model, so that each kernel reads apart on the plot
         "roofline",
         "the Roofline pane: each kernel of a small MLP at DRAM, L2 and L1 under the H200's "
         "ceilings, sized by its share of the time",
@@ -160,7 +160,12 @@ def demo_workspace() -> Path:
     """The demo built into the cache, with its H200 report attached (built once)."""
     files = demo()
     return prepare_demo(
-        Demo(files.model, files.report, cache_root() / "docs" / "squeezenet1_1.kscope")
+        Demo(
+            files.model,
+            cache_root() / "docs" / files.report.name,
+            cache_root() / "docs" / "squeezenet1_1.kscope",
+            files.packed,
+        )
     )
 
 
@@ -174,7 +179,7 @@ def take(shot: Shot, ws: Path | None, scratch: Path) -> Path:
     elif shot.opens == "demo-report":
         # alone, as someone who has only the report sees it: sources from the report, not
         # from this machine's build cache
-        report = shutil.copy(demo().report, scratch)
+        report = shutil.copy(unpack_report(demo()), scratch)
         cwd, target = scratch, [Path(report).name]
         env["KERNELSCOPE_CACHE_DIR"] = str(scratch)
     elif shot.opens:

@@ -76,7 +76,8 @@ if ! command -v ncu >/dev/null; then
     grep -q "^ncu .*MISSING .*Nsight Compute" "$tmp/out.txt" || fail "doctor does not say ncu is missing"
 fi
 step "build the demo (cold)" "$app" build "$demo/squeezenet1_1.onnx" -o "$ws" || fail "build: $(cat "$tmp/out.txt")"
-step "import the H200 report" "$app" import "$demo/squeezenet_h200.ncu-rep" -w "$ws" || fail "import: $(cat "$tmp/out.txt")"
+gunzip -c "$demo/squeezenet_h200.ncu-rep.gz" >"$tmp/squeezenet_h200.ncu-rep" || fail "no demo report"
+step "import the H200 report" "$app" import "$tmp/squeezenet_h200.ncu-rep" -w "$ws" || fail "import: $(cat "$tmp/out.txt")"
 step "hot lines from the report" "$app" hot "$ws/profiles/squeezenet_h200.ncu-rep" --top 5 -w "$ws" ||
     fail "hot: $(cat "$tmp/out.txt")"
 step "roofline PNG (Pillow)" "$app" roofline "$root/tests/data/ncu/mlp/mlp.ncu-rep" \

@@ -3,9 +3,49 @@
 set -euo pipefail
 
 KS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-KS_VENV="${KERNELSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope/venv}"
 
 ks_say() { printf 'kernelscope setup: %s\n' "$*" >&2; }
+
+ks_venv_clone() {
+    # The clone whose code the virtual environment $1 runs (the folder of its editable
+    # install of kernelscope), or nothing when it has none.
+    python3 - "$1" <<'PY'
+import glob, json, sys, urllib.parse
+pattern = "/lib/python3*/site-packages/kernelscope-*.dist-info/direct_url.json"
+for found in glob.glob(sys.argv[1] + pattern):
+    with open(found, encoding="utf-8") as f:
+        url = json.load(f).get("url", "")
+    if url.startswith("file://"):
+        print(urllib.parse.unquote(url[len("file://"):]))
+        break
+PY
+}
+
+ks_venv_path() {
+    # The virtual environment of this clone. Its editable install runs one clone's code, so
+    # a second clone must not take over the first one's: the usual one belongs to the clone
+    # it was made for (or, when that clone is gone, to whichever comes next), and any other
+    # clone gets venv-HASH beside it, HASH of the clone's path. $KERNELSCOPE_VENV names one.
+    if [ -n "${KERNELSCOPE_VENV:-}" ]; then
+        printf '%s\n' "$KERNELSCOPE_VENV"
+        return 0
+    fi
+    local cache="${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope" owner
+    owner="$(ks_venv_clone "$cache/venv" 2>/dev/null)" || owner=""  # (no python3: said later)
+    if [ -z "$owner" ] || [ "$owner" = "$KS_ROOT" ] || [ ! -f "$owner/pyproject.toml" ]; then
+        printf '%s\n' "$cache/venv"
+        return 0
+    fi
+    local own
+    own="$cache/venv-$(printf '%s' "$KS_ROOT" | sha256sum | cut -c1-8)"
+    if [ ! -e "$own" ]; then
+        ks_say "another clone, $owner, uses $cache/venv; this clone gets its own, $own"
+        ks_say "(set KERNELSCOPE_VENV to choose one)"
+    fi
+    printf '%s\n' "$own"
+}
+
+KS_VENV="$(ks_venv_path)"
 
 ks_apt_install() {
     # Install Debian packages when this user may (root, or sudo without a password); else
@@ -51,7 +91,10 @@ ks_venv() {
         exit 1
     }
     ks_system_packages
-    [ -x "$KS_VENV/bin/python" ] || { ks_say "creating $KS_VENV"; python3 -m venv "$KS_VENV"; }
+    if [ ! -x "$KS_VENV/bin/python" ]; then
+        ks_say "creating $KS_VENV"
+        python3 -m venv "$KS_VENV"
+    fi
     # Reinstall only when pyproject.toml or the clone's location changed.
     local stamp
     stamp="$(cat "$KS_ROOT/pyproject.toml" - <<<"$KS_ROOT" | sha256sum | cut -c1-16)"

@@ -122,3 +122,73 @@ def relu_pair(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
 def single_relu(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
     nodes = [helper.make_node("Relu", ["x"], ["a"], name="relu")]
     return save(path, nodes, {"x": list(shape)}, {"a": list(shape)}, [])
+
+
+def torch_style_cnn(path: Path) -> Path:
+    """What ``torch.onnx.export(..., export_params=False)`` writes: the weights are graph
+    inputs after the data input, a module's by its name (``fc.weight``), the constants it
+    folded (a BatchNorm into the Conv before it) as ``onnx::Conv_N``."""
+    nodes = [
+        helper.make_node(
+            "Conv", ["input", "onnx::Conv_12", "onnx::Conv_13"], ["/conv/Conv_output_0"],
+            name="/conv/Conv", pads=[1, 1, 1, 1],
+        ),
+        helper.make_node(
+            "Relu", ["/conv/Conv_output_0"], ["/relu/Relu_output_0"], name="/relu/Relu"
+        ),
+        helper.make_node(
+            "GlobalAveragePool", ["/relu/Relu_output_0"], ["/pool/GlobalAveragePool_output_0"],
+            name="/pool/GlobalAveragePool",
+        ),
+        helper.make_node(
+            "Flatten", ["/pool/GlobalAveragePool_output_0"], ["/Flatten_output_0"], name="/Flatten"
+        ),
+        helper.make_node(
+            "Gemm", ["/Flatten_output_0", "fc.weight", "fc.bias"], ["output"], name="/fc/Gemm",
+            transB=1,
+        ),
+    ]  # fmt: skip
+    inputs = {
+        "input": [1, 3, 8, 8], "onnx::Conv_12": [4, 3, 3, 3], "onnx::Conv_13": [4],
+        "fc.weight": [10, 4], "fc.bias": [10],
+    }  # fmt: skip
+    return save(path, nodes, inputs, {"output": [1, 10]}, [])
+
+
+def ceil_pool_cnn(path: Path, size: int) -> Path:
+    """Conv+bias+Relu, a MaxPool 3/2 with ceil_mode=1 (PyTorch's SqueezeNet has three), a
+    Concat of two branches and a Relu. With ``size`` odd ceil_mode changes nothing (111 -> 55
+    either way); with ``size`` even the ceiling adds a row and a column (6 -> 3, not 2)."""
+    out = -(-(size - 3) // 2) + 1
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], name="conv"),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node(
+            "MaxPool", ["r"], ["p"], name="pool", kernel_shape=[3, 3], strides=[2, 2],
+            ceil_mode=1,
+        ),
+        helper.make_node("Concat", ["p", "p"], ["cat"], name="cat", axis=1),
+        helper.make_node("Relu", ["cat"], ["y"], name="relu2"),
+    ]  # fmt: skip
+    inits = [_tensor("w", 4, 4, 1, 1), _tensor("b", 4)]
+    return save(path, nodes, {"x": [1, 4, size, size]}, {"y": [1, 8, out, out]}, inits)
+
+
+def mystery_then_relu(path: Path) -> Path:
+    """An operator nobody knows (its output's shape declared), then a Relu."""
+    graph = helper.make_graph(
+        [
+            helper.make_node("Mystery", ["x"], ["m"], name="mystery", domain="example.test"),
+            helper.make_node("Relu", ["m"], ["y"], name="relu"),
+        ],
+        path.stem,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 16])],
+        value_info=[helper.make_tensor_value_info("m", TensorProto.FLOAT, [1, 16])],
+    )
+    model = helper.make_model(
+        graph,
+        opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("example.test", 1)],
+    )
+    onnx.save(model, str(path))
+    return path

@@ -137,11 +137,6 @@ def test_export_writes_the_model_nnfusion_should_compile(
 
     db, out = tmp_path / "k.db", tmp_path / "for-nnfusion.onnx"
     args = ["export-db", str(cnn.path), "--db", str(db), "--nnfusion-model", str(out)]
-    # The workspace's model is not next to it: say so before writing anything.
-    assert cli.main(args) == 1
-    err = capsys.readouterr().err
-    assert "cannot find small_cnn.onnx" in err and "--model" in err
-    assert not db.exists() and not out.exists()
     other = MODELS / "small_cnn_external.onnx"
     assert cli.main([*args, "--model", str(other)]) == 1
     assert "is not the model" in capsys.readouterr().err and not db.exists()
@@ -159,6 +154,113 @@ def test_export_writes_the_model_nnfusion_should_compile(
         [bias] = [v for k, v in inits.items() if k.startswith("b1_")]
         assert bias.shape == (2, 8, 16, 16)
         assert np.array_equal(bias, np.broadcast_to(stored["b1"].reshape(1, 8, 1, 1), bias.shape))
+
+
+def test_a_workspace_finds_its_model_where_it_was_built(
+    cnn, tmp_path: Path, capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernelscope.core.build import BuildRequest, build_model
+    from kernelscope.core.workspace import MANIFEST, Workspace
+
+    model = tmp_path / "models" / "small_cnn.onnx"
+    model.parent.mkdir()
+    model.write_bytes((MODELS / "small_cnn.onnx").read_bytes())
+    # built elsewhere (-o), from a copy: the build of ``cnn`` restored from the cache
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "builds" / "cnn.kscope"))
+    assert ws.manifest.model_path == str(model.resolve())
+    monkeypatch.chdir(tmp_path)  # neither beside the workspace nor in the current folder
+    db, out = tmp_path / "k.db", tmp_path / "for-nnfusion.onnx"
+    args = ["export-db", str(ws.path), "--db", str(db), "--nnfusion-model", str(out)]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    assert out.is_file()
+    # the recorded file changed since the build: said precisely, nothing written
+    out.unlink()
+    db.unlink()
+    model.write_bytes(model.read_bytes() + b"\0")
+    assert cli.main(args) == 1
+    err = capsys.readouterr().err
+    assert f"{model.resolve()}, where it was built from, has changed since the build" in err
+    assert ws.manifest.model_sha256[:12] in err and "--model" in err
+    assert not db.exists() and not out.exists()
+    model.unlink()
+    assert cli.main(args) == 1
+    assert f"{model.resolve()}, where it was built from, is gone" in capsys.readouterr().err
+    # a manifest written before the path was recorded still loads, and finds the model beside it
+    manifest = json.loads((ws.path / MANIFEST).read_text())
+    del manifest["model_path"]
+    (ws.path / MANIFEST).write_text(json.dumps(manifest))
+    old = Workspace.open(ws.path)
+    assert old.manifest.model_path == ""
+    beside = ws.path.parent / "small_cnn.onnx"
+    beside.write_bytes((MODELS / "small_cnn.onnx").read_bytes())
+    assert old.model_file() == beside.resolve()
+    assert cli.main(args) == 0
+
+
+@pytest.mark.slow
+def test_a_torch_onnx_export_gets_its_nnfusion_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """torch.onnx's folded weights are graph inputs named onnx::Conv_N, which TVM names
+    Conv_N: the copy for NNFusion takes their values by TVM's name."""
+    import onnx
+    from nnfusion_models import torch_style_cnn
+    from onnx import numpy_helper
+
+    from kernelscope.core.build import BuildRequest, build_model
+    from kernelscope.core.kernel_db import model_coverage
+
+    model = torch_style_cnn(tmp_path / "torch_cnn.onnx")
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "torch_cnn.kscope"))
+    db, out = tmp_path / "k.db", tmp_path / "torch_cnn-nnfusion.onnx"
+    args = ["export-db", str(ws.path), "--db", str(db), "--nnfusion-model", str(out)]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    assert "4 graph inputs became initializers" in capsys.readouterr().out
+    proto = onnx.load(str(out))
+    assert [i.name for i in proto.graph.input] == ["input"]
+    inits = {i.name: numpy_helper.to_array(i) for i in proto.graph.initializer}
+    with np.load(ws.path / "params.npz") as stored:
+        assert sorted(stored.files) == ["Conv_12", "Conv_13", "fc.bias", "fc.weight"]
+        assert np.array_equal(inits["onnx::Conv_12"], stored["Conv_12"])
+        assert np.array_equal(inits["fc.weight"], stored["fc.weight"])
+    assert not model_coverage(out, db).graph.weights_as_inputs
+    # built with the weights left as inputs, the copy cannot be written: the hint agrees
+    runtime = build_model(
+        BuildRequest(model=model, output=tmp_path / "runtime.kscope", params="runtime")
+    )
+    out.unlink()
+    assert cli.main(["export-db", str(runtime.path), "--db", str(db), "--nnfusion-model",
+                     str(out)]) == 1  # fmt: skip
+    err = capsys.readouterr().err
+    assert "'onnx::Conv_12'" in err and "built with --params runtime" in err
+    assert "rebuild with --params random" in err and not out.exists()
+
+
+@pytest.mark.slow
+def test_the_nnfusion_copy_pads_a_ceil_mode_pool_that_nnfusion_would_get_wrong(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    import onnx
+    from nnfusion_models import ceil_pool_cnn
+    from onnx.reference import ReferenceEvaluator
+
+    from kernelscope.core.build import BuildRequest, build_model
+    from kernelscope.core.nnfusion import nnfusion_graph
+
+    model = ceil_pool_cnn(tmp_path / "pool.onnx", 6)
+    assert nnfusion_graph(model).departures  # NNFusion would compute 2x2 instead of 3x3
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "pool.kscope"))
+    out = tmp_path / "pool-nnfusion.onnx"
+    args = ["export-db", str(ws.path), "--db", str(tmp_path / "k.db"), "--nnfusion-model", str(out)]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    assert "pool: ceil_mode as -inf padding of 1x1 at the end" in capsys.readouterr().out
+    proto = onnx.load(str(out))
+    assert [n.op_type for n in proto.graph.node][:4] == ["Conv", "Add", "Relu", "Pad"]
+    assert nnfusion_graph(proto).departures == []
+    x = np.random.default_rng(1).standard_normal((1, 4, 6, 6)).astype(np.float32) - 2
+    [want] = ReferenceEvaluator(str(model)).run(None, {"x": x})
+    [got] = ReferenceEvaluator(proto).run(None, {"x": x})
+    assert want.shape == got.shape == (1, 8, 3, 3) and np.allclose(want, got)
 
 
 WRITER = textwrap.dedent(

@@ -9,18 +9,28 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import onnx
 import pytest
-from nnfusion_models import residual_cnn, square_gemm, square_matmul
+from nnfusion_models import (
+    ceil_pool_cnn,
+    mystery_then_relu,
+    residual_cnn,
+    square_gemm,
+    square_matmul,
+)
 
 from kernelscope.core.cli import main as cli
+from kernelscope.core.environment import demo
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.kernel_db import model_coverage, nnfusion_settings
+from kernelscope.core.kernel_db import WeightsAsInputs, model_coverage, nnfusion_settings
 from kernelscope.core.kernel_db.store import CacheRow
 from kernelscope.core.nnfusion import identifier as nnfusion_ident
 from kernelscope.core.nnfusion import nnfusion_graph
+from kernelscope.core.nnfusion.onnx_graph import weight_inputs
 from kernelscope.core.workspace import KernelInfo, OpInfo, TensorInfo
 
 MODELS = Path(__file__).parent / "data" / "models"
+DEMO_MODEL = demo().model  # SqueezeNet 1.1 from PyTorch, weights as graph inputs
 CONV1 = (
     "Convolution1,3,16,16;16,3,3,3;1,16,16,16floatfloatfloatStrides{1, 1}Strides{1, 1}"
     "CoordinateDiff{1, 1}"
@@ -62,6 +72,38 @@ def test_lookups_are_what_the_real_nnfusion_logged(tmp_path: Path) -> None:
     graph = nnfusion_graph(residual_cnn(tmp_path / "res.onnx"))
     assert set(graph.kernel_lookups()) == RESIDUAL_CNN_LOOKUPS
     assert not graph.unmodelled and not graph.crashes
+
+
+def test_pools_with_ceil_mode_are_followed_and_a_changed_shape_is_said(tmp_path: Path) -> None:
+    """NNFusion's importer ignores ceil_mode (its real log: 6x6, window 3, stride 2 gives
+    2x2): where that changes nothing, the pool is looked up like any other; where it does,
+    coverage says which node makes NNFusion compute something else, and lists the rest."""
+    same = nnfusion_graph(ceil_pool_cnn(tmp_path / "odd.onnx", 111))
+    assert not same.departures and not same.unmodelled
+    idents = {lk.identifier for lk in same.lookups}
+    assert (
+        "MaxPool1,4,111,111;1,4,55,55floatfloatShape{3, 3}Strides{2, 2}Shape{0, 0}Shape{0, 0}"
+        in idents
+    )
+    assert "Concat1,4,55,55;1,4,55,55;1,8,55,55floatfloatfloat" in idents
+    changed = nnfusion_graph(ceil_pool_cnn(tmp_path / "even.onnx", 6))
+    [departure] = changed.departures
+    assert departure.startswith(
+        "pool (MaxPool with ceil_mode=1): the model computes 3x3, NNFusion ignores ceil_mode "
+        "and computes 2x2"
+    )
+    assert "pads its input explicitly" in departure
+    assert any(lk.identifier.startswith("MaxPool1,4,6,6;1,4,2,2") for lk in changed.lookups)
+    # the demo's SqueezeNet (three MaxPools with ceil_mode that change nothing, eight Concats)
+    demo = nnfusion_graph(DEMO_MODEL)
+    assert not demo.unmodelled and not demo.departures
+    assert {lk.op_type for lk in demo.lookups} >= {"Convolution", "MaxPool", "Concat", "AvgPool"}
+
+
+def test_a_node_kernelscope_does_not_follow_leaves_the_rest_listed(tmp_path: Path) -> None:
+    graph = nnfusion_graph(mystery_then_relu(tmp_path / "mystery.onnx"))
+    assert graph.unmodelled == ["mystery (Mystery)"]
+    assert {lk.identifier for lk in graph.lookups} == {"Relu1,16;1,16floatfloat"}
 
 
 def test_constant_folding_and_a_pattern_row_change_what_is_looked_up(tmp_path: Path) -> None:
@@ -140,6 +182,13 @@ def test_weights_as_graph_inputs_are_refused_with_the_copy_offered(tmp_path: Pat
     with pytest.raises(KernelscopeError) as err:
         model_coverage(MODELS / "small_mlp_noparams.onnx", tmp_path / "none.db")
     assert "fc1.weight" in str(err.value) and "--nnfusion-model" in err.value.hint
+    # the same weights the copy for NNFusion makes initializers (one count, the whole model)
+    assert err.value.names == ["fc1.weight", "fc1.bias", "fc2.weight"]
+    assert "3 weights are graph inputs" in str(err.value)
+    demo = onnx.load(str(DEMO_MODEL))
+    with pytest.raises(WeightsAsInputs) as err:
+        model_coverage(DEMO_MODEL, tmp_path / "none.db")
+    assert err.value.names == weight_inputs(demo) and len(err.value.names) == 34
 
 
 def test_cli_coverage_of_an_empty_db_lists_what_is_missing(
@@ -152,7 +201,7 @@ def test_cli_coverage_of_an_empty_db_lists_what_is_missing(
     assert "NNFusion looks up 12 distinct kernels" in out
     assert cli.main(["nnfusion-coverage", str(MODELS / "unsupported_op.onnx"), "--db",
                      str(tmp_path / "k.db")]) == 0  # fmt: skip
-    assert "does not follow the ONNX operator NotARealOp" in capsys.readouterr().out
+    assert "does not follow the ONNX node mystery_node (NotARealOp)" in capsys.readouterr().out
     bad = tmp_path / "bad.onnx"
     bad.write_bytes(b"not a model")
     assert cli.main(["nnfusion-coverage", str(bad), "--db", str(tmp_path / "k.db")]) == 1

@@ -19,6 +19,7 @@ import numpy as np
 import onnx
 import pytest
 from nnfusion_models import (
+    ceil_pool_cnn,
     nnfusion_binary,
     relu_pair,
     residual_cnn,
@@ -243,3 +244,29 @@ def test_weights_as_graph_inputs_get_an_initializer_copy_nnfusion_compiles(
             assert np.array_equal(numpy_helper.to_array(init), stored[init.name])
     compiled = compile_with_db(copy, db, tmp_path / "nnf")
     assert len(compiled.used) == len(compiled.usable) >= 1
+
+
+def test_the_real_nnfusion_looks_up_what_coverage_lists_for_pools_with_ceil_mode(
+    binary: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """A MaxPool whose ceil_mode changes nothing (SqueezeNet's) and, in the copy written for
+    NNFusion, one whose ceil_mode kernelscope turned into padding: NNFusion looks up exactly
+    what coverage lists, and computes the model's 3x3 (it would compute 2x2 without the pad)."""
+    same = ceil_pool_cnn(tmp_path / "same.onnx", 111)
+    db = tmp_path / "k.db"
+    KernelDB.open(db, write=True).close()
+    compiled = compile_with_db(same, db, tmp_path / "same")
+    assert {(i.identifier, i.lookup.device_type) for i in model_coverage(same, db).items} == set(
+        compiled.run.log.kernel_lookups()
+    )
+    model = ceil_pool_cnn(tmp_path / "even.onnx", 6)
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "even.kscope"))
+    copy = tmp_path / "even-nnfusion.onnx"
+    args = ["export-db", str(ws.path), "--db", str(db), "--nnfusion-model", str(copy)]
+    assert cli.main(args) == 0, capsys.readouterr().err
+    compiled = compile_with_db(copy, db, tmp_path / "even")
+    lookups = set(compiled.run.log.kernel_lookups())
+    assert {(i.identifier, i.lookup.device_type) for i in model_coverage(copy, db).items} == (
+        lookups
+    )
+    assert any(i.startswith("MaxPool1,4,7,7;1,4,3,3") for i, _ in lookups)

@@ -46,6 +46,7 @@ def test_the_bundle_keeps_the_compiler_and_leaves_out_what_is_never_run() -> Non
         "tvm_ffi/lib/libtvm_ffi_testing.so",  # linked by tvm_ffi's core module
         "ncu_report/libnvperf_host.so",
         "kernelscope/resources/demo/squeezenet1_1.onnx",
+        "kernelscope/resources/demo/squeezenet_h200.ncu-rep.gz",
         "kernelscope/resources/icons/kernelscope.svg",
         "kernelscope/docs/user-guide.md",  # Help > User Guide
         "kernelscope/docs/troubleshooting.md",
@@ -165,20 +166,22 @@ def test_the_entry_point_runs_children_like_python(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("how", ["pip", "frozen"])
 def test_the_gui_command_refuses_to_open_a_window_without_a_display(how: str) -> None:
-    """The gui command itself says so (a pip install and the app alike), before Qt aborts."""
+    """The gui command itself says so (a pip install and the app alike), before Qt aborts;
+    ``kernelscope`` alone is that command (the window on its welcome page), not the help."""
     env = {
         k: v
         for k, v in os.environ.items()
         if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")
     }
     program = [str(ENTRY)] if how == "frozen" else ["-m", "kernelscope.core.cli"]
-    for args in (["gui"], [str(ROOT / "tests/data/ws_mlp")]):
+    for args in (["gui"], [str(ROOT / "tests/data/ws_mlp")], []):
         proc = subprocess.run(
             [sys.executable, *program, *args], capture_output=True, text=True, timeout=120, env=env
         )
         assert proc.returncode == 1, proc.stderr
         assert "kernelscope: error: cannot open the window: no display" in proc.stderr
         assert "hint:" in proc.stderr and "Traceback" not in proc.stderr
+        assert "usage:" not in proc.stdout + proc.stderr
 
 
 @pytest.mark.skipif(

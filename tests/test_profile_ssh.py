@@ -52,7 +52,7 @@ def test_profile_over_ssh_copies_runs_and_fetches_the_report(
 ) -> None:
     ws = tmp_path / "ws"
     shutil.copytree(build_once("small_cnn.onnx").path, ws)
-    steps: list[str] = []
+    steps: list[tuple[str, float | None]] = []
     result = profile_workspace(
         ProfileRequest(
             workspace=ws,
@@ -61,12 +61,14 @@ def test_profile_over_ssh_copies_runs_and_fetches_the_report(
             ssh_options=ssh_host[1:],
             remote_ncu=str(_stand_in(tmp_path)),
         ),
-        progress=lambda step, fraction, message: steps.append(step),
+        progress=lambda step, fraction, message: steps.append((step, fraction)),
     )
     assert result.report == ws / "profiles" / "remote.ncu-rep"
     assert result.report.read_bytes() == H200_REPORT.read_bytes()
     assert result.launches == 4
-    assert steps[:2] == ["connect", "copy"] and "fetch" in steps
+    assert [step for step, _ in steps[:2]] == ["connect", "copy"]
+    assert steps[0][1] is None  # busy while ssh connects
+    assert "fetch" in [step for step, _ in steps]
     assert sorted(os.listdir(ws / "profiles")) == ["remote.ncu-rep"]
     kernels = {k.name for k in Profile.open(result.report).kernels()}
     assert kernels == {k.name for k in build_once("small_cnn.onnx").manifest.kernels if k.launched}

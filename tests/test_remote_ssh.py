@@ -74,10 +74,10 @@ def test_doctor_lists_the_gpu_ncu_python_and_what_is_missing(
 ) -> None:
     stand_in(host_bin, "nvidia-smi", NVIDIA_SMI)
     ncu = stand_in(tmp_path, "ncu", PROBE_OK)
-    steps: list[str] = []
+    steps: list[tuple[str, float | None]] = []
     report = check_host(
         _target(ssh_server, python=BASE_PYTHON, ncu=str(ncu), runtime_root=str(tmp_path / "rt")),
-        progress=lambda step, fraction, message: steps.append(step),
+        progress=lambda step, fraction, message: steps.append((step, fraction)),
     )
     checks = {c.name: c for c in report.checks}
     assert checks["ssh"].ok and report.machine == os.uname().machine
@@ -89,8 +89,11 @@ def test_doctor_lists_the_gpu_ncu_python_and_what_is_missing(
     assert report.python_version == ".".join(map(str, sys.version_info[:3]))
     # the base interpreter has no TVM runtime: the fix is remote-install
     assert checks["tvm"].ok is False and "kernelscope remote-install" in checks["tvm"].fix
+    # said once (issue 19: "no TVM runtime for this Python (no TVM runtime for this ...")
+    assert checks["tvm"].summary.count("no TVM runtime") == 1
     assert not report.can_profile
-    assert steps == ["connect", "python", "probe", "done"]
+    assert [step for step, _ in steps] == ["connect", "python", "probe", "done"]
+    assert steps[0] == ("connect", None)  # busy until ssh answers, not a 0 % that sits there
     assert ssh_server.leftovers() == []
 
 
@@ -143,7 +146,9 @@ def test_install_copies_a_runtime_only_tvm_that_then_loads(
 ) -> None:
     root = tmp_path / "runtimes"
     target = _target(ssh_server, python=BASE_PYTHON, runtime_root=str(root))
+    logins = ssh_server.logins()
     result = install_runtime(target)
+    assert ssh_server.logins() - logins == 1  # two host checks and the copy, one login
     name = f"tvm-{local_tvm_version()}-cp{sys.version_info[0]}{sys.version_info[1]}"
     assert result.folder == str(root / name)
     installed = root / name

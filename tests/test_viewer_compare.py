@@ -33,11 +33,11 @@ from kernelscope.core.view import open_document
 from kernelscope.core.workspace import Workspace
 from kernelscope.viewer.code.code_models import DeltaColumn, SourceModel
 from kernelscope.viewer.code.delta_delegate import DeltaRole
-from kernelscope.viewer.code.diff_pane import DiffModel
 from kernelscope.viewer.code.highlight import cuda_highlighter
-from kernelscope.viewer.code.opcode_table import OpcodeModel
-from kernelscope.viewer.panels.compare_kernels import DELTA_TITLE, compare_columns
-from kernelscope.viewer.panels.compare_lines import LineChangesModel
+from kernelscope.viewer.compare.diff_pane import DiffModel
+from kernelscope.viewer.compare.kernel_columns import DELTA_TITLE, compare_columns
+from kernelscope.viewer.compare.line_changes import LineChangesModel
+from kernelscope.viewer.compare.opcode_table import OpcodeModel
 from kernelscope.viewer.panels.kernel_list_model import KernelListModel
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
 

@@ -300,7 +300,7 @@ def test_bad_models_are_explained_in_the_coverage_tab(
         panel.set_path(empty)
     panel.show_tab("coverage")
     view = _coverage(qtbot, window, source)
-    assert view.coverage is None and "2 weights are graph inputs (fc1.weight" in view.banner.text()
+    assert view.coverage is None and "3 weights are graph inputs (fc1.weight" in view.banner.text()
     assert view.offer_button.isVisible() and ws.name in view.offer_button.text()
     with qtbot.waitSignal(view.finished):
         view.offer_button.click()
@@ -316,7 +316,7 @@ def test_bad_models_are_explained_in_the_coverage_tab(
     settle(qtbot, window)
     assert view.model_path == copy
     _coverage(qtbot, window, MODELS / "unsupported_op.onnx")
-    assert "does not follow the ONNX operators NotARealOp" in view.banner.text()
+    assert "does not follow the ONNX nodes mystery_node (NotARealOp)" in view.banner.text()
     text = tmp_path / "notes.onnx"
     text.write_text("not a model")
     _coverage(qtbot, window, text)
@@ -377,3 +377,48 @@ def test_screenshot_mode_shows_the_kernel_db_tabs(build_once, tmp_path: Path) ->
     assert bad.returncode != 0 and "invalid choice: 'nowhere'" in bad.stderr
     with pytest.raises(KernelscopeError, match="no pane"):
         run(screenshot_to=str(out), pane="nowhere")  # refused before any window is made
+
+
+def test_the_workspace_model_is_found_where_it_was_built(
+    qtbot, make_window, built, tmp_path: Path
+) -> None:
+    """A workspace away from its model (built with -o elsewhere, or the demo's) finds it where
+    the build found it; a model gone since is said in the window's words (no --model)."""
+    model = tmp_path / "models" / "small_cnn.onnx"
+    model.parent.mkdir()
+    shutil.copy(MODELS / "small_cnn.onnx", model)
+    _, built_ws = built(MODELS / "small_cnn.onnx")
+    ws = build_model(BuildRequest(model=model, output=tmp_path / "elsewhere" / built_ws.name))
+    window = make_window(ws.path)
+    panel = window.db_panel
+    panel.show_tab("coverage")
+    view = panel.coverage
+    view.workspace_button.click()
+    settle(qtbot, window)
+    qtbot.waitUntil(lambda: view.model_path is not None)
+    assert view.model_path == model.resolve()
+    model.unlink()
+    view.set_model(None)
+    view.workspace_button.click()
+    qtbot.waitUntil(lambda: any(b.isVisible() for b in window.findChildren(QMessageBox)))
+    box = next(b for b in window.findChildren(QMessageBox) if b.isVisible())
+    assert f"{model.resolve()}, where it was built from, is gone" in box.text()
+    assert "Browse…" in box.informativeText() and "--model" not in box.informativeText()
+    box.close()
+    settle(qtbot, window)
+
+
+def test_panes_and_boxes_say_what_to_do_in_the_window_s_words(qtbot) -> None:
+    from kernelscope.viewer.dialogs.error_dialog import error_box
+    from kernelscope.viewer.widgets.messages import error_html
+
+    error = KernelscopeError(
+        "cannot find m.onnx", hint="give its path with --model MODEL", window_hint="use Browse…"
+    )
+    text = error_html("Cannot find the model", error)
+    assert "What to do: use Browse…" in text and "--model" not in text
+    box = error_box(None, "Cannot find the model", error)
+    assert box.informativeText() == "What to do: use Browse…"
+    box.deleteLater()
+    plain = error_html("x", KernelscopeError("m", hint="h"))
+    assert plain.endswith("m<br>What to do: h")

@@ -14,11 +14,11 @@ from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
 from viewer_support import settle
 
 from kernelscope.core.ncu import TIME_US, label_of
-from kernelscope.viewer.code.diff_pane import BASE_VALUE, DELTA, NEW_VALUE
-from kernelscope.viewer.panels.compare_kernels import DELTA_TITLE
+from kernelscope.viewer.compare.controller import metric_key
+from kernelscope.viewer.compare.diff_pane import BASE_VALUE, DELTA, NEW_VALUE
+from kernelscope.viewer.compare.kernel_columns import DELTA_TITLE
 from kernelscope.viewer.widgets.bars import RowChart
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
-from kernelscope.viewer.workers.compare_worker import metric_key
 
 DATA = Path(__file__).parent / "data"
 ALONE = DATA / "h200" / "small_cnn_h200.ncu-rep"  # no workspace: its own SASS and sources
@@ -185,8 +185,8 @@ def test_the_details_pane_keeps_its_values_in_a_narrow_dock(qtbot, make_window) 
     settle(qtbot, window)
     assert pane.details is not None and pane.details.kernel == longest
     qtbot.wait(50)  # the layout's pass
-    viewport = pane.scroll.viewport().width()
-    bar = pane.scroll.horizontalScrollBar()
+    viewport = pane.scroll_area.viewport().width()
+    bar = pane.scroll_area.horizontalScrollBar()
     reach = viewport + (bar.maximum() if bar.isVisible() else 0)  # what scrolling shows
     charts = [c for c in pane.content.findChildren(RowChart) if c.isVisible() and c.rows]
     assert len(charts) > 5

@@ -216,3 +216,51 @@ def test_an_nsys_report_without_nsys_says_what_to_do(
     assert window.timeline_panel.timeline is None
     assert report.read_bytes() == b"not read without nsys"
     box.close()
+
+
+def test_the_pane_says_measure_needs_a_gpu_before_it_is_pressed(qtbot, make_window) -> None:
+    """Issue 19: where Measure runs (this machine's GPU or an SSH host) is said up front."""
+    window = make_window()
+    panel = window.timeline_panel
+    assert "needs a GPU" in panel.title.text() and "SSH host" in panel.title.text()
+    assert "NVIDIA GPU" in panel.measure_button.toolTip()
+    assert "SSH host" in panel.where.toolTip()
+    assert all(panel.calls_table.isColumnHidden(c) for c in panel.calls.NCU_COLUMNS)
+
+
+def test_each_call_shows_ncus_duration_from_a_whole_pass_report(
+    qtbot, qtmodeltester, make_window, tmp_path: Path
+) -> None:
+    """Issue 19: a report of the workspace that profiled a whole pass (real H200 data, three
+    passes: the last is taken) gives each call ncu's duration and the difference, and the
+    title how far they agree; the columns stay hidden while no report has the pass."""
+    from kernelscope.core.timeline import TimelineCall
+
+    ws = tmp_path / "cnn3_b8.kscope"
+    shutil.copytree(DATA / "compare" / "cnn3_b8.kscope", ws)
+    (ws / "profiles").mkdir()
+    shutil.copy(DATA / "compare" / "cnn3_b8_3passes.ncu-rep", ws / "profiles" / "passes.ncu-rep")
+    names = ["fused_conv2d_add_relu_kernel", "fused_conv2d1_add1_relu1_kernel",
+             "max_pool2d_kernel", "fused_conv2d2_add2_relu2_kernel", "mean_kernel",
+             "transpose_kernel", "fused_matmul_add3_kernel"]  # fmt: skip
+    calls, start = [], 0.0
+    for i, (name, d) in enumerate(zip(names, [13.0, 90.0, 5.7, 94.0, 3.0, 2.4, 6.1], strict=True)):
+        calls.append(TimelineCall(index=i, kernels=[name], start_us=start, duration_us=d))
+        start += d
+    timeline = Timeline(source="runner", origin=str(ws), device="NVIDIA H200", calls=calls)
+    timeline.save(ws / "timelines" / "t.json")
+    window = make_window(ws)
+    panel = window.timeline_panel
+    qtbot.waitUntil(lambda: panel.agreement is not None, timeout=60_000)
+    qtmodeltester.check(panel.calls)
+    assert "against ncu (passes.ncu-rep)" in panel.title.text()
+    assert "6 of 7 calls within 0.5 µs" in panel.title.text()
+    ncu, diff = panel.calls.NCU_COLUMNS
+    assert not panel.calls_table.isColumnHidden(ncu)
+    header = [panel.calls.headerData(c, Qt.Orientation.Horizontal) for c in (ncu, diff)]
+    assert header == ["ncu µs", "Δ µs"]
+    row = next(r for r in range(panel.calls.rowCount()) if panel.calls.rows[r].index == 1)
+    assert panel.calls.index(row, ncu).data() == "90.34"
+    assert panel.calls.index(row, diff).data() == "-0.34"
+    panel.show_timeline(None)
+    assert panel.calls_table.isColumnHidden(ncu)

@@ -119,7 +119,12 @@ def test_a_demo_that_cannot_build_says_so_and_offers_its_report(
     monkeypatch.setattr(
         welcome_module,
         "demo",
-        lambda: Demo(broken, files.report, tmp_path / "demo" / "squeezenet1_1.kscope"),
+        lambda: Demo(
+            broken,
+            tmp_path / "demo" / files.report.name,
+            tmp_path / "demo" / "squeezenet1_1.kscope",
+            files.packed,
+        ),
     )
     window = make_window()
     _welcome_ready(qtbot, window)

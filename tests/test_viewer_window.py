@@ -330,6 +330,21 @@ def test_the_source_model_colours_a_comment_over_several_lines(qapp) -> None:
     assert rows[2][0] == ("three */", comment) and rows[2][-1][1] != comment
 
 
+def test_a_highlight_change_repaints_each_run_of_rows_once(qapp) -> None:
+    text = "".join(f"int a{n};\n" for n in range(10))
+    source = SourceFile("k.cu", text, "workspace", "ok")
+    view = KernelView("k", "k.cu", {"k.cu": source}, [], {}, [])
+    model = SourceModel(cuda_highlighter())
+    model.set_file(view, "k.cu", [SASS_COUNT])
+    repainted: list[tuple[int, int]] = []
+    model.dataChanged.connect(lambda first, last: repainted.append((first.row(), last.row())))
+    model.set_highlight({1, 2, 3, 7, 12})  # 12 is past the end
+    assert repainted == [(1, 3), (7, 7)]
+    repainted.clear()
+    model.set_highlight({3, 4, 7})  # 1 and 2 off, 4 on: one run each
+    assert repainted == [(1, 2), (4, 4)]
+
+
 @pytest.mark.parametrize("palette", ["light", "dark"])
 def test_screenshot_mode_writes_a_png_in_process(qapp, tmp_path: Path, palette: str) -> None:
     out = tmp_path / f"{palette}.png"

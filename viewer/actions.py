@@ -209,6 +209,15 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("focus_source", "Source", "focus_source", "Ctrl+2", menu="&Navigate", section=1),
     ActionSpec("focus_sass", "SASS", "focus_sass", "Ctrl+3", menu="&Navigate", section=1),
     ActionSpec(
+        "focus_ptx",
+        "PTX",
+        "focus_ptx",
+        "Ctrl+7",
+        "nvcc's PTX of the kernel, in the SASS pane's place",
+        menu="&Navigate",
+        section=1,
+    ),
+    ActionSpec(
         "show_details",
         "Details",
         "show_details",

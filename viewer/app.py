@@ -35,6 +35,8 @@ SCREENSHOT_TIMEOUT_MS = 120_000
 PALETTES = ("light", "dark")
 # --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
 PANES = {"details": (620, 1000), "roofline": (1100, 760), "headroom": (1400, 480)}
+# --pane: a tab of the code area raised (the window is shown, the tab beside the source)
+CODE_TABS = ("ptx",)
 
 
 def application(platform: str | None = None) -> QApplication:
@@ -157,12 +159,13 @@ def run(
     """Open the window (on ``path`` if given, compared with ``baseline`` if given, the hot
     lines ranked by ``ranking``: "regressions" or "improvements"; ``dialog`` over it: "about"
     or "user-guide"); with ``screenshot_to``, save a PNG and quit. ``pane`` shows a pane: one
-    of ``PANES`` (a screenshot renders it alone) or a tab of the Kernel DB dock (``DB_PANES``;
-    a screenshot shows the window). ``db`` opens that DB in the Kernel DB dock,
+    of ``PANES`` (a screenshot renders it alone), a tab of the Kernel DB dock (``DB_PANES``)
+    or the PTX tab (``CODE_TABS``; for these a screenshot shows the window). ``db`` opens
+    that DB in the Kernel DB dock,
     ``nnfusion_model`` shows that model's coverage; a screenshot with ``dialog`` renders the
     dialog alone."""
-    if pane is not None and pane not in PANES and pane not in DB_PANES:
-        choices = [*PANES, *DB_PANES]
+    choices = [*PANES, *DB_PANES, *CODE_TABS]
+    if pane is not None and pane not in choices:
         raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(choices))
     if dialog is not None and dialog not in DIALOG_SIZES:
         raise KernelscopeError(f"no dialog {dialog!r}", hint="choose " + ", ".join(DIALOG_SIZES))
@@ -190,7 +193,7 @@ class Shown:
 
     kernel: str | None = None
     line: int | None = None
-    pane: str | None = None  # one of PANES or DB_PANES
+    pane: str | None = None  # one of PANES, DB_PANES or CODE_TABS
     db: str | None = None
     nnfusion_model: str | None = None
     baseline: str | None = None
@@ -218,6 +221,8 @@ def _show_extras(window: MainWindow, shown: Shown, screenshot: bool = False) -> 
         if screenshot and isinstance(dock, QDockWidget):  # its size, whatever room is left
             dock.setFloating(True)
             dock.resize(*PANES[shown.dock])
+    if shown.pane in CODE_TABS:
+        window.focus_ptx()
     db_tab = shown.pane if shown.pane in DB_PANES else None
     if db_tab or shown.db or shown.nnfusion_model:
         default = "nnfusion-coverage" if shown.nnfusion_model else "kernel-db"
@@ -315,6 +320,8 @@ def _screenshot(app: QApplication, path: str | None, out: Path, shown: Shown) ->
                 return
             if shown.line:
                 window.source.show_row(shown.line - 1, center=True)
+            if shown.pane in CODE_TABS:  # its rows of the line, as the pane shows them
+                window.ptx.show_row(window.selection.ptx_row, center=True)
             image = dialog.grab() if dialog is not None else _grab(window, shown.dock)
             if not image.save(str(out)):
                 finish(KernelscopeError(f"could not write {out}", hint="check the folder exists"))

@@ -1,4 +1,5 @@
-"""``kernelscope gui [PATH]``, also reached as ``kernelscope PATH`` with no subcommand.
+"""``kernelscope gui [PATH]``, also reached as ``kernelscope PATH`` with no subcommand, and as
+``kernelscope`` alone (the window on its welcome page).
 
 The viewer (and Qt) is imported only when this command runs, so the other subcommands
 work on machines without Qt or a display.
@@ -14,7 +15,8 @@ DIALOGS = ("about", "user-guide")  # the Help menu's windows (viewer.app.DIALOG_
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "gui",
-        help="open the viewer (also: kernelscope PATH) on a workspace, report or model",
+        help="open the viewer (also: kernelscope PATH) on a workspace, report or model; "
+        "without PATH (also: kernelscope alone) on its welcome page",
     )
     p.add_argument(
         "path", nargs="?", help="a workspace folder, .ncu-rep or CSV export, or a model to build"
@@ -45,9 +47,11 @@ def register(sub: argparse._SubParsersAction) -> None:
             "kernel-db",
             "nnfusion-command",
             "nnfusion-coverage",
+            "ptx",
         ),
         help="show this pane (with --screenshot, details, roofline and headroom render alone); "
-        "kernel-db, nnfusion-command and nnfusion-coverage raise that Kernel DB tab",
+        "kernel-db, nnfusion-command and nnfusion-coverage raise that Kernel DB tab; ptx "
+        "raises the PTX tab in the SASS pane's place",
     )
     p.add_argument(
         "--palette",

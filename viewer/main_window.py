@@ -8,6 +8,7 @@ screen stays until the newest requested result is ready. The panes follow one Qt
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +16,7 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QBoxLayout,
     QComboBox,
     QDialog,
     QDockWidget,
@@ -23,6 +25,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QSplitter,
     QStackedWidget,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -31,11 +34,12 @@ from kernelscope.core.view import Selection, ViewDocument, is_model
 
 from .actions import ACTIONS, MENUS, ActionState
 from .code.code_pane import CodePane
-from .code.highlight import cuda_highlighter, sass_highlighter
+from .code.highlight import Highlighter, cuda_highlighter, ptx_highlighter, sass_highlighter
+from .code.ptx_pane import PtxPane
 from .code.sass_pane import SassPane
 from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
-from .compare_mode import CompareMode
+from .compare import CompareMode
 from .dialogs.error_dialog import error_box
 from .dialogs.export_summary import summary_box
 from .panels.details_pane import DetailsPane
@@ -84,13 +88,20 @@ class MainWindow(QMainWindow):
         self.exporter = ExportController(self.workers, self)
         self.source = SourcePane(self.selection, cuda)
         self.sass = SassPane(self.selection, sass)
+        self.ptx = PtxPane(self.selection, ptx_highlighter())
+        # SASS and the PTX it was assembled from share the right side, one tab each
+        self.code_tabs = QTabWidget()
+        self.code_tabs.setObjectName("code_tabs")
+        self.code_tabs.setDocumentMode(True)
+        self.code_tabs.addTab(self.sass, "SASS")
+        self.code_tabs.addTab(self.ptx, "PTX")
         self.search_bar = SearchBar()
         self.search_bar.hide()
         self._search_pane: CodePane = self.source
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.setObjectName("code_splitter")
         self.splitter.addWidget(self.source)
-        self.splitter.addWidget(self.sass)
+        self.splitter.addWidget(self.code_tabs)
         central = QWidget()
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -135,7 +146,7 @@ class MainWindow(QMainWindow):
         )
         self.tabifyDockWidget(self.db_dock, self.headroom_dock)
         self.hot_dock.raise_()
-        self.compare = CompareMode(self, cuda)  # compare mode: a baseline and its deltas
+        self._compose_compare_mode(cuda)
         self.open_busy = BusyIndicator("open_busy")
         self.export_busy = BusyIndicator("export_busy")
         self.metric_box = QComboBox()
@@ -165,6 +176,48 @@ class MainWindow(QMainWindow):
             self._restore_layout()
 
     # ---- construction -------------------------------------------------------------------
+    def _compose_compare_mode(self, cuda: Highlighter) -> None:
+        """Compare mode (a baseline and its deltas) and its widgets in the window: the header
+        above the code, the side-by-side view in a stack with the source pane (one of them
+        shows), the opcode table under the SASS, the "Side by Side" button in the source
+        pane's header."""
+        self.compare = CompareMode(
+            self.selection,
+            self.workers,
+            cuda,
+            source=self.source,
+            sass=self.sass,
+            kernels=self.kernels,
+            hot=self.hot,
+            parent=self,
+        )
+        self.code_stack = QStackedWidget()
+        self.code_stack.setObjectName("source_stack")
+        self.splitter.replaceWidget(0, self.code_stack)
+        self.code_stack.addWidget(self.source)
+        self.code_stack.addWidget(self.compare.diff_pane)
+        self._code_sizes: list[int] = []  # the splitter's before side by side took more room
+        central = self.code_area.layout()
+        assert isinstance(central, QBoxLayout)
+        central.insertWidget(0, self.compare.bar)
+        self.sass.add_below(self.compare.opcodes)
+        self.source.header.addWidget(self.compare.split)
+        self.compare.side_by_side_changed.connect(self._show_side_by_side)
+        self.compare.controller.failed.connect(self.show_error)
+
+    def _show_side_by_side(self, on: bool) -> None:
+        """Compare mode's two sources in place of the source pane (they want more room than
+        one source), or the source pane again."""
+        if on:
+            self._code_sizes = self.splitter.sizes()
+            total = sum(self._code_sizes)
+            self.code_stack.setCurrentWidget(self.compare.diff_pane)
+            self.splitter.setSizes([total * 62 // 100, total - total * 62 // 100])
+        else:
+            self.code_stack.setCurrentWidget(self.source)
+            if self._code_sizes:
+                self.splitter.setSizes(self._code_sizes)
+
     def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{widget.objectName()}")
@@ -331,7 +384,7 @@ class MainWindow(QMainWindow):
         self.open_paths([path])
         return True
 
-    def open_paths(self, paths: list[str] | list[Path]) -> None:
+    def open_paths(self, paths: Sequence[str | Path]) -> None:
         """Open one path, or several CSV exports of one report together."""
         chosen = [Path(p) for p in paths]
         self.loader.submit(open_job(chosen), chosen)
@@ -500,11 +553,18 @@ class MainWindow(QMainWindow):
 
     def _on_selection(self) -> None:
         self.update_actions()
-        if self.selection.kernel is None or not self.selection.line:
+        selection = self.selection
+        n = len(selection.instructions)
+        counted = f"{n} SASS instruction{'s' * (n != 1)}"
+        if selection.kernel is not None and selection.picked == "ptx":  # the row's own
+            self.line_label.setText(
+                f"PTX line {selection.kernel.ptx.rows[selection.ptx_row].line}: {counted}"
+            )
+            return
+        if selection.kernel is None or not selection.line:
             self.line_label.setText("")
             return
-        n = len(self.selection.instructions)
-        self.line_label.setText(f"line {self.selection.line}: {n} SASS instruction{'s' * (n != 1)}")
+        self.line_label.setText(f"line {selection.line}: {counted}")
 
     def _on_metric_chosen(self, name: str) -> None:
         if name:
@@ -515,6 +575,8 @@ class MainWindow(QMainWindow):
             self._search_pane = self.source
         elif new is self.sass.table:
             self._search_pane = self.sass
+        elif new is self.ptx.table:
+            self._search_pane = self.ptx
 
     # ---- action slots -------------------------------------------------------------------
     def open_search(self) -> None:
@@ -527,7 +589,7 @@ class MainWindow(QMainWindow):
         self.search_bar.search(True)
 
     def _find(self, pattern: str, regex: bool, case: bool, backwards: bool) -> None:
-        found = self._search_pane.find(pattern, regex=regex, case=case, backwards=backwards)
+        found = self._search_pane.find_text(pattern, regex=regex, case=case, backwards=backwards)
         self.search_bar.show_result(found)
 
     def next_hot_line(self) -> None:
@@ -537,8 +599,7 @@ class MainWindow(QMainWindow):
         self._step_hot(True)
 
     def _step_hot(self, backwards: bool) -> None:
-        pane = self.sass if self._search_pane is self.sass else self.source
-        if not pane.step_hot(backwards):
+        if not self._search_pane.step_hot(backwards):
             self.statusBar().showMessage(f"no line has any {self.selection.metric}", 5000)
 
     def follow_branch(self) -> None:
@@ -557,7 +618,13 @@ class MainWindow(QMainWindow):
         self.source.table.setFocus()
 
     def focus_sass(self) -> None:
+        self.code_tabs.setCurrentWidget(self.sass)
         self.sass.table.setFocus()
+
+    def focus_ptx(self) -> None:
+        """Raise the PTX tab (in the SASS pane's place) and give it the keyboard."""
+        self.code_tabs.setCurrentWidget(self.ptx)
+        self.ptx.table.setFocus()
 
     def show_pane(self, pane: str) -> QWidget:
         """Raise the dock of a pane ("details", "roofline", "headroom") and return the pane."""

@@ -22,7 +22,7 @@ class RecentFilesMenu(QMenu):
         value = self._settings.value(SETTINGS_KEY, [])
         if isinstance(value, str):
             return [value]
-        return [str(v) for v in value or []]
+        return [str(v) for v in value] if isinstance(value, list) else []
 
     def remember(self, path: str) -> None:
         recent = [p for p in self.paths() if p != path]

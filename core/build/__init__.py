@@ -3,7 +3,15 @@ information -> SASS with its line table -> a workspace. TVM is imported only whi
 and ``build_in_child`` keeps it out of the calling process altogether."""
 
 from .model_loader import PARAMS_MODES, model_format, parse_shapes
-from .pipeline import BuildPlan, BuildRequest, build_in_child, build_model, default_arch, plan_build
+from .pipeline import (
+    BuildPlan,
+    BuildRequest,
+    build_in_child,
+    build_model,
+    default_arch,
+    default_workspace,
+    plan_build,
+)
 
 __all__ = [
     "PARAMS_MODES",
@@ -12,6 +20,7 @@ __all__ = [
     "build_in_child",
     "build_model",
     "default_arch",
+    "default_workspace",
     "model_format",
     "parse_shapes",
     "plan_build",

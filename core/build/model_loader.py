@@ -9,7 +9,6 @@ into the kernels and the same build serves any weight values.
 
 from __future__ import annotations
 
-import hashlib
 import runpy
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,14 +33,6 @@ class LoadedModel:
     weight_values: dict[str, np.ndarray]  # name -> value for every weight that has one
     params_mode: str  # "model" | "random" | "runtime" | "none"
     notes: list[str] = field(default_factory=list)
-
-
-def file_sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def parse_shapes(items: list[str]) -> dict[str, list[int]]:
@@ -91,6 +82,16 @@ def load_model(
 
 
 # --- ONNX -----------------------------------------------------------------------------
+
+
+def weight_name(onnx_name: str) -> str:
+    """The name TVM's Relax ONNX frontend gives a weight, which the manifest's weights and
+    ``params.npz`` use: kernelscope builds with ``keep_params_in_input=True`` and every weight
+    an initializer (weights that were graph inputs get their values first), and TVM names an
+    initializer's parameter after it without PyTorch's ``onnx::`` prefix (``onnx::Conv_497``
+    -> ``Conv_497``; ``_parse_graph_initializers`` in tvm/relax/frontend/onnx/onnx_frontend.py).
+    """
+    return onnx_name.removeprefix("onnx::")
 
 
 def _onnx_dims(value_info: Any) -> list[int | str]:
@@ -143,6 +144,8 @@ def _load_onnx(path: Path, shapes: dict[str, list[int]], params: str, seed: int)
                 f"input {vi.name!r} has a dynamic shape {dims}; kernels are built for fixed sizes",
                 hint=f"give its size, e.g. --shape {vi.name}="
                 + ",".join(str(d) if isinstance(d, int) else "1" for d in dims),
+                window_hint="give its size under Input shapes in Build & Profile, e.g. "
+                f"{vi.name}=" + ",".join(str(d) if isinstance(d, int) else "1" for d in dims),
             )
         shape_dict[vi.name] = [int(d) for d in dims]
 

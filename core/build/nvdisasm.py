@@ -12,6 +12,11 @@ nvdisasm prints a location only when the innermost frame changes (its JSON outpu
 a run of instructions inlined from one header line the call site shown is that of the first
 of them, even where the line table moves the call site on; a profile's own line table (and
 with it the viewer once a report is attached) has the exact call site.
+
+With ``-gp`` nvdisasm also prints the PTX line of each run of instructions, as a location in
+the file ``.nv_debug_ptx_txt`` (ptxas's copy of the PTX in the cubin, whose line numbers are
+those of nvcc's ``.ptx``): ``parse_ptx_lines`` reads those, ``parse_nvdisasm`` skips them, so
+one ``nvdisasm -c -g -gi -gp`` run gives both tables.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ _INSN_RE = re.compile(
     r"^\s*/\*(?P<off>[0-9a-fA-F]{4,})\*/\s*(?P<text>.*?)\s*;?\s*(?:/\*.*\*/)?\s*$"
 )
 _SECTION_RE = re.compile(r'^\s*\.section\s+"?\.text\.(?P<name>[^",\s]+)')
+PTX_TEXT = ".nv_debug_ptx_txt"  # the file nvdisasm -gp names for PTX lines
 
 
 def parse_nvdisasm(text: str) -> dict[str, KernelSass]:
@@ -50,6 +56,8 @@ def parse_nvdisasm(text: str) -> dict[str, KernelSass]:
         if current is None:
             continue
         m = _LOC_RE.match(raw)
+        if m and m.group("file") == PTX_TEXT:
+            continue
         if m:
             inlined = [(f, int(n)) for f, n in _INLINED_RE.findall(m.group("rest"))]
             group.append((m.group("file"), int(m.group("line")), inlined))
@@ -77,6 +85,29 @@ def parse_nvdisasm(text: str) -> dict[str, KernelSass]:
         if m:
             pending_labels.append(m.group("label"))
     return kernels
+
+
+def parse_ptx_lines(text: str) -> dict[str, dict[int, int]]:
+    """Per kernel, instruction offset -> the PTX line it was assembled from, from
+    ``nvdisasm -gp`` output (printed when it changes; kernels without any are left out)."""
+    kernels: dict[str, dict[int, int]] = {}
+    current: dict[int, int] | None = None
+    line: int | None = None
+    for raw in text.splitlines():
+        section = _SECTION_RE.match(raw)
+        if section:
+            current, line = kernels.setdefault(section.group("name"), {}), None
+            continue
+        if current is None:
+            continue
+        m = _LOC_RE.match(raw)
+        if m and m.group("file") == PTX_TEXT:
+            line = int(m.group("line"))
+            continue
+        m = _INSN_RE.match(raw)
+        if m and line is not None:
+            current[int(m.group("off"), 16)] = line
+    return {name: lines for name, lines in kernels.items() if lines}
 
 
 def _group_location(

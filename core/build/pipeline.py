@@ -45,24 +45,28 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from ..errors import Cancelled, KernelscopeError
-from ..paths import cache_root, memo_by_stat
+from ..paths import cache_root, model_sha256
 from ..process import ChildChannel, ChildCrashed, run_child
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
 from ..workspace import (
     MANIFEST,
+    PTX,
     SASS,
     KernelInfo,
     KernelSass,
     Manifest,
+    OtherModelError,
     Workspace,
     check_target_folder,
+    other_model_in,
     staged_workspace,
     write_sass,
 )
 from . import tvm_ir as irfacts
-from .model_loader import LoadedModel, file_sha256, load_model, model_format
+from .model_loader import LoadedModel, load_model, model_format
 from .nvdisasm import parse_nvdisasm
+from .ptx_files import store_ptx
 from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
 
 logger = logging.getLogger(__name__)
@@ -70,6 +74,9 @@ logger = logging.getLogger(__name__)
 _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
 _KEPT_LOGS = 20  # logs of failed builds kept under <cache>/logs
+# Part of the build's cache key: raised when builds write files they did not before (2: the
+# PTX), so that a cached build without them is not restored.
+_LAYOUT = 2
 # Marks a step of the build, so that a crash in a child names it: (name, tool) -> context.
 StepFn = Callable[[str, bool], AbstractContextManager[None]]
 
@@ -83,6 +90,9 @@ class BuildRequest:
     params: str = "random"  # "random": missing weights get seeded values; "runtime": they don't
     seed: int = 0
     use_cache: bool = True
+    # Replace a workspace that holds another model's build (``--force``); without it such
+    # a build is refused with ``OtherModelError``.
+    replace_other_model: bool = False
 
 
 @dataclass(frozen=True)
@@ -104,6 +114,7 @@ class BuildPlan:
     flags: list[str]
     key: str
     cache: Path  # the cache folder (builds/, cubin/, logs/)
+    replaces_other_model: bool = False  # the output holds another model's build: replace it
 
     @property
     def cached(self) -> Path:
@@ -118,6 +129,11 @@ class BuildPlan:
         for name in ("model", "output", "cache"):
             data[name] = Path(data[name])
         return cls(**data)
+
+
+def default_workspace(model: Path) -> Path:
+    """Where a model's workspace goes when no folder is given: ``MODEL.kscope`` beside it."""
+    return model.with_suffix(".kscope")
 
 
 def default_arch() -> str:
@@ -146,9 +162,16 @@ def plan_build(request: BuildRequest) -> BuildPlan:
     }
     flags = nvcc.kernelscope_flags(arch)
     # an unchanged model (by its stat) is not hashed again: ~0.3 s for ResNet-50's weights
-    model_sha = memo_by_stat(
-        [model_path], cache_root() / "builds" / "keys", lambda: file_sha256(model_path)
-    )
+    model_sha = model_sha256(model_path)
+    held = other_model_in(output, model_path.name, model_sha)
+    if held is not None and not request.replace_other_model:
+        raise OtherModelError(
+            f"{output} holds the build of another model ({held}), not of {model_path.name}; "
+            "refusing to replace it",
+            hint="choose another workspace folder with -o, or pass --force to replace that "
+            "build (its profiles go with it)",
+            held=held,
+        )
     key = _digest(
         model_sha,
         fmt,
@@ -159,6 +182,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         versions,
         flags,
         str(tools["nvcc"].path),
+        _LAYOUT,
     )
     return BuildPlan(
         model=model_path,
@@ -175,6 +199,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         flags=flags,
         key=key,
         cache=cache_root(),
+        replaces_other_model=held is not None,
     )
 
 
@@ -190,7 +215,7 @@ def build_model(
     """
     report = progress or no_progress
     plan = plan_build(request)
-    with staged_workspace(plan.output) as stage:
+    with staged_workspace(plan.output, keep_profiles=not plan.replaces_other_model) as stage:
         manifest = _fill_stage(_Build(plan, stage, report, cancel))
         check_cancel(cancel, "build")  # the last moment a Cancel keeps the previous workspace
         report("done", 1.0, f"{len(manifest.kernels)} kernels in {plan.output}")
@@ -215,7 +240,7 @@ def build_in_child(
     report = progress or no_progress
     try:
         plan = plan_build(request)
-        with staged_workspace(plan.output) as stage:
+        with staged_workspace(plan.output, keep_profiles=not plan.replaces_other_model) as stage:
             if plan.use_cache and (plan.cached / MANIFEST).is_file():
                 manifest = _restore(plan, stage, report)  # no TVM: no child needed
             else:
@@ -285,7 +310,7 @@ class BuildChild:
             raise Cancelled(what) from error
         if isinstance(error, ChildCrashed):
             message = error.message.replace("building", what, 1)
-            logger.warning("%s; log kept in %s", message, self.log_file)
+            logger.info("%s; log kept in %s", message, self.log_file)  # the error says it
             raise KernelscopeError(
                 message,
                 hint=f"nothing was changed in {plan.output}; {error.hint}",
@@ -389,6 +414,8 @@ def _restore(plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
     report("cache", 0.5, "model unchanged since an earlier build: reusing it")
     shutil.copytree(plan.cached, stage, dirs_exist_ok=True, ignore=_ignore_profiles)
     manifest = Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
+    # the same contents, maybe under another name or in another folder than the cached build's
+    manifest.model, manifest.model_path = plan.model.name, str(plan.model)
     manifest.timings["restore_from_cache"] = time.perf_counter() - started
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     return manifest
@@ -471,13 +498,14 @@ def _build_into(build: _Build) -> Manifest:
             try:
                 with step("nvdisasm", True):
                     disassembly = nvcc.run_tool(
-                        [plan.tools["nvdisasm"], "-c", "-g", "-gi", str(cubin)],
+                        [plan.tools["nvdisasm"], "-c", "-g", "-gi", "-gp", str(cubin)],
                         stage,
                         "nvdisasm",
                         build.cancel,
                     )
                 sass = _relative_paths(parse_nvdisasm(disassembly), compile_dir)
                 write_sass(stage / SASS, sass)
+                ptx_files = store_ptx(compile_dir, stage, disassembly, _relative_to(compile_dir))
             finally:
                 resource_usage = resources.join()
             usage = nvcc.resources(resource_usage, ptxas_log)
@@ -487,6 +515,7 @@ def _build_into(build: _Build) -> Manifest:
     with build.timed("export", 0.95, "waiting for the model library"):
         export.join()
     manifest = _manifest(plan, model, split, facts, usage, sass, build.timings)
+    manifest.files.update(ptx_files)
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     logger.info("%s: %d kernels, steps %s", plan.model.name, len(split.kernels), build.timings)
     return manifest
@@ -527,6 +556,7 @@ def _manifest(
         )
     return Manifest(
         model=plan.model.name,
+        model_path=str(plan.model),
         model_sha256=plan.model_sha256,
         model_format=plan.format,
         entry=model.entry,
@@ -656,12 +686,13 @@ def _export_library(executable: Any, path: Path) -> None:
 
 
 def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str:
-    """Compile in the content-addressed folder unless a finished cubin is already there."""
+    """Compile in the content-addressed folder unless a finished cubin (with its PTX: one
+    compiled before builds kept PTX is compiled again) is already there."""
     compile_dir.mkdir(parents=True, exist_ok=True)
     with (compile_dir.parent / f"{compile_dir.name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         done = compile_dir / _COMPILED_MARK
-        if build.plan.use_cache and done.is_file():
+        if build.plan.use_cache and done.is_file() and (compile_dir / PTX).is_file():
             return (compile_dir / "build.log").read_text(encoding="utf-8")
         done.unlink(missing_ok=True)
         src = compile_dir / "src"
@@ -677,6 +708,7 @@ def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str
             compile_dir / "module.cubin",
             build.plan.flags,
             cancel=build.cancel,
+            ptx=compile_dir / PTX,
         )
         (compile_dir / "build.log").write_text(log, encoding="utf-8")
         done.write_text("ok", encoding="utf-8")
@@ -685,16 +717,20 @@ def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str
 
 def _relative_paths(kernels: dict[str, KernelSass], compile_dir: Path) -> dict[str, KernelSass]:
     """Name the workspace's own files relative to it (``src/kernels/x.cu``); headers stay."""
+    fix = _relative_to(compile_dir)
+    for ks in kernels.values():
+        for insn in ks.instructions:
+            insn.file = fix(insn.file) if insn.file is not None else None
+            insn.inlined_at = [(fix(f), n) for f, n in insn.inlined_at]
+    return kernels
+
+
+def _relative_to(compile_dir: Path) -> Callable[[str], str]:
+    """A path the compile in ``compile_dir`` recorded, as the workspace names it."""
     prefix = str(compile_dir.resolve()) + "/"
 
-    def fix(path: str | None) -> str | None:
-        if path is None:
-            return None
+    def fix(path: str) -> str:
         clean = path.replace("/./", "/")
         return clean[len(prefix) :] if clean.startswith(prefix) else clean
 
-    for ks in kernels.values():
-        for insn in ks.instructions:
-            insn.file = fix(insn.file)
-            insn.inlined_at = [(fix(f) or f, n) for f, n in insn.inlined_at]
-    return kernels
+    return fix

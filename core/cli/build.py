@@ -42,14 +42,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed for random weights (default 0)")
     p.add_argument("--no-cache", action="store_true", help="rebuild even if nothing changed")
+    add_force_argument(p)
     p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
     p.set_defaults(func=_build)
 
 
 def _build(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_in_child
+    from ..build import BuildRequest, build_in_child, default_workspace
 
-    output = args.output or args.model.with_suffix(".kscope")
+    output = args.output or default_workspace(args.model)
     request = BuildRequest(
         model=args.model,
         output=output,
@@ -58,6 +59,7 @@ def _build(args: argparse.Namespace) -> int:
         params=args.params,
         seed=args.seed,
         use_cache=not args.no_cache,
+        replace_other_model=args.force,
     )
     with TerminalProgress() as progress:
         ws = build_in_child(request, progress=progress)
@@ -66,6 +68,16 @@ def _build(args: argparse.Namespace) -> int:
     else:
         print_kernel_table(ws)
     return 0
+
+
+def add_force_argument(parser: argparse.ArgumentParser) -> None:
+    """``--force``: the commands that build may replace a workspace of another model."""
+    parser.add_argument(
+        "--force",
+        action="store_true",
+        help="replace the workspace even when it holds the build of another model (its "
+        "profiles go with it); a rebuild of the same model needs no --force",
+    )
 
 
 def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:

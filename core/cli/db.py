@@ -145,11 +145,8 @@ def _export(args: argparse.Namespace) -> int:
         return 0
     print(report.summary())
     if model is not None:
-        moved = f"; {len(model.moved)} graph inputs became initializers" if model.moved else ""
-        spread = (f"; {model.broadcast_biases} biases broadcast to their outputs' shape"
-                  if model.broadcast_biases else "")  # fmt: skip
         print(f"wrote {model.path}: {model.source.name} with {model.initializers} "
-              f"initializers{moved}{spread}")  # fmt: skip
+              + "; ".join(["initializers", *model.changes()]))  # fmt: skip
     print_command(settings, args.db, str(model.path.resolve()) if model else None)
     return 0
 

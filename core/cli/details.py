@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from pathlib import Path
 
@@ -30,6 +29,7 @@ from ..roofline import (
     roofline,
 )
 from ..workspace import Workspace
+from .kernel_choice import one_kernel
 from .table import format_table
 
 _BAR = 24  # characters of the widest bar in text bar charts
@@ -81,25 +81,9 @@ def _open(args: argparse.Namespace) -> tuple[Profile, Workspace | None]:
 
 def pick_kernel(profile: Profile, ws: Workspace | None, pattern: str) -> str:
     """The one kernel a regex names, among the profile's and the workspace's kernels."""
-    try:
-        rx = re.compile(pattern)
-    except re.error as exc:
-        raise KernelscopeError(f"--kernel {pattern!r} is not a regular expression: {exc}") from exc
     profiled = [k.name for k in profile.kernels()]
     built = [k.name for k in ws.manifest.kernels] if ws else []
-    names = list(dict.fromkeys(profiled + built))
-    matches = [pattern] if pattern in names else [n for n in names if rx.search(n)]
-    if not matches:
-        raise KernelscopeError(
-            f"no kernel matches {pattern!r} in {profile.name}",
-            hint="kernels: " + ", ".join(names),
-        )
-    if len(matches) > 1:
-        raise KernelscopeError(
-            f"{len(matches)} kernels match {pattern!r}: {', '.join(matches)}",
-            hint="narrow the pattern, e.g. anchor it: --kernel '^name$'",
-        )
-    name = matches[0]
+    name = one_kernel(pattern, list(dict.fromkeys(profiled + built)), profile.name)
     if name not in profiled:
         info = ws.manifest.kernel(name) if ws else None
         why = (
@@ -364,9 +348,7 @@ def _print_headroom(h: Headroom, as_json: bool) -> int:
         )
     print(format_table(header, rows, right={1, 2, 3, 4, 5}))
     print()
-    total = h.measured_ns
-    share = f" ({100 * h.savings_ns / total:.0f}% of it)" if total else ""
-    print(f"model: {_us(total)} us measured; the kernels could save {_us(h.savings_ns)} us{share}")
+    print(f"model: {h.summary()}")
     print()
     for r in h.rows:
         detail = "; ".join(r.ops)

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "build",
     "profile",
     "ncu",
+    "ptx",
     "db",
     "details",
     "remote",
@@ -38,6 +39,7 @@ COMMANDS = {
     "kernels": "ncu",
     "hot": "ncu",
     "import": "ncu",
+    "ptx": "ptx",
     "export-db": "db",
     "db": "db",
     "details": "details",
@@ -52,7 +54,8 @@ COMMANDS = {
 # Other distributions (the viewer) add commands through this entry-point group: each entry
 # is a ``register(subparsers)`` function. Core never imports them by name.
 COMMAND_GROUP = "kernelscope.commands"
-# A bare path (``kernelscope model.kscope``) runs this command when something registered it.
+# A bare path (``kernelscope model.kscope``) runs this command when something registered it,
+# and so does ``kernelscope`` alone: the window on its welcome page, as the README says.
 DEFAULT_COMMAND = "gui"
 
 
@@ -78,20 +81,17 @@ def make_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def route(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> list[str] | None:
     """Insert the default command (``gui``) before a first argument that is a path or
-    ``--screenshot`` rather than a command."""
+    ``--screenshot`` rather than a command, or in place of no arguments at all."""
     if argv is None:
         argv = sys.argv[1:]
     argv = list(argv)
     commands = next(
         (a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {}
     )
+    if DEFAULT_COMMAND not in (commands or {}):
+        return argv
     first = argv[0] if argv else ""
-    if (
-        first
-        and first not in (commands or {})
-        and DEFAULT_COMMAND in (commands or {})
-        and (first == "--screenshot" or first[0] != "-")
-    ):
+    if not argv or (first not in commands and (first == "--screenshot" or first[0] != "-")):
         return [DEFAULT_COMMAND, *argv]
     return argv
 

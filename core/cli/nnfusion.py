@@ -109,6 +109,7 @@ def _coverage(args: argparse.Namespace) -> int:
             "counts": cov.counts(),
             "unmodelled": cov.graph.unmodelled,
             "crashes": cov.graph.crashes,
+            "departures": cov.graph.departures,
             "lookups": [_item_json(i) for i in cov.items],
         }
         if built is not None:
@@ -170,10 +171,12 @@ def _print_coverage(cov: Coverage, show_all: bool) -> None:
         print(format_table(header, rows, right={3}))
     print(cov.summary_line())
     for what in cov.graph.unmodelled:
-        print(f"warning: kernelscope does not follow the ONNX operator {what}; the list is "
-              "incomplete (--check compares with the real NNFusion)")  # fmt: skip
+        print(f"warning: kernelscope does not follow the ONNX node {what}: what NNFusion "
+              "looks up for it is not listed (--check asks the real NNFusion)")  # fmt: skip
     for crash in cov.graph.crashes:
         print(f"warning: {crash}")
+    for departure in cov.graph.departures:
+        print(f"warning: {departure}")
     print_command(cov.settings, cov.db_path, str(cov.model))
 
 

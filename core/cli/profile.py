@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from .progress import TerminalProgress
+from .remote import add_ssh_arguments
 
 if TYPE_CHECKING:  # the profiling package is imported only when a command needs it
     from ..profiling import ProfileRequest
@@ -26,6 +27,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("-o", "--output", type=Path, help="workspace folder (default: MODEL.kscope)")
     r.add_argument("--arch", help="CUDA architecture (default: the local GPU's, else sm_90)")
     r.add_argument("--shape", action="append", default=[], metavar="NAME=D0,D1,...")
+    r.add_argument(
+        "--force",
+        action="store_true",
+        help="as for build: replace the workspace even when it holds another model's build",
+    )
     _profile_options(r)
     r.set_defaults(func=_run)
 
@@ -34,6 +40,13 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
     g = p.add_argument_group("Nsight Compute")
     g.add_argument("--set", default="full", help="ncu section set (default: full; 'none': none)")
     g.add_argument("--section", action="append", default=[], help="ncu section (repeatable)")
+    g.add_argument(
+        "--metric",
+        action="append",
+        default=[],
+        help="ncu metric (repeatable); --set none --metric gpu__time_duration.sum profiles in "
+        "one pass, what a timeline is compared with",
+    )
     g.add_argument("--kernel", help="profile only kernels whose name matches this regex")
     g.add_argument("--launch-skip", type=int, default=0, help="kernel launches to skip first")
     g.add_argument("--launch-count", type=int, help="profile at most this many launches")
@@ -43,27 +56,30 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
         default="base",
         help="lock clocks to base (ncu's default, repeatable numbers) or leave them",
     )
+    g.add_argument(
+        "--cache-control",
+        choices=("all", "none"),
+        default="all",
+        help="flush the caches before each profiled launch (ncu's default) or leave them",
+    )
     g.add_argument("--iterations", type=int, default=1, help="forward passes profiled (default 1)")
     g.add_argument("--warmup", type=int, default=0, help="forward passes before (default 0)")
     g.add_argument("--inputs", type=Path, help=".npz with the model's inputs by name")
     g.add_argument("--seed", type=int, default=0, help="seed of random inputs")
     g.add_argument("--name", help="report name (default: profile-<date>-<time>)")
     g.add_argument("--top", type=int, default=10, help="hot lines to print afterwards")
+    g.add_argument(
+        "--expect-kernel",
+        metavar="NAME",
+        help="keep no report unless every profiled launch is this kernel (one timeline call)",
+    )
     r = p.add_argument_group("remote GPU")
     r.add_argument("--host", help="profile on this SSH host (user@gpu) with its ncu")
-    r.add_argument(
-        "--ssh-option",
-        action="append",
-        default=[],
-        metavar="OPT",
-        help="passed to ssh and scp, e.g. --ssh-option=-p2222 (repeatable)",
-    )
-    r.add_argument("--remote-ncu", default="ncu", help="ncu on the host (default: ncu)")
-    r.add_argument("--remote-python", default="python3", help="Python with TVM on the host")
+    add_ssh_arguments(p, ncu=True)
 
 
 def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
-    from ..profiling import ProfileRequest
+    from ..profiling import ProfileRequest, ssh_options
 
     if args.iterations < 1 or args.warmup < 0:
         raise KernelscopeError("--iterations must be at least 1 and --warmup at least 0")
@@ -71,19 +87,23 @@ def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
         workspace=workspace,
         set=None if args.set == "none" else args.set,
         sections=args.section,
+        metrics=args.metric,
         kernel_regex=args.kernel,
         launch_skip=args.launch_skip,
         launch_count=args.launch_count,
         clock_control=args.clock_control,
+        cache_control=args.cache_control,
         warmup=args.warmup,
         iterations=args.iterations,
         inputs=args.inputs,
         seed=args.seed,
         name=args.name,
         host=args.host,
-        ssh_options=args.ssh_option,
+        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
         remote_ncu=args.remote_ncu,
         remote_python=args.remote_python,
+        remote_runtime_root=args.remote_runtime_root,
+        expect_kernel=args.expect_kernel,
     )
 
 
@@ -92,14 +112,18 @@ def _profile(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from ..build import BuildRequest, build_in_child, parse_shapes
+    from ..build import BuildRequest, build_in_child, default_workspace, parse_shapes
     from .build import print_kernel_table
 
-    output = args.output or args.model.with_suffix(".kscope")
+    output = args.output or default_workspace(args.model)
     with TerminalProgress() as progress:
         ws = build_in_child(
             BuildRequest(
-                model=args.model, output=output, arch=args.arch, shapes=parse_shapes(args.shape)
+                model=args.model,
+                output=output,
+                arch=args.arch,
+                shapes=parse_shapes(args.shape),
+                replace_other_model=args.force,
             ),
             progress=progress,
         )

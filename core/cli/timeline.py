@@ -17,7 +17,7 @@ from .remote import add_ssh_arguments
 from .table import format_table
 
 if TYPE_CHECKING:
-    from ..timeline import Timeline
+    from ..timeline import Agreement, CallAgreement, KernelSelection, Timeline
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,14 +41,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--seed", type=int, default=0, help="seed of random inputs")
     m.add_argument("--name", help="file name in WS/timelines (default: timeline-<date>-<time>)")
     m.add_argument("--no-save", action="store_true", help="do not keep it in the workspace")
-    add_ssh_arguments(t)
+    add_ssh_arguments(t, ncu=True)
     o = t.add_argument_group("output")
     o.add_argument("--calls", action="store_true", help="list every call")
     o.add_argument("--top", type=int, default=10, help="rows of the share tables (default 10)")
     o.add_argument("--json", action="store_true", help="machine-readable output")
     p = t.add_argument_group("one call under Nsight Compute")
     p.add_argument("--select", type=int, metavar="N", help="print the ncu selection of call N")
-    p.add_argument("--profile", type=int, metavar="N", help="profile call N with ncu")
+    p.add_argument(
+        "--profile",
+        type=int,
+        metavar="N",
+        help="profile call N with ncu (on --host, else where a saved timeline was measured)",
+    )
     p.add_argument("--kernel", help="with --select/--profile: which kernel of the call")
     p.add_argument("--set", default="full", help="ncu section set for --profile (default full)")
     p.add_argument(
@@ -92,6 +97,11 @@ def _timeline(args: argparse.Namespace) -> int:
             workspace = Path(timeline.origin)
         if args.workspace is not None:
             timeline.annotate(Workspace.open(args.workspace))
+    agreement = None
+    if workspace is not None and (workspace / MANIFEST).is_file():
+        from ..timeline import ncu_agreement
+
+        agreement = ncu_agreement(timeline, workspace)
     chosen = args.profile if args.profile is not None else args.select
     selection = None
     if chosen is not None:
@@ -102,17 +112,19 @@ def _timeline(args: argparse.Namespace) -> int:
         out["op_shares"] = [asdict(s) for s in timeline.op_shares()]
         if selection is not None:
             out["selection"] = asdict(selection)
+        if agreement is not None:
+            out["ncu"] = agreement.to_dict()
         print(json.dumps(out, indent=1))
     else:
-        _print(timeline, args)
+        _print(timeline, args, agreement)
         if selection is not None:
-            _print_selection(timeline, chosen, selection, workspace)
+            _print_selection(timeline, chosen, selection, workspace, args)
     if args.profile is not None:
-        return _profile(args, selection, workspace)
+        return _profile(args, timeline, workspace)
     return 0
 
 
-def _print(timeline: Timeline, args: argparse.Namespace) -> None:
+def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | None) -> None:
     meta = timeline.meta
     how = (
         f"CUDA events, median of {meta.get('repeat', '?')} passes on {meta.get('host')}"
@@ -138,19 +150,22 @@ def _print(timeline: Timeline, args: argparse.Namespace) -> None:
             )
     if meta.get("file"):
         print(f"saved: {meta['file']}")
+    compared = agreement is not None and agreement.report is not None
+    if agreement is not None:
+        print(agreement.describe().replace("µs", "us"))
     if args.calls:
         print()
-        rows = [
-            (
-                str(c.index),
-                f"{c.start_us:.1f}",
-                f"{c.duration_us:.2f}",
-                c.name,
-                c.ops or c.op_type or "-",
-            )
-            for c in timeline.calls
-        ]
-        print(format_table(("#", "start us", "time us", "kernel", "operators"), rows, {0, 1, 2}))
+        ncu = {a.index: a for a in agreement.calls} if agreement is not None else {}
+        rows = []
+        for c in timeline.calls:
+            row = [str(c.index), f"{c.start_us:.1f}", f"{c.duration_us:.2f}"]
+            a = ncu.get(c.index)
+            if compared:
+                row += _ncu_cells(a)
+            rows.append((*row, c.name, c.ops or c.op_type or "-"))
+        head = ["#", "start us", "time us"] + (["ncu us", "diff us"] if compared else [])
+        numbers = set(range(len(head)))
+        print(format_table((*head, "kernel", "operators"), rows, numbers))
     for title, shares in (
         ("kernel", timeline.kernel_shares()),
         ("operator type", timeline.op_shares()),
@@ -173,9 +188,40 @@ def _print(timeline: Timeline, args: argparse.Namespace) -> None:
             print(f"... and {len(shares) - args.top} more")
 
 
+def _ncu_cells(a: CallAgreement | None) -> list[str]:
+    if a is None or a.ncu_us is None or a.diff_us is None:
+        return ["-", "-"]
+    return [f"{a.ncu_us:.2f}", f"{a.diff_us:+.2f}"]
+
+
+def _ncu_options(args: argparse.Namespace, timeline: Timeline) -> dict[str, Any]:
+    """The ProfileRequest fields --profile takes from the command line (beside the call):
+    the host is --host, else the one a saved runner timeline was measured on (where the
+    window's Profile This Kernel runs too)."""
+    from ..profiling import ssh_options
+
+    measured_on = timeline.meta.get("host") if timeline.source == "runner" else None
+    return {
+        "set": None if args.set == "none" else args.set,
+        "inputs": args.inputs,
+        "seed": args.seed,
+        "host": args.host or (measured_on if measured_on != "localhost" else None),
+        "ssh_options": ssh_options(args.port, args.identity, args.ssh_option),
+        "remote_python": args.remote_python,
+        "remote_ncu": args.remote_ncu,
+        "remote_runtime_root": args.remote_runtime_root,
+    }
+
+
 def _print_selection(
-    timeline: Timeline, index: int, selection: Any, workspace: Path | None
+    timeline: Timeline,
+    index: int,
+    selection: KernelSelection,
+    workspace: Path | None,
+    args: argparse.Namespace,
 ) -> None:
+    from ..profiling import profile_command
+
     call = timeline.calls[index]
     print()
     print(
@@ -185,41 +231,27 @@ def _print_selection(
     )
     print("ncu " + shlex.join(selection.ncu_arguments()))
     if workspace is not None and timeline.source == "runner":
-        line = [
-            "kernelscope",
-            "profile",
-            str(workspace),
-            "--launch-skip",
-            str(selection.launch_skip),
-            "--launch-count",
-            "1",
-            "--warmup",
-            str(selection.warmup),
-        ]
-        print(shlex.join(line))
+        request = selection.profile_request(workspace, **_ncu_options(args, timeline))
+        print(shlex.join(profile_command(request)))
 
 
-def _profile(args: argparse.Namespace, selection: Any, workspace: Path | None) -> int:
-    from ..profiling import profile_workspace, profiling_problem, ssh_options
+def _profile(args: argparse.Namespace, timeline: Timeline, workspace: Path | None) -> int:
+    from ..timeline import profile_call
     from .main import main as cli_main
 
     if workspace is None:
         raise KernelscopeError(
             "--profile needs the workspace the timeline belongs to", hint="give it with -w WS"
         )
-    if not args.host and (problem := profiling_problem()):
-        raise KernelscopeError(problem, hint="profile on a GPU machine: --host user@gpu")
-    request = selection.profile_request(
-        workspace,
-        set=None if args.set == "none" else args.set,
-        inputs=args.inputs,
-        seed=args.seed,
-        host=args.host,
-        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
-        remote_python=args.remote_python,
-        remote_runtime_root=args.remote_runtime_root,
-    )
     with TerminalProgress() as progress:
-        result = profile_workspace(request, progress=progress)
+        result = profile_call(
+            timeline,
+            args.profile,
+            workspace,
+            kernel=args.kernel,
+            warmup=args.profile_warmup,
+            progress=progress,
+            **_ncu_options(args, timeline),
+        )
     print(f"profiled {result.launches} kernel launch in {result.seconds:.1f} s: {result.report}")
     return cli_main(["hot", str(result.report), "-w", str(workspace), "--top", str(args.top)])

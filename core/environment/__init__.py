@@ -2,7 +2,7 @@
 welcome page, Help > About and ``kernelscope doctor`` show; the system libraries Qt's
 platform plugins need (which setup installs); the bundled demo; the user documentation."""
 
-from .demo import DEMO_ARCH, Demo, demo, prepare_demo
+from .demo import DEMO_ARCH, Demo, demo, prepare_demo, unpack_report
 from .display import display_problem
 from .docs import USER_GUIDE, user_docs
 from .facts import Fact, frozen, installed_facts, missing_packages, project_urls
@@ -41,6 +41,7 @@ __all__ = [
     "missing_qt_packages",
     "needed_libraries",
     "prepare_demo",
+    "unpack_report",
     "project_urls",
     "qt_dir",
     "qt_runtime",

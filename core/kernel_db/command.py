@@ -190,6 +190,8 @@ def nnfusion_settings(rows: list[CacheRow], product_name: str | None = None) -> 
             + f" (with -fproduct_name={product_name} NNFusion would rank every row as 10 µs)",
             hint="give one of those GPU names, or export times measured on that GPU "
             "(kernelscope export-db WS --profile REPORT)",
+            window_hint="choose one of those GPUs, or export kernels from a profile made on "
+            "that GPU (open it, then Export to Kernel DB)",
         )
     if product is None and times:
         product = times.most_common(1)[0][0]

@@ -192,6 +192,8 @@ class WeightsAsInputs(KernelscopeError):
             "-fbiasadd_fix=true on one that is not",
             hint="write a copy with the weights as initializers from a build of it: kernelscope "
             "build MODEL -o WS, then kernelscope export-db WS --db DB --nnfusion-model COPY.onnx",
+            window_hint="open (or build) the workspace built from this model, then write the "
+            "copy NNFusion needs with Write the NNFusion copy (Kernel DB, Coverage tab)",
         )
         self.model = model
         self.names = names

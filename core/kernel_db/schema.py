@@ -93,7 +93,9 @@ def connect(path: Path, *, write: bool, timeout: float) -> sqlite3.Connection:
     """Open ``path``; reading never creates the file, writing creates it and its folder."""
     if not write and not path.is_file():
         raise KernelscopeError(
-            f"{path} does not exist", hint="export kernels into it first: kernelscope export-db"
+            f"{path} does not exist",
+            hint="export kernels into it first: kernelscope export-db",
+            window_hint="export kernels into it first (Export to Kernel DB, Ctrl+E)",
         )
     if write:
         if path.exists() and not os.access(path, os.W_OK):
@@ -117,6 +119,7 @@ def _read_only(path: Path, folder: bool = False) -> KernelscopeError:
     return KernelscopeError(
         f"{path} is read-only ({where} is not writable); nothing was exported",
         hint="choose another --db, or make it writable",
+        window_hint="open another DB (Open DB… in the Kernel DB panel), or make it writable",
     )
 
 
@@ -134,6 +137,7 @@ def inspect(conn: sqlite3.Connection, path: Path) -> str:
         raise KernelscopeError(
             f"{path} is not an SQLite database ({exc}); it was left untouched",
             hint="point --db at an NNFusion kernel cache, or at a new file",
+            window_hint="open another DB (Open DB… in the Kernel DB panel), or a new file",
         ) from exc
     if "KernelCache" not in tables:
         if tables:
@@ -141,6 +145,7 @@ def inspect(conn: sqlite3.Connection, path: Path) -> str:
                 f"{path} is an SQLite file without a KernelCache table (it holds "
                 f"{', '.join(sorted(tables))}); it was left untouched",
                 hint="point --db at an NNFusion kernel cache, or at a new file",
+                window_hint="open another DB (Open DB… in the Kernel DB panel), or a new file",
             )
         return "empty"
     columns = [r[1] for r in conn.execute("PRAGMA table_info(KernelCache)")]
@@ -150,6 +155,8 @@ def inspect(conn: sqlite3.Connection, path: Path) -> str:
             "(KernelCache(identifier, platform, function, tags, profile, resource), no Key); "
             "current NNFusion cannot read it and kernelscope will not rewrite it in place",
             hint="export into a new file (--db new.db); that NNFusion build must use the new one",
+            window_hint="export into a new file (Open DB… in the Kernel DB panel); that "
+            "NNFusion build must use the new one",
             details="columns: " + ", ".join(columns),
         )
     if columns != KERNEL_CACHE_COLUMNS:

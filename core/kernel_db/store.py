@@ -251,6 +251,8 @@ class KernelDB:
             return KernelscopeError(
                 f"{self.path} is read-only; nothing was written",
                 hint="choose another --db, or make it writable",
+                window_hint="open another DB (Open DB… in the Kernel DB panel), or make it "
+                "writable",
             )
         return KernelscopeError(f"writing {self.path} failed: {text}; nothing was written")
 

@@ -97,6 +97,8 @@ def find_nnfusion(explicit: str | os.PathLike[str] | None = None) -> Path:
             raise KernelscopeError(
                 f"{path} is not an executable nnfusion binary",
                 hint=f"point {ENV} (or --nnfusion) at the nnfusion executable of an NNFusion build",
+                window_hint=f"point {ENV} at the nnfusion executable of an NNFusion build, "
+                "then start kernelscope again",
             )
         return path
     found = shutil.which("nnfusion")
@@ -106,6 +108,8 @@ def find_nnfusion(explicit: str | os.PathLike[str] | None = None) -> Path:
         "no NNFusion compiler found",
         hint=f"set {ENV} to the nnfusion executable (microsoft/nnfusion's build puts it in "
         "build/src/tools/nnfusion/), or give --nnfusion PATH",
+        window_hint=f"set {ENV} to the nnfusion executable (microsoft/nnfusion's build puts "
+        "it in build/src/tools/nnfusion/), then start kernelscope again",
     )
 
 

@@ -119,12 +119,14 @@ class NNFusionGraph:
     nodes: list[GNode]
     outputs: list[GNode]
     lookups: list[Lookup]
-    unmodelled: list[str]  # ONNX operators not followed (the lookups are then incomplete)
-    weights_as_inputs: list[str]  # graph inputs used as Conv/Gemm/MatMul weights or biases
+    unmodelled: list[str]  # "node (why)": ONNX nodes not followed (their lookups not listed)
+    weights_as_inputs: list[str]  # weights without values, graph inputs (``weight_inputs``)
     crashes: list[str]  # where NNFusion would abort with these flags (and why)
     # Broadcasts of constants the importer makes (a Conv bias): -fbiasadd_fix needs them
     # folded (-fconst_folding_backend) unless the model holds its biases broadcast already.
     constant_broadcasts: int = 0
+    # Nodes from which NNFusion computes something else than the model (and why).
+    departures: list[str] = field(default_factory=list)
 
     def kernel_lookups(self) -> collections.Counter[tuple[str, str]]:
         return collections.Counter(
@@ -134,6 +136,35 @@ class NNFusionGraph:
 
 class _NotModelled(Exception):
     pass
+
+
+# The operands that hold a layer's weights: where a graph input read there is a weight
+# without a value (PyTorch's export_params=False), not data. Any operand of an element-wise
+# Add, Sub, Mul or Div counts (a MatMul's bias, a scale), and a Gather's table (embeddings).
+WEIGHT_OPERANDS = {
+    "Conv": (1, 2), "ConvTranspose": (1, 2), "Gemm": (1, 2), "MatMul": (1,),
+    "BatchNormalization": (1, 2, 3, 4), "InstanceNormalization": (1, 2),
+    "LayerNormalization": (1, 2), "Add": (0, 1), "Sub": (0, 1), "Mul": (0, 1), "Div": (0, 1),
+    "Pow": (1,), "PRelu": (1,), "Gather": (0,), "LSTM": (1, 2, 3), "GRU": (1, 2, 3),
+    "RNN": (1, 2, 3),
+}  # fmt: skip
+
+
+def weight_inputs(proto: Any) -> list[str]:
+    """The graph inputs of an ONNX model that hold weights but have no value (no
+    initializer): those after the first (the model's data, as the build takes it) that some
+    node reads as a weight operand (``WEIGHT_OPERANDS``), in graph input order. What coverage
+    refuses and what the copy for NNFusion makes initializers: one count for both."""
+    graph = proto.graph
+    initialized = {i.name for i in graph.initializer}
+    inputs = [vi.name for vi in graph.input if vi.name not in initialized]
+    read = {
+        node.input[i]
+        for node in graph.node
+        for i in WEIGHT_OPERANDS.get(node.op_type, ())
+        if i < len(node.input)
+    }
+    return [name for name in inputs[1:] if name in read]
 
 
 # --- the graph --------------------------------------------------------------------------
@@ -193,6 +224,37 @@ def _attr(node: Any, name: str, default: Any = None) -> Any:
     return default
 
 
+def pool_output(
+    size: Iterable[int], window: Iterable[int], strides: Iterable[int], begin: Iterable[int],
+    end: Iterable[int], *, ceil_mode: bool,
+) -> list[int]:  # fmt: skip
+    """A pool's output extent per axis (ONNX's rule; NNFusion always floors)."""
+    out = []
+    for n, k, s, b, e in zip(size, window, strides, begin, end, strict=True):
+        span = n + b + e - k
+        steps = -(-span // s) if ceil_mode else span // s
+        if ceil_mode and steps * s >= n + b:  # the last window would start in the end padding
+            steps -= 1
+        out.append(steps + 1)
+    return out
+
+
+def _inferred_shapes(model: Any) -> dict[str, tuple[list[int], str]]:
+    """Value name -> (shape, numpy dtype) where ONNX's shape inference knows them fully."""
+    import onnx
+
+    try:
+        inferred = onnx.shape_inference.infer_shapes(model)
+    except Exception:  # an operator onnx cannot infer: none known
+        return {}
+    known = {}
+    for vi in [*inferred.graph.value_info, *inferred.graph.output]:
+        dims = _dims(vi)
+        if dims and all(isinstance(d, int) and d > 0 for d in dims):
+            known[vi.name] = ([int(d) for d in dims], _np_dtype(vi.type.tensor_type.elem_type))
+    return known
+
+
 def _text(value: Any) -> Any:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -206,15 +268,11 @@ class _Importer:
         self.g = _Graph()
         self.values: dict[str, GNode] = {}
         self.consts: dict[str, Any] = {}  # name -> numpy value (for shapes of Reshape)
-        self.unmodelled: collections.Counter[str] = collections.Counter()
-        self.weight_params: list[str] = []  # graph inputs used as weights or biases
+        self.unmodelled: list[str] = []  # "node (why)": nodes not followed
         self.first_input: GNode | None = None
         self.crashes: list[str] = []  # what NNFusion's importer crashes on
-
-    def _weight(self, node: GNode) -> GNode:
-        if node.op_type == "Parameter" and node.origin not in self.weight_params:
-            self.weight_params.append(node.origin)
-        return node
+        self.departures: list[str] = []  # where NNFusion computes other shapes than ONNX
+        self._inferred: dict[str, tuple[list[int], str]] | None = None
 
     def run(self) -> list[GNode]:
         from onnx import numpy_helper
@@ -245,19 +303,44 @@ class _Importer:
             try:
                 outs = self._convert(node, origin)
             except _NotModelled as exc:
-                self.unmodelled[str(exc) or node.op_type] += 1
-                return []
+                opaque = self._opaque(node, origin)
+                if opaque is None:  # its output's shape is unknown: nothing after it is listed
+                    self.unmodelled.append(
+                        f"{origin} ({exc or node.op_type}; ONNX cannot infer its output's "
+                        "shape, so nothing after it is listed)"
+                    )
+                    return []
+                self.unmodelled.append(f"{origin} ({exc or node.op_type})")
+                outs = opaque
             for name, out in zip(node.output, outs, strict=False):
                 self.values[name] = out
         outputs = []
         for vi in graph.output:
+            if vi.name not in self.values:
+                continue
             out = self.values[vi.name]
             outputs.append(self.g.add("Result", [out], out.shape, out.dtype, vi.name))
         return outputs
 
+    def _opaque(self, node: Any, origin: str) -> list[GNode] | None:
+        """A node kernelscope does not follow, as a node of ONNX's inferred output shapes
+        (so what follows it is still listed); None when ONNX cannot infer them."""
+        if self._inferred is None:
+            self._inferred = _inferred_shapes(self.model)
+        inputs = [self.values[name] for name in node.input if name in self.values]
+        outs = []
+        for name in node.output:
+            known = self._inferred.get(name)
+            if known is None:
+                break  # the outputs after it are not known either
+            outs.append(self.g.add(node.op_type, inputs, *known, origin, unmodelled=True))
+        return outs or None
+
     def _in(self, node: Any, i: int) -> GNode:
         if i >= len(node.input) or not node.input[i]:
             raise _NotModelled(f"{node.op_type} without input {i}")
+        if node.input[i] not in self.values:  # an output of a node not followed
+            raise _NotModelled(f"{node.op_type} of an input kernelscope does not know")
         return self.values[node.input[i]]
 
     def _convert(self, node: Any, origin: str) -> list[GNode]:
@@ -289,16 +372,22 @@ class _Importer:
             a, b = self._in(node, 0), self._in(node, 1)
             if len(a.shape) != 2 or len(b.shape) != 2:
                 raise _NotModelled("MatMul of operands that are not 2-D")
-            if b.op_type == "Parameter" and b is not self.first_input:
-                self._weight(b)
             return [self._dot(a, b, False, False, origin)]
+        if op == "Pad":
+            return [self._pad(node, origin)]
+        if op == "Concat":
+            parts = [self._in(node, i) for i in range(len(node.input))]
+            axis = int(_attr(node, "axis", 0)) % len(parts[0].shape)
+            shape = list(parts[0].shape)
+            shape[axis] = sum(p.shape[axis] for p in parts)
+            return [g.add("Concat", parts, shape, parts[0].dtype, origin, axis=axis)]
         if op == "Softmax":
             x = self._in(node, 0)
             return [g.add("Softmax", [x], x.shape, x.dtype, origin)]
         raise _NotModelled(op)
 
     def _conv(self, node: Any, origin: str) -> GNode:
-        data, weight = self._in(node, 0), self._weight(self._in(node, 1))
+        data, weight = self._in(node, 0), self._in(node, 1)
         if len(data.shape) != 4:
             raise _NotModelled("Conv that is not 2-D")
         if int(_attr(node, "group", 1)) != 1:
@@ -322,7 +411,7 @@ class _Importer:
             strides=strides, dilations=dilations, padding_below=begin, padding_above=end,
         )  # fmt: skip
         if len(node.input) > 2 and node.input[2]:
-            bias = self._weight(self._in(node, 2))
+            bias = self._in(node, 2)
             bc = self.g.add("Broadcast", [bias], conv.shape, bias.dtype, origin)
             return self.g.add("Add", [conv, bc], conv.shape, conv.dtype, origin)
         return conv
@@ -335,8 +424,6 @@ class _Importer:
         if node.op_type.startswith("Global"):
             window, strides, begin, end = list(x.shape[2:]), [1, 1], [0, 0], [0, 0]
         else:
-            if int(_attr(node, "ceil_mode", 0)):
-                raise _NotModelled(f"{node.op_type} with ceil_mode")
             if any(int(d) != 1 for d in _attr(node, "dilations", [1, 1])):
                 raise _NotModelled(f"dilated {node.op_type}")
             if _text(_attr(node, "auto_pad", "NOTSET")) not in ("NOTSET", ""):
@@ -345,10 +432,24 @@ class _Importer:
             strides = [int(v) for v in _attr(node, "strides", [1, 1])]
             pads = [int(v) for v in _attr(node, "pads", [0, 0, 0, 0])]
             begin, end = pads[:2], pads[2:]
-        out_hw = [
-            (size + b + e - k) // s + 1
-            for size, b, e, k, s in zip(x.shape[2:], begin, end, window, strides, strict=True)
-        ]
+        out_hw = pool_output(x.shape[2:], window, strides, begin, end, ceil_mode=False)
+        if not node.op_type.startswith("Global") and int(_attr(node, "ceil_mode", 0)):
+            onnx_hw = pool_output(x.shape[2:], window, strides, begin, end, ceil_mode=True)
+            if onnx_hw != out_hw:
+                # NNFusion's importer ignores ceil_mode (seen in its log: 6x6, window 3,
+                # stride 2 gives 2x2 there, 3x3 in ONNX)
+                self.departures.append(
+                    f"{origin} ({node.op_type} with ceil_mode=1): the model computes "
+                    f"{'x'.join(map(str, onnx_hw))}, NNFusion ignores ceil_mode and computes "
+                    f"{'x'.join(map(str, out_hw))}, so its result differs from the model "
+                    "from this node on"
+                    + (
+                        "; the copy for NNFusion kernelscope writes from a build of the model "
+                        "pads its input explicitly instead"
+                        if op_type == "MaxPool"
+                        else "; export the model without ceil_mode"
+                    )
+                )
         attrs: dict[str, object] = {
             "window": window,
             "strides": strides,
@@ -358,6 +459,32 @@ class _Importer:
         if op_type == "AvgPool":
             attrs["include_padding"] = bool(int(_attr(node, "count_include_pad", 0)))
         return self.g.add(op_type, [x], [*x.shape[:2], *out_hw], x.dtype, origin, **attrs)
+
+    def _pad(self, node: Any, origin: str) -> GNode:
+        """A constant Pad: NNFusion's Pad of the data and the padding value (a scalar)."""
+        x = self._in(node, 0)
+        if _attr(node, "mode") is None:
+            self.crashes.append(
+                f"{origin}: a Pad without its mode attribute (ONNX's default is constant): "
+                "NNFusion's importer crashes (segfault) on it; give mode='constant'"
+            )
+        if _text(_attr(node, "mode", "constant")) != "constant":
+            raise _NotModelled(f"Pad of mode {_text(_attr(node, 'mode'))}")
+        pads = _attr(node, "pads")
+        if len(node.input) > 1 and node.input[1]:
+            pads = self.consts.get(node.input[1])
+            if pads is None:
+                raise _NotModelled("Pad by computed sizes")
+        if pads is None or len(node.input) > 3 and node.input[3]:
+            raise _NotModelled("Pad of some axes")
+        pads = [int(p) for p in list(pads)]
+        rank = len(x.shape)
+        shape = [d + pads[i] + pads[i + rank] for i, d in enumerate(x.shape)]
+        if len(node.input) > 2 and node.input[2]:
+            value = self._in(node, 2)
+        else:
+            value = self.g.add("Constant", [], [], x.dtype, origin)
+        return self.g.add("Pad", [x, value], shape, x.dtype, origin)
 
     def _reshape(self, x: GNode, shape: list[int], origin: str) -> GNode:
         if list(shape) == list(x.shape):
@@ -400,7 +527,7 @@ class _Importer:
         return self.g.add("Dot", [a, b], [m, n], a.dtype, origin, transpose_A=ta, transpose_B=tb)
 
     def _gemm(self, node: Any, origin: str) -> GNode:
-        a, b = self._in(node, 0), self._weight(self._in(node, 1))
+        a, b = self._in(node, 0), self._in(node, 1)
         if len(a.shape) != 2 or len(b.shape) != 2:
             raise _NotModelled("Gemm of operands that are not 2-D")
         alpha, beta = float(_attr(node, "alpha", 1.0)), float(_attr(node, "beta", 1.0))
@@ -415,7 +542,7 @@ class _Importer:
                 "NNFusion's importer reads the missing C and crashes (segfault); give beta=0"
             )
         if beta != 0 and len(node.input) > 2 and node.input[2]:
-            c = self._weight(self._in(node, 2))
+            c = self._in(node, 2)
             if abs(beta - 1.0) > 1e-7:
                 scale = self.g.add("Constant", [], c.shape, c.dtype, origin)
                 c = self.g.add("Multiply", [c, scale], c.shape, c.dtype, origin)
@@ -700,10 +827,8 @@ def nnfusion_graph(
     importer = _Importer(proto)
     outputs = importer.run()
     g = importer.g
-    weights = importer.weight_params
-    unmodelled = [f"{op} (x{n})" for op, n in importer.unmodelled.items()]
-    if unmodelled:
-        return NNFusionGraph(name, g.nodes, [], [], unmodelled, weights, [])
+    weights = weight_inputs(proto)
+    unmodelled = importer.unmodelled
     broadcasts = sum(
         1 for n in g.nodes if n.op_type == "Broadcast" and _constant_source(n.inputs[0])
     )
@@ -715,7 +840,7 @@ def nnfusion_graph(
     _substitute_patterns(g, has_row or (lambda i, d: False), bias_fix, raw, crashes)
     _fuse_elementwise(g)
     for n in g.nodes:
-        if n.op_type in ("Constant", "Parameter", "Result"):
+        if n.op_type in ("Constant", "Parameter", "Result") or n.attrs.get("unmodelled"):
             continue
         ident = _fused_identifier(n) if n.op_type == "ElementWiseFused" else node_identifier(n)
         raw.append((ident, "CUDA_GPU", n))
@@ -723,7 +848,10 @@ def nnfusion_graph(
     second: list[tuple[str, str, GNode]] = []
     _substitute_patterns(g, lambda i, d: False, False, second, [])
     raw += second
-    return NNFusionGraph(name, g.nodes, outputs, _merge(raw), [], weights, crashes, broadcasts)
+    return NNFusionGraph(
+        name, g.nodes, outputs, _merge(raw), unmodelled, weights, crashes, broadcasts,
+        importer.departures,
+    )  # fmt: skip
 
 
 def _constant_source(n: GNode) -> bool:

@@ -21,9 +21,10 @@ from typing import Any
 
 import numpy as np
 
-from ..build.model_loader import file_sha256
+from ..build.model_loader import weight_name
 from ..errors import KernelscopeError
 from ..workspace import Workspace
+from .onnx_graph import weight_inputs
 
 
 @dataclass
@@ -34,34 +35,32 @@ class InitializerModel:
     moved: list[str] = field(default_factory=list)  # graph inputs that became initializers
     inputs: list[str] = field(default_factory=list)  # what is left as graph inputs
     broadcast_biases: int = 0  # Conv biases and Gemm Cs written in their output's shape
+    identities: int = 0  # Identity nodes of weights dropped, their readers reading the weight
+    padded_pools: list[str] = field(default_factory=list)  # "node: how", ceil_mode made padding
+
+    def changes(self) -> list[str]:
+        """What the copy changed, in words (the CLI and the window say the same)."""
+        out = []
+        if self.moved:
+            out.append(f"{len(self.moved)} graph inputs became initializers")
+        if self.broadcast_biases:
+            out.append(f"{self.broadcast_biases} biases broadcast to their outputs' shape")
+        if self.identities:
+            out.append(f"{self.identities} Identity nodes of weights read through")
+        out += [f"{pool} (NNFusion ignores ceil_mode)" for pool in self.padded_pools]
+        return out
 
 
 def find_model(ws: Workspace, model: str | os.PathLike[str] | None = None) -> Path:
-    """The ONNX file ``ws`` was built from: ``model``, or a file of the manifest's name next
-    to the workspace or in the current folder, checked against the manifest's digest."""
+    """The ONNX file ``ws`` was built from (``Workspace.model_file``: ``model``, else where
+    the build found it, else beside the workspace), checked against the manifest's digest."""
     manifest = ws.manifest
     if manifest.model_format != "onnx":
         raise KernelscopeError(
             f"{ws.path} was built from a {manifest.model_format} model; NNFusion reads ONNX",
             hint="build the ONNX export of the model and export that workspace",
         )
-    candidates = (
-        [Path(model).expanduser()]
-        if model
-        else [ws.path.resolve().parent / manifest.model, Path.cwd() / manifest.model]
-    )
-    for path in candidates:
-        if path.is_file():
-            if file_sha256(path) != manifest.model_sha256:
-                raise KernelscopeError(
-                    f"{path} is not the model {ws.path} was built from (its contents differ)",
-                    hint="give the model the workspace was built from with --model, or rebuild",
-                )
-            return path
-    raise KernelscopeError(
-        f"cannot find {manifest.model}, the model {ws.path} was built from",
-        hint="give its path with --model MODEL.onnx",
-    )
+    return ws.model_file(model)
 
 
 def nnfusion_copy_path(ws: Workspace) -> Path:
@@ -95,33 +94,26 @@ def write_initializer_model(
         with np.load(ws.path / ws.manifest.files["params"]) as stored:
             values = {k: stored[k] for k in stored.files}
     graph = proto.graph
-    initialized = {i.name for i in graph.initializer}
     for init in graph.initializer:
-        if init.name in values:
-            value = values[init.name]
+        if weight_name(init.name) in values:
+            value = values[weight_name(init.name)]
             if list(value.shape) != list(init.dims):
                 raise KernelscopeError(
                     f"weight {init.name}: the workspace holds {list(value.shape)}, the model "
                     f"{list(init.dims)}; the workspace is not a build of this model"
                 )
             init.CopyFrom(numpy_helper.from_array(value.astype(value.dtype), init.name))
-    graph_inputs = [vi for vi in graph.input if vi.name not in initialized]
-    data_names = {t.name for t in ws.manifest.inputs}
+    weights = set(weight_inputs(proto))
     moved = []
-    for vi in graph_inputs:
-        if vi.name in data_names:
-            continue
-        if vi.name not in values:
-            raise KernelscopeError(
-                f"the workspace has no value for the weight {vi.name!r} (it was built with "
-                f"--params {ws.manifest.params_mode}); NNFusion needs every weight as an "
-                "initializer",
-                hint="rebuild with --params random (seeded values), or from a model whose "
-                "weights are initializers",
-            )
-        graph.initializer.append(numpy_helper.from_array(values[vi.name], vi.name))
+    for vi in [vi for vi in graph.input if vi.name in weights]:
+        name = weight_name(vi.name)
+        if name not in values:
+            raise _no_value(ws, vi.name, name, values)
+        graph.initializer.append(numpy_helper.from_array(values[name], vi.name))
         graph.input.remove(vi)
         moved.append(vi.name)
+    identities = _read_through_identities(proto)
+    padded = _explicit_pool_padding(proto)
     spread = _broadcast_biases(proto) if broadcast_biases else 0
     external_data_helper.convert_model_from_external_data(proto)
     out_path.parent.mkdir(parents=True, exist_ok=True)
@@ -141,7 +133,134 @@ def write_initializer_model(
             vi.name for vi in graph.input if vi.name not in {i.name for i in graph.initializer}
         ],
         broadcast_biases=spread,
+        identities=identities,
+        padded_pools=padded,
     )
+
+
+def _no_value(ws: Workspace, onnx_name: str, name: str, values: dict[str, Any]) -> KernelscopeError:
+    """Why the workspace holds no value for a weight NNFusion needs as an initializer."""
+    shown = f"{onnx_name!r}" + (f" ({name!r} in the workspace)" if name != onnx_name else "")
+    if ws.manifest.params_mode == "runtime":
+        return KernelscopeError(
+            f"the workspace has no value for the weight {shown}: it was built with --params "
+            "runtime (weights without values stay inputs); NNFusion needs every weight as an "
+            "initializer",
+            hint="rebuild with --params random (seeded values), or from a model whose "
+            "weights are initializers",
+            window_hint="rebuild it with Weights: random in Build & Profile, or from a model "
+            "whose weights are initializers",
+        )
+    held = ", ".join(sorted(values)[:5]) + (" and more" if len(values) > 5 else "")
+    return KernelscopeError(
+        f"the workspace has no value for the weight {shown} (it holds {len(values)} "
+        f"weights{': ' + held if held else ''}); it is not a build of this model",
+        hint="give the model the workspace was built from with --model, or rebuild",
+        window_hint="choose the model the workspace was built from, or rebuild it",
+    )
+
+
+def _read_through_identities(proto: Any) -> int:
+    """Identity nodes of an initializer (PyTorch shares equal weights through them) dropped,
+    their readers reading the initializer itself: a Conv bias read through one is then a
+    constant NNFusion needs no folding for, and can be broadcast."""
+    graph = proto.graph
+    alias = {i.name: i.name for i in graph.initializer}
+    results = {o.name for o in graph.output}
+    kept = []
+    for node in graph.node:
+        if node.op_type == "Identity" and node.input[0] in alias and node.output[0] not in results:
+            alias[node.output[0]] = alias[node.input[0]]
+        else:
+            kept.append(node)
+    for node in kept:
+        node.input[:] = [alias.get(name, name) for name in node.input]
+    dropped = len(graph.node) - len(kept)
+    del graph.node[:]
+    graph.node.extend(kept)
+    return dropped
+
+
+def _explicit_pool_padding(proto: Any) -> list[str]:
+    """A MaxPool with ceil_mode whose output ceil_mode enlarges -> a Pad with -inf at the end
+    of each axis and a MaxPool without it: the same values, and the shape NNFusion computes
+    (its importer ignores ceil_mode; ``onnx_graph`` says where that changes the result)."""
+    import onnx
+    from onnx import helper, numpy_helper
+
+    from .onnx_graph import pool_output
+
+    if next((o.version for o in proto.opset_import if o.domain in ("", "ai.onnx")), 0) < 11:
+        return []  # Pad takes its sizes as an input from opset 11 on
+    graph = proto.graph
+    try:
+        inferred = onnx.shape_inference.infer_shapes(proto).graph
+    except Exception:  # an operator onnx cannot infer: leave the pools as they are
+        return []
+    types = {vi.name: vi.type.tensor_type for vi in [*inferred.value_info, *inferred.input]}
+    taken = {i.name for i in graph.initializer} | {o for n in graph.node for o in n.output}
+    nodes, done = [], []
+    for node in graph.node:
+        attrs = {a.name: helper.get_attribute_value(a) for a in node.attribute}
+        tensor = types.get(node.input[0]) if node.input else None
+        dims = [d.dim_value for d in tensor.shape.dim] if tensor is not None else []
+        if (
+            node.op_type != "MaxPool"
+            or not attrs.get("ceil_mode")
+            or len(dims) < 3
+            or not all(dims)
+        ):
+            nodes.append(node)
+            continue
+        window = list(attrs["kernel_shape"])
+        axes = len(window)
+        strides = list(attrs.get("strides", [1] * axes))
+        pads = list(attrs.get("pads", [0] * 2 * axes))
+        begin, end = pads[:axes], pads[axes:]
+        size = dims[2:]
+        ceil = pool_output(size, window, strides, begin, end, ceil_mode=True)
+        if any(d != 1 for d in attrs.get("dilations", [1] * axes)) or ceil == pool_output(
+            size, window, strides, begin, end, ceil_mode=False
+        ):
+            nodes.append(node)  # NNFusion ignores ceil_mode and computes the same shape
+            continue
+        extra = [
+            max(0, (o - 1) * s + k - (n + b + e))
+            for o, s, k, n, b, e in zip(ceil, strides, window, size, begin, end, strict=True)
+        ]
+        name = node.name or node.output[0]
+        padded, sizes, value = (
+            _fresh(f"{name}_padded", dict.fromkeys(taken)),
+            _fresh(f"{name}_pads", dict.fromkeys(taken)),
+            _fresh(f"{name}_pad_value", dict.fromkeys(taken)),
+        )
+        taken |= {padded, sizes, value}
+        dtype = onnx.helper.tensor_dtype_to_np_dtype(tensor.elem_type)  # type: ignore[union-attr]
+        after = [e + x for e, x in zip(end, extra, strict=True)]
+        sizes_value = np.array([0, 0, *begin, 0, 0, *after], dtype=np.int64)
+        graph.initializer.extend(
+            [
+                numpy_helper.from_array(sizes_value, sizes),
+                numpy_helper.from_array(np.array(-np.inf, dtype=dtype), value),
+            ]
+        )
+        nodes.append(
+            # mode spelled out: NNFusion's importer crashes (segfault) on a Pad without it
+            helper.make_node(
+                "Pad", [node.input[0], sizes, value], [padded], name=f"{name}_pad", mode="constant"
+            )
+        )
+        pool = helper.make_node("MaxPool", [padded], list(node.output), name=node.name)
+        pool.attribute.extend(
+            helper.make_attribute(k, v)
+            for k, v in attrs.items()
+            if k not in ("ceil_mode", "pads", "auto_pad")
+        )
+        nodes.append(pool)
+        done.append(f"{name}: ceil_mode as -inf padding of {'x'.join(map(str, extra))} at the end")
+    del graph.node[:]
+    graph.node.extend(nodes)
+    return done
 
 
 def _broadcast_biases(proto: Any) -> int:

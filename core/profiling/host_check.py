@@ -21,7 +21,15 @@ from typing import Any
 from ..errors import KernelscopeError
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from . import model_runner
-from .remote import FIND_NCU_SH, RUNNER, RemoteFolder, SshTarget, run_command, run_script
+from .remote import (
+    FIND_NCU_SH,
+    RUNNER,
+    RemoteFolder,
+    SshSession,
+    SshTarget,
+    run_command,
+    run_script,
+)
 
 # The fix when ncu may not read the performance counters (NVIDIA's ERR_NVGPUCTRPERM page).
 COUNTERS_FIX = (
@@ -121,8 +129,15 @@ def check_host(
     cancel: Cancel | None = None,
 ) -> HostReport:
     """Ask the host what it has; raises only when it cannot be reached or logged in to."""
+    progress("connect", None, f"connecting to {target.host}")  # no measure of it: busy
+    with SshSession(target, cancel) as session:
+        return _check_host(session.target, probe, progress, cancel)
+
+
+def _check_host(
+    target: SshTarget, probe: bool, progress: ProgressFn, cancel: Cancel | None
+) -> HostReport:
     report = HostReport(host=target.host, tvm_wanted=local_tvm_version())
-    progress("connect", 0.0, f"connecting to {target.host}")
     find_ncu = (
         FIND_NCU_SH
         if target.ncu == "ncu"
@@ -342,11 +357,23 @@ def _runtime_checks(report: HostReport) -> None:
             Check(
                 "tvm",
                 False,
-                f"no TVM runtime for this Python ({tvm.get('error', 'not found')})",
+                _no_tvm(tvm),
                 f"{install} copies a runtime-only TVM {report.tvm_wanted} there (no root, "
                 "no downloads on the host)",
             )
         )
+
+
+def _no_tvm(tvm: dict[str, Any]) -> str:
+    """Why the host's Python has no TVM, said once: the runner's own message (it names the
+    interpreter) as it is, anything else it caught (a broken install's C++ error) after
+    what it means."""
+    error = tvm.get("error")
+    if not error:
+        return "no TVM runtime for this Python"
+    if "code" in tvm:  # a RunnerError: a whole sentence already
+        return str(error)
+    return f"no TVM runtime for this Python ({error})"
 
 
 def _probe_counters(report: HostReport, target: SshTarget, cancel: Cancel | None) -> None:

@@ -22,10 +22,16 @@ Timeline: every kernel call of one forward pass, timed with CUDA events recorded
 each PrimFunc call (``VirtualMachine.set_instrument``), through the CUDA driver API. A
 kernel that spins on the GPU first holds the stream while the whole pass is enqueued, so
 the GPU runs the calls back to back and an event pair measures the kernel, not Python's
-launch overhead; the result says whether the queue stayed ahead of the GPU. Recording an
-event costs the stream about a microsecond of its own (on an H200: 1.3 us), which lands in
-every pair; the runner measures it (records back to back behind the spinning kernel) and
-takes it off each call (``calibrate``), keeping the measured figure as ``raw_us``.
+launch overhead; the result says whether the queue stayed ahead of the GPU.
+
+The events cost the stream time of their own, which lands in every pair: on an H200 a pair
+around a kernel reads 2.0-2.3 us longer than Nsight Compute's ``gpu__time_duration`` of the
+same launch (around a kernel that spins a known time: 2.25 us), while records back to back
+are only 1.26 us apart, so taking one record's cost off each call left the timeline ~1 us
+above ncu (issue 19). What the events add to a call is measured per run instead, against the
+same pass without them (``call_overhead_us``): the instrumented calls' sum less the plain
+pass's GPU time, per call. Each call loses that (``calibrate``), which leaves in it only the
+gap a plain run has between kernels (~0.1-0.2 us), and keeps the measured pair as ``raw_us``.
 """
 
 from __future__ import annotations
@@ -545,9 +551,9 @@ def record_cost_us(cuda: Cuda, spin_ns: int, events: int = 65) -> list[float]:
     """The GPU time between CUDA event records enqueued back to back behind a spinning
     kernel (microseconds, one per pair): what recording one event costs the stream.
 
-    Every timed call is bracketed by two records; the second one's cost lands inside the
-    call's interval, which is why an event pair reads longer than Nsight Compute's
-    ``gpu__time_duration`` of the same launch by about this much (``calibrate``)."""
+    The plain pass is timed between two records, so one record's cost is in its time
+    (``call_overhead_us``); a pair around a kernel costs more than this (see the module's
+    docstring)."""
     pool = EventPool(cuda)
     try:
         cuda.spin(spin_ns)
@@ -558,11 +564,22 @@ def record_cost_us(cuda: Cuda, spin_ns: int, events: int = 65) -> list[float]:
         pool.close()
 
 
-def calibrate(calls: list[dict], overhead_us: float) -> list[dict]:
+def call_overhead_us(raw_us: list[float], plain_gpu_us: float, record_us: float) -> float:
+    """What the event pair adds to each call: the calls as timed (``raw_us``) less the same
+    pass timed whole without per-call events (``plain_gpu_us``, between two records, so
+    with one record's cost ``record_us`` in it), per call. Never less than one record's
+    cost (a pass that was not enqueued ahead of the GPU has launch gaps in the plain time)."""
+    if not raw_us:
+        return record_us
+    return max((sum(raw_us) - (plain_gpu_us - record_us)) / len(raw_us), record_us)
+
+
+def calibrate(calls: list[dict], overhead_us: float, between_us: float) -> list[dict]:
     """Calls timed by event pairs (``start_us``/``duration_us``/``min_us``/``max_us`` as
-    measured) less the cost of the records: each duration loses ``overhead_us`` (one
-    record), each start ``2 * overhead_us`` per call before it (both records); a start never
-    falls before the end of the call before it. The measured duration stays as ``raw_us``."""
+    measured) less what the events add: each duration loses ``overhead_us``, each start
+    ``overhead_us + between_us`` (the pair's cost and the record between two pairs) per
+    call before it; a start never falls before the end of the call before it. The measured
+    duration stays as ``raw_us``."""
     out: list[dict] = []
     end = 0.0
     for i, call in enumerate(calls):
@@ -570,7 +587,7 @@ def calibrate(calls: list[dict], overhead_us: float) -> list[dict]:
         fixed["raw_us"] = call["duration_us"]
         for key in ("duration_us", "min_us", "max_us"):
             fixed[key] = max(call[key] - overhead_us, 0.0)
-        fixed["start_us"] = max(call["start_us"] - 2 * i * overhead_us, end)
+        fixed["start_us"] = max(call["start_us"] - i * (overhead_us + between_us), end)
         end = fixed["start_us"] + fixed["duration_us"]
         out.append(fixed)
     return out
@@ -614,7 +631,7 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
         pool.reset()
     recorder.enabled = True
     record_cost = record_cost_us(cuda, spin_ns)
-    overhead = statistics.median(record_cost)
+    record = statistics.median(record_cost)
 
     passes, saturated, enqueue_ms = [], [], []
     for _ in range(max(repeat, 1)):
@@ -640,7 +657,7 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
     lengths = {len(p) for p in passes}
     if len(lengths) != 1:
         raise RunnerError(f"the forward passes made different calls: {sorted(lengths)} calls")
-    measured = []
+    measured: list[dict[str, Any]] = []
     for i, (name, _, _) in enumerate(passes[0]):
         durations = [p[i][2] for p in passes]
         measured.append(
@@ -654,6 +671,9 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
             }
         )
     gaps = [p[i + 1][1] - (p[i][1] + p[i][2]) for p in passes for i in range(len(p) - 1)]
+    gap = statistics.median(gaps) if gaps else 0.0
+    plain = statistics.median(plain_gpu)
+    overhead = call_overhead_us([c["duration_us"] for c in measured], plain, record)
     return {
         "mode": "timeline",
         "device": _device_name(model.device),
@@ -661,21 +681,18 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
         "warmup": max(warmup, 1),
         "repeat": len(passes),
         "clock": "CUDA events around each PrimFunc call, stream held by a spinning kernel; "
-        "each duration less the GPU cost of one event record",
+        "each duration less what the events add to a call against the plain pass",
         "spin_ms": spin_ns / 1e6,
         "saturated": saturated,
-        "calls": calibrate(measured, overhead),
+        "calls": calibrate(measured, overhead, gap),
         "event_overhead_us": overhead,
-        "record_cost_us": {"median": overhead, "min": min(record_cost), "max": max(record_cost)},
+        "record_cost_us": {"median": record, "min": min(record_cost), "max": max(record_cost)},
         "raw_kernel_us": sum(c["duration_us"] for c in measured),
         "plain_wall_ms": statistics.median(plain_wall),
-        "plain_gpu_us": statistics.median(plain_gpu),
+        "plain_gpu_us": plain,
         "plain_enqueue_ms": 1000 * plain_enqueue,
         "timeline_enqueue_ms": statistics.median(enqueue_ms),
-        "gap_us": {
-            "max": max(gaps) if gaps else 0.0,
-            "median": statistics.median(gaps) if gaps else 0.0,
-        },
+        "gap_us": {"max": max(gaps) if gaps else 0.0, "median": gap},
         "cubin_loads": model.calls["count"],
     }
 

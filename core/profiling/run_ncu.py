@@ -8,7 +8,8 @@ profiles untouched.
 
 Remote (``host="user@gpu"``): ``remote.RemoteFolder`` copies the workspace files the runner
 needs into a temporary folder on the host, runs ncu there under its supervisor (Cancel ends
-the remote ncu and the model with it) and brings the report back.
+the remote ncu and the model with it) and brings the report back gzipped, all over one SSH
+login (``remote.SshSession``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shlex
 import sys
 import time
 from dataclasses import dataclass, field
@@ -29,13 +31,24 @@ from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import model_runner as runner
 from .host_check import COUNTERS_FIX
-from .remote import RUNNER, RemoteFolder, SshTarget, workspace_entries
+from .remote import (
+    RUNNER,
+    RemoteFolder,
+    SshSession,
+    SshTarget,
+    transfer_progress,
+    workspace_entries,
+)
 
 logger = logging.getLogger(__name__)
 
 # ncu 2025.3 prints `==PROF== Profiling "k" - 3: 0%...` for every launch, and without the
 # ` - 3` index when a --kernel-name / --kernel-id filter is given (seen on the H200).
 _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)"(?: - (?P<index>\d+))?')
+# ...and a name of more than 31 characters as its first 29 and "..."
+# ("fused_reshape1_transpose2_res..." for three different kernels of one model), so the
+# full name of a profiled launch is the report's.
+_ELIDED = "..."
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
 
 
@@ -44,10 +57,12 @@ class ProfileRequest:
     workspace: Path
     set: str | None = "full"  # ncu --set; None: ncu's default sections
     sections: list[str] = field(default_factory=list)  # ncu --section, repeatable
+    metrics: list[str] = field(default_factory=list)  # ncu --metrics (gpu__time_duration.sum)
     kernel_regex: str | None = None  # ncu --kernel-name regex:...
     launch_skip: int = 0
     launch_count: int | None = None
     clock_control: str = "base"  # ncu --clock-control: base (ncu's default) or none
+    cache_control: str = "all"  # ncu --cache-control: all (flush, ncu's default) or none
     warmup: int = 0
     iterations: int = 1
     inputs: Path | None = None  # .npz of inputs (and weights)
@@ -86,13 +101,15 @@ def ncu_arguments(req: ProfileRequest, output_stem: str, source_folder: str) -> 
         args += ["--set", req.set]
     for section in req.sections:
         args += ["--section", section]
+    if req.metrics:
+        args += ["--metrics", ",".join(req.metrics)]
     if req.kernel_regex:
         args += ["--kernel-name", f"regex:{req.kernel_regex}"]
     if req.launch_skip:
         args += ["--launch-skip", str(req.launch_skip)]
     if req.launch_count is not None:
         args += ["--launch-count", str(req.launch_count)]
-    args += ["--clock-control", req.clock_control]
+    args += ["--clock-control", req.clock_control, "--cache-control", req.cache_control]
     return args
 
 
@@ -132,10 +149,10 @@ def profile_workspace(
             log, launches = _profile_remote(ws, req, partial, expected, report, cancel)
         else:
             log, launches = _profile_local(ws, req, partial, expected, report, cancel)
-        _check_expected(req, log)
         produced = partial.with_name(partial.name + ".ncu-rep")
         if not produced.is_file():
             raise KernelscopeError("ncu finished but wrote no report", details=log)
+        _check_expected(req, profiled_kernels(log, produced), log)
         os.replace(produced, final)
     finally:
         for leftover in ws.profiles_dir.glob(f".partial-{name}*"):
@@ -145,18 +162,121 @@ def profile_workspace(
     return ProfileResult(final, time.perf_counter() - start, launches, log)
 
 
-def _check_expected(req: ProfileRequest, log: str) -> None:
+def same_kernel(printed: str, name: str) -> bool:
+    """Whether ncu's ``==PROF==`` name for a launch is ``name``: the name itself, or ncu's
+    shortened form of it (its first characters and "...")."""
+    if printed == name:
+        return True
+    stem = printed.removesuffix(_ELIDED)
+    return bool(stem) and stem != printed and len(name) > len(stem) and name.startswith(stem)
+
+
+def profiled_kernels(log: str, report: Path) -> list[str]:
+    """The kernels ncu profiled, in order: the names its log gives, full names from the
+    report where the log shortened them (and the report's launches are the log's)."""
+    printed = [m.group("name") for m in _PROFILING_RE.finditer(log)]
+    if not any(n.endswith(_ELIDED) for n in printed):
+        return printed
+    full = _report_kernels(report)
+    if full is None or len(full) != len(printed):
+        return printed
+    if all(same_kernel(p, f) for p, f in zip(printed, full, strict=True)):
+        return full
+    return printed
+
+
+def _report_kernels(report: Path) -> list[str] | None:
+    """Each launch's function name as the report holds it (decoded from the file, no
+    NVIDIA reader); None when the report cannot be read so."""
+    from ..ncu.rep.decoded import read_launches
+    from ..ncu.rep.wire import Unsupported
+
+    try:
+        names = [a.name() if a is not None else None for a in read_launches(report)]
+    except (Unsupported, OSError, ValueError):
+        return None
+    return None if None in names else [n for n in names if n is not None]
+
+
+def _check_expected(req: ProfileRequest, profiled: list[str], log: str) -> None:
     if req.expect_kernel is None:
         return
-    names = [m.group("name") for m in _PROFILING_RE.finditer(log)]
-    wrong = sorted({n for n in names if n != req.expect_kernel})
+    wrong = sorted({n for n in profiled if not same_kernel(n, req.expect_kernel)})
     if wrong:
         raise KernelscopeError(
-            f"ncu profiled {', '.join(wrong)}, not {req.expect_kernel}: the model's launches "
-            "are not the ones the timeline recorded (other inputs or a rebuilt workspace?)",
-            hint="measure the timeline again, then profile the call from it",
+            f"ncu profiled {', '.join(wrong)}, not {req.expect_kernel}: the model launched "
+            "other kernels than the ones the timeline recorded (was the workspace rebuilt "
+            "since, or are the inputs others?); no report was kept",
+            hint="measure the timeline again with the same inputs, then profile the call from "
+            f"it: {shlex.join(timeline_command(req))}",
             details=log,
         )
+
+
+def timeline_command(req: ProfileRequest) -> list[str]:
+    """The ``kernelscope timeline`` command that measures the request's workspace where it
+    profiles (the same host, SSH options, inputs)."""
+    line = ["kernelscope", "timeline", str(req.workspace)]
+    line += _host_arguments(req)
+    if req.inputs:
+        line += ["--inputs", str(req.inputs)]
+    if req.seed:
+        line += ["--seed", str(req.seed)]
+    return line
+
+
+def profile_command(req: ProfileRequest) -> list[str]:
+    """The ``kernelscope profile`` command that makes this request again: the same launches,
+    sections, clocks, inputs and host (``kernelscope profile`` parses it back into an equal
+    request)."""
+    line = ["kernelscope", "profile", str(req.workspace)]
+    line += ["--set", req.set or "none"]
+    for section in req.sections:
+        line += ["--section", section]
+    for metric in req.metrics:
+        line += ["--metric", metric]
+    if req.kernel_regex:
+        line += ["--kernel", req.kernel_regex]
+    if req.launch_skip:
+        line += ["--launch-skip", str(req.launch_skip)]
+    if req.launch_count is not None:
+        line += ["--launch-count", str(req.launch_count)]
+    if req.clock_control != "base":
+        line += ["--clock-control", req.clock_control]
+    if req.cache_control != "all":
+        line += ["--cache-control", req.cache_control]
+    line += ["--warmup", str(req.warmup), "--iterations", str(req.iterations)]
+    if req.inputs:
+        line += ["--inputs", str(req.inputs)]
+    if req.seed:
+        line += ["--seed", str(req.seed)]
+    if req.name:
+        line += ["--name", req.name]
+    if req.expect_kernel:
+        line += ["--expect-kernel", req.expect_kernel]
+    return line + _host_arguments(req)
+
+
+def _host_arguments(req: ProfileRequest) -> list[str]:
+    """--host and the SSH options of the commands that take a host (``cli.remote``'s
+    ``add_ssh_arguments``): ``-p PORT -i KEY`` as ``ssh_options`` puts them first, every
+    other ssh option as it is."""
+    if not req.host:
+        return []
+    line = ["--host", req.host]
+    options = list(req.ssh_options)
+    for flag in ("-p", "-i"):
+        if len(options) >= 2 and options[0] == flag:
+            line += [flag, options[1]]
+            options = options[2:]
+    line += [f"--ssh-option={o}" for o in options]
+    if req.remote_python != "python3":
+        line += ["--remote-python", req.remote_python]
+    if req.remote_ncu != "ncu":
+        line += ["--remote-ncu", req.remote_ncu]
+    if req.remote_runtime_root:
+        line += ["--remote-runtime-root", req.remote_runtime_root]
+    return line
 
 
 def launch_sequence(ws: Workspace) -> list[str] | None:
@@ -215,8 +335,8 @@ def _profile_remote(
     target = SshTarget(
         req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
     )
-    report("connect", 0.0, f"preparing a folder on {req.host}")
-    with RemoteFolder(target, cancel) as folder:
+    report("connect", None, f"connecting to {req.host}")  # busy while ssh connects
+    with SshSession(target, cancel) as session, RemoteFolder(session.target, cancel) as folder:
         report("copy", 0.02, f"copying the workspace to {req.host}:{folder.path}")
         extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
         folder.upload([*workspace_entries(ws), *extra])
@@ -231,8 +351,9 @@ def _profile_remote(
         ]
         cmd = folder.supervised(argv, find_ncu=req.remote_ncu == "ncu")
         log, launches = _stream(cmd, expected, report, cancel)
-        report("fetch", 0.98, f"fetching the report from {req.host}")
-        folder.fetch("report.ncu-rep", partial.with_name(partial.name + ".ncu-rep"))
+        report("fetch", 0.96, f"fetching the report from {req.host}")
+        local = partial.with_name(partial.name + ".ncu-rep")
+        folder.fetch("report.ncu-rep", local, transfer_progress(report, "fetch", 0.96, 1.0))
         return log, launches
 
 

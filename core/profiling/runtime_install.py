@@ -32,7 +32,7 @@ from ..process import run_process
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from . import model_runner
 from .host_check import HostReport, check_host, local_tvm_version
-from .remote import SshTarget, explain_ssh_failure, run_command
+from .remote import SshSession, SshTarget, explain_ssh_failure, run_command
 
 log = logging.getLogger(__name__)
 
@@ -237,8 +237,13 @@ def install_runtime(
     cancel: Cancel | None = None,
 ) -> InstallResult:
     """Copy a runtime-only TVM matching this machine's into the host's per-user cache."""
+    with SshSession(target, cancel) as session:
+        return _install(session.target, progress, cancel)
+
+
+def _install(target: SshTarget, progress: ProgressFn, cancel: Cancel | None) -> InstallResult:
     start = time.perf_counter()
-    progress("check", 0.0, f"checking {target.host}")
+    progress("check", None, f"checking {target.host}")  # busy while ssh connects
     before = check_host(target, probe=False, cancel=cancel)
     if not before.python or not before.python_version:
         raise KernelscopeError(

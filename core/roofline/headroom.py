@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from ..formatting import format_us
 from ..ncu import Profile
 from ..workspace import KernelInfo, Workspace
 from .model import Ceilings, Roofline, roofline
@@ -67,6 +68,32 @@ class Headroom:
     @property
     def savings_ns(self) -> float:
         return sum(r.savings_ns for r in self.rows)
+
+    def summary(self) -> str:
+        """The total in words, saying what it is measured against (the CLI and the window):
+        the operator-bound ideal, which no schedule reaches, so the savings are an upper
+        bound, not a forecast."""
+        launched = [r for r in self.rows if r.launched]
+        if not launched:
+            return "no launched kernel has a time"
+        costed = sum(1 for r in launched if r.operator_ns is not None)
+        ideal = (
+            "the roofline time of the work each kernel did"
+            if not costed
+            else "the operator-bound ideal: each kernel's operators at the GPU's peak FLOP "
+            "rate or moving their minimal bytes at DRAM bandwidth, whichever takes longer"
+            + (
+                ""
+                if costed == len(launched)
+                else " (the roofline time where they cannot be costed)"
+            )
+        )
+        return (
+            f"{format_us(self.savings_ns)} of {format_us(self.measured_ns)} µs measured is "
+            f"above {ideal} ({format_us(self.measured_ns - self.savings_ns)} µs in all): an "
+            f"upper bound on what tuning could save, since no schedule reaches it "
+            f"({len(launched)} kernels)"
+        )
 
     def to_json(self) -> dict:
         return {

@@ -3,6 +3,7 @@ measured by the model runner with CUDA events (locally or over SSH) or read from
 Systems export; time shares per kernel and per Relax operator type; and the Nsight Compute
 selection that profiles one chosen call."""
 
+from .agreement import Agreement, CallAgreement, ncu_agreement
 from .measure import (
     TIMELINES,
     TimelineRequest,
@@ -14,8 +15,11 @@ from .measure import (
 from .model import KernelSelection, Share, Timeline, TimelineCall
 from .nsys import export_nsys_report, read_nsys, read_nsys_sqlite
 from .open import TIMELINE_SUFFIXES, open_timeline
+from .profile_call import profile_call
 
 __all__ = [
+    "Agreement",
+    "CallAgreement",
     "TIMELINES",
     "TIMELINE_SUFFIXES",
     "KernelSelection",
@@ -26,7 +30,9 @@ __all__ = [
     "export_nsys_report",
     "from_runner",
     "measure_timeline",
+    "ncu_agreement",
     "open_timeline",
+    "profile_call",
     "read_nsys",
     "read_nsys_sqlite",
     "saved_timelines",

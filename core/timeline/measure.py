@@ -20,6 +20,7 @@ from ..profiling import (
     RUNNER,
     CommandResult,
     RemoteFolder,
+    SshSession,
     SshTarget,
     explain_ssh_failure,
     run_command,
@@ -85,8 +86,8 @@ def measure_timeline(
         target = SshTarget(
             req.host, req.ssh_options, req.remote_python, runtime_root=req.remote_runtime_root
         )
-        progress("connect", 0.0, f"preparing a folder on {req.host}")
-        with RemoteFolder(target, cancel) as folder:
+        progress("connect", None, f"connecting to {req.host}")  # busy while ssh connects
+        with SshSession(target, cancel) as session, RemoteFolder(session.target, cancel) as folder:
             progress("copy", 0.05, f"copying the workspace to {req.host}:{folder.path}")
             extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
             folder.upload([*workspace_entries(ws), *extra])

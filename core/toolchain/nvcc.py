@@ -14,16 +14,22 @@ assembles kernels on every core); see benchmarks/bench_build.py for the measurem
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import shlex
+import shutil
+import tempfile
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import KernelscopeError
 from ..process import command_details, describe_exit, run_process
 from ..tasks import Cancel
+
+logger = logging.getLogger(__name__)
 
 _PTXAS_FUNC_RE = re.compile(r"Function properties for (?P<name>\S+)")
 _PTXAS_USED_RE = re.compile(r"Used (?P<reg>\d+) registers(?:.*?, (?P<smem>\d+) bytes smem)?")
@@ -98,11 +104,26 @@ def compile_unit(
     cubin: Path,
     flags: list[str],
     cancel: Cancel | None = None,
+    ptx: Path | None = None,
 ) -> tuple[str, float]:
-    """Compile ``unit`` into ``cubin`` (run from the unit's folder); return (log, seconds)."""
+    """Compile ``unit`` into ``cubin`` (run from the unit's folder); return (log, seconds).
+
+    With ``ptx``, the PTX nvcc made on the way is kept there: the same compile with
+    ``--keep`` (its intermediate files go to a scratch folder beside the cubin; the cubin is
+    byte for byte the same). No PTX is written if nvcc kept none (logged).
+    """
     start = time.perf_counter()
-    cmd = [str(nvcc), "--cubin", *flags, "-o", str(cubin), unit.name]
-    log = run_tool(cmd, unit.parent, "nvcc", cancel)
+    scratch = tempfile.TemporaryDirectory(prefix=".keep-", dir=cubin.parent) if ptx else None
+    with scratch or nullcontext():
+        keep = ["--keep", "--keep-dir", scratch.name] if scratch else []
+        cmd = [str(nvcc), "--cubin", *flags, *keep, "-o", str(cubin), unit.name]
+        log = run_tool(cmd, unit.parent, "nvcc", cancel)
+        if scratch and ptx:
+            kept = Path(scratch.name) / f"{unit.stem}.ptx"
+            if kept.is_file():
+                shutil.move(kept, ptx)
+            else:
+                logger.warning("nvcc kept no PTX of %s: the build has none", unit.name)
     return log, time.perf_counter() - start
 
 

@@ -37,6 +37,7 @@ from ..ncu import (
     metric_description,
 )
 from ..workspace import KernelInfo, Location, SassInstruction, Workspace
+from .ptx import NO_WORKSPACE, PtxView, ptx_view
 from .session import ProfileSession
 
 if TYPE_CHECKING:
@@ -61,6 +62,7 @@ class KernelView:
     instructions: Sequence[SassInstruction]
     labels: Mapping[str, int]  # branch label -> offset
     instruction_metrics: Sequence[Metrics]  # parallel to ``instructions``; counts only, by label
+    ptx: PtxView = field(default_factory=lambda: PtxView(note=NO_WORKSPACE))
     # what ``file_metrics`` worked out, per file (not copied by ``dataclasses.replace``)
     _file_metrics: dict[str, dict[int, Metrics]] = field(
         default_factory=dict, init=False, repr=False, compare=False
@@ -116,6 +118,19 @@ class KernelView:
                     metrics[key] = metrics.get(key, 0.0) + value
             out[n] = metrics
         self._file_metrics[file] = out
+        return out
+
+    @cached_property
+    def ptx_metrics(self) -> list[Metrics]:
+        """Per PTX row what ``file_metrics`` gives a source line: the count of the SASS
+        instructions assembled from it and the sum of each of their metrics."""
+        out: list[Metrics] = []
+        for indices in self.ptx.instructions:
+            metrics: Metrics = {SASS_COUNT: float(len(indices))} if indices else {}
+            for i in indices:
+                for key, value in self.instruction_metrics[i].items():
+                    metrics[key] = metrics.get(key, 0.0) + value
+            out.append(metrics)
         return out
 
     def files_in_use(self) -> list[str]:
@@ -254,11 +269,13 @@ def kernel_from_workspace(
     own = Path(info.file).name
     recorded = {f for insn in insns for f, _ in insn.frames}
     main = next((f for f in sorted(recorded) if os.path.basename(f) == own), info.file)
+    files = {f: resolve(f) for f in [main, *sorted(recorded - {main})]}
     return KernelView(
         name=info.name,
         main_file=main,
-        files={f: resolve(f) for f in [main, *sorted(recorded - {main})]},
+        files=files,
         instructions=insns,
         labels=dict(sass.labels),
         instruction_metrics=list(instruction_metrics or [{} for _ in insns]),
+        ptx=ptx_view(ws, info.name, files, insns),
     )

@@ -4,7 +4,9 @@ Qt-free, with psygnal signals (napari's evented models): the panes change this o
 redraw when it signals, and never talk to each other. Correlation happens here: choosing a
 source line selects the instructions it produced (inlined frames too), choosing an
 instruction selects its source line, switching to the header it was inlined from when the
-shown file has none of its frames.
+shown file has none of its frames. The kernel's PTX (``KernelView.ptx``) joins in: a source
+line or instruction highlights its PTX rows, a PTX row its source line and the SASS
+instructions assembled from it.
 
 Loading a kernel may read a report, so the selection never does it: ``show()`` of a kernel it
 has not received yet emits ``kernel_requested(document, name)``, whoever loads kernels
@@ -51,7 +53,9 @@ class Selection:
         self.instruction: int = -1  # index into kernel.instructions; -1 when none
         self.lines: set[int] = set()  # lines of ``file`` to highlight
         self.instructions: set[int] = set()  # instructions to highlight
-        self.picked = ""  # what was chosen last: "line" or "instruction" ("" for nothing)
+        self.ptx_rows: set[int] = set()  # rows of ``kernel.ptx`` to highlight
+        self.ptx_row = -1  # the PTX row to bring into view; -1 when none
+        self.picked = ""  # what was chosen last: "line", "instruction" or "ptx" ("": nothing)
         self._views: dict[str, KernelView] = {}  # kernels of ``document`` received so far
         self._request: _Request | None = None
 
@@ -160,6 +164,8 @@ class Selection:
         self.lines = {line}
         self.instructions = set(self.kernel.instructions_at(self.file, line))
         self.instruction = min(self.instructions) if self.instructions else -1
+        self.ptx_rows = set(self.kernel.ptx.rows_at(self.file, line))
+        self.ptx_row = min(self.ptx_rows, default=-1)
         self.picked = "line"
         self.selection_changed.emit()
 
@@ -180,7 +186,35 @@ class Selection:
         self.lines = {line} if line else set()
         self.instructions = set(kernel.instructions_at(self.file, line)) if line else set()
         self.instructions.add(index)
+        row = kernel.ptx.row_of(index)
+        self.ptx_rows = set(kernel.ptx.rows_at(self.file, line)) if line else set()
+        self.ptx_rows |= {row} if row is not None else set()
+        self.ptx_row = row if row is not None else -1
         self.picked = "instruction"
+        self.selection_changed.emit()
+
+    def select_ptx_row(self, row: int) -> None:
+        """A PTX row was chosen: show its source line (switching file as for an
+        instruction) and highlight the SASS instructions assembled from it."""
+        kernel = self.kernel
+        if kernel is None or not 0 <= row < len(kernel.ptx.rows):
+            return
+        ptx = kernel.ptx
+        line = ptx.line_of(row, self.file)
+        if line is None:
+            frames = ptx.rows[row].frames
+            own = [loc for loc in frames if loc[0] == kernel.main_file]
+            location = own[0] if own else frames[0] if frames else None
+            if location is not None and location[0] in kernel.files:
+                self.file, line = location
+                self.file_changed.emit()
+        self.line = line or 0
+        self.lines = {line} if line else set()
+        self.instructions = set(ptx.instructions[row])
+        self.instruction = min(self.instructions, default=-1)
+        self.ptx_rows = {*(ptx.rows_at(self.file, line) if line else ()), row}
+        self.ptx_row = row
+        self.picked = "ptx"
         self.selection_changed.emit()
 
     def focus_instruction(self) -> int:
@@ -207,3 +241,5 @@ class Selection:
         self.instruction = -1
         self.lines = set()
         self.instructions = set()
+        self.ptx_rows = set()
+        self.ptx_row = -1

@@ -61,7 +61,7 @@ class KernelInfo:
 
 @dataclass
 class Manifest:
-    model: str  # file name of the model as given
+    model: str  # file name of the model as given (where it was: ``model_path``)
     model_sha256: str
     model_format: str  # "onnx" | "relax-py" (``build.model_format``)
     entry: str  # the Relax function to run, e.g. "main" or "forward"
@@ -81,6 +81,10 @@ class Manifest:
     # The PrimFuncs the entry function calls, in order; each launches the kernels whose
     # ``primfunc`` it is. Empty when not known (workspaces built before it was recorded).
     calls: list[str] = field(default_factory=list)
+    # Where the model was when it was built (absolute; its digest is ``model_sha256``), so
+    # that what needs the model again finds it wherever the workspace is. "" when not known
+    # (workspaces built before it was recorded).
+    model_path: str = ""
 
     def kernel(self, name: str) -> KernelInfo:
         for k in self.kernels:

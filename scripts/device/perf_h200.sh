@@ -31,7 +31,8 @@ export PATH="$PATH:/usr/local/cuda/bin"
     ncu --version | tail -1
     uptime
 } >"$RES/env.txt" 2>&1
-reports=(resources/demo/squeezenet_h200.ncu-rep .device/perf/reports/*.ncu-rep)
+gunzip -c resources/demo/squeezenet_h200.ncu-rep.gz >"$KS_WORK/squeezenet_h200.ncu-rep"
+reports=("$KS_WORK/squeezenet_h200.ncu-rep" .device/perf/reports/*.ncu-rep)
 python3 benchmarks/bench_import.py --runs 3 "${reports[@]}" >"$RES/bench_import.txt" 2>&1
 tar -xzf .device/perf/resnet_src.tgz -C "$KS_WORK/resnet"
 python3 benchmarks/bench_build.py --nvcc-only "$KS_WORK/resnet/src" --out "$KS_WORK/build" \

@@ -26,9 +26,20 @@ _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 SHOWN_METRICS = 2  # profile metrics shown as columns; the metric box offers all of them
 
 
-def column_metrics(names: list[str]) -> list[str]:
+def column_metrics(names: Sequence[str]) -> list[str]:
     """The metric columns of a code pane: the first profile metrics and the SASS count."""
     return [*[n for n in names if n != SASS_COUNT][:SHOWN_METRICS], SASS_COUNT]
+
+
+def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
+    """The first and last row of each run of consecutive numbers in sorted ``rows``."""
+    runs: list[tuple[int, int]] = []
+    for r in rows:
+        if runs and r == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], r)
+        else:
+            runs.append((r, r))
+    return runs
 
 
 @dataclass(frozen=True)
@@ -55,7 +66,7 @@ class CodeModel(QAbstractTableModel):
         super().__init__(parent)
         self._highlighter = highlighter
         self._texts: list[str] = []
-        self._metrics: list[Metrics] = []
+        self._metrics: Sequence[Metrics] = []
         self._metric_names: list[str] = []
         self._max: dict[str, float] = {}
         self._highlight: set[int] = set()  # row numbers
@@ -79,7 +90,7 @@ class CodeModel(QAbstractTableModel):
     def _spans(self, row: int) -> list[Span]:
         return self._highlighter.line(self._texts[row])
 
-    def _reset(self, texts: list[str], metrics: list[Metrics], names: list[str]) -> None:
+    def _reset(self, texts: list[str], metrics: Sequence[Metrics], names: list[str]) -> None:
         self.beginResetModel()
         self._texts = texts
         self._metrics = metrics
@@ -146,14 +157,8 @@ class CodeModel(QAbstractTableModel):
         last = self.columnCount() - 1
         # one signal per contiguous run keeps repaints to the rows that changed
         ordered = sorted(r for r in changed if 0 <= r < len(self._texts))
-        start = prev = None
-        for r in [*ordered, None]:
-            if start is not None and (r is None or r != prev + 1):
-                self.dataChanged.emit(self.index(start, 0), self.index(prev, last))
-                start = None
-            if r is not None and start is None:
-                start = r
-            prev = r
+        for start, end in _runs(ordered):
+            self.dataChanged.emit(self.index(start, 0), self.index(end, last))
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._texts)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
 from PySide6.QtGui import QFontDatabase
@@ -13,6 +14,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QSizePolicy,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -20,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.view import Selection
 
-from .code_models import CodeModel
+from .code_models import CodeModel, DeltaColumn
 from .delegates import BarDelegate, CodeDelegate, PlainDelegate
 from .delta_delegate import DeltaDelegate
 from .heat_strip import HeatStrip
@@ -59,6 +61,7 @@ class CodeTable(QTableView):
         chars = self.fontMetrics().horizontalAdvance("0")
         code = model.code_column
         for column in range(model.columnCount()):
+            delegate: QStyledItemDelegate
             if column == code:
                 delegate, width = self._code, chars * 90
             elif 0 < column < code:
@@ -111,12 +114,28 @@ class CodePane(QWidget):
         layout.setSpacing(0)
         layout.addLayout(self.header)
         layout.addLayout(body, 1)
+        self._layout = layout
         self._syncing = False  # true while the pane follows the state, not the user
         self.heat.row_clicked.connect(self._on_heat_click)
         self.table.verticalScrollBar().valueChanged.connect(self._update_visible)
         self.table.clicked.connect(lambda index: self.row_chosen(index.row()))
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
         selection.metric_changed.connect(self.refresh_heat)
+
+    def show_comparison(self, columns: Sequence[DeltaColumn] | None) -> None:
+        """Compare mode's columns before the code (None or none: the pane's own alone),
+        keeping the width the code column has and the rows' scroll position."""
+        model, table = self.model, self.table
+        if not columns and not model.has_delta_columns:
+            return
+        code_width = table.columnWidth(model.code_column)
+        model.set_delta_columns(columns or [])
+        table.configure_columns(model, 5)
+        table.setColumnWidth(model.code_column, code_width)
+
+    def add_below(self, widget: QWidget) -> None:
+        """Put ``widget`` under the code (compare mode's opcode table under the SASS)."""
+        self._layout.addWidget(widget)
 
     def _describe_metric(self, name: str) -> str:
         document = self.selection.document
@@ -168,7 +187,7 @@ class CodePane(QWidget):
         index = self.table.currentIndex()
         return index.row() if index.isValid() else -1
 
-    def find(self, pattern: str, *, regex: bool, case: bool, backwards: bool = False) -> bool:
+    def find_text(self, pattern: str, *, regex: bool, case: bool, backwards: bool = False) -> bool:
         """Move to the next (previous) row whose code matches; wraps around. False if none."""
         flags = 0 if case else re.IGNORECASE
         try:

@@ -18,6 +18,7 @@ import re
 
 from pygments.lexer import Lexer
 from pygments.lexers.c_like import CudaLexer
+from pygments.lexers.ptx import PtxLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token, _TokenType
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
@@ -154,3 +155,7 @@ def cuda_highlighter() -> Highlighter:
 
 def sass_highlighter() -> Highlighter:
     return Highlighter(SassLexer(stripnl=False, ensurenl=False))
+
+
+def ptx_highlighter() -> Highlighter:
+    return Highlighter(PtxLexer(stripnl=False, ensurenl=False))

@@ -10,6 +10,11 @@ window's ``build`` lane: the build and profile, a host check or an install. Canc
 (over SSH: the remote ncu and the model it runs, and the remote folder goes); the workspace
 on disk and the results on screen stay as they were. The dialog remembers its last values
 in QSettings and starts from the model of the open workspace.
+
+The Workspace field follows the Model field (``MODEL.kscope``) until the user types a folder
+there; a build into a folder that holds another model's build asks first (core refuses it
+with ``OtherModelError`` before anything is written). Profiling here is off, with the reason,
+where this machine cannot profile (no ncu, no GPU) and no SSH host is chosen.
 """
 
 from __future__ import annotations
@@ -21,15 +26,18 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QCloseEvent, QFontDatabase
+from PySide6.QtGui import QCloseEvent, QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QCheckBox,
     QComboBox,
     QDialog,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
+    QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
@@ -39,11 +47,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.build import BuildRequest
+from kernelscope.core.build import BuildRequest, default_workspace
 from kernelscope.core.build import parse_shapes as core_parse_shapes
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.profiling import HostReport, InstallResult, ProfileRequest
-from kernelscope.core.workspace import Workspace
+from kernelscope.core.profiling import (
+    HostReport,
+    InstallResult,
+    ProfileRequest,
+    profiling_problem,
+)
+from kernelscope.core.workspace import OtherModelError, Workspace
 
 from ..workers.build_worker import Built, Profiled, ProfileSkipped, build_job
 from ..workers.jobs import Job, JobFn, Workers
@@ -55,6 +68,15 @@ from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
 
 
+@dataclasses.dataclass(frozen=True)
+class _Started:
+    """What a Build & Profile job was asked: run again as it was after a Yes to replacing."""
+
+    request: BuildRequest | None
+    profile: Callable[[Path], ProfileRequest] | None
+    existing: Path | None
+
+
 def parse_shapes(text: str) -> dict[str, list[int]]:
     """``"x=1,3,224,224; y=4"`` -> {"x": [1, 3, 224, 224], "y": [4]}."""
     return core_parse_shapes([part for part in text.split(";") if part.strip()])
@@ -62,10 +84,14 @@ def parse_shapes(text: str) -> dict[str, list[int]]:
 
 def model_of(workspace: Workspace) -> Path | None:
     """The model a workspace was built from, where ``kernelscope build`` puts workspaces
-    (``MODEL.kscope`` beside ``MODEL``); None when it is not there."""
+    (``MODEL.kscope`` beside ``MODEL``), else where the build found it (``model_path``: a
+    workspace built elsewhere with -o); None when it is not there. (Not hashed here:
+    ``Workspace.model_file`` checks the digest.)"""
     candidates = [workspace.path.parent / workspace.manifest.model]
     if workspace.path.suffix == ".kscope":
         candidates.append(workspace.path.with_suffix(Path(workspace.manifest.model).suffix))
+    if workspace.manifest.model_path:
+        candidates.append(Path(workspace.manifest.model_path))
     return next((c for c in candidates if c.is_file()), None)
 
 
@@ -88,6 +114,13 @@ class BuildDialog(QDialog):
         self._workers = workers
         self.settings = settings if settings is not None else QSettings()
         self.job: Job | None = None  # the job running, if any
+        self.confirm: QMessageBox | None = None  # "replace another model's build?", when asked
+        self._output_chosen = False  # the user typed the Workspace folder: it stays
+        self._started: _Started | None = None  # what the running build job was asked
+        self._replace: OtherModelError | None = None  # refused by core: ask once the job ends
+        self._local_problem: str | None = None  # why this machine cannot profile, once known
+        self._fraction = 0.0  # the bar's last measured value, 0..1
+        self._span = (0.0, 1.0)  # the part of the bar the running step fills: start, width
         self.tabs = QTabWidget()
         self.tabs.addTab(self._model_tab(), "Model")
         self.tabs.addTab(self._profile_tab(), "Profile")
@@ -95,6 +128,7 @@ class BuildDialog(QDialog):
         self.bar = QProgressBar()
         self.bar.setRange(0, 1000)
         self.bar.setValue(0)
+        self.bar.setFormat("%p%")
         self.log = QPlainTextEdit()
         self.log.setReadOnly(True)
         self.log.setMaximumBlockCount(5000)
@@ -121,14 +155,18 @@ class BuildDialog(QDialog):
         self.profile.toggled.connect(self._update_state)
         self.build.toggled.connect(self._update_state)
         self.host.changed.connect(self._update_state)
+        self.model.textChanged.connect(self._follow_model)
+        self.model.textEdited.connect(self._model_chosen)
+        self.output.textEdited.connect(self._output_edited)
         self._restore()
         if workspace is not None:
             self._start_from(workspace)
         if model is not None:
+            self._output_chosen = False
             self.model.setText(str(model))
-            self.output.clear()
             self.build.setChecked(True)
         self._update_state()
+        self._check_local_profiling()
         self.resize(760, 720)
 
     # ---- the tabs -----------------------------------------------------------------------
@@ -173,6 +211,10 @@ class BuildDialog(QDialog):
 
     def _profile_tab(self) -> QWidget:
         self.profile = QCheckBox("Profile with Nsight Compute")
+        self.profile_note = QLabel()  # why profiling is off here, when it is
+        self.profile_note.setObjectName("profile_note")
+        self.profile_note.setWordWrap(True)
+        self.profile_note.hide()
         self.ncu_set = QComboBox()
         self.ncu_set.addItems([*NCU_SETS, NCU_DEFAULT])
         self.ncu_set.setToolTip("ncu --set: which sections to collect (full: all of them)")
@@ -211,6 +253,7 @@ class BuildDialog(QDialog):
         page = QWidget()
         form = QFormLayout(page)
         form.addRow("", self.profile)
+        form.addRow("", self.profile_note)
         form.addRow("Section set:", self.ncu_set)
         form.addRow("Sections:", self.sections)
         form.addRow("Kernel filter:", self.kernel_filter)
@@ -256,11 +299,24 @@ class BuildDialog(QDialog):
 
     def _update_state(self) -> None:
         idle = self.job is None
+        remote = not self.host.is_local
+        problem = None if remote else self._local_problem
+        if problem is not None and self.profile.isChecked():
+            self.profile.setChecked(False)  # toggled: this runs again
+            self._append(
+                f"Profiling is off: {problem}. Choose a GPU machine under Run on to profile "
+                "there, or open a report made elsewhere with Import Report…"
+            )
+            return
+        self.profile.setEnabled(problem is None)
+        reason = f"Not here: {problem}. Choose a GPU machine under Run on." if problem else ""
+        self.profile.setToolTip(reason)
+        self.profile_note.setText(reason)
+        self.profile_note.setVisible(bool(reason))
         for widget in self._build_fields:
             widget.setEnabled(self.build.isChecked())
         for widget in self._profile_fields:
             widget.setEnabled(self.profile.isChecked())
-        remote = not self.host.is_local
         self.check_button.setEnabled(idle and remote)
         self.install_button.setEnabled(idle and remote)
         build, profile = self.build.isChecked(), self.profile.isChecked()
@@ -294,6 +350,8 @@ class BuildDialog(QDialog):
                 widget.setChecked(str(value).lower() in ("true", "1"))
             elif isinstance(widget, QSpinBox) and str(value).lstrip("-").isdigit():
                 widget.setValue(int(value))
+        output = self.output.text().strip()
+        self._output_chosen = bool(output) and output != self._default_output()
 
     def remember(self) -> None:
         """Keep every field (and the host choice) for the next time the dialog opens."""
@@ -314,6 +372,7 @@ class BuildDialog(QDialog):
         """The open workspace: profile it as it is (or rebuild it from its model)."""
         manifest = workspace.manifest
         model = model_of(workspace)
+        self._output_chosen = False  # another model typed in: its own workspace, not this one
         self.model.setText(str(model) if model else "")
         self.output.setText(str(workspace.path))
         self.arch.setCurrentText(str(manifest.target.get("arch", "")) or self.arch.currentText())
@@ -324,13 +383,41 @@ class BuildDialog(QDialog):
         self.build.setChecked(False)
         self.profile.setChecked(True)
 
+    def _default_output(self) -> str:
+        """The Model field's own workspace (``MODEL.kscope``), or "" without a model."""
+        model = Path(self.model.text().strip()).expanduser()
+        return str(default_workspace(model)) if model.name else ""  # "/" while being typed
+
+    def _follow_model(self) -> None:
+        if not self._output_chosen:
+            self.output.setText(self._default_output())
+
+    def _model_chosen(self) -> None:
+        """A model typed or browsed for is one to build (not the open workspace as it is)."""
+        self.build.setChecked(True)
+
+    def _output_edited(self, text: str) -> None:
+        """Typed by the user: the folder stays when the model changes (emptied: it follows)."""
+        self._output_chosen = bool(text.strip())
+
+    def _check_local_profiling(self) -> None:
+        """Find out off the GUI thread (ncu --version, nvidia-smi) whether this machine can
+        profile; until it is known the Profile box is as it was left."""
+        job = self._workers.start("open", lambda context: profiling_problem(), "profiling check")
+        job.returned.connect(self._on_local_problem)
+
+    def _on_local_problem(self, problem: object) -> None:
+        self._local_problem = problem if isinstance(problem, str) else None
+        self._update_state()
+
     # ---- actions ------------------------------------------------------------------------
     def _browse(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, "Model", "", "Models (*.onnx *.py);;All files (*)"
         )
         if path:
-            self.model.setText(path)
+            self.model.setText(path)  # the Workspace field follows unless typed
+            self._model_chosen()
 
     def _browse_inputs(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -345,12 +432,12 @@ class BuildDialog(QDialog):
 
     def request(self) -> BuildRequest:
         model = Path(self.model.text().strip()).expanduser()
-        if not self.model.text().strip():
+        if not model.name:
             raise KernelscopeError("choose a model to build", hint="an .onnx or .py file")
         output = self.output.text().strip()
         return BuildRequest(
             model=model,
-            output=Path(output).expanduser() if output else model.with_suffix(".kscope"),
+            output=Path(output).expanduser() if output else default_workspace(model),
             arch=self.arch.currentText().strip() or None,
             shapes=parse_shapes(self.shapes.text()),
             params=self.params.currentText(),
@@ -391,9 +478,52 @@ class BuildDialog(QDialog):
             self._append(f"profiling {existing} as it is…")
         if host is not None:
             self._append(f"profiling on {host.host}")
-        self._run(build_job(request, profile, existing), "build")
+        self._start_build_job(_Started(request, profile, existing))
+
+    def _start_build_job(self, started: _Started) -> None:
+        self._started = started
+        self._run(build_job(started.request, started.profile, started.existing), "build")
         assert self.job is not None
         self.job.sent.connect(self._on_built)
+        if started.request is not None and started.profile is not None:
+            self._span = (0.0, 0.5)  # the build fills the first half, the profile the second
+
+    def _ask_replace(self, error: OtherModelError) -> None:
+        """The Workspace folder holds another model's build: replace it only on a Yes."""
+        assert self._started is not None and self._started.request is not None
+        request = self._started.request
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            "Replace the workspace?",
+            f"{request.output} holds the build of another model, {error.held}.",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+            self,
+        )
+        box.setInformativeText(
+            f"Replace it with a build of {request.model.name}? The build of {error.held} "
+            "and its profiles are deleted. To keep them, choose No and another Workspace "
+            "folder."
+        )
+        box.button(QMessageBox.StandardButton.Yes).setText("Replace")
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.buttonClicked.connect(self._replace_answered)
+        self.confirm = box
+        box.open()
+
+    def _replace_answered(self, button: QAbstractButton) -> None:
+        box, started = self.confirm, self._started
+        self.confirm = None
+        assert box is not None and started is not None and started.request is not None
+        if box.buttonRole(button) != QMessageBox.ButtonRole.YesRole:
+            self._append(
+                f"not built: {started.request.output} keeps its build; choose another "
+                "Workspace folder"
+            )
+            self._set_bar(0.0, "%p%")
+            return
+        self._append(f"replacing the build in {started.request.output}…")
+        request = dataclasses.replace(started.request, replace_other_model=True)
+        self._start_build_job(dataclasses.replace(started, request=request))
 
     def check_host(self) -> None:
         entry = self._remote_entry()
@@ -426,8 +556,8 @@ class BuildDialog(QDialog):
         return entry
 
     def _run(self, fn: JobFn, what: str) -> None:
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
+        self._span = (0.0, 1.0)
+        self._set_bar(0.0, "%p%")
         job = self.job = self._workers.start("build", fn, what)
         job.progress.connect(self._on_progress)
         job.returned.connect(self._on_returned)
@@ -473,23 +603,34 @@ class BuildDialog(QDialog):
         )
 
     # ---- worker signals -----------------------------------------------------------------
+    def _set_bar(self, fraction: float, text: str | None = None) -> None:
+        """Show ``fraction`` (0..1) of the whole job measured; ``text``: the bar's format."""
+        self._fraction = fraction
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(round(fraction * 1000))
+        if text is not None:
+            self.bar.setFormat(text)
+
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
         if fraction >= 0:
-            self.bar.setRange(0, 1000)
-            self.bar.setValue(int(fraction * 1000))
+            start, width = self._span
+            self._set_bar(start + width * fraction)
         else:
             self.bar.setRange(0, 0)  # busy
         self._append(f"[{step}] {message}")
 
     def _on_built(self, built: Built) -> None:
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(1000)
+        start, width = self._span
+        self._set_bar(start + width)
+        self._span = (start + width, 1.0 - start - width)  # what follows: the profile
         self._append(f"built {built.workspace}")
         self.finished_document.emit(str(built.workspace))
 
     def _on_returned(self, outcome: object) -> None:
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(1000)
+        if isinstance(outcome, ProfileSkipped):  # built, but not profiled: not 100 %
+            self._set_bar(self._fraction, "not profiled")
+        else:
+            self._set_bar(1.0)
         if isinstance(outcome, Profiled):
             self._append(
                 f"profiled {outcome.launches} kernel launches in {outcome.seconds:.1f} s: "
@@ -525,22 +666,37 @@ class BuildDialog(QDialog):
                 self._append(f"target arch set to {arch}, the host's GPU")
 
     def _on_failed(self, error: BaseException) -> None:
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
+        if isinstance(error, OtherModelError) and self._started is not None:
+            self._replace = error  # nothing was written: ask, once this job has ended
+            self._append(f"{error.message.removesuffix('; refusing to replace it')}: asking…")
+            return
+        # the bar stays where the job got to, saying how it ended
         if isinstance(error, Cancelled):
+            self._set_bar(self._fraction, "cancelled")
             self._append(f"{error.message}; the previous results stay on screen")
             return
+        self._set_bar(self._fraction, "failed at %p%")
         if not isinstance(error, KernelscopeError):  # a bug: say so rather than hide it
             error = KernelscopeError(f"{type(error).__name__}: {error}")
-        self._append(f"error: {error}")
+        text = f"error: {error}"
+        self._append(text)
+        message = self.log.document().lastBlock()
+        for _ in range(text.count("\n")):  # the hint's lines: back to the message's first
+            message = message.previous()
         if error.details:
             self._append(error.details.rstrip())
+            # a tool's log can be long: scroll back up to the message (and the hint below it)
+            self.log.setTextCursor(QTextCursor(message))
+            self.log.ensureCursorVisible()
 
     def _on_job_finished(self) -> None:
         self.job = None
         self.cancel.setEnabled(True)
         self.cancel.setText("Close")
         self._update_state()
+        if self._replace is not None:
+            error, self._replace = self._replace, None
+            self._ask_replace(error)
 
     def _append(self, text: str) -> None:
         self.log.appendPlainText(text)

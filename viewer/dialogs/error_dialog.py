@@ -6,6 +6,8 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from kernelscope.core.errors import KernelscopeError
 
+from ..widgets.messages import what_to_do
+
 
 def error_box(parent: QWidget | None, title: str, error: BaseException) -> QMessageBox:
     """A non-blocking message box (shown with ``open()``) for ``error``."""
@@ -14,8 +16,8 @@ def error_box(parent: QWidget | None, title: str, error: BaseException) -> QMess
     box.setWindowTitle(title)
     if isinstance(error, KernelscopeError):
         box.setText(error.message)
-        if error.hint:
-            box.setInformativeText(f"What to do: {error.hint}")
+        if hint := what_to_do(error):
+            box.setInformativeText(f"What to do: {hint}")
         if error.details:
             box.setDetailedText(error.details)
     else:  # a bug: say so, and keep the traceback-free text for the report

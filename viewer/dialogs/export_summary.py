@@ -37,8 +37,8 @@ def summary_box(parent: QWidget, report: ExportReport) -> QMessageBox:
     if written is not None:
         box.setInformativeText(
             box.informativeText()
-            + f"\n\nWrote {written.path.name} for NNFusion (weights as initializers"
-            + (f", {written.broadcast_biases} biases broadcast" if written.broadcast_biases else "")
+            + f"\n\nWrote {written.path.name} for NNFusion ("
+            + "; ".join(["weights as initializers", *written.changes()])
             + "): the Kernel DB panel's Coverage shows what NNFusion looks up for it."
         )
     box.setDetailedText(report.summary())

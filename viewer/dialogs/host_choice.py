@@ -125,7 +125,9 @@ class HostChoice(QWidget):
             "Run on this machine, or on an SSH host (user@gpu-box): kernelscope copies the "
             "workspace there, runs ncu or the timeline there and brings the results back"
         )
-        self.where.lineEdit().setPlaceholderText("user@gpu-box")
+        edit = self.where.lineEdit()
+        assert edit is not None  # an editable combo box has one
+        edit.setPlaceholderText("user@gpu-box")
         self.port = QSpinBox()
         self.port.setRange(0, 65535)
         self.port.setSpecialValueText("ssh's default")

@@ -81,9 +81,9 @@ class GuideBrowser(QTextBrowser):
         self.guide: Guide | None = None
         self.setOpenLinks(False)  # links are followed by the dialog (pages in memory)
 
-    def loadResource(self, kind: int, name: QUrl) -> Any:
+    def loadResource(self, kind: int, name: QUrl | str) -> Any:
         if self.guide is not None and kind == QTextDocument.ResourceType.ImageResource.value:
-            image = self.guide.images.get(name.toString())
+            image = self.guide.images.get(name.toString() if isinstance(name, QUrl) else name)
             if image is not None:
                 return image
         return None  # nothing else is read from the disk on the GUI thread
@@ -128,9 +128,10 @@ class UserGuideDialog(QDialog):
         self.browser = GuideBrowser(self)
         self.browser.setObjectName("user_guide_browser")
         self.browser.setPlainText("Reading the user guide…")
-        self.back = QToolButton(text="Back")
-        self.forward = QToolButton(text="Forward")
-        self.contents = QToolButton(text="Contents")
+        self.back, self.forward, self.contents = QToolButton(), QToolButton(), QToolButton()
+        self.back.setText("Back")
+        self.forward.setText("Forward")
+        self.contents.setText("Contents")
         self.contents.setToolTip("The user guide's first page")
         self.where = QLabel()
         bar = QHBoxLayout()

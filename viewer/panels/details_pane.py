@@ -193,19 +193,28 @@ class Section(QWidget):
     def chart(self, caption: str = "", *, keep: bool = False) -> tuple[RowChart, QLabel | None]:
         """A new chart in the body, under an optional caption (hidden while the chart has no
         rows, unless ``keep``: then it says why)."""
-        label = None
-        if caption:
-            label = QLabel(caption)
-            label.setWordWrap(True)
-            font = label.font()
-            font.setItalic(True)
-            label.setFont(font)
-            self.body_layout.addWidget(label)
+        label = self._caption(caption) if caption else None
         chart = RowChart()
         self.body_layout.addWidget(chart)
         if label is not None and not keep:
             self._captions.append((chart, label))
         return chart, label
+
+    def kept_chart(self, caption: str) -> tuple[RowChart, QLabel]:
+        """A new chart under a caption that stays when the chart is empty, to say why."""
+        label = self._caption(caption)
+        chart = RowChart()
+        self.body_layout.addWidget(chart)
+        return chart, label
+
+    def _caption(self, text: str) -> QLabel:
+        label = QLabel(text)
+        label.setWordWrap(True)
+        font = label.font()
+        font.setItalic(True)
+        label.setFont(font)
+        self.body_layout.addWidget(label)
+        return label
 
     def tidy(self) -> None:
         """Hide the captions of empty charts (a no-op for those that stay as they are)."""
@@ -275,9 +284,9 @@ class DetailsPane(QWidget):
         self.sol_memory, _ = s.chart("Memory units, % of peak")
         s = self._section("warp_state", "Warp State: stall reasons")
         self.warp_rows, _ = s.chart()
-        self.warp_kernel, self.warp_kernel_caption = s.chart("Whole kernel", keep=True)
-        self.line_stalls, self.line_caption = s.chart("Selected line", keep=True)
-        self.insn_stalls, self.insn_caption = s.chart("Selected instruction", keep=True)
+        self.warp_kernel, self.warp_kernel_caption = s.kept_chart("Whole kernel")
+        self.line_stalls, self.line_caption = s.kept_chart("Selected line")
+        self.insn_stalls, self.insn_caption = s.kept_chart("Selected instruction")
         s = self._section("rules", "Rules: estimated speedups")
         # one document for every rule: a label per rule, shown and hidden as kernels change,
         # relays out the whole window each time (25 ms a label)
@@ -329,15 +338,15 @@ class DetailsPane(QWidget):
         for section in self.sections.values():
             content.addWidget(section)
         content.addStretch(1)
-        self.scroll = QScrollArea()
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area = QScrollArea()  # not `scroll`: QWidget.scroll() is a method
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
         # narrower than a chart's numbers need (RowChart.minimumSizeHint): scroll sideways
-        self.scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.scroll.setWidget(self.content)
+        self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
+        self.scroll_area.setWidget(self.content)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.scroll)
+        layout.addWidget(self.scroll_area)
         self.setMinimumWidth(280)
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
         self._show_message("Open a report or a profiled workspace to see a kernel's Details.")
@@ -420,7 +429,9 @@ class DetailsPane(QWidget):
         self.title.setText(f"{html.escape(kernel)} <i>(reading…)</i>")
         self._latest.submit(lambda context: read_details(document, kernel, launch), (document, key))
 
-    def _on_details(self, details: KernelDetails, context: object) -> None:
+    def _on_details(
+        self, details: KernelDetails, context: tuple[ViewDocument, tuple[str, int | None]]
+    ) -> None:
         document, key = context
         if document is not self.selection.document:
             return
@@ -601,7 +612,7 @@ class DetailsPane(QWidget):
         for j, m in enumerate(markers):
             same = [i for i, r in enumerate(rules) if r.rule == m.rule]
             exact = [i for i in same if rules[i].section == m.section]
-            target = (exact or same or [None])[0]
+            target = next(iter(exact or same), None)
             if target is not None:
                 out.setdefault(target, []).append((j, m))
         return out

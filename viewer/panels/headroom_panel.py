@@ -64,8 +64,8 @@ COLUMNS = (
         "Savings µs",
         lambda r: _us(r.savings_ns) if r.launched else "-",
         lambda r: r.savings_ns,
-        "measured − operator time (measured − roofline time when the operators cannot be "
-        "costed): what a better schedule or tuning could save",
+        "measured − the operator-bound ideal (measured − roofline time when the operators "
+        "cannot be costed): the most a better schedule or tuning could save",
         True,
     ),
     _Column(
@@ -263,10 +263,7 @@ class HeadroomPanel(QWidget):
         chars = self.fontMetrics().horizontalAdvance("0")
         for column, width in enumerate([36, 12, 12, 12, 12, 9, 22, 60]):
             self.table.setColumnWidth(column, chars * width)
-        parts = [
-            f"<b>{headroom.savings_ns / 1000:,.1f} µs</b> of {headroom.measured_ns / 1000:,.1f} "
-            f"µs measured could be saved ({len(headroom.rows)} kernels)"
-        ]
+        parts = [html.escape(headroom.summary(), quote=False)]
         notes = headroom.notes
         if document.workspace is None:  # the CLI's "-w" means nothing in the window
             notes = [n for n in notes if not n.startswith("no workspace given")]
@@ -274,7 +271,7 @@ class HeadroomPanel(QWidget):
                 "a report on its own: open the build's workspace with this report attached "
                 "(kernelscope import REPORT -w WORKSPACE) for the operator column"
             )
-        parts += [html.escape(n) for n in notes]
+        parts += [html.escape(n, quote=False) for n in notes]
         self.caption.setText("<br>".join(parts))
         self._on_kernel()
 

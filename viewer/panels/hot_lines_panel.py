@@ -3,9 +3,16 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -28,12 +35,32 @@ from ..code.delegates import BarDelegate
 from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
-from ..workers.jobs import Latest, Workers
-
-if TYPE_CHECKING:
-    from .compare_lines import LineChanges
+from ..workers.jobs import JobFn, Latest, Workers
 
 Index = QModelIndex | QPersistentModelIndex
+
+
+class LineChanges(Protocol):
+    """What the panel asks of compare mode for "biggest regressions / improvements"."""
+
+    @property
+    def model(self) -> QAbstractItemModel:
+        """The rows shown, once ranked."""
+        ...
+
+    def job(self, metric: str, kernel: str | None, worse: bool) -> JobFn | None:
+        """The ranking of changed lines (None: nothing to compare)."""
+        ...
+
+    def show(self, table: QTableView, rows: list[Any], metric: str, worse: bool) -> str:
+        """Put the ranked rows in ``table``; the caption for them."""
+        ...
+
+    def location(self, row: int) -> tuple[str, int | None]:
+        """The kernel and line of the new build a row goes to."""
+        ...
+
+
 _TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]
 LOCATION = _TITLES.index("Location")
 _TIPS = {
@@ -216,8 +243,9 @@ class HotLinesPanel(QWidget):
         self.model.value_tip = tip
         if self.table.model() is not self.model:
             self.table.setModel(self.model)
+            plain = self.table.itemDelegate()
             for column in range(self.model.columnCount()):
-                delegate = self._bars if column < 2 else None
+                delegate = self._bars if column < 2 else plain
                 if column == LOCATION:
                     delegate = self._location
                 self.table.setItemDelegateForColumn(column, delegate)

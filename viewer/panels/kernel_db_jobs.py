@@ -9,7 +9,7 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument
@@ -28,7 +28,15 @@ if TYPE_CHECKING:
     from kernelscope.core.nnfusion import InitializerModel
 
 PAGE = 1000  # rows listed at most; the filters narrow the rest down
-Filters = dict[str, str | None]
+
+
+class Filters(TypedDict):
+    """What the listing is narrowed to (``KernelDB.list_entries``); None: any."""
+
+    op: str | None
+    device: str | None
+    shape: str | None
+    search: str | None
 
 
 @dataclass

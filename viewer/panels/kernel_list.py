@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from collections.abc import Sequence
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QHeaderView,
     QLineEdit,
@@ -12,16 +15,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.view import Selection
+from kernelscope.core.view import KernelSummary, Selection
 
 from ..code.delegates import BarDelegate
+from ..code.delta_delegate import DeltaDelegate
 from ..widgets.columns import fit_column, widest_text
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
 from ..widgets.sorting import LastRowsProxy
-from .kernel_list_model import KernelListModel
+from .kernel_list_model import KernelListModel, _Column
 
 
 class KernelList(QWidget):
+    # compare mode: a row of a kernel only the baseline has was chosen (its name; nothing opens)
+    baseline_only_chosen = Signal(str)
+
     def __init__(self, selection: Selection) -> None:
         super().__init__()
         self.setObjectName("kernel_list")
@@ -50,6 +57,7 @@ class KernelList(QWidget):
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         self._bars = BarDelegate(self.table)
+        self._delta = DeltaDelegate(self.table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addWidget(self.filter)
@@ -64,7 +72,8 @@ class KernelList(QWidget):
         self.model.set_document(self.selection.document)
         for column in range(self.model.columnCount()):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
-            self.table.setItemDelegateForColumn(column, self._bars if bar else None)
+            delegate = self._bars if bar else self.table.itemDelegate()
+            self.table.setItemDelegateForColumn(column, delegate)
         self.fit_columns(1)  # the time beside the name
         # hottest first when a profile measured time, else program order (column -1 sorted
         # descending would be program order reversed)
@@ -73,6 +82,46 @@ class KernelList(QWidget):
             1 if timed else -1,
             Qt.SortOrder.DescendingOrder if timed else Qt.SortOrder.AscendingOrder,
         )
+
+    def show_comparison(
+        self,
+        columns: Sequence[_Column] = (),
+        extra_rows: Sequence[KernelSummary] = (),
+        change: str = "",
+    ) -> None:
+        """Compare mode: ``columns`` after the kernel's name and ``extra_rows`` for kernels
+        only the baseline has (``KernelListModel.set_comparison``), the column titled
+        ``change`` drawn as a diverging bar and sorted worst first; no columns: the
+        document's own list, as it was."""
+        current = self.selection.kernel
+        model = self.model
+        model.set_comparison(columns, extra_rows)
+        change_column = -1
+        for column in range(model.columnCount()):
+            title = model.headerData(column, Qt.Orientation.Horizontal)
+            delegate: QAbstractItemDelegate
+            if columns and title == change:
+                delegate, change_column = self._delta, column
+            elif model.data(model.index(0, column), BarRole) is not None:
+                delegate = self._bars
+            else:
+                delegate = self.table.itemDelegate()
+            self.table.setItemDelegateForColumn(column, delegate)
+        # compared: the change and the ratio beside the name, else the time
+        self.fit_columns(2 if columns else 1)
+        if change_column >= 0:  # worst regressions first
+            self.table.sortByColumn(change_column, Qt.SortOrder.DescendingOrder)
+        elif model.columnCount() > 1 and self.selection.document is not None:
+            has_times = bool(self.selection.document.kernel_metric_names)
+            self.table.sortByColumn(1 if has_times else -1, Qt.SortOrder.DescendingOrder)
+        if current is not None:  # a reset forgot the current row: the kernel shown
+            index = self.proxy.mapFromSource(model.index(model.row_of(current.name), 0))
+            if index.isValid():
+                self.table.selectionModel().setCurrentIndex(
+                    index,
+                    QItemSelectionModel.SelectionFlag.ClearAndSelect
+                    | QItemSelectionModel.SelectionFlag.Rows,
+                )
 
     def fit_columns(self, beside: int) -> None:
         """Each column as wide as its widest figure; the name as wide as the longest one but
@@ -104,8 +153,11 @@ class KernelList(QWidget):
 
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         name = item_data(current, KeyRole) if current.isValid() else None
-        if name:  # compare mode's rows of kernels only in the baseline have no key
+        if name:
             self.selection.show(name)
+        elif current.isValid():  # compare mode's rows of kernels only in the baseline
+            shown = item_data(current.siblingAtColumn(0), Qt.ItemDataRole.DisplayRole)
+            self.baseline_only_chosen.emit(shown)
 
     def selected_names(self) -> list[str]:
         """Kernels selected in the list, in the list's order."""

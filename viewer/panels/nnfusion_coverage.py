@@ -44,6 +44,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
 from ..widgets.formatting import format_number
+from ..widgets.messages import what_to_do
 from ..widgets.roles import KeyRole, SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .kernel_db_jobs import (
@@ -436,12 +437,14 @@ class CoverageView(QWidget):
             lines.append(
                 _line(
                     "warn",
-                    "kernelscope does not follow the ONNX operators "
+                    "kernelscope does not follow the ONNX nodes "
                     + ", ".join(graph.unmodelled)
-                    + ": this list is incomplete (Check with NNFusion asks the real compiler)",
+                    + ": what NNFusion looks up for them is not listed (Check with NNFusion "
+                    "asks the real compiler)",
                 )
             )
         lines += [_line("bad", f"NNFusion would crash: {crash}") for crash in graph.crashes]
+        lines += [_line("bad", departure) for departure in graph.departures]
         if note:
             lines.append(_line("warn", note))
         flags = coverage.settings.flags
@@ -599,11 +602,7 @@ class CoverageView(QWidget):
         return job
 
     def _on_copy_written(self, written: InitializerModel) -> None:
-        moved = f", {len(written.moved)} graph inputs made initializers" if written.moved else ""
-        spread = (
-            f", {written.broadcast_biases} biases broadcast" if written.broadcast_biases else ""
-        )
-        self._finish(f"Wrote {written.path.name}{moved}{spread}.")
+        self._finish(f"Wrote {written.path.name}: " + "; ".join(written.changes() or ["as it was"]))
         self.set_model(written.path)
 
     def cancel(self) -> None:
@@ -661,8 +660,8 @@ class CoverageView(QWidget):
 
 def _error_lines(exc: KernelscopeError) -> list[str]:
     lines = [_line("bad", exc.message)]
-    if exc.hint:
-        lines.append(_line("", f"What to do: {exc.hint}"))
+    if hint := what_to_do(exc):
+        lines.append(_line("", f"What to do: {hint}"))
     if exc.details:
         tail = "\n".join(exc.details.splitlines()[-8:])
         lines.append(f"<pre>{html.escape(tail)}</pre>")

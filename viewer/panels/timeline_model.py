@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 
-from kernelscope.core.timeline import Share, Timeline, TimelineCall
+from kernelscope.core.timeline import Agreement, CallAgreement, Share, Timeline, TimelineCall
 
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
@@ -30,6 +30,10 @@ class Column(Generic[Row]):
 
 def _us(value: float | None) -> str:
     return "" if value is None else f"{value:,.2f}"
+
+
+def _signed(value: float | None) -> str:
+    return "" if value is None else f"{value:+,.2f}"
 
 
 def _pct(share: float) -> str:
@@ -86,8 +90,11 @@ class _RowsModel(QAbstractTableModel, Generic[Row]):
 
 
 class CallsModel(_RowsModel[TimelineCall]):
-    """One row per call: index, start, duration (with its share of the pass), kernel,
-    operators."""
+    """One row per call: index, start, duration (with its share of the pass), ncu's duration
+    of the same launches and the difference (when a report of the workspace has the pass),
+    kernel, operators."""
+
+    NCU_COLUMNS = (3, 4)  # after "Time µs"; hidden while no report has the pass
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(
@@ -99,6 +106,16 @@ class CallsModel(_RowsModel[TimelineCall]):
                     lambda c: c.duration_us,
                     lambda c: _us(c.duration_us),
                     bar=lambda c: c.duration_us / self.peak if self.peak else 0.0,
+                ),
+                Column(
+                    "ncu µs",
+                    lambda c: self._ncu(c).ncu_us or 0.0,
+                    lambda c: _us(self._ncu(c).ncu_us),
+                ),
+                Column(
+                    "Δ µs",
+                    lambda c: self._ncu(c).diff_us or 0.0,
+                    lambda c: _signed(self._ncu(c).diff_us),
                 ),
                 Column("Share", lambda c: c.duration_us, lambda c: _pct(self._share(c))),
                 Column("Kernel", lambda c: c.name, lambda c: c.name, number=False),
@@ -113,12 +130,24 @@ class CallsModel(_RowsModel[TimelineCall]):
         )
         self.total = 0.0
         self.peak = 0.0
+        self.ncu: dict[int, CallAgreement] = {}
 
     def set_timeline(self, timeline: Timeline | None) -> None:
         calls = timeline.calls if timeline else []
         self.total = sum(c.duration_us for c in calls)
         self.peak = max((c.duration_us for c in calls), default=0.0)
+        self.ncu = {}
         self.set_rows(calls)
+
+    def set_agreement(self, agreement: Agreement | None) -> None:
+        """ncu's figures of the shown calls (``core.timeline.ncu_agreement``)."""
+        self.ncu = {c.index: c for c in agreement.calls} if agreement else {}
+        first, last = self.NCU_COLUMNS
+        if self.rows:
+            self.dataChanged.emit(self.index(0, first), self.index(len(self.rows) - 1, last))
+
+    def _ncu(self, call: TimelineCall) -> CallAgreement:
+        return self.ncu.get(call.index) or CallAgreement(call.index, call.duration_us)
 
     def _share(self, call: TimelineCall) -> float:
         return call.duration_us / self.total if self.total else 0.0

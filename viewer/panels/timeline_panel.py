@@ -7,7 +7,10 @@ a plot of the calls coloured by operator type (pyqtgraph, imported when the firs
 is shown); below: the calls, and the time share of each kernel and of each Relax operator
 type. **Profile this kernel** runs Nsight Compute on exactly the chosen call (its position
 among the run's launches, the kernel checked) where the timeline was measured, with the
-section set last used in Build & Profile, and asks the window to open the result.
+section set last used in Build & Profile, and asks the window to open the result. When a
+report of the workspace profiled a whole pass (``kernelscope profile --set none --metric
+gpu__time_duration.sum --clock-control none --cache-control none ...``), the calls show ncu's
+duration of the same launches and the difference, and the title how far they agree.
 
 Reading files runs on the ``open`` lane (newest request wins); measuring and profiling on
 the ``build`` lane, one GPU job at a time; Cancel stops either, over SSH too.
@@ -37,7 +40,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import ProfileResult
-from kernelscope.core.timeline import TIMELINE_SUFFIXES, Timeline, TimelineRequest
+from kernelscope.core.timeline import TIMELINE_SUFFIXES, Agreement, Timeline, TimelineRequest
 from kernelscope.core.workspace import MANIFEST, Workspace
 
 from ..code.delegates import BarDelegate
@@ -47,6 +50,7 @@ from ..widgets.busy import BusyIndicator
 from ..widgets.roles import KeyRole, SortRole, item_data
 from ..workers.jobs import Job, JobFn, Latest, Workers
 from ..workers.remote_jobs import (
+    agreement_job,
     measure_job,
     newest_timeline_job,
     open_timeline_job,
@@ -60,6 +64,17 @@ if TYPE_CHECKING:
 TIMELINE_FILTER = (
     "Timelines (*.json *.sqlite *.nsys-rep);;kernelscope timelines (*.json);;"
     "Nsight Systems (*.sqlite *.nsys-rep);;All files (*)"
+)
+
+
+# Measure runs the model: say so before it is pressed (issue 19)
+NEEDS_GPU = (
+    "Measure runs the model on an NVIDIA GPU: this machine's, or an SSH host chosen in Run on "
+    "(the hosts of Build & Profile)"
+)
+NO_TIMELINE = (
+    "No timeline: open a workspace and Measure (it needs a GPU: this machine's or an SSH "
+    "host in Run on), or open a saved timeline or an Nsight Systems export"
 )
 
 
@@ -114,18 +129,20 @@ class TimelinePanel(QWidget):
         # here (its recorded origin may be where the workspace was when it was measured)
         self._timeline_workspace: Path | None = None
         self.loader = Latest(workers, "open", "reading a timeline", self)
+        # ncu's durations of the shown calls, from a report of the workspace with a whole pass
+        self.comparer = Latest(workers, "open", "comparing the timeline with ncu", self)
+        self.agreement: Agreement | None = None
         self.plot: TimelinePlot | None = None
-        self.title = QLabel("No timeline: open a workspace and Measure, or open an Nsight "
-                            "Systems export")  # fmt: skip
+        self.title = QLabel(NO_TIMELINE)
         self.title.setObjectName("timeline_title")
         self.title.setWordWrap(True)
         self.where = QComboBox()
         self.where.setObjectName("timeline_where")
-        self.where.setToolTip("Where Measure runs the model (the hosts of Build & Profile)")
+        self.where.setToolTip(NEEDS_GPU)
         self.measure_button = QPushButton("Measure")
         self.measure_button.setToolTip(
             "Time every kernel call of one forward pass with CUDA events (no Nsight tool: the "
-            "kernels run back to back as in a plain run)"
+            f"kernels run back to back as in a plain run). {NEEDS_GPU}."
         )
         self.open_button = QPushButton("Open…")
         self.open_button.setToolTip("Open a saved timeline or an Nsight Systems export")
@@ -148,6 +165,8 @@ class TimelinePanel(QWidget):
         self.op_shares = SharesModel("Operator type", self)
         self.calls_table, self.calls_proxy = _table(self.calls, [2])
         self.calls_table.setObjectName("timeline_calls")
+        for column in CallsModel.NCU_COLUMNS:  # until a report has the pass
+            self.calls_table.setColumnHidden(column, True)
         kernels_table, _ = _table(self.kernel_shares, [3])
         ops_table, _ = _table(self.op_shares, [3])
         self.tabs = QTabWidget()
@@ -177,6 +196,7 @@ class TimelinePanel(QWidget):
         self.loader.result.connect(self._on_loaded)
         self.loader.failed.connect(self._on_load_failed)
         self.loader.busy_changed.connect(lambda busy: self._update())
+        self.comparer.result.connect(self._on_agreement)
         self.reload_hosts()
         self._update()
 
@@ -250,7 +270,10 @@ class TimelinePanel(QWidget):
     def show_timeline(self, timeline: Timeline | None) -> None:
         self.timeline = timeline
         self._timeline_workspace = None
+        self.agreement = None
         self.calls.set_timeline(timeline)
+        for column in CallsModel.NCU_COLUMNS:
+            self.calls_table.setColumnHidden(column, True)
         self.kernel_shares.set_rows(timeline.kernel_shares() if timeline else [])
         self.op_shares.set_rows(timeline.op_shares() if timeline else [])
         for table in (self.calls_table,):
@@ -283,10 +306,38 @@ class TimelinePanel(QWidget):
             self.plot.choose(self.current_call())
         self._update()
 
+    def _compare(self) -> None:
+        """Look for ncu's durations of the shown calls in the timeline's workspace (a runner
+        timeline's own, else the open workspace), in the background."""
+        timeline = self.timeline
+        if timeline is None:
+            return
+        if timeline.source == "runner":
+            workspace = self._timeline_workspace or Path(timeline.origin)
+        elif self.workspace is not None:
+            workspace = self.workspace.path
+        else:
+            return
+        if (workspace / MANIFEST).is_file():
+            self.comparer.submit(agreement_job(timeline, workspace), timeline)
+
+    def _on_agreement(self, agreement: Agreement, timeline: Timeline) -> None:
+        if timeline is not self.timeline or agreement.report is None:
+            return
+        self.agreement = agreement
+        self.calls.set_agreement(agreement)
+        for column in CallsModel.NCU_COLUMNS:
+            self.calls_table.setColumnHidden(column, False)
+            self.calls_table.resizeColumnToContents(column)
+        self.title.setText(f"{self._describe(timeline)}<br>{agreement.describe()}")
+
     @staticmethod
     def _describe(timeline: Timeline | None) -> str:
         if timeline is None:
-            return "No timeline yet: Measure times one forward pass of the open workspace"
+            return (
+                "No timeline yet: Measure times one forward pass of the open workspace on a "
+                "GPU, this machine's or the SSH host in Run on"
+            )
         meta = timeline.meta
         if timeline.source == "runner":
             how = f"CUDA events, median of {meta.get('repeat', '?')} passes on {meta.get('host')}"
@@ -318,6 +369,7 @@ class TimelinePanel(QWidget):
             return
         self.show_timeline(timeline)
         self._timeline_workspace = path if kind == "saved" else None
+        self._compare()
         if kind == "file":  # asked for: bring the pane up (a workspace's own stays behind)
             self.shown.emit()
 
@@ -351,9 +403,9 @@ class TimelinePanel(QWidget):
         if why is not None or index is None:
             self.error.emit("Cannot profile this call", KernelscopeError(why or "choose a call"))
             return
-        selection = self.timeline.selection(index, warmup=1)
+        kernel = self.timeline.calls[index].kernels[0]
         options = remembered_ncu_options(self.settings)
-        options["name"] = f"call{index}-{selection.kernel}"[:120]
+        options["name"] = f"call{index}-{kernel}"[:120]
         host = self.timeline.meta.get("host")
         where = "this machine"
         if host and host != "localhost":
@@ -367,11 +419,10 @@ class TimelinePanel(QWidget):
             )
             where = entry.host
         workspace = self._timeline_workspace or Path(self.timeline.origin)
-        request = selection.profile_request(workspace, **options)
-        self._profiling = selection.kernel
+        self._profiling = kernel
         self._start(
-            profile_call_job(request),
-            f"Profiling call {index} ({selection.kernel}) on {where}…",
+            profile_call_job(self.timeline, index, workspace, options),
+            f"Profiling call {index} ({kernel}) on {where}…",
         )
 
     def _host(self) -> str | None:
@@ -397,6 +448,7 @@ class TimelinePanel(QWidget):
         if isinstance(value, Timeline):
             self.show_timeline(value)
             self._timeline_workspace = Path(value.origin)
+            self._compare()
             self.shown.emit()
         elif isinstance(value, ProfileResult):
             self.profiled.emit(str(value.report.parents[1]), self._profiling)

@@ -7,8 +7,16 @@ import html
 from kernelscope.core.errors import KernelscopeError
 
 
+def what_to_do(error: KernelscopeError) -> str:
+    """The error's hint as the window says it (a field or a button, not a CLI option)."""
+    return error.window_hint or error.hint
+
+
 def error_html(what: str, error: BaseException) -> str:
-    """``what``: the error, and its hint, escaped for a QLabel."""
-    bug = not isinstance(error, KernelscopeError)  # then its type says most
-    text = f"{type(error).__name__}: {error}" if bug else str(error)
+    """``what``: the error, and what to do about it, escaped for a QLabel."""
+    if not isinstance(error, KernelscopeError):  # a bug: its type says most
+        text = f"{type(error).__name__}: {error}"
+    else:
+        hint = what_to_do(error)
+        text = error.message + (f"\nWhat to do: {hint}" if hint else "")
     return f"{html.escape(what)}: " + html.escape(text).replace("\n", "<br>")

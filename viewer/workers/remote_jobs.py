@@ -7,24 +7,24 @@ with the job's progress and Cancel; none touches a widget."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import (
     HostReport,
     InstallResult,
-    ProfileRequest,
     ProfileResult,
     SshTarget,
     check_host,
     install_runtime,
-    profile_workspace,
-    profiling_problem,
 )
 from kernelscope.core.timeline import (
+    Agreement,
     Timeline,
     TimelineRequest,
     measure_timeline,
+    ncu_agreement,
     open_timeline,
+    profile_call,
     saved_timelines,
 )
 from kernelscope.core.workspace import Workspace
@@ -66,6 +66,15 @@ def open_timeline_job(path: Path, workspace: Workspace | None = None) -> JobFn:
     return run
 
 
+def agreement_job(timeline: Timeline, workspace: Path) -> JobFn:
+    """The timeline's calls against the newest report of ``workspace`` with a whole pass."""
+
+    def run(context: JobContext) -> Agreement:
+        return ncu_agreement(timeline, workspace)
+
+    return run
+
+
 def newest_timeline_job(workspace: Path) -> JobFn:
     """The workspace's newest saved timeline, or None when it has none."""
 
@@ -76,16 +85,20 @@ def newest_timeline_job(workspace: Path) -> JobFn:
     return run
 
 
-def profile_call_job(request: ProfileRequest) -> JobFn:
-    """ncu on one call; refuses at once on a machine that cannot profile."""
+def profile_call_job(
+    timeline: Timeline, index: int, workspace: Path, options: dict[str, Any]
+) -> JobFn:
+    """ncu on one call of the timeline (``core.timeline.profile_call``, as the CLI's
+    --profile); refuses at once on a machine that cannot profile."""
 
     def run(context: JobContext) -> ProfileResult:
-        if not request.host and (problem := profiling_problem()):
-            raise KernelscopeError(
-                f"cannot profile on this machine: {problem}",
-                hint="measure the timeline on a GPU host (Run on: user@gpu-box), then profile "
-                "its calls there",
-            )
-        return profile_workspace(request, progress=context.progress, cancel=context.cancel)
+        return profile_call(
+            timeline,
+            index,
+            workspace,
+            progress=context.progress,
+            cancel=context.cancel,
+            **options,
+        )
 
     return run

@@ -27,6 +27,7 @@ descriptions of metrics are NVIDIA's metric database, not in the file: they come
 from __future__ import annotations
 
 import math
+import os
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..detail_metrics import MetricRecord, SourceMarker
 from ..records import RuleResult
+from .container import ReportFile
 from .launch import SPEEDUP_TYPE, NameBase, PerPc, Texts, plain_rule_text, record_value
 from .wire import Buffer, Span, Unsupported, Value, fields, text, value, varint
 
@@ -302,6 +304,23 @@ class DecodedLaunch:
                 raise Unsupported("a section without an identifier")
             out.append(text(self._buf, ident))
         return out
+
+
+def read_launches(path: str | os.PathLike[str]) -> list[DecodedLaunch | None]:
+    """Every launch of a report decoded from the file alone, in report order; None for a
+    launch the file does not hold in full. No NVIDIA reader, so no metric units or
+    descriptions. Raises ``Unsupported`` for a report the decoder does not know, ``OSError``
+    or ``ValueError`` for one it cannot open."""
+    with ReportFile(path) as f:
+        out: list[DecodedLaunch | None] = []
+        for i in range(len(f)):
+            buf = f.result(i)
+            out.append(DecodedLaunch(buf, f.ids, layout(buf), _no_texts) if buf else None)
+        return out
+
+
+def _no_texts(name: str) -> None:
+    return None
 
 
 def _rules(buf: Buffer, span: Span) -> list[RuleResult]:

@@ -1,5 +1,5 @@
 """Compare mode in the source and SASS panes: the baseline's value of the chosen metric and its
-change on each row, as ``DeltaColumn``s before the code.
+change on each row, as ``DeltaColumn``s before the code (``CodePane.show_comparison``).
 
 Source rows are the new build's lines of the kernel's own file, each with the line it was
 aligned to in the baseline's source (``KernelComparison.rows``); SASS rows are the new
@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from kernelscope.core.compare import InstructionRow, KernelComparison, LineRow
 from kernelscope.core.ncu import label_of
 
-from .code_models import CodeModel, DeltaColumn
-from .code_pane import CodePane
+from ..code.code_models import DeltaColumn
 
 TIP = (
     "new − baseline{per_pass}; red: grew (slower, more), blue: shrank, grey: within "
@@ -80,16 +79,3 @@ def instruction_columns(
         return None
     by_offset = {r.new_offset: r for r in comp.instructions if r.new_offset is not None}
     return _columns(comp, metric, [by_offset.get(o) for o in offsets], "instruction")
-
-
-def apply(pane: CodePane, columns: Sequence[DeltaColumn] | None) -> None:
-    """Show ``columns`` in the pane (none: its metrics alone), keeping the width the code
-    column has and the rows' scroll position."""
-    model: CodeModel = pane.model
-    table = pane.table
-    if not columns and not model.has_delta_columns:
-        return
-    code_width = table.columnWidth(model.code_column)
-    model.set_delta_columns(columns or [])
-    table.configure_columns(model, 5)
-    table.setColumnWidth(model.code_column, code_width)

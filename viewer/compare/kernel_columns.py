@@ -13,9 +13,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QStyledItemDelegate
 
 from kernelscope.core.compare import (
     ONLY_BASE,
@@ -25,12 +24,9 @@ from kernelscope.core.compare import (
 )
 from kernelscope.core.view import KernelSummary, ViewDocument
 
-from ..code.delegates import BarDelegate
-from ..code.delta_delegate import DeltaDelegate, DeltaRole
+from ..code.delta_delegate import DeltaRole
+from ..panels.kernel_list_model import _Column
 from ..widgets.formatting import format_number, format_signed
-from ..widgets.roles import BarRole
-from .kernel_list import KernelList
-from .kernel_list_model import _Column
 
 DELTA_TITLE = "Δ µs"
 STATUS_TEXT = {ONLY_BASE: "only in base", ONLY_NEW: "only in new"}
@@ -150,49 +146,3 @@ def compare_columns(
         _Column("New µs", time("new"), us_text("new"), True, roles()),
     ]
     return columns, extra
-
-
-class KernelListCompare:
-    """Puts compare columns in a kernel list, and takes them out."""
-
-    def __init__(self, kernels: KernelList) -> None:
-        self.kernels = kernels
-        self._bars = BarDelegate(kernels.table)
-        self._delta = DeltaDelegate(kernels.table)
-
-    def show(self, diff: ProfileDiff | None, baseline: ViewDocument | None) -> None:
-        """The comparison's columns (None: the document's own list, as it was)."""
-        kernels = self.kernels
-        current = kernels.selection.kernel
-        if diff is None or baseline is None:
-            kernels.model.set_comparison([])
-        else:
-            kernels.model.set_comparison(*compare_columns(diff, baseline))
-        model = kernels.model
-        delta_column = -1
-        for column in range(model.columnCount()):
-            title = model.headerData(column, Qt.Orientation.Horizontal)
-            index = model.index(0, column)
-            delegate: QStyledItemDelegate | None
-            if title == DELTA_TITLE and diff is not None:
-                delegate, delta_column = self._delta, column
-            elif model.data(index, BarRole) is not None:
-                delegate = self._bars
-            else:
-                delegate = None
-            kernels.table.setItemDelegateForColumn(column, delegate)
-        # compared: the change and the ratio beside the name, else the time
-        kernels.fit_columns(2 if diff is not None else 1)
-        if delta_column >= 0:  # worst regressions first
-            kernels.table.sortByColumn(delta_column, Qt.SortOrder.DescendingOrder)
-        elif model.columnCount() > 1 and kernels.selection.document is not None:
-            has_times = bool(kernels.selection.document.kernel_metric_names)
-            kernels.table.sortByColumn(1 if has_times else -1, Qt.SortOrder.DescendingOrder)
-        if current is not None:  # a reset forgot the current row: the kernel shown
-            index = kernels.proxy.mapFromSource(model.index(model.row_of(current.name), 0))
-            if index.isValid():
-                kernels.table.selectionModel().setCurrentIndex(
-                    index,
-                    QItemSelectionModel.SelectionFlag.ClearAndSelect
-                    | QItemSelectionModel.SelectionFlag.Rows,
-                )

@@ -17,8 +17,8 @@ from ..code.delta_delegate import DeltaDelegate, DeltaRole
 from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, KeyRole, SortRole
-from ..workers.compare_worker import CompareController, metric_key
 from ..workers.jobs import JobFn
+from .controller import CompareController, metric_key
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Δ", "Base", "New", "Kernel", "Line", "Source"]

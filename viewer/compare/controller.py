@@ -39,8 +39,8 @@ from kernelscope.core.view import (
     compare_documents,
 )
 
-from .jobs import Job, JobContext, JobFn, Latest, Workers
-from .open_worker import open_job
+from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
+from ..workers.open_worker import open_job
 
 TOP_LINES = 50  # lines in "biggest regressions" / "biggest improvements"
 

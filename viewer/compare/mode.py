@@ -1,8 +1,11 @@
 """Compare mode in the window: the controller's results put into the panes.
 
-It places its own widgets in the window it is made for: the header above the code, the
-side-by-side view in a stack with the source pane (one of them shows), the opcode table under
-the SASS, the "Side by Side" button in the source pane's header.
+Each pane shows a comparison through what it offers for it (``CodePane.show_comparison``,
+``KernelList.show_comparison``, ``HotLinesPanel.set_changes``); compare mode's own widgets are
+placed by the window: the header (``bar``) above the code, the side-by-side view
+(``diff_pane``) in place of the source pane while ``side_by_side_changed`` says so, the opcode
+table (``opcodes``) under the SASS, the "Side by Side" button (``split``) in the source pane's
+header.
 
 * the header (``CompareBar``) above the code: both profiles, GPUs, totals, the kernel shown;
 * the kernel list's baseline / new / change / ratio columns and baseline-only rows;
@@ -19,55 +22,57 @@ compared before.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QObject, Qt, Signal
-from PySide6.QtWidgets import QBoxLayout, QMenu, QStackedWidget, QToolButton
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QMenu, QToolButton, QWidget
 
 from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.view import Selection
 
-from .code import compare_columns
-from .code.code_models import DeltaColumn
-from .code.diff_pane import DiffPane
-from .code.highlight import Highlighter
-from .code.opcode_table import OpcodeTable
-from .panels.compare_bar import CompareBar
-from .panels.compare_kernels import KernelListCompare
-from .panels.compare_lines import LineChanges
-from .widgets.roles import KeyRole, item_data
-from .workers.compare_worker import CompareController, instruction_metric, metric_key
-
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+from ..code.code_models import DeltaColumn
+from ..code.highlight import Highlighter
+from ..code.sass_pane import SassPane
+from ..code.source_pane import SourcePane
+from ..panels.hot_lines_panel import HotLinesPanel
+from ..panels.kernel_list import KernelList
+from ..workers.jobs import Workers
+from . import code_columns
+from .bar import CompareBar
+from .controller import CompareController, instruction_metric, metric_key
+from .diff_pane import DiffPane
+from .kernel_columns import DELTA_TITLE, compare_columns
+from .line_changes import LineChanges
+from .opcode_table import OpcodeTable
 
 
 class CompareMode(QObject):
     changed = Signal()  # compare mode entered, left or its baseline changed
+    # the two sources side by side in place of the source pane (True), or the source pane
+    side_by_side_changed = Signal(bool)
 
-    def __init__(self, window: MainWindow, cuda: Highlighter) -> None:
-        super().__init__(window)
-        self.window = window
-        self.selection = window.selection
-        self.controller = CompareController(window.selection, window.workers, self)
+    def __init__(
+        self,
+        selection: Selection,
+        workers: Workers,
+        cuda: Highlighter,
+        *,
+        source: SourcePane,
+        sass: SassPane,
+        kernels: KernelList,
+        hot: HotLinesPanel,
+        parent: QWidget,
+    ) -> None:
+        super().__init__(parent)
+        self.selection = selection
+        self.source, self.sass, self.kernels, self.hot = source, sass, kernels, hot
+        self.controller = CompareController(selection, workers, self)
         self.bar = CompareBar()
-        self.diff_pane = DiffPane(window.selection, cuda)
-        self.code = QStackedWidget()  # the source pane, or the two sources side by side
-        self.code.setObjectName("source_stack")
-        window.splitter.replaceWidget(0, self.code)
-        self.code.addWidget(window.source)
-        self.code.addWidget(self.diff_pane)
-        self._sizes: list[int] = []  # the splitter's before side by side took more room
+        self.diff_pane = DiffPane(selection, cuda)
+        self.showing_side_by_side = False  # the diff pane is in the source pane's place
         # the panes' compare columns by (comparison, metric, file), made once each
         self._columns: dict[tuple[int, str, str], list[DeltaColumn] | None] = {}
-        central = window.code_area.layout()  # the code panes, under the welcome page
-        assert isinstance(central, QBoxLayout)
-        central.insertWidget(0, self.bar)
         self.opcodes = OpcodeTable()
         self.opcodes.hide()
-        sass = window.sass.layout()
-        assert sass is not None
-        sass.addWidget(self.opcodes)
-        self.kernel_list = KernelListCompare(window.kernels)
         self.line_changes = LineChanges(self.controller, self)
         self.side_by_side = True  # wanted whenever the two sources differ
         self.split = QToolButton()
@@ -75,8 +80,7 @@ class CompareMode(QObject):
         self.split.setText("Side by Side")
         self.split.setToolTip("Show the baseline's source beside the new one, lines aligned")
         self.split.hide()
-        window.source.header.addWidget(self.split)
-        self.profiles_menu = QMenu("Compare with Profile of This &Workspace", window)
+        self.profiles_menu = QMenu("Compare with Profile of This &Workspace", parent)
         self.profiles_menu.setObjectName("compare_profiles_menu")
         self.profiles_menu.aboutToShow.connect(self._fill_profiles)
         c = self.controller
@@ -84,14 +88,13 @@ class CompareMode(QObject):
         c.started.connect(self._on_started)
         c.diff_ready.connect(self._on_diff)
         c.kernel_ready.connect(self._on_kernel_compared)
-        c.failed.connect(window.show_error)
         self.bar.stop_requested.connect(c.stop)
         self.diff_pane.single_requested.connect(lambda: self._want_side_by_side(False))
         self.split.clicked.connect(lambda: self._want_side_by_side(True))
         self.selection.kernel_changed.connect(self._on_kernel)
         self.selection.file_changed.connect(self._apply_source)
         self.selection.metric_changed.connect(self._on_metric)
-        window.kernels.table.selectionModel().currentRowChanged.connect(self._on_list_row)
+        kernels.baseline_only_chosen.connect(self._on_baseline_only)
 
     # ---- what the window asks ---------------------------------------------------------------
     @property
@@ -114,7 +117,7 @@ class CompareMode(QObject):
             raise KernelscopeError(
                 f"no ranking {ranking!r}", hint="choose regressions or improvements"
             )
-        self.window.hot.ranking.setCurrentIndex(choices[ranking])
+        self.hot.ranking.setCurrentIndex(choices[ranking])
 
     def start_folder(self) -> str:
         """Where the file dialog starts: the folder of the open profile (a workspace's
@@ -154,8 +157,11 @@ class CompareMode(QObject):
     def _on_diff(self, diff: object) -> None:
         c = self.controller
         self._columns.clear()
-        self.kernel_list.show(c.diff, c.baseline)
-        self.window.hot.set_changes(self.line_changes if c.diff is not None else None)
+        if c.diff is not None and c.baseline is not None:
+            self.kernels.show_comparison(*compare_columns(c.diff, c.baseline), DELTA_TITLE)
+        else:
+            self.kernels.show_comparison()
+        self.hot.set_changes(self.line_changes if c.diff is not None else None)
         if c.diff is not None:
             self.bar.show_diff(c.diff)
             self._show_kernel_line()
@@ -184,12 +190,11 @@ class CompareMode(QObject):
             note = "the same source up to TVM's naming"
         self.bar.show_kernel(kernel.name, delta, note)
 
-    def _on_list_row(self, current: QModelIndex, previous: QModelIndex) -> None:
+    def _on_baseline_only(self, name: str) -> None:
         """A baseline-only kernel chosen in the list: say so in the header (nothing opens)."""
         diff = self.controller.diff
-        if diff is None or not current.isValid() or item_data(current, KeyRole) is not None:
+        if diff is None:
             return
-        name = item_data(current.siblingAtColumn(0), Qt.ItemDataRole.DisplayRole)
         try:
             delta = diff.kernel(name, "base")
         except KeyError:
@@ -202,13 +207,12 @@ class CompareMode(QObject):
     def _show_comparison(self) -> None:
         """Columns, side-by-side view and opcode table for the kernel shown."""
         comp = self.controller.current
-        window = self.window
         self._apply_source()
         kernel = self.selection.kernel
-        if window.sass.sass_model.kernel is not kernel:
+        if self.sass.sass_model.kernel is not kernel:
             return  # the pane shows it next, and the kernel's change comes back here
         if comp is None or kernel is None:
-            compare_columns.apply(window.sass, None)
+            self.sass.show_comparison(None)
             self.opcodes.hide()
             self.opcodes.show_comparison(None)
             return
@@ -216,8 +220,8 @@ class CompareMode(QObject):
         key = (id(comp), metric, "")
         if key not in self._columns:
             offsets = [insn.offset for insn in kernel.instructions]
-            self._columns[key] = compare_columns.instruction_columns(comp, metric, offsets)
-        compare_columns.apply(window.sass, self._columns[key])
+            self._columns[key] = code_columns.instruction_columns(comp, metric, offsets)
+        self.sass.show_comparison(self._columns[key])
         if self.opcodes.comparison is not comp:
             self.opcodes.show_comparison(comp)
         self.opcodes.show()
@@ -225,7 +229,7 @@ class CompareMode(QObject):
     def _apply_source(self) -> None:
         """The source pane's columns, or the side-by-side view, for the file shown."""
         comp, kernel = self.controller.current, self.selection.kernel
-        model = self.window.source.source_model
+        model = self.source.source_model
         if model.kernel is not kernel or model.file != self.selection.file:
             return  # the pane shows the new file next, and that comes back here
         metric = metric_key(self.selection.metric)
@@ -235,9 +239,9 @@ class CompareMode(QObject):
             key = (id(comp), metric, self.selection.file)
             if key not in self._columns:
                 texts = [model.text(r) for r in range(model.rowCount())]
-                self._columns[key] = compare_columns.line_columns(comp, metric, texts)
+                self._columns[key] = code_columns.line_columns(comp, metric, texts)
             columns = self._columns[key]
-        compare_columns.apply(self.window.source, columns)
+        self.source.show_comparison(columns)
         differ = comp is not None and own and not comp.sources_identical and bool(comp.rows)
         self.split.setVisible(differ and not self.side_by_side)
         self._set_side_by_side(differ and self.side_by_side)
@@ -249,16 +253,9 @@ class CompareMode(QObject):
         self._apply_source()
 
     def _set_side_by_side(self, on: bool) -> None:
-        if on == (self.code.currentWidget() is self.diff_pane):
+        if on == self.showing_side_by_side:
             return
-        splitter = self.window.splitter
-        if on:  # the two sources want more room than one
-            self._sizes = splitter.sizes()
-            total = sum(self._sizes)
-            self.code.setCurrentWidget(self.diff_pane)
-            splitter.setSizes([total * 62 // 100, total - total * 62 // 100])
-        else:
-            self.code.setCurrentWidget(self.window.source)
+        self.showing_side_by_side = on
+        if not on:
             self.diff_pane.show_comparison(None, "")
-            if self._sizes:
-                splitter.setSizes(self._sizes)
+        self.side_by_side_changed.emit(on)

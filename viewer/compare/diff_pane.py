@@ -35,12 +35,12 @@ from PySide6.QtWidgets import (
 from kernelscope.core.compare import BASE_ONLY, CHANGED, NEW_ONLY, KernelComparison, LineRow
 from kernelscope.core.view import Selection
 
+from ..code.code_pane import CodeTable
+from ..code.delegates import BarDelegate, CodeDelegate, PlainDelegate
+from ..code.delta_delegate import DeltaDelegate, DeltaRole
+from ..code.highlight import Highlighter, Span, continuations
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole, item_data
-from .code_pane import CodeTable
-from .delegates import BarDelegate, CodeDelegate, PlainDelegate
-from .delta_delegate import DeltaDelegate, DeltaRole
-from .highlight import Highlighter, Span, continuations
 
 Index = QModelIndex | QPersistentModelIndex
 TintRole = Qt.ItemDataRole.UserRole + 21  # QColor behind a cell: what kind of row it is
@@ -194,9 +194,8 @@ class DiffModel(QAbstractTableModel):
             if role == SortRole:
                 return delta
         else:
-            text = row.base_text if col == BASE_CODE else row.new_text
             if role == Qt.ItemDataRole.DisplayRole:
-                return text or ""
+                return (row.base_text if col == BASE_CODE else row.new_text) or ""
             if role == SpansRole:
                 return self._spans(row, left)
             if role == Qt.ItemDataRole.ToolTipRole and row.kind != "same":

@@ -18,10 +18,10 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, KernelComparison, OpcodeDelta
 
+from ..code.delta_delegate import DeltaDelegate, DeltaRole
 from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number, format_signed
 from ..widgets.roles import SortRole
-from .delta_delegate import DeltaDelegate, DeltaRole
 
 Index = QModelIndex | QPersistentModelIndex
 _TITLES = ["Opcode", "Base", "New", "Δ count", "Base executed", "New executed", "Δ executed"]
