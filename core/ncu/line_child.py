@@ -48,7 +48,7 @@ class LineChild:
     def _run(self) -> None:
         try:
             self._result = run_child(
-                f"{__package__}.line_child_main",
+                "kernelscope.core.ncu.line_child_main",
                 [str(self.report)],
                 f"reading the line table of {self.report.name}",
                 cancel=self._cancel,
