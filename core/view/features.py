@@ -8,6 +8,7 @@ that never shows a roofline or exports never imports them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
@@ -57,7 +58,7 @@ def read_headroom(document: ViewDocument, roof: Roofline | None = None) -> Headr
     )
 
 
-def read_export_facts(document: ViewDocument, kernels: list[str] | None = None) -> ProfileFacts:
+def read_export_facts(document: ViewDocument, kernels: Sequence[str] | None = None) -> ProfileFacts:
     """What an export to the kernel DB stores from the profile (times, Nsight Compute
     version, line summaries) for these kernels (all when None); empty without a profile."""
     from ..kernel_db import ProfileFacts, profile_facts
