@@ -117,7 +117,7 @@ def _progressively(
         child.run()
     finally:
         child.close()  # whoever still waits (a cancelled open) stops waiting
-    doc.add_nvidia_descriptions(profile.metric_descriptions())  # read with the Details
+    doc.add_nvidia_descriptions(doc.session.descriptions())  # read with the Details
     _log.info("%s read in a child process, shown as it was read", report)
     return doc
 
