@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import os
 import shlex
@@ -77,7 +78,10 @@ def test_the_report_gives_the_full_names_of_shortened_launches(tmp_path: Path) -
     """Where the log shortened names, the report's names (decoded from the file) are the
     profiled kernels: the demo's real 39-launch SqueezeNet report, each launch printed as
     ncu prints it (the rule the real logs show: more than 31 characters, 29 and "...")."""
-    report = Path(__file__).parents[1] / "resources" / "demo" / "squeezenet_h200.ncu-rep"
+    packed = Path(__file__).parents[1] / "resources" / "demo" / "squeezenet_h200.ncu-rep.gz"
+    report = tmp_path / "squeezenet_h200.ncu-rep"
+    with gzip.open(packed, "rb") as src, report.open("wb") as out:
+        shutil.copyfileobj(src, out)  # the demo ships its report gzipped
     from kernelscope.core.ncu.rep.decoded import read_launches
 
     names = [launch.name() for launch in read_launches(report)]
