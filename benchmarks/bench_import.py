@@ -267,7 +267,7 @@ def compare(report: Path, runs: int) -> list[tuple[str, str, float]]:
                 raise SystemExit("opening as the window does loaded NVIDIA's reader")
             for key, value in opened.items():
                 keep(f"open {key}", value)
-    from kernelscope.core.ncu.report_format import ReportFile
+    from kernelscope.core.ncu.rep.container import ReportFile
 
     with ReportFile(report) as decoded:
         name = f"{report.name} ({len(decoded)} launches), {report.stat().st_size / 1e6:.0f} MB"

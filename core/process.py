@@ -337,6 +337,32 @@ class ChildCrashed(KernelscopeError):
         self.returncode = returncode
         self.log_file = log_file
 
+    def renamed(self, what: str) -> ChildCrashed:
+        """The same crash, said of ``what`` (a child started before its work was known)."""
+        return ChildCrashed(what, self.step, self.returncode, self.log_file, self.details)
+
+
+class ChildFailed(KernelscopeError):
+    """A child raised what is not a ``KernelscopeError``: a bug, named by its step."""
+
+    def __init__(
+        self, what: str, step: str | None, reason: str, log_file: Path | None, details: str
+    ) -> None:
+        where = f" in {step}" if step else ""
+        super().__init__(
+            f"{what} failed{where}: {reason}",
+            hint="this is a bug in kernelscope or a library it uses"
+            + (f"; the child's full log is in {log_file}" if log_file else ""),
+            details=details,
+        )
+        self.step = step
+        self.reason = reason
+        self.log_file = log_file
+
+    def renamed(self, what: str) -> ChildFailed:
+        """The same failure, said of ``what`` (a child started before its work was known)."""
+        return ChildFailed(what, self.step, self.reason, self.log_file, self.details)
+
 
 def run_child(
     module: str,
@@ -355,8 +381,10 @@ def run_child(
 
     The child's stderr goes to ``log_file`` (kept; written as the child runs, so a crash's
     stack dump is in it) or to a temporary file. Errors are raised as ``run_process``
-    raises them, the child's own ``KernelscopeError`` with its message, and a child that
-    dies without a result as ``ChildCrashed`` (``what`` crashed in STEP: killed by SIGSEGV).
+    raises them, the child's own ``KernelscopeError`` with its message, any other exception
+    of the child as ``ChildFailed`` (``what`` failed in STEP: ValueError: ...) and a child
+    that dies without a result as ``ChildCrashed`` (``what`` crashed in STEP: killed by
+    SIGSEGV).
     """
     messages = _Messages(progress)
     with contextlib.ExitStack() as stack:
@@ -404,13 +432,8 @@ def _rebuild(
         return KernelscopeError(
             error["message"], hint=error.get("hint", ""), details=error.get("details", "")
         )
-    where = f" in {error['step']}" if error.get("step") else ""
-    return KernelscopeError(
-        f"{what} failed{where}: {error['message']}",
-        hint="this is a bug in kernelscope or a library it uses"
-        + (f"; the child's full log is in {log_file}" if log_file else ""),
-        details=error.get("details", "") or _tail(stderr),
-    )
+    details = error.get("details", "") or _tail(stderr)
+    return ChildFailed(what, error.get("step"), error["message"], log_file, details)
 
 
 class _Messages:

@@ -7,6 +7,7 @@ another fixture) are marked here, the others that build carry the mark themselve
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -19,6 +20,7 @@ pytest_plugins = ["viewer_support"]
 
 DATA = Path(__file__).parent / "data"
 MODELS = DATA / "models"
+H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -56,3 +58,14 @@ def build_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., object
         return built[key]
 
     return build
+
+
+@pytest.fixture()
+def ws_with_profile(build_once: Callable[..., object], tmp_path: Path) -> Path:
+    """A copy of the small_cnn build with one profile attached (the H200's report, as
+    ``profiles/earlier.ncu-rep``): what a new profile run must leave as it was."""
+    path = tmp_path / "small_cnn.kscope"
+    shutil.copytree(build_once("small_cnn.onnx").path, path)
+    (path / "profiles").mkdir()
+    shutil.copy(H200_REPORT, path / "profiles" / "earlier.ncu-rep")
+    return path

@@ -597,7 +597,7 @@ def test_a_workspace_without_profiles_is_an_error(tmp_path: Path) -> None:
 # ---- what the viewer calls ---------------------------------------------------------------------
 def test_a_comparison_of_two_open_documents() -> None:
     """The viewer's "Set as baseline": two documents it already has, no file opened again."""
-    from kernelscope.core.view import document_from_profile
+    from kernelscope.core.view import compare_documents, document_from_profile
 
     docs = []
     for name, folder in (("cnn3_b8_run1", "cnn3_b8"), ("cnn3x_b8", "cnn3x_b8")):
@@ -606,7 +606,7 @@ def test_a_comparison_of_two_open_documents() -> None:
             document_from_profile(Profile.open(report(name), workspace=workspace), workspace)
         )
     base, new = docs
-    cmp = new.compare_to(base)
+    cmp = compare_documents(base, new)
     diff = cmp.summary()
     assert {k.match.base: k.match.new for k in diff.matched} == RENUMBERED
     # a row of the table is how the window asks for a kernel; a name can need its side

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 
-from kernelscope.core.cli import main as cli
 from kernelscope.core.cli.diff import EXIT_REGRESSION
 
 DATA = Path(__file__).parent / "data"
@@ -19,15 +19,8 @@ B8, RUN2, B2, X8 = (
 WS_B8, WS_B2, WS_X8 = (PAIRS / f"{n}.kscope" for n in ("cnn3_b8", "cnn3_b2", "cnn3x_b8"))
 
 
-def run(args: list[object], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    rc = cli.main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return rc, out, err
-
-
 def test_text_table_of_the_renumbered_pair(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(["diff", B8, X8, "-w", WS_B8, "--w-new", WS_X8], capsys)
+    rc, out, _ = run_cli(["diff", B8, X8, "-w", WS_B8, "--w-new", WS_X8], capsys)
     assert rc == 0
     lines = out.splitlines()
     assert lines[0].startswith("base  cnn3_b8_run1.ncu-rep (report, cnn3.onnx")
@@ -52,7 +45,7 @@ def test_text_table_of_the_renumbered_pair(capsys: pytest.CaptureFixture[str]) -
 
 
 def test_markdown_for_a_pull_request(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(["diff", B8, B2, "-w", WS_B8, "--w-new", WS_B2, "--markdown"], capsys)
+    rc, out, _ = run_cli(["diff", B8, B2, "-w", WS_B8, "--w-new", WS_B2, "--markdown"], capsys)
     assert rc == 0
     assert out.startswith("### kernelscope diff: -30.0% total (214 -> 150 us per pass, faster)")
     assert "| kernel | match | launches | base us |" in out
@@ -65,7 +58,7 @@ def test_markdown_for_a_pull_request(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_json_has_everything_a_script_needs(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(
+    rc, out, _ = run_cli(
         [
             "diff",
             B8,
@@ -98,7 +91,7 @@ def test_json_has_everything_a_script_needs(capsys: pytest.CaptureFixture[str]) 
 
 
 def test_per_line_table_with_kernel(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(
+    rc, out, _ = run_cli(
         [
             "diff",
             B8,
@@ -126,7 +119,7 @@ def test_per_line_table_with_kernel(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_hot_lines_lists_regressions_and_improvements(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(["diff", B8, B2, "-w", WS_B8, "--w-new", WS_B2, "--hot", "3"], capsys)
+    rc, out, _ = run_cli(["diff", B8, B2, "-w", WS_B8, "--w-new", WS_B2, "--hot", "3"], capsys)
     assert rc == 0
     assert "biggest regressions by # Samples per pass:" in out
     tail = out.split("biggest improvements by # Samples per pass:")[1].splitlines()
@@ -147,7 +140,7 @@ def test_hot_lines_lists_regressions_and_improvements(capsys: pytest.CaptureFixt
 def test_fail_above_exit_codes(
     args: list[object], pct: float, rc: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    got, out, err = run(["diff", *args, "--fail-above", pct], capsys)
+    got, out, err = run_cli(["diff", *args, "--fail-above", pct], capsys)
     assert got == rc
     assert "total (sum over kernels)" in out
     if rc:
@@ -157,7 +150,9 @@ def test_fail_above_exit_codes(
 
 
 def test_fail_above_names_what_regressed(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, _, err = run(["diff", B8, X8, "-w", WS_B8, "--w-new", WS_X8, "--fail-above", "20"], capsys)
+    rc, _, err = run_cli(
+        ["diff", B8, X8, "-w", WS_B8, "--w-new", WS_X8, "--fail-above", "20"], capsys
+    )
     assert rc == EXIT_REGRESSION
     lines = [ln for ln in err.splitlines() if ln.startswith("kernelscope: regression:")]
     assert len(lines) == 1 and "transpose_kernel +38.4% (2.34 -> 3.23 us" in lines[0]
@@ -165,7 +160,7 @@ def test_fail_above_names_what_regressed(capsys: pytest.CaptureFixture[str]) -> 
 
 # ---- bad input -----------------------------------------------------------------------------------
 def test_reports_of_different_models(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(["diff", DATA / "ncu" / "mlp" / "mlp.ncu-rep", B8], capsys)
+    rc, out, _ = run_cli(["diff", DATA / "ncu" / "mlp" / "mlp.ncu-rep", B8], capsys)
     assert rc == 0
     assert "these look like profiles of different models" in out
     assert "only in base" in out and "only in new" in out
@@ -176,7 +171,7 @@ def test_csv_export_without_source_counters_against_a_report(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     csv = DATA / "ncu" / "cnn" / "details.csv"
-    rc, out, _ = run(["diff", csv, B8, "--kernel", "fused_conv2d_add_relu"], capsys)
+    rc, out, _ = run_cli(["diff", csv, B8, "--kernel", "fused_conv2d_add_relu"], capsys)
     assert rc == 0
     assert "base  details.csv (CSV export, no workspace)" in out
     assert "kernel level only; these CSV exports hold no per-instruction metrics" in out
@@ -188,7 +183,7 @@ def test_a_report_without_source_counters_compares_kernels_only(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     nosource = PAIRS / "cnn3_b8_nosource.ncu-rep"
-    rc, out, _ = run(["diff", nosource, B8, "-w", WS_B8, "--kernel", "mean"], capsys)
+    rc, out, _ = run_cli(["diff", nosource, B8, "-w", WS_B8, "--kernel", "mean"], capsys)
     assert rc == 0
     assert "base cnn3_b8_nosource.ncu-rep: kernel level only" in out and "SourceCounters" in out
     assert "SASS: the same opcodes and counts (executions not measured on both)" in out
@@ -201,7 +196,7 @@ def test_different_gpus_are_in_the_header(
     raw = DATA / "ncu" / "cnn" / "raw.csv"
     other = tmp_path / "raw.csv"  # what a report from another GPU differs in (see test_compare)
     other.write_text(raw.read_text().replace("NVIDIA H200", "NVIDIA A100-SXM4-80GB"))
-    rc, out, _ = run(["diff", raw, other], capsys)
+    rc, out, _ = run_cli(["diff", raw, other], capsys)
     assert rc == 0
     assert "NVIDIA H200" in out.splitlines()[0] and "NVIDIA A100-SXM4-80GB" in out.splitlines()[1]
     assert "different GPUs" in out
@@ -223,13 +218,13 @@ def test_different_gpus_are_in_the_header(
 def test_bad_input_is_a_message_not_a_traceback(
     args: list[object], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rc, out, err = run(["diff", *args], capsys)
+    rc, out, err = run_cli(["diff", *args], capsys)
     assert rc == 1
     assert message in err and "kernelscope: error:" in err
 
 
 def test_a_kernel_on_one_side_only_is_explained(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run(
+    rc, out, _ = run_cli(
         ["diff", B8, X8, "-w", WS_B8, "--w-new", WS_X8, "--kernel", "^fused_conv2d_add_relu"],
         capsys,
     )

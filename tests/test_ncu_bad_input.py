@@ -6,22 +6,15 @@ import time
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ncu_support import BAD, MLP, SMALL
 
-from kernelscope.core.cli import main as cli
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.csv_merge import import_csvs
 from kernelscope.core.ncu.csv_text import split_source_row
-
-
-def run_cli(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    rc = cli.main(args)
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return rc, out, err
 
 
 @pytest.mark.parametrize(
@@ -58,7 +51,7 @@ def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.Mo
     is incomplete"."""
     import ncu_report
 
-    from kernelscope.core.ncu.report_format import DecodedAction
+    from kernelscope.core.ncu.rep.decoded import DecodedLaunch
 
     def changed(self: object, *args: object) -> None:
         raise AttributeError("'IAction' object has no attribute 'source_info'")
@@ -69,11 +62,37 @@ def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.Mo
         profile.lines(profile.kernels()[0].name)
 
     def broken(self: object, *args: object) -> None:
-        raise AttributeError("'DecodedAction' object has no attribute 'metric_by_name'")
+        raise AttributeError("'DecodedLaunch' object has no attribute 'metric_by_name'")
 
-    monkeypatch.setattr(DecodedAction, "metric_by_name", broken)
+    monkeypatch.setattr(DecodedLaunch, "metric_by_name", broken)
     with pytest.raises(AttributeError, match="metric_by_name"):
         Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
+
+
+def test_a_bug_reading_details_is_raised_damaged_data_gives_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A launch's Details: damaged data (what NVIDIA's reader raises on it, RuntimeError) is
+    a launch without Details; a bug (an AttributeError here) is raised, not shown as a
+    launch without metrics."""
+    from kernelscope.core.ncu.rep.decoded import DecodedLaunch
+
+    profile = Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
+    launch = profile.launches[0].id
+
+    def broken(self: object, *args: object) -> None:
+        raise AttributeError("'DecodedLaunch' object has no attribute 'metric_by_name'")
+
+    monkeypatch.setattr(DecodedLaunch, "metric_by_name", broken)
+    with pytest.raises(AttributeError, match="metric_by_name"):
+        profile.launch_metrics(launch)
+
+    def damaged(self: object, *args: object) -> None:
+        raise RuntimeError("bad record")
+
+    monkeypatch.setattr(DecodedLaunch, "metric_by_name", damaged)
+    metrics = profile.launch_metrics(launch)
+    assert metrics.values == {} and metrics.source == "none"
 
 
 def test_csv_cut_mid_row_keeps_the_rows_before(capsys: pytest.CaptureFixture[str]) -> None:

@@ -17,7 +17,7 @@ from ncu_support import MLP
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB
 from kernelscope.core.ncu import SAMPLES, label_of
-from kernelscope.core.view import HotLine, hot_lines, open_document
+from kernelscope.core.view import HotLine, hot_lines, open_document, read_export_facts
 
 WS_MLP = Path(__file__).parent / "data" / "ws_mlp"
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
@@ -75,7 +75,7 @@ def _same_ranking(workspace: Path, report: Path, tmp_path: Path, capsys) -> None
     with KernelDB.open(db) as kdb:
         stored = {e.kernel_name: kdb.get(e.key).metrics for e in kdb.list_entries()}
     # what the window would export: the same summaries and times as the CLI stored
-    facts = document.export_facts()
+    facts = read_export_facts(document)
     assert {n: facts.line_summaries.get(n) for n in names} == {n: stored[n] for n in names}
     assert dict(facts.times) == document.kernel_times() and set(facts.times) == set(names)
     compared = 0

@@ -13,7 +13,7 @@ import pytest
 from process_support import command_line, descendants, still_alive
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.ncu.prefill import fill_cache_in_child, is_cached
+from kernelscope.core.view.prefill import fill_cache_in_child, is_cached
 
 REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
@@ -49,6 +49,15 @@ def test_parent_reads_only_the_cache_the_child_filled(tmp_path: Path) -> None:
         assert _open_in_fresh_process(REPORT, tmp_path) == ["4", "False"]
 
 
+def test_the_child_loads_nothing_before_nvidias_reader() -> None:
+    """``python -m kernelscope.core.view.prefill`` imports its package and its module before
+    its ``__main__`` loads NVIDIA's reader, which must come before numpy (see
+    ``ncu.load_reader_first``): neither may load numpy."""
+    code = "import sys, kernelscope.core.view.prefill; print('numpy' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False"]
+
+
 def test_a_failure_in_the_child_is_reported_not_retried_in_the_parent(tmp_path: Path) -> None:
     damaged = tmp_path / "damaged.ncu-rep"
     damaged.write_bytes(REPORT.read_bytes()[:5000])
@@ -71,7 +80,7 @@ class _WhileReading:
         if self.children:
             return
         self.children = [
-            pid for pid in descendants() if "kernelscope.core.ncu.prefill" in command_line(pid)
+            pid for pid in descendants() if "kernelscope.core.view.prefill" in command_line(pid)
         ]
         if self.send is not None:
             os.kill(self.children[0], self.send)
@@ -107,7 +116,7 @@ def test_a_crash_of_the_child_is_an_error_naming_the_signal(
 
 FIRST = """
 import sys, threading
-from kernelscope.core.ncu.prefill import is_cached
+from kernelscope.core.view.prefill import is_cached
 from kernelscope.core.view import open_document
 shown, views = [], []
 

@@ -206,3 +206,21 @@ def test_cli_coverage_of_an_empty_db_lists_what_is_missing(
     bad.write_bytes(b"not a model")
     assert cli.main(["nnfusion-coverage", str(bad), "--db", str(tmp_path / "k.db")]) == 1
     assert "not a readable ONNX model" in capsys.readouterr().err
+
+
+def test_a_tensor_type_nnfusion_lacks_fails_the_coverage_not_the_identifier(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """NNFusion has no element type for complex tensors: no identifier is made up for them
+    (it would read as a kernel the DB lacks); the coverage says why it cannot answer."""
+    from onnx import TensorProto, helper, save_model
+
+    c64 = [helper.make_tensor_value_info(n, TensorProto.COMPLEX64, [2, 2]) for n in "abc"]
+    graph = helper.make_graph([helper.make_node("Add", ["a", "b"], ["c"], "add")], "g", c64[:2],
+                              c64[2:])  # fmt: skip
+    model = tmp_path / "complex.onnx"
+    save_model(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), model)
+    with pytest.raises(KernelscopeError, match="add: NNFusion has no element type for complex64"):
+        nnfusion_graph(model)
+    assert cli.main(["nnfusion-coverage", str(model), "--db", str(tmp_path / "k.db")]) == 1
+    assert "cannot compile this model" in capsys.readouterr().err

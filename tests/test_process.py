@@ -13,7 +13,13 @@ import pytest
 from process_support import descendants, still_alive
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.process import ChildCrashed, ProcessError, run_child, run_process
+from kernelscope.core.process import (
+    ChildCrashed,
+    ChildFailed,
+    ProcessError,
+    run_child,
+    run_process,
+)
 
 TESTS = Path(__file__).parent
 
@@ -189,12 +195,14 @@ def test_a_bug_in_a_child_names_the_step_and_keeps_the_traceback(
     probe_path: None, tmp_path: Path
 ) -> None:
     log = tmp_path / "child.log"
-    with pytest.raises(
-        KernelscopeError, match=r"probing failed in probing: ValueError: a bug"
-    ) as err:
+    with pytest.raises(ChildFailed, match=r"probing failed in probing: ValueError: a bug") as err:
         run_child("child_probe", ["bug"], "probing", log_file=log)
     assert "Traceback" in err.value.details and "child_probe.py" in err.value.details
     assert str(log) in err.value.hint
+    # said of what a child started ahead of its work turned out to do (the build child)
+    named = err.value.renamed("probing model.onnx")
+    assert named.message == "probing model.onnx failed in probing: ValueError: a bug"
+    assert (named.hint, named.details) == (err.value.hint, err.value.details)
 
 
 def test_a_crashed_child_names_step_signal_and_log(probe_path: None, tmp_path: Path) -> None:
@@ -207,6 +215,11 @@ def test_a_crashed_child_names_step_signal_and_log(probe_path: None, tmp_path: P
     assert "a print goes to the log" in text
     assert "Fatal Python error: Segmentation fault" in text and "child_probe.py" in text
     assert err.value.details == ""  # the stack dump stays in the log, not below the message
+    named = err.value.renamed("probing model.onnx")
+    assert named.message == (
+        "probing model.onnx crashed in probing: killed by SIGSEGV (Segmentation fault)"
+    )
+    assert (named.hint, named.details) == (err.value.hint, err.value.details)
 
 
 def test_a_child_that_exits_without_a_result_is_reported(probe_path: None) -> None:

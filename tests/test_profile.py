@@ -189,15 +189,6 @@ def _stand_in_ncu(tmp_path: Path, body: str, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("KERNELSCOPE_NCU", str(script))
 
 
-@pytest.fixture()
-def ws_with_profile(build_once, tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    shutil.copytree(build_once("small_cnn.onnx").path, ws)
-    (ws / "profiles").mkdir()
-    shutil.copy(H200_REPORT, ws / "profiles" / "earlier.ncu-rep")
-    return ws
-
-
 HALF_THEN_FAIL = """
 out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
 [ -n "$out" ] || exit 2
@@ -243,6 +234,26 @@ def test_a_kernel_filter_run_counts_the_launches_ncu_names_without_an_index(
     assert "profiling fused_conv2d_add_relu_kernel (1 of 1)" in steps
 
 
+def test_cli_profile_prints_the_hottest_lines_of_what_it_profiled(
+    ws_with_profile: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``kernelscope profile`` ends with ``kernelscope hot``'s table of the new report (the
+    stand-in ncu stands in for the GPU too: there is none here)."""
+    from kernelscope.core import profiling
+
+    _stand_in_ncu(tmp_path, FILTERED_RUN, monkeypatch)
+    monkeypatch.setenv("H200", str(H200_REPORT))
+    monkeypatch.setattr(profiling, "profiling_problem", lambda: None)
+    assert main(["profile", str(ws_with_profile), "--top", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("profiled 1 kernel launches in ")
+    assert out[1].startswith("hottest lines by # Samples")
+    assert len(out) == 2 + 1 + 3  # the table's header and its 3 lines
+
+
 def test_missing_counter_permission_names_the_driver_setting(
     ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -265,6 +276,8 @@ def test_cancel_stops_ncu_and_discards_the_partial_report(
         tmp_path,
         'out=""; while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done\n'
         '[ -n "$out" ] || exit 2\n'
+        # as ncu does, it stops on SIGINT (but leaves a process behind: the group goes)
+        "trap 'exit 130' INT\n"
         'echo partial > "$out.ncu-rep"; sleep 60 &\n'
         "echo '==PROF== Profiling \"k\" - 0: 0%'; wait\n",
         monkeypatch,

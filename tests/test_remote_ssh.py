@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tarfile
@@ -197,17 +196,8 @@ wait
 """
 
 
-@pytest.fixture()
-def ws(build_once, tmp_path: Path) -> Path:
-    path = tmp_path / "ws"
-    shutil.copytree(build_once("small_cnn.onnx").path, path)
-    (path / "profiles").mkdir()
-    shutil.copy(H200_REPORT, path / "profiles" / "earlier.ncu-rep")
-    return path
-
-
 def test_cancel_stops_the_remote_ncu_tree_and_removes_the_remote_folder(
-    ssh_server: SshServer, ws: Path, tmp_path: Path
+    ssh_server: SshServer, ws_with_profile: Path, tmp_path: Path
 ) -> None:
     pidfile = tmp_path / "pids"
     ncu = stand_in(tmp_path, "ncu", TREE_NCU.replace("PIDFILE", str(pidfile)))
@@ -220,7 +210,7 @@ def test_cancel_stops_the_remote_ncu_tree_and_removes_the_remote_folder(
     with pytest.raises(Cancelled):
         profile_workspace(
             ProfileRequest(
-                workspace=ws,
+                workspace=ws_with_profile,
                 name="new",
                 host=ssh_server.target,
                 ssh_options=list(ssh_server.options),
@@ -233,11 +223,11 @@ def test_cancel_stops_the_remote_ncu_tree_and_removes_the_remote_folder(
     assert len(pids) == 3
     assert pids_gone([int(p) for p in pids]), "a remote process outlived the Cancel"
     assert not Path(folder).exists() and ssh_server.leftovers() == []
-    assert sorted(os.listdir(ws / "profiles")) == ["earlier.ncu-rep"]
+    assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
 
 
 def test_ncu_dying_mid_run_is_reported_and_leaves_nothing(
-    ssh_server: SshServer, ws: Path, tmp_path: Path
+    ssh_server: SshServer, ws_with_profile: Path, tmp_path: Path
 ) -> None:
     ncu = stand_in(
         tmp_path,
@@ -247,13 +237,13 @@ def test_ncu_dying_mid_run_is_reported_and_leaves_nothing(
     with pytest.raises(KernelscopeError, match=r"ncu failed \(exit code 137\)"):
         profile_workspace(
             ProfileRequest(
-                workspace=ws,
+                workspace=ws_with_profile,
                 host=ssh_server.target,
                 ssh_options=list(ssh_server.options),
                 remote_ncu=str(ncu),
             )
         )
-    assert sorted(os.listdir(ws / "profiles")) == ["earlier.ncu-rep"]
+    assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
     assert ssh_server.leftovers() == []
 
 
@@ -278,14 +268,14 @@ def test_unreachable_host_in_the_cli(tmp_path: Path) -> None:
 
 
 def test_remote_timeline_on_a_host_without_gpu_says_so_and_leaves_nothing(
-    ssh_server: SshServer, ws: Path, tmp_path: Path
+    ssh_server: SshServer, ws_with_profile: Path, tmp_path: Path
 ) -> None:
     """The whole remote path runs for real (copy, supervisor, the runner with TVM), up to
     the GPU this host does not have."""
     with pytest.raises(KernelscopeError, match="could not be measured on") as err:
         measure_timeline(
             TimelineRequest(
-                workspace=ws,
+                workspace=ws_with_profile,
                 warmup=0,
                 repeat=1,
                 host=ssh_server.target,
@@ -296,5 +286,5 @@ def test_remote_timeline_on_a_host_without_gpu_says_so_and_leaves_nothing(
         )
     assert "GPU" in err.value.message or "driver" in err.value.message
     assert "--host" in err.value.hint
-    assert not (ws / "timelines").exists()
+    assert not (ws_with_profile / "timelines").exists()
     assert ssh_server.leftovers() == []

@@ -1,4 +1,4 @@
-"""The report decoder (``ncu.report_format``) against NVIDIA's reader: every number the kernel
+"""The report decoder (``ncu.rep``) against NVIDIA's reader: every number the kernel
 list, the Source view and the Details view show must be what ncu_report gives, on every real
 report in tests/data; and a report of many launches of one module parses one ncu_report
 action, not one per launch."""
@@ -14,8 +14,9 @@ import pytest
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.detail_metrics import METRIC_NAMES
+from kernelscope.core.ncu.rep.container import ReportFile
+from kernelscope.core.ncu.rep.wire import Unsupported
 from kernelscope.core.ncu.report import ReportReader
-from kernelscope.core.ncu.report_format import ReportFile, Unsupported
 
 DATA = Path(__file__).parent / "data"
 REPORTS = sorted(p for p in DATA.rglob("*.ncu-rep") if p.parent.name != "bad") + [

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import csv
+import gzip
 import json
 import os
 import shlex
@@ -77,11 +78,13 @@ def test_the_report_gives_the_full_names_of_shortened_launches(tmp_path: Path) -
     """Where the log shortened names, the report's names (decoded from the file) are the
     profiled kernels: the demo's real 39-launch SqueezeNet report, each launch printed as
     ncu prints it (the rule the real logs show: more than 31 characters, 29 and "...")."""
-    report = Path(__file__).parents[1] / "resources" / "demo" / "squeezenet_h200.ncu-rep"
-    from kernelscope.core.ncu.report_format import ReportFile
+    packed = Path(__file__).parents[1] / "resources" / "demo" / "squeezenet_h200.ncu-rep.gz"
+    report = tmp_path / "squeezenet_h200.ncu-rep"
+    with gzip.open(packed, "rb") as src, report.open("wb") as out:
+        shutil.copyfileobj(src, out)  # the demo ships its report gzipped
+    from kernelscope.core.ncu.rep.decoded import read_launches
 
-    with ReportFile(report) as f:
-        names = [f.action(i).name() for i in range(len(f))]
+    names = [launch.name() for launch in read_launches(report)]
     shown = [n if len(n) <= 31 else n[:29] + "..." for n in names]
     log = "".join(
         f'==PROF== Profiling "{n}" - {i}: 0%....50%....100% - 9 passes\n'

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from kernelscope.core.kernel_db import profile_times
 from kernelscope.core.ncu import KERNEL_METRICS, Profile
 from kernelscope.core.view import (
     SASS_COUNT,
+    compare_documents,
     document_from_profile,
     document_from_workspace,
     hot_lines,
@@ -57,6 +59,33 @@ def test_a_document_hands_out_finished_values() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         document.summaries[0].name = "renamed"
     assert isinstance(document.summaries, tuple)
+
+
+def test_the_live_profile_is_read_through_the_documents_session_alone() -> None:
+    """The document holds values, never the live profile; a comparison of two documents reads
+    their profiles only with both sessions held, so it waits while either is being read."""
+    base, new = open_document(MLP / "mlp.ncu-rep"), open_document(MLP / "mlp.ncu-rep")
+    assert not [k for k, v in vars(base).items() if isinstance(v, Profile)]
+    comparison = compare_documents(base, new)
+    known = comparison.kernel("softmax_kernel")  # compared once: asking again reads nothing
+    busy, release = threading.Event(), threading.Event()
+
+    def hold(profile: Profile) -> None:
+        busy.set()
+        release.wait(30)
+
+    holder = threading.Thread(target=lambda: base.session.read("a test", hold))
+    holder.start()
+    assert busy.wait(30)
+    compared: list[object] = []
+    reader = threading.Thread(target=lambda: compared.append(comparison.kernel("softmax_kernel")))
+    reader.start()
+    reader.join(0.5)
+    assert not compared, "the comparison read a profile while its document's session was held"
+    release.set()
+    holder.join()
+    reader.join(60)
+    assert compared == [known]
 
 
 def test_workspace_sources_come_from_the_one_lookup(tmp_path: Path) -> None:

@@ -6,7 +6,6 @@ no remote folder, the bad logins, and "Profile this kernel" over SSH opening its
 
 from __future__ import annotations
 
-import shutil
 import sys
 from pathlib import Path
 
@@ -153,23 +152,14 @@ cp REPORT "$out.ncu-rep"
 """
 
 
-@pytest.fixture()
-def ws(build_once, tmp_path: Path) -> Path:
-    path = tmp_path / "small_cnn.kscope"
-    shutil.copytree(build_once("small_cnn.onnx").path, path)
-    (path / "profiles").mkdir()
-    shutil.copy(H200_REPORT, path / "profiles" / "earlier.ncu-rep")
-    return path
-
-
 def test_profile_on_the_host_streams_each_kernel_and_opens_the_report(
-    qtbot, make_window, ssh_server: SshServer, ws: Path, tmp_path: Path
+    qtbot, make_window, ssh_server: SshServer, ws_with_profile: Path, tmp_path: Path
 ) -> None:
     body = STREAMING_NCU.replace("KERNELS", " ".join(SMALL_CNN)).replace("REPORT", str(H200_REPORT))
     ncu = stand_in(tmp_path, "ncu", body)
     window = make_window()
     dialog = _dialog(qtbot, window, _entry(ssh_server, ncu=str(ncu)), workspace=None)
-    dialog.output.setText(str(ws))
+    dialog.output.setText(str(ws_with_profile))
     dialog.build.setChecked(False)
     dialog.profile.setChecked(True)
     dialog.report_name.setText("on-host")
@@ -180,8 +170,8 @@ def test_profile_on_the_host_streams_each_kernel_and_opens_the_report(
         assert f"[profile] profiling {kernel} (launch {i})" in log
     assert "[copy] copying the workspace to" in log and "[fetch]" in log
     assert "profiled 4 kernel launches" in log
-    assert Path(opened.args[0]) == ws
-    assert sorted(p.name for p in (ws / "profiles").iterdir()) == [
+    assert Path(opened.args[0]) == ws_with_profile
+    assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == [
         "earlier.ncu-rep",
         "on-host.ncu-rep",
     ]
@@ -199,13 +189,13 @@ wait
 
 
 def test_cancel_stops_the_remote_run_and_leaves_nothing(
-    qtbot, make_window, ssh_server: SshServer, ws: Path, tmp_path: Path
+    qtbot, make_window, ssh_server: SshServer, ws_with_profile: Path, tmp_path: Path
 ) -> None:
     pidfile = tmp_path / "pids"
     ncu = stand_in(tmp_path, "ncu", TREE_NCU.replace("PIDFILE", str(pidfile)))
     window = make_window()
     dialog = _dialog(qtbot, window, _entry(ssh_server, ncu=str(ncu)))
-    dialog.output.setText(str(ws))
+    dialog.output.setText(str(ws_with_profile))
     dialog.build.setChecked(False)
     dialog.profile.setChecked(True)
     dialog.start.click()
@@ -217,7 +207,7 @@ def test_cancel_stops_the_remote_run_and_leaves_nothing(
     folder, *pids = pidfile.read_text().split()
     assert pids_gone([int(p) for p in pids]), "a remote process outlived the Cancel"
     assert not Path(folder).exists() and ssh_server.leftovers() == []
-    assert sorted(p.name for p in (ws / "profiles").iterdir()) == ["earlier.ncu-rep"]
+    assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == ["earlier.ncu-rep"]
     assert dialog.cancel.text() == "Close"
     dialog.close()
 
@@ -240,11 +230,11 @@ open("ARGS", "w").write(" ".join(args))
 
 
 def test_profile_this_kernel_runs_on_the_timelines_host_and_opens_the_result(
-    qtbot, make_window, ssh_server: SshServer, ws: Path, tmp_path: Path
+    qtbot, make_window, ssh_server: SshServer, ws_with_profile: Path, tmp_path: Path
 ) -> None:
     from kernelscope.core.workspace import Workspace
 
-    workspace = Workspace.open(ws)
+    workspace = Workspace.open(ws_with_profile)
     timeline = runner_timeline(workspace)
     timeline.meta["host"] = ssh_server.target  # measured there
     timeline.save(timelines_dir(workspace) / "on-host.json")
@@ -258,7 +248,7 @@ def test_profile_this_kernel_runs_on_the_timelines_host_and_opens_the_result(
     ncu.chmod(0o755)
     HostStore(QSettings()).remember(_entry(ssh_server, ncu=str(ncu)))
     QSettings().setValue("build_dialog/ncu_set", "basic")  # as Build & Profile left it
-    window = make_window(ws)
+    window = make_window(ws_with_profile)
     panel = window.timeline_panel
     qtbot.waitUntil(lambda: panel.timeline is not None)
     panel.choose_call(2)  # transpose_kernel
@@ -266,9 +256,12 @@ def test_profile_this_kernel_runs_on_the_timelines_host_and_opens_the_result(
     with qtbot.waitSignal(window.document_opened, timeout=WAIT):
         panel.profile_button.click()
     qtbot.waitUntil(lambda: not window.busy, timeout=WAIT)
-    reports = sorted(p.name for p in (ws / "profiles").iterdir())
+    reports = sorted(p.name for p in (ws_with_profile / "profiles").iterdir())
     assert reports == ["call2-transpose_kernel.ncu-rep", "earlier.ncu-rep"]
-    assert window.selection.document.path == ws / "profiles" / "call2-transpose_kernel.ncu-rep"
+    assert (
+        window.selection.document.path
+        == ws_with_profile / "profiles" / "call2-transpose_kernel.ncu-rep"
+    )
     assert window.selection.kernel.name == "transpose_kernel"
     args = (tmp_path / "ncu-args").read_text()
     assert "--set basic" in args and "--launch-skip 6 --launch-count 1" in args  # 4 + 2
@@ -277,10 +270,10 @@ def test_profile_this_kernel_runs_on_the_timelines_host_and_opens_the_result(
 
 
 def test_measuring_on_a_host_without_gpu_says_so_and_leaves_nothing(
-    qtbot, make_window, ssh_server: SshServer, ws: Path, tmp_path: Path
+    qtbot, make_window, ssh_server: SshServer, ws_with_profile: Path, tmp_path: Path
 ) -> None:
     HostStore(QSettings()).remember(_entry(ssh_server, runtime_root=str(tmp_path / "none")))
-    window = make_window(ws)
+    window = make_window(ws_with_profile)
     panel = window.timeline_panel
     panel.where.setCurrentText(ssh_server.target)
     panel.measure_button.click()
@@ -291,7 +284,7 @@ def test_measuring_on_a_host_without_gpu_says_so_and_leaves_nothing(
     box = next(w for w in window.findChildren(QMessageBox) if w.isVisible())
     assert "could not be measured on" in box.text() + box.informativeText()
     qtbot.waitUntil(lambda: panel.job is None, timeout=WAIT)
-    assert not (ws / "timelines").exists() and ssh_server.leftovers() == []
+    assert not (ws_with_profile / "timelines").exists() and ssh_server.leftovers() == []
     box.close()
 
 

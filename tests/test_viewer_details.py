@@ -33,7 +33,7 @@ from viewer_support import open_and_settle, settle
 from kernelscope.core.cli import main as cli
 from kernelscope.core.ncu import Profile, kernel_details, stall_breakdown
 from kernelscope.core.roofline import roofline
-from kernelscope.core.view import open_document
+from kernelscope.core.view import open_document, read_headroom
 from kernelscope.viewer.app import run
 from kernelscope.viewer.panels.details_pane import metric_rows, metric_tooltip, stall_rows
 from kernelscope.viewer.panels.headroom_panel import SAVINGS, HeadroomModel
@@ -230,7 +230,7 @@ def test_headroom_list_sorts_by_savings_and_keeps_never_launched_last(
     window = make_window(ws)
     panel = window.show_pane("headroom")
     settle(qtbot, window)
-    truth = open_document(ws).headroom()
+    truth = read_headroom(open_document(ws))
     qtmodeltester.check(panel.model)
     proxy = panel.proxy
     names = [item_data(proxy.index(r, 0), KeyRole) for r in range(proxy.rowCount())]

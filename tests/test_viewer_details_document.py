@@ -12,27 +12,39 @@ from details_support import MATMUL, REPORT, RESHAPE, WS_MLP, unlaunched_workspac
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import SAMPLES, Profile, first_and_hottest, kernel_details, label_of
 from kernelscope.core.roofline import headroom, roofline
-from kernelscope.core.view import Selection, open_document
+from kernelscope.core.view import (
+    Selection,
+    hot_lines,
+    open_document,
+    read_details,
+    read_headroom,
+    read_roofline,
+)
 
 
 def test_details_roofline_and_headroom_are_the_profiles() -> None:
     document = open_document(REPORT)
     profile = Profile.open(REPORT)
-    mine, truth = document.details(MATMUL), kernel_details(profile, MATMUL)
+    mine, truth = read_details(document, MATMUL), kernel_details(profile, MATMUL)
     assert mine.to_json() == truth.to_json()
     assert {n: m.description for n, m in mine.metrics.items()} == {
         n: m.description for n, m in truth.metrics.items()
     }
-    assert document.details(MATMUL, launch=truth.launch_ids[0]).launch_ids == truth.launch_ids
-    assert document.roofline().to_json() == roofline(profile).to_json()
-    assert document.roofline(MATMUL).to_json() == roofline(profile, MATMUL).to_json()
-    assert document.headroom().to_json() == headroom(profile).to_json()
+    assert read_details(document, MATMUL, launch=truth.launch_ids[0]).launch_ids == truth.launch_ids
+    assert read_roofline(document).to_json() == roofline(profile).to_json()
+    assert read_roofline(document, MATMUL).to_json() == roofline(profile, MATMUL).to_json()
+    assert read_headroom(document).to_json() == headroom(profile).to_json()
 
 
 def test_without_a_profile_each_view_says_where_its_numbers_come_from() -> None:
     document = open_document(WS_MLP)
     assert not document.has_profile
-    for ask in (lambda: document.details(MATMUL), document.roofline, document.headroom):
+    asks = (
+        lambda: read_details(document, MATMUL),
+        lambda: read_roofline(document),
+        lambda: read_headroom(document),
+    )
+    for ask in asks:
         with pytest.raises(KernelscopeError, match="no Nsight Compute profile") as caught:
             ask()
         assert "profile the workspace" in caught.value.hint
@@ -49,11 +61,11 @@ def test_never_launched_kernels_are_listed_before_and_after_profiling(tmp_path: 
     assert profiled.never_launched == {RESHAPE}
     view = profiled.kernel(RESHAPE)  # from the workspace: its source and SASS
     assert view.instructions and not any(view.instruction_metrics)
-    assert profiled.hot_lines("smsp__pcsamp_sample_count", RESHAPE) == []
-    assert profiled.hot_lines("smsp__pcsamp_sample_count", MATMUL)
+    assert hot_lines(profiled, "smsp__pcsamp_sample_count", RESHAPE) == []
+    assert hot_lines(profiled, "smsp__pcsamp_sample_count", MATMUL)
     with pytest.raises(KernelscopeError, match="never launches it"):
-        profiled.details(RESHAPE)
-    rows = profiled.headroom().rows
+        read_details(profiled, RESHAPE)
+    rows = read_headroom(profiled).rows
     assert rows[-1].kernel == RESHAPE and not rows[-1].launched
     assert rows[0].operator_ns is not None, "the workspace gives the operator column"
 

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QMessageBox
 from viewer_support import WORKSPACE, open_and_settle, settle
 
 from kernelscope.core.kernel_db import KernelDB, export_workspace
-from kernelscope.core.ncu.prefill import is_cached
 from kernelscope.core.view import open_document
+from kernelscope.core.view.prefill import is_cached
 from kernelscope.viewer.panels.kernel_db_model import PROFILE, STORED, KernelDbModel
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"

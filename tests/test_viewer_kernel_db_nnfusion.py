@@ -286,7 +286,7 @@ def test_build_missing_runs_with_progress_and_cancel_and_leaves_nothing_missing(
 
 
 def test_bad_models_are_explained_in_the_coverage_tab(
-    qtbot, make_window, built, tmp_path: Path
+    qtbot, make_window, built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Weights as graph inputs (the initializer copy offered and written from the open
     workspace), an operator nobody follows, a file that is no ONNX, a Gemm NNFusion's
@@ -329,6 +329,13 @@ def test_bad_models_are_explained_in_the_coverage_tab(
     _coverage(qtbot, window, gemm)
     assert "NNFusion would crash" in view.banner.text()
     assert not any(b.isVisible() for b in window.findChildren(QMessageBox)), "all in the tab"
+    _coverage(qtbot, window, square_matmul(tmp_path / "matmul.onnx"))
+    with monkeypatch.context() as env:  # the check's own failure too: here, no NNFusion
+        env.setenv("KERNELSCOPE_NNFUSION", str(tmp_path / "no-nnfusion"))
+        with qtbot.waitSignal(view.finished):
+            view.check_button.click()
+    assert "no-nnfusion" in view.banner.text()
+    assert not any(b.isVisible() for b in window.findChildren(QMessageBox))
     nnfusion_binary()  # the rest needs the real NNFusion
     _coverage(qtbot, window, MODELS / "unsupported_op.onnx")
     with qtbot.waitSignal(view.finished, timeout=BUILD_MS):

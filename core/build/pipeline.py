@@ -46,7 +46,7 @@ from typing import Any, BinaryIO
 
 from ..errors import Cancelled, KernelscopeError
 from ..paths import cache_root, model_sha256
-from ..process import ChildChannel, ChildCrashed, run_child
+from ..process import ChildChannel, ChildCrashed, ChildFailed, run_child
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
 from ..workspace import (
@@ -309,23 +309,19 @@ class BuildChild:
         if isinstance(error, Cancelled):
             raise Cancelled(what) from error
         if isinstance(error, ChildCrashed):
-            message = error.message.replace("building", what, 1)
-            logger.info("%s; log kept in %s", message, self.log_file)  # the error says it
+            crash = error.renamed(what)
+            logger.info("%s; log kept in %s", crash.message, self.log_file)  # the error says it
             raise KernelscopeError(
-                message,
-                hint=f"nothing was changed in {plan.output}; {error.hint}",
-                details=error.details,
+                crash.message,
+                hint=f"nothing was changed in {plan.output}; {crash.hint}",
+                details=crash.details,
             ) from error
         if error is not None:
             if not (isinstance(error, KernelscopeError) and str(self.log_file) in error.hint):
                 self.log_file.unlink(missing_ok=True)  # an error told in full: no log kept
-            if isinstance(error, KernelscopeError) and error.message.startswith("building "):
-                raise KernelscopeError(
-                    error.message.replace("building", what, 1),
-                    hint=error.hint,
-                    details=error.details,
-                ) from error
-            raise error
+            if isinstance(error, ChildFailed):
+                raise error.renamed(what) from error
+            raise error  # the child's own error (its message) or the parent's
         self.log_file.unlink(missing_ok=True)  # kept only for a build that crashed
         return Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
 

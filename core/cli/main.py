@@ -30,7 +30,7 @@ COMMAND_MODULES = (
     "nnfusion",
     "environment",
 )
-# Which module registers each command (tests/test_architecture.py keeps this true).
+# Which module registers each command (tests/test_cli_imports.py keeps this true).
 COMMANDS = {
     "build": "build",
     "doctor": "environment",

@@ -6,6 +6,7 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -206,11 +207,33 @@ def _kernels_json(profile: Profile, by_kernel: bool) -> dict[str, Any]:
 
 # ---- hot -------------------------------------------------------------------------------------
 def _hot(args: argparse.Namespace) -> int:
-    ws = Workspace.open(args.workspace) if args.workspace else None
-    profile = Profile.open(args.inputs, workspace=ws, search_paths=args.source_path)
+    return print_hot_lines(
+        args.inputs,
+        workspace=args.workspace,
+        search_paths=args.source_path,
+        metric=args.metric,
+        top=args.top,
+        kernel=args.kernel,
+        as_json=args.json,
+    )
+
+
+def print_hot_lines(
+    inputs: Sequence[Path],
+    *,
+    workspace: Path | None = None,
+    search_paths: Sequence[Path] = (),
+    metric: str = SAMPLES,
+    top: int = 20,
+    kernel: str | None = None,
+    as_json: bool = False,
+) -> int:
+    """What ``kernelscope hot`` prints (also after ``profile`` and ``timeline --profile``)."""
+    ws = Workspace.open(workspace) if workspace else None
+    profile = Profile.open(list(inputs), workspace=ws, search_paths=list(search_paths))
     _warn(profile)
-    metric = profile.resolve_metric(args.metric)
-    kernel = profile.kernel(args.kernel).name if args.kernel else None
+    metric = profile.resolve_metric(metric)
+    kernel = profile.kernel(kernel).name if kernel else None
     names = [kernel] if kernel else [k.name for k in profile.kernels()]
     profile.prefetch([x.id for name in names for x in profile.kernel(name).launches])  # at once
     problems = {n: p for n in names if (p := profile.correlation_problem(n))}
@@ -221,8 +244,8 @@ def _hot(args: argparse.Namespace) -> int:
         raise KernelscopeError(
             f"no source-line metrics in {profile.name}: {next(iter(problems.values()))}"
         )
-    hot = profile.hot_lines(metric=metric, top=args.top, kernel=kernel)
-    if args.json:
+    hot = profile.hot_lines(metric=metric, top=top, kernel=kernel)
+    if as_json:
         print(json.dumps(_hot_json(profile, hot, metric), indent=1))
         return 0
     if not hot:

@@ -134,7 +134,7 @@ def _run(args: argparse.Namespace) -> int:
 
 def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
     from ..profiling import profile_workspace, profiling_problem
-    from .main import main as cli_main
+    from .ncu import print_hot_lines
 
     request = _request(args, workspace)
     if not request.host:
@@ -148,4 +148,4 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
     with TerminalProgress() as progress:
         result = profile_workspace(request, progress=progress)
     print(f"profiled {result.launches} kernel launches in {result.seconds:.1f} s: {result.report}")
-    return cli_main(["hot", str(result.report), "-w", str(workspace), "--top", str(args.top)])
+    return print_hot_lines([result.report], workspace=workspace, top=args.top)

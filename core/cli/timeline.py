@@ -237,7 +237,7 @@ def _print_selection(
 
 def _profile(args: argparse.Namespace, timeline: Timeline, workspace: Path | None) -> int:
     from ..timeline import profile_call
-    from .main import main as cli_main
+    from .ncu import print_hot_lines
 
     if workspace is None:
         raise KernelscopeError(
@@ -254,4 +254,4 @@ def _profile(args: argparse.Namespace, timeline: Timeline, workspace: Path | Non
             **_ncu_options(args, timeline),
         )
     print(f"profiled {result.launches} kernel launch in {result.seconds:.1f} s: {result.report}")
-    return cli_main(["hot", str(result.report), "-w", str(workspace), "--top", str(args.top)])
+    return print_hot_lines([result.report], workspace=workspace, top=args.top)

@@ -177,9 +177,9 @@ def open_comparison(
 class Comparison:
     """Two opened profiles and what is known of their builds; see the module docstring.
 
-    The viewer makes one from two open documents: ``new.compare_to(base)``
-    (``view.ViewDocument.compare_to``). A workspace that is not
-    the build of its profile (``workspace_misfit``) is not used, with a note saying why.
+    The viewer makes one from two open documents (``view.compare_documents``). A workspace
+    that is not the build of its profile (``workspace_misfit``) is not used, with a note
+    saying why.
     """
 
     def __init__(

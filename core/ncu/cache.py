@@ -8,7 +8,7 @@ keys of files already seen (by path, size, inode and modification and change tim
 or copying the report does not lose its cache.
 
 The key of CSV exports hashes every byte. The key of an ``.ncu-rep`` hashes what identifies
-its content (``report_format.ReportFile.identify``: everything but the middle of each
+its content (``rep.container.ReportFile.identify``: everything but the middle of each
 launch's result, ~10% of a large report; every launch's timestamps and every module in
 full), so a 74 MB report is keyed in milliseconds; a report the decoder does not know is
 hashed in full.
@@ -53,7 +53,8 @@ def _hash_files(paths: Sequence[Path]) -> str:
 def _report_key(path: Path) -> str | None:
     """The key of one ``.ncu-rep`` from what identifies it; None when the decoder does not
     know the file (it is then hashed in full)."""
-    from .report_format import ReportFile, Unsupported
+    from .rep.container import ReportFile
+    from .rep.wire import Unsupported
 
     try:
         report = ReportFile(path)

@@ -8,19 +8,21 @@ report and parses a launch, then reads one request from its stdin (the PCs of ea
 launch: a launch of each module, ``report.ReportReader._lookup``), answers with their
 (file, line) and exits. The caller meanwhile decodes what it needs from the file.
 
-Run as ``python -m kernelscope.core.ncu.line_child REPORT`` by ``LineChild``.
+This is the caller's side; the child is ``line_child_main``
+(``python -m kernelscope.core.ncu.line_child_main REPORT``). One request, one line of JSON on
+the child's stdin: ``{"lookups": [[launch, [pc, ...]], ...]}``; the answer, the child's result:
+``{"locations": [[[file, line] or null, ...], ...]}``, in the same order.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import sys
 import threading
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from ..process import ChildChannel, child_main, run_child
+from ..process import run_child
 from ..tasks import Cancel
 from .records import Location
 
@@ -46,7 +48,7 @@ class LineChild:
     def _run(self) -> None:
         try:
             self._result = run_child(
-                "kernelscope.core.ncu.line_child",
+                "kernelscope.core.ncu.line_child_main",
                 [str(self.report)],
                 f"reading the line table of {self.report.name}",
                 cancel=self._cancel,
@@ -73,31 +75,3 @@ class LineChild:
         if not self._handed.is_set():
             self._handed.set()
             self._thread.join()
-
-
-def _child(channel: ChildChannel, report: str) -> dict[str, Any]:
-    from .report import ReportReader
-
-    with channel.step("ncu_report"):
-        reader = ReportReader(report, decode=False)  # loads the report
-        reader._ncu_action(0)  # NVIDIA's first parsed launch pays for its set-up
-    line = sys.stdin.readline()
-    if not line.strip():
-        return {"locations": []}
-    out = []
-    with channel.step("ncu_report"):
-        for launch_id, pcs in json.loads(line)["lookups"]:
-            a = reader._ncu_action(launch_id)
-            found = []
-            for pc in pcs:
-                si = a.source_info(pc) if a is not None else None
-                found.append([si.file_name(), si.line()] if si is not None else None)
-            out.append(found)
-    return {"locations": out}
-
-
-if __name__ == "__main__":
-    from .report import load_reader_first
-
-    load_reader_first()  # before numpy: see there
-    child_main(lambda channel: _child(channel, sys.argv[1]))

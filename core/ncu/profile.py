@@ -129,7 +129,7 @@ class Profile:
         data, decoded from the file alone (cached nowhere, never NVIDIA's reader), for a
         kernel list that shows at once. ``await_child(part)``: another process (a child
         reading the report) fills the cache; this one never loads NVIDIA's reader and calls
-        ``await_child`` with the cache part it misses, to wait for it (``ncu.prefill``)."""
+        ``await_child`` with the cache part it misses, to wait for it (``view.prefill``)."""
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
@@ -612,13 +612,12 @@ class _ReportLoader(_Loader):
         return self.reader.sources_for(path)
 
     def launch_metrics(self, launch: Launch) -> LaunchMetrics:
-        from .report import NeedsReader
+        from .report import DAMAGED
 
         try:
             return self.reader.metrics(launch.id, METRIC_NAMES)
-        except NeedsReader:
-            raise
-        except Exception:  # a truncated launch fails in the SWIG layer
+        except DAMAGED as exc:  # a truncated launch: no Details; anything else is a bug
+            _log.info("%s: no Details for launch %d: %s", self.path, launch.id, exc)
             return LaunchMetrics({}, source="none")
 
 

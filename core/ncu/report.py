@@ -1,20 +1,18 @@
-"""Reading ``.ncu-rep`` reports: the numbers from the file itself (``report_format``), what
-needs NVIDIA's logic through NVIDIA's ``ncu_report`` module.
+"""Reading ``.ncu-rep`` reports: one reader over the two readers of ``rep`` (the numbers
+decoded from the file itself, what needs NVIDIA's logic through NVIDIA's ``ncu_report``), which
+it asks through one interface (``rep.launch.ReportLaunch``).
 
-Costs measured on the H200 fixtures (2 CPU cores): ``ncu_report`` parses a launch ("action")
-on first access, 15-40 ms and ~10 MB that stay per launch; its first action costs ~0.1 s, its
-first ``sass_by_pc`` ~0.4 s (a disassembler) and each action's first ``sass_by_pc`` or
-``source_info`` another 5-150 ms (its module's code and line table). So:
+What comes from where (costs: ``rep.nvidia`` and ``rep.decoded``):
 
 * the kernel list, per-instruction metrics, the Details metrics, rules, markers, sections and
-  embedded sources are decoded from the file (``report_format.DecodedAction``, ~1-3 ms a
+  embedded sources are decoded from the file (``rep.decoded.DecodedLaunch``, ~1-3 ms a
   launch, nothing kept), and only units and descriptions of metrics (NVIDIA's metric
   database, not in the file) are asked of ncu_report;
-* the line table (``source_info``) and SASS text come from ncu_report, through ONE action per
-  loaded module: an action answers for every function of its module (checked against each
-  launch's own action on every report in tests/data), so a 60-launch report of 5 kernels
-  parses one action, not 60;
-* a report the decoder does not know (``report_format.Unsupported``), or a launch it cannot
+* the line table (``source_info``) and SASS text come from ncu_report, through ONE launch per
+  loaded module: a launch answers for every function of its module (checked against each
+  launch's own on every report in tests/data), so a 60-launch report of 5 kernels parses one
+  launch, not 60;
+* a report the decoder does not know (``rep.wire.Unsupported``), or a launch it cannot
   decode, is read through ncu_report alone, as before.
 
 Per-PC metrics each have their own instance list (their own set of PCs); they are joined by
@@ -23,18 +21,14 @@ correlation id (the absolute PC), never by instance index.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import math
 import os
-import re
-import sys
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import KernelscopeError
-from .detail_metrics import BREAKDOWNS, LaunchMetrics, MetricRecord, SourceMarker
+from .detail_metrics import BREAKDOWNS, LaunchMetrics, MetricRecord
 from .metrics import (
     ENUM_LABELS,
     INT_FIELDS,
@@ -46,15 +40,16 @@ from .metrics import (
     STALLS_NOT_ISSUED,
     Kind,
 )
-from .records import InstructionTable, Launch, Location, RuleResult
-from .report_format import DecodedAction, DecodedMetric, MetricText, ReportFile, Unsupported
+from .records import InstructionTable, Launch, Location
+from .rep.container import ReportFile
+from .rep.decoded import DecodedLaunch, Layout, layout
+from .rep.launch import MetricText, NameBase, PerPc, ReportLaunch
+from .rep.nvidia import DAMAGED, NvidiaLaunch, NvidiaReport, load_reader_first
+from .rep.wire import Unsupported
 
 if TYPE_CHECKING:  # numpy loads with the first per-instruction table, not the kernel list
     import numpy as np
 
-# ncu_report's rule message types as the details CSV prints them.
-_RULE_KIND = {1: "INF", 2: "OPT", 3: "WRN", 4: "ERR"}
-_SPEEDUP_TYPE = {1: "local", 2: "global"}
 # Instanced per-PC metrics read for the Source view (group metrics are computed from these).
 _PC_METRICS = [m for m in SOURCE_METRICS if not m.key.startswith("group:")]
 _PC_KEYS = [m.key for m in _PC_METRICS]
@@ -63,55 +58,9 @@ _INSTRUCTION_BYTES = 16  # every SASS instruction since Volta
 # that loads NVIDIA's reader while this process decodes: ~0.2 s of its set-up overlapped.
 _LINE_CHILD_FROM = 16
 _MAX_FUNCTION_BYTES = 64 << 20  # a stop for damaged reports
-# What ncu_report raises on damaged data: SWIG turns the C++ reader's exceptions into
-# RuntimeError. Anything else (an AttributeError after an API change, a TypeError of ours) is
-# a bug and propagates.
-_DAMAGED = RuntimeError
 
 _log = logging.getLogger(__name__)
 T = TypeVar("T")
-
-
-def _import_ncu_report() -> Any:
-    """NVIDIA's reader: installed in this Python, or the one Nsight Compute comes with."""
-    try:
-        import ncu_report
-    except ImportError:
-        from ..toolchain import ncu_report_dir  # only where the import failed
-
-        folder = ncu_report_dir()
-        if folder is not None and str(folder) not in sys.path:
-            sys.path.append(str(folder))
-        try:
-            import ncu_report
-        except ImportError as exc:
-            raise KernelscopeError(
-                "reading .ncu-rep files needs NVIDIA's ncu_report module",
-                hint="pip install ncu-report, or install Nsight Compute (its extras/python "
-                "holds it); or export CSVs with ncu -i REPORT --csv",
-            ) from exc
-    return ncu_report
-
-
-def load_reader_first(*, unless_pip: bool = False) -> None:
-    """Import NVIDIA's reader now, before numpy, in a process that will read with it (the
-    report-reading children; a ``ReportReader`` that may load it). With numpy imported
-    first, the reader that comes with Nsight Compute 2025.3 (extras/python) segfaults in
-    ``IMetric.unit`` once ``source_info`` has been called (seen on the H200 host; the pip
-    ``ncu_report`` does not). Nothing happens where numpy is already loaded or no reader is
-    installed; with ``unless_pip``, nor where the reader is pip's (a package; Nsight
-    Compute's is one ``ncu_report.py``): a kernel list then imports no reader it does not
-    need."""
-    if "numpy" in sys.modules or "ncu_report" in sys.modules:
-        return
-    if unless_pip:
-        import importlib.util
-
-        spec = importlib.util.find_spec("ncu_report")
-        if spec is not None and spec.submodule_search_locations:  # pip's: a package
-            return
-    with contextlib.suppress(KernelscopeError):  # what needs it says so when it runs
-        _import_ncu_report()
 
 
 class NeedsReader(KernelscopeError):
@@ -136,13 +85,11 @@ class ReportReader:
         self.warnings: list[str] = []
         self._described: set[str] = set()
         self._file: ReportFile | None = None
-        self._ctx: Any = None
-        # (range, action) of every launch; actions are parsed on first use (15-40 ms each)
-        self._index: list[tuple[int, int]] = []
-        self._actions: dict[int, Any] = {}
-        self._lookups: dict[int, Any] = {}  # module -> the action that answers for it
+        self._layouts: dict[int, Layout] = {}  # where each decoded launch's fields are
+        self._ctx: NvidiaReport | None = None  # NVIDIA's reader, loaded on first need
+        self._actions: dict[int, NvidiaLaunch] = {}  # the launches it parsed (15-40 ms each)
+        self._lookups: dict[int, NvidiaLaunch] = {}  # module -> the launch that answers for it
         self._locations: dict[tuple[str, int], dict[int, Location | None]] = {}
-        self._nvidia: dict[str, MetricText | None] = {}  # NVIDIA's unit, description
         self._may_load = nvidia
         if nvidia:  # a process that may read with NVIDIA's reader: before numpy, if need be
             load_reader_first(unless_pip=True)
@@ -156,101 +103,86 @@ class ReportReader:
         elif not len(self._file):
             raise _no_launches(self.path)
 
-    def _load(self) -> None:
-        """Open the report with ncu_report (on first need when the file was decoded)."""
+    def _load(self) -> NvidiaReport:
+        """The report opened with ncu_report (on first need when the file was decoded)."""
         if self._ctx is not None:
-            return
+            return self._ctx
         if not self._may_load:
             raise NeedsReader(
                 f"{self.path}: this needs NVIDIA's report reader, which runs in a child process",
                 hint="the report is read in the background; try again when it is",
             )
-        ncu_report = _import_ncu_report()
         _log.info("loading %s with ncu_report", self.path)
-        try:
-            self._ctx = ncu_report.load_report(str(self.path))
-        except (_DAMAGED, OSError) as exc:
-            raise KernelscopeError(f"{self.path}: ncu_report cannot read it: {exc}") from exc
-        for r in range(self._ctx.num_ranges()):
-            rng = self._ctx.range_by_idx(r)
-            if rng is not None:
-                self._index.extend((r, i) for i in range(rng.num_actions()))
-        if not self._index:
+        self._ctx = NvidiaReport(self.path)
+        if not len(self._ctx):
             raise _no_launches(self.path)
+        return self._ctx
 
     def __len__(self) -> int:
-        return len(self._file) if self._file is not None else len(self._index)
+        return len(self._file) if self._file is not None else len(self._load())
 
-    def _ncu_action(self, launch_id: int) -> Any:
-        """The launch's ncu_report action (parsed on first use), or None when it lacks it."""
+    def _nvidia_launch(self, launch_id: int) -> NvidiaLaunch | None:
+        """The launch as ncu_report has it (parsed on first use), or None when it lacks it."""
         a = self._actions.get(launch_id)
         if a is None:
-            self._load()
-            if launch_id >= len(self._index):
-                return None
-            r, i = self._index[launch_id]
-            rng = self._ctx.range_by_idx(r)
-            a = rng.action_by_idx(i) if rng is not None else None
+            a = self._load().launch(launch_id)
             if a is not None:
                 self._actions[launch_id] = a
-                self._read_texts(a)
         return a
 
-    def _read_texts(self, a: Any) -> None:
-        """NVIDIA's unit and description of each metric of a freshly parsed action, read
-        before anything else is asked of it: with the reader that comes with Nsight Compute
-        2025.3 (not the pip one), ``IMetric.unit`` segfaults once ``source_info`` has been
-        called on the action (seen on the H200 host)."""
-        for name in a.metric_names():
-            if self._nvidia.get(name) is None:
-                m = a.metric_by_name(name)
-                if m is not None:
-                    self._nvidia[name] = MetricText(m.unit() or "", m.description() or "")
-
-    def _action(self, launch_id: int) -> Any:
-        """The launch decoded from the file (a ``DecodedAction``), else its ncu_report
-        action; None when the report lacks it."""
+    def _action(self, launch_id: int) -> ReportLaunch | None:
+        """The launch decoded from the file, else as ncu_report has it; None when the report
+        lacks it."""
         if self._file is None:
-            return self._ncu_action(launch_id)
+            return self._nvidia_launch(launch_id)
         try:
-            return self._file.action(launch_id, lambda name: self._nvidia_metric(launch_id, name))
+            return self._decoded_launch(self._file, launch_id)
         except Unsupported as exc:
             _log.info("%s: launch %d read with ncu_report: %s", self.path, launch_id, exc)
-            return self._ncu_action(launch_id)
+            return self._nvidia_launch(launch_id)
 
-    def _decoded(self, launch_id: int, fn: Callable[[Any], T]) -> T:
-        """``fn`` of the launch's action (None when the report lacks it); of its ncu_report
-        action when decoding fails."""
+    def _decoded_launch(self, file: ReportFile, launch_id: int) -> DecodedLaunch | None:
+        buf = file.result(launch_id)
+        if buf is None:
+            return None
+        where = self._layouts.get(launch_id)
+        if where is None:
+            where = self._layouts[launch_id] = layout(buf)
+        return DecodedLaunch(buf, file.ids, where, lambda name: self._text(launch_id, name))
+
+    def _decoded(self, launch_id: int, fn: Callable[[ReportLaunch | None], T]) -> T:
+        """``fn`` of the launch (None when the report lacks it); of ncu_report's launch when
+        decoding fails."""
         a = self._action(launch_id)
-        if isinstance(a, DecodedAction):
+        if isinstance(a, DecodedLaunch):
             try:
                 return fn(a)
             except Unsupported as exc:
                 _log.info("%s: launch %d read with ncu_report: %s", self.path, launch_id, exc)
-                a = self._ncu_action(launch_id)
+                a = self._nvidia_launch(launch_id)
         return fn(a)
 
-    def _lookup(self, launch_id: int, start: int | None) -> Any:
-        """The ncu_report action that answers ``source_info`` and ``sass_by_pc`` for this
-        launch: the first one asked for of the launch's module (the one module that has a
-        function at ``start``), else the launch's own."""
+    def _lookup(self, launch_id: int, start: int | None) -> NvidiaLaunch | None:
+        """The ncu_report launch that answers ``source_info`` and ``sass`` for this launch:
+        the first one asked for of the launch's module (the one module that has a function
+        at ``start``), else the launch's own."""
         module = self._file.module_of(start) if self._file is not None else None
         if module is None:
-            return self._ncu_action(launch_id)
+            return self._nvidia_launch(launch_id)
         a = self._lookups.get(module)
         if a is None:
-            a = self._ncu_action(launch_id)
+            a = self._nvidia_launch(launch_id)
             if a is not None:
                 self._lookups[module] = a
         return a
 
-    def _nvidia_metric(self, launch_id: int, name: str) -> MetricText | None:
+    def _text(self, launch_id: int, name: str) -> MetricText | None:
         """NVIDIA's unit and description of this metric (the same in every launch), as read
-        when an action was parsed (``_read_texts``); parsing this launch's when no action
+        when a launch was parsed (``NvidiaReport.texts``); parsing this launch when none
         parsed yet has the metric."""
-        if name not in self._nvidia:
-            self._ncu_action(launch_id)
-        return self._nvidia.get(name)
+        if self._ctx is None or name not in self._ctx.texts:
+            self._nvidia_launch(launch_id)
+        return self._ctx.texts.get(name) if self._ctx is not None else None
 
     def launches(self) -> list[Launch]:
         """Every launch's kernel-list data, in report order, up to the first damaged one."""
@@ -268,38 +200,12 @@ class ReportReader:
 
     def launch(self, launch_id: int) -> Launch | None:
         """One launch's kernel-list data; None when the report's data for it is damaged (a
-        truncated report: no action, no name or duration, or ncu_report failing on it)."""
+        truncated report: no launch, no name or duration, or ncu_report failing on it)."""
         try:
-            return self._decoded(launch_id, lambda a: self._launch(launch_id, a))
-        except _DAMAGED as exc:
+            return self._decoded(launch_id, lambda a: _launch(launch_id, a))
+        except DAMAGED as exc:
             _log.info("%s: launch %d unreadable: %s", self.path, launch_id, exc)
             return None
-
-    def _launch(self, i: int, a: Any) -> Launch | None:
-        if a is None:
-            return None
-        name = a.name()
-        if name is None or a.metric_by_name("gpu__time_duration.sum") is None:
-            return None
-        launch = Launch(id=i, name=name, demangled=a.name(1) or name, mangled=a.name(2) or "")
-        for metric, fname in METRIC_FIELDS.items():
-            v = _scalar(a, metric)
-            if isinstance(v, float | int):
-                setattr(launch, fname, round(v) if fname in INT_FIELDS else float(v))
-        launch.grid = _dim3(a, "launch__grid_dim_")
-        launch.block = _dim3(a, "launch__block_dim_")
-        dev = _scalar(a, "launch__device_id")
-        launch.device = int(dev) if isinstance(dev, int | float) else None
-        launch.device_name = str(_scalar(a, "device__attribute_display_name") or "")
-        major = _scalar(a, "device__attribute_compute_capability_major")
-        minor = _scalar(a, "device__attribute_compute_capability_minor")
-        if major is not None and minor is not None:
-            launch.cc = f"{int(major)}.{int(minor)}"
-        start = _scalar(a, "launch__function_pcs")
-        launch.function_start = int(start) if isinstance(start, int | float) else None
-        launch.rules = _rules(a)
-        launch.has_source_metrics = a.metric_by_name("inst_executed") is not None
-        return launch
 
     def sources_for(self, path: str | None) -> dict[str, str]:
         """Embedded source files (``--import-source yes``): from the file, every module's;
@@ -319,9 +225,9 @@ class ReportReader:
         order = list(self._actions) + [i for i in range(len(self)) if i not in self._actions]
         for i in order:
             try:
-                action = self._ncu_action(i)
-                files = dict(action.source_files()) if action is not None else {}
-            except _DAMAGED as exc:  # a truncated launch
+                a = self._nvidia_launch(i)
+                files = a.source_files() if a is not None else {}
+            except DAMAGED as exc:  # a truncated launch
                 _log.info("%s: no sources from launch %d: %s", self.path, i, exc)
                 continue
             for p, text in files.items():
@@ -388,7 +294,7 @@ class ReportReader:
                 child.close()
 
     def _table(
-        self, launch_id: int, start: int | None, per_pc: dict[str, tuple[np.ndarray, np.ndarray]]
+        self, launch_id: int, start: int | None, per_pc: dict[str, PerPc]
     ) -> InstructionTable | None:
         import numpy as np
 
@@ -428,15 +334,16 @@ class ReportReader:
         return ("module", module) if module is not None else ("launch", launch_id)
 
     def _lines(self, launch_id: int, start: int, pcs: list[int]) -> list[Location | None]:
-        """The recorded (file, line) of each PC, through the module's lookup action; kept per
+        """The recorded (file, line) of each PC, through the module's lookup launch; kept per
         module, since a kernel's launches share their PCs."""
         known = self._locations.setdefault(self._location_key(launch_id, start), {})
         todo = [pc for pc in pcs if pc not in known]
         if todo:
             a = self._lookup(launch_id, start)
+            if a is None:
+                raise DAMAGED("the report lacks this launch")
             for pc in todo:
-                si = a.source_info(pc)
-                known[pc] = (si.file_name(), si.line()) if si is not None else None
+                known[pc] = a.source_info(pc)
         return [known[pc] for pc in pcs]
 
     def metrics(self, launch_id: int, names: Iterable[str]) -> LaunchMetrics:
@@ -446,9 +353,9 @@ class ReportReader:
         wanted = list(dict.fromkeys(names))
         return self._decoded(launch_id, lambda a: self._metrics(a, wanted))
 
-    def _metrics(self, a: Any, names: list[str]) -> LaunchMetrics:
+    def _metrics(self, a: ReportLaunch | None, names: list[str]) -> LaunchMetrics:
         if a is None:
-            raise _DAMAGED("the report lacks this launch")
+            raise DAMAGED("the report lacks this launch")
         values: dict[str, MetricRecord] = {}
         descriptions: dict[str, str] = {}
         todo = list(names)
@@ -457,26 +364,23 @@ class ReportReader:
             name = todo.pop(0)
             if name in values:
                 continue
-            m = a.metric_by_name(name)
-            if m is None:
+            record = a.record(name)
+            if record is None:
                 continue
-            record = _record(m)
             values[name] = record
             if name not in self._described:  # the same text in every launch: read it once
                 self._described.add(name)
-                text = m.description()
+                text = a.description(name)
                 if text:
                     descriptions[name] = text
             if name in breakdowns and isinstance(record.value, str):
                 todo.extend(p for p in record.value.split(",") if p and p not in values)
-        sections = None
-        if hasattr(a, "sections"):  # ncu_report 2026.1+, or decoded from the file
-            sections = [s.identifier() for s in a.sections()]
-        start = _scalar(a, "launch__function_pcs")
+        sections = a.sections()
+        start = a.scalar("launch__function_pcs")
         return LaunchMetrics(
             values=values,
             sections=sections,
-            markers=_markers(a, int(start) if isinstance(start, int | float) else None),
+            markers=a.markers(int(start) if isinstance(start, int | float) else None),
             descriptions=descriptions,
         )
 
@@ -488,7 +392,7 @@ class ReportReader:
             return out
         offset = 0
         while offset < _MAX_FUNCTION_BYTES:
-            text = a.sass_by_pc(start + offset)
+            text = a.sass(start + offset)
             if not text:
                 if offset >= count_hint * _INSTRUCTION_BYTES:
                     break
@@ -505,24 +409,45 @@ def _no_launches(path: Path) -> KernelscopeError:
     )
 
 
-def _per_pc_arrays(a: Any) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """The per-PC metrics of an action: (PCs, values) arrays by metric key."""
-    import numpy as np
-
+def _launch(i: int, a: ReportLaunch | None) -> Launch | None:
+    """A launch's kernel-list data; None when it lacks its name or duration."""
     if a is None:
-        return {}
-    if isinstance(a, DecodedAction):
-        return a.per_pc_arrays(_PC_KEYS)
-    out = {}
-    for key in _PC_KEYS:
-        values = _per_pc(a, key)
-        if values:
-            ids = np.fromiter(values.keys(), dtype=np.uint64, count=len(values))
-            out[key] = (ids, np.array(list(values.values()), dtype=np.float64))
-    return out
+        return None
+    name = a.name()
+    if name is None or not a.has_metric("gpu__time_duration.sum"):
+        return None
+    launch = Launch(
+        id=i,
+        name=name,
+        demangled=a.name(NameBase.DEMANGLED) or name,
+        mangled=a.name(NameBase.MANGLED) or "",
+    )
+    for metric, fname in METRIC_FIELDS.items():
+        v = a.scalar(metric)
+        if isinstance(v, float | int):
+            setattr(launch, fname, round(v) if fname in INT_FIELDS else float(v))
+    launch.grid = _dim3(a, "launch__grid_dim_")
+    launch.block = _dim3(a, "launch__block_dim_")
+    dev = a.scalar("launch__device_id")
+    launch.device = int(dev) if isinstance(dev, int | float) else None
+    launch.device_name = str(a.scalar("device__attribute_display_name") or "")
+    major = a.scalar("device__attribute_compute_capability_major")
+    minor = a.scalar("device__attribute_compute_capability_minor")
+    if major is not None and minor is not None:
+        launch.cc = f"{int(major)}.{int(minor)}"
+    start = a.scalar("launch__function_pcs")
+    launch.function_start = int(start) if isinstance(start, int | float) else None
+    launch.rules = a.rules()
+    launch.has_source_metrics = a.has_metric("inst_executed")
+    return launch
 
 
-def _totals_row(a: Any) -> InstructionTable | None:
+def _per_pc_arrays(a: ReportLaunch | None) -> dict[str, PerPc]:
+    """The per-PC metrics of a launch: (PCs, values) arrays by metric key."""
+    return a.per_pc(_PC_KEYS) if a is not None else {}
+
+
+def _totals_row(a: ReportLaunch | None) -> InstructionTable | None:
     """``ReportReader.instructions(lines=False)``: one row of the launch's own values of its
     per-instruction metrics (categories left out)."""
     import numpy as np
@@ -533,22 +458,13 @@ def _totals_row(a: Any) -> InstructionTable | None:
     for metric in _PC_METRICS:
         if metric.kind is Kind.CATEGORY:
             continue
-        m = a.metric_by_name(metric.key)
-        if m is None or not _has_instances(m) or not m.has_value():
-            continue
-        value = m.value()
+        value = a.total(metric.key)
         if isinstance(value, int | float):
             numbers[metric.key] = np.array([float(value)])
     if not numbers:
         return None
     _add_stall_groups(numbers, 1)
     return InstructionTable(np.zeros(1, dtype=np.int64), [None], numbers)
-
-
-def _has_instances(m: Any) -> bool:
-    if isinstance(m, DecodedMetric):
-        return m.instanced
-    return bool(m.num_instances() > 0 and m.has_correlation_ids())
 
 
 def _last_per_pc(
@@ -566,125 +482,14 @@ def _last_per_pc(
     return np.searchsorted(pcs, ids), values
 
 
-def _scalar(a: Any, name: str) -> float | int | str | None:
-    m = a.metric_by_name(name)
-    if m is None:
-        return None
-    if m.num_instances() > 0:
-        v = m.value(0)
-    elif m.has_value():
-        v = m.value()
-    else:
-        return None
-    return float(v) if isinstance(v, float) and not math.isnan(v) else v
-
-
-def _base_value(v: Any) -> float | int | str | None:
-    if isinstance(v, float):
-        return None if math.isnan(v) else v
-    return v if isinstance(v, int | str) else None
-
-
-def _getter(m: Any) -> Any:
-    """The typed accessor for a metric's kind (``IMetric.value`` asks the kind every call)."""
-    kind = m.kind()
-    if kind in (5, 6):
-        return m.as_uint64
-    if kind in (3, 4):
-        return m.as_double
-    return m.value
-
-
-def _record(m: Any) -> MetricRecord:
-    """A metric's value in its own (base) unit; instanced ones keep their instances."""
-    n = m.num_instances()
-    instances = None
-    if n > 1 and m.has_correlation_ids():
-        ids = m.correlation_ids()
-        get, get_id = _getter(m), _getter(ids)
-        instances = [(_base_value(get_id(i)), _base_value(get(i))) for i in range(n)]
-    if n == 1:
-        value = _base_value(m.value(0))
-    elif m.has_value():
-        value = _base_value(m.value())
-    else:
-        value = None
-    return MetricRecord(value=value, unit=m.unit() or "", instances=instances)
-
-
-def _markers(a: Any, start: int | None) -> list[SourceMarker]:
-    if not hasattr(a, "source_markers"):
-        return []
-    out = []
-    for m in a.source_markers():
-        loc = m.get("source_location") or {}
-        address = m.get("source_address")
-        offset = address - start if address is not None and start is not None else None
-        out.append(
-            SourceMarker(
-                rule=m.get("rule_identifier", ""),
-                section=m.get("section_identifier", ""),
-                message=plain_rule_text(m.get("message", "")),
-                kind=_RULE_KIND.get(m.get("message_type", 0), ""),
-                file=loc.get("file_name"),
-                line=loc.get("line"),
-                offset=offset,
-            )
-        )
-    return out
-
-
-def _dim3(a: Any, prefix: str) -> tuple[int, int, int] | None:
+def _dim3(a: ReportLaunch, prefix: str) -> tuple[int, int, int] | None:
     dims = []
     for axis in "xyz":
-        v = _scalar(a, prefix + axis)
+        v = a.scalar(prefix + axis)
         if not isinstance(v, int | float):
             return None
         dims.append(int(v))
     return (dims[0], dims[1], dims[2])
-
-
-def _rules(a: Any) -> list[RuleResult]:
-    if not hasattr(a, "rule_results_as_dicts"):
-        return []
-    out = []
-    for r in a.rule_results_as_dicts():
-        msg = r.get("rule_message") or {}
-        if not msg.get("message"):
-            continue
-        sp = r.get("speedup_estimation") or {}
-        out.append(
-            RuleResult(
-                rule=r.get("rule_identifier", ""),
-                section=r.get("section_identifier", ""),
-                kind=_RULE_KIND.get(msg.get("type", 0), ""),
-                message=plain_rule_text(msg["message"]),
-                title=msg.get("title", ""),
-                speedup_type=_SPEEDUP_TYPE.get(sp.get("type", 0), ""),
-                speedup_pct=sp.get("speedup"),
-            )
-        )
-    return out
-
-
-_URL_RE = re.compile(r"@url:([^:@]+):([^@]+)@")
-_LINK_RE = re.compile(r"@\w+:[^:@]*:([^@]+)@")
-
-
-def plain_rule_text(message: str) -> str:
-    """Rule text as the CSV export prints it: ``@section:Id:Label@`` -> ``Label``,
-    ``@url:Text:https://...@`` -> ``Text (https://...)``."""
-    return _LINK_RE.sub(r"\1", _URL_RE.sub(r"\1 (\2)", message))
-
-
-def _per_pc(a: Any, name: str) -> dict[int, float | int]:
-    m = a.metric_by_name(name)
-    if m is None or m.num_instances() == 0 or not m.has_correlation_ids():
-        return {}
-    ids = m.correlation_ids()
-    n = m.num_instances()
-    get = m.as_uint64 if m.kind() in (5, 6) else m.as_double
-    return {ids.as_uint64(i): get(i) for i in range(n)}
 
 
 def _add_stall_groups(numbers: dict[str, np.ndarray], n: int) -> None:

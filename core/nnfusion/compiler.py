@@ -17,13 +17,12 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import Cancelled, KernelscopeError
+from ..process import run_process
 from ..tasks import Cancel
 from .command import Flags, command_line
 
@@ -146,15 +145,18 @@ def run_nnfusion(
         work = out if _SHELL_SAFE.fullmatch(str(out)) else Path(shim) / "out"
         work.mkdir(exist_ok=True)
         log_path = work / "nnfusion.log"
-        with log_path.open("wb") as log_file:
+        with log_path.open("w", encoding="utf-8") as log_file:
             try:
-                proc = subprocess.Popen(
-                    argv, cwd=work, env=env, stdout=log_file, stderr=subprocess.STDOUT,
-                    stdin=subprocess.DEVNULL,
-                )  # fmt: skip
-            except OSError as exc:
-                raise KernelscopeError(f"cannot run {exe}: {exc}") from exc
-            returncode = _wait(proc, timeout, cancel, model_path.name, log_path)
+                returncode = run_process(
+                    argv, f"NNFusion on {model_path.name}", cwd=work, env=env,
+                    on_line=lambda line: print(line, file=log_file), cancel=cancel,
+                    timeout=timeout, check=False, interrupt_grace=3.0,
+                ).returncode  # fmt: skip
+            except Cancelled:
+                raise
+            except KernelscopeError as exc:  # it could not start, or ran past the timeout
+                log_file.flush()
+                raise KernelscopeError(exc.message, hint=exc.hint, details=_tail(log_path)) from exc
         text = log_path.read_text(encoding="utf-8", errors="replace")
         if work != out:
             for item in work.iterdir():
@@ -172,31 +174,6 @@ def run_nnfusion(
             details=log.last_lines(),
         )
     return run
-
-
-def _wait(
-    proc: subprocess.Popen[bytes],
-    timeout: float | None,
-    cancel: Cancel | None,
-    name: str,
-    log_path: Path,
-) -> int:
-    """Wait for NNFusion, polling ``cancel``; stop it on a timeout or a cancel."""
-    deadline = None if timeout is None else time.monotonic() + timeout
-    while True:
-        try:
-            return proc.wait(timeout=0.2)
-        except subprocess.TimeoutExpired:
-            pass
-        late = deadline is not None and time.monotonic() > deadline
-        if late or (cancel is not None and cancel.is_set()):
-            proc.kill()
-            proc.wait()
-            if not late:
-                raise Cancelled("NNFusion")
-            raise KernelscopeError(
-                f"NNFusion did not finish {name} within {timeout:.0f} s", details=_tail(log_path)
-            )
 
 
 def _tail(path: Path) -> str:

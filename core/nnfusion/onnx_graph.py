@@ -36,7 +36,7 @@ from typing import Any
 
 from ..errors import KernelscopeError
 from ..workspace import TensorInfo
-from .identifier import conv_suffix, identifier, pool_suffix
+from .identifier import C_TYPES, conv_suffix, identifier, pool_suffix
 
 # CudaElementOpMap + the fixed names (engine/cache/manager.cpp): what a DB row may be.
 SUPPORT_OP_LIST = {
@@ -69,10 +69,6 @@ _BINARY = {
     "Add": "Add", "Sub": "Subtract", "Mul": "Multiply", "Div": "Divide", "Pow": "Power",
     "Max": "Maximum", "Min": "Minimum",
 }  # fmt: skip
-_NP_TO_C = {"float32": "float", "float16": "half", "float64": "double", "int64": "int64_t",
-            "int32": "int32_t", "int8": "int8_t", "uint8": "uint8_t", "bool": "char"}  # fmt: skip
-
-
 @dataclass(eq=False)
 class GNode:
     """One node of NNFusion's graph (single output)."""
@@ -589,21 +585,30 @@ def node_identifier(n: GNode) -> str:
     if n.op_type == "Matched_Pattern":
         return n.pattern_identifier
     if n.op_type == "Constant":
-        return f"Constant;{','.join(map(str, n.shape))}{_NP_TO_C.get(n.dtype, n.dtype)}"
+        _check_element_types(n, [n.tensor()])
+        return f"Constant;{','.join(map(str, n.shape))}{C_TYPES[n.dtype]}"
     ins = [i.tensor() for i in n.inputs]
     out = [n.tensor()]
+    _check_element_types(n, [*ins, *out])
     suffix = ""
     if n.op_type == "Convolution":
         suffix = conv_suffix(n.attrs["strides"], n.attrs["dilations"], n.attrs["padding_below"])
     elif n.op_type in ("AvgPool", "MaxPool"):
         a = n.attrs
         suffix = pool_suffix(a["window"], a["strides"], a["padding_below"], a["padding_above"])
-    try:
-        return identifier(n.op_type, ins, out, suffix)
-    except Exception:  # a dtype NNFusion has a name for but kernelscope's table lacks
-        names = [_NP_TO_C.get(t.dtype, t.dtype) for t in [*ins, *out]]
-        shapes = ";".join(",".join(map(str, t.shape)) for t in ins)
-        return f"{n.op_type}{shapes};{','.join(map(str, n.shape))}{''.join(names)}{suffix}"
+    return identifier(n.op_type, ins, out, suffix)
+
+
+def _check_element_types(n: GNode, tensors: list[TensorInfo]) -> None:
+    """NNFusion's importer has no element type for some tensors (complex, strings): it
+    cannot compile the model, so no identifier says what it would look up."""
+    missing = sorted({t.dtype for t in tensors if t.dtype not in C_TYPES})
+    if missing:
+        raise KernelscopeError(
+            f"{n.origin}: NNFusion has no element type for {', '.join(missing)} tensors, "
+            "so it cannot compile this model",
+            hint=f"NNFusion compiles tensors of {', '.join(C_TYPES)}",
+        )
 
 
 Fetch = Callable[[str, str], bool]  # (identifier, device type) -> the DB has a row for it
@@ -784,10 +789,8 @@ def _fuse(g: _Graph, part: list[GNode]) -> None:
 def _fused_identifier(n: GNode) -> str:
     outs = n.attrs["outputs"]
     ins = [i.tensor() for i in n.inputs]
-    try:
-        return identifier("ElementWiseFused", ins, outs)
-    except Exception:
-        return "ElementWiseFused"
+    _check_element_types(n, [*ins, *outs])
+    return identifier("ElementWiseFused", ins, outs)
 
 
 # --- the whole thing --------------------------------------------------------------------

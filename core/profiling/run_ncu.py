@@ -189,20 +189,14 @@ def profiled_kernels(log: str, report: Path) -> list[str]:
 def _report_kernels(report: Path) -> list[str] | None:
     """Each launch's function name as the report holds it (decoded from the file, no
     NVIDIA reader); None when the report cannot be read so."""
-    from ..ncu.report_format import ReportFile, Unsupported
+    from ..ncu.rep.decoded import read_launches
+    from ..ncu.rep.wire import Unsupported
 
     try:
-        with ReportFile(report) as f:
-            names = []
-            for i in range(len(f)):
-                action = f.action(i)
-                name = action.name() if action is not None else None
-                if name is None:
-                    return None
-                names.append(name)
-            return names
+        names = [a.name() if a is not None else None for a in read_launches(report)]
     except (Unsupported, OSError, ValueError):
         return None
+    return None if None in names else [n for n in names if n is not None]
 
 
 def _check_expected(req: ProfileRequest, profiled: list[str], log: str) -> None:

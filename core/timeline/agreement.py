@@ -92,20 +92,18 @@ def ncu_agreement(timeline: Timeline, workspace: Workspace | Path) -> Agreement:
 def _launches(report: Path) -> list[tuple[str, float]] | None:
     """(function name, gpu__time_duration in ns) of each launch, or None when the report
     cannot be decoded or a launch lacks either."""
-    from ..ncu.report_format import ReportFile, Unsupported
+    from ..ncu.rep.decoded import read_launches
+    from ..ncu.rep.wire import Unsupported
 
     try:
-        with ReportFile(report) as f:
-            found = []
-            for i in range(len(f)):
-                action = f.action(i)
-                metric = action.metric_by_name(DURATION) if action is not None else None
-                name = action.name() if action is not None else None
-                value = metric.value() if metric is not None else None
-                if name is None or not isinstance(value, int | float):
-                    return None
-                found.append((name, float(value)))
-            return found
+        found = []
+        for launch in read_launches(report):
+            name = launch.name() if launch is not None else None
+            value = launch.scalar(DURATION) if launch is not None else None
+            if name is None or not isinstance(value, int | float):
+                return None
+            found.append((name, float(value)))
+        return found
     except (Unsupported, OSError, ValueError):
         return None
 

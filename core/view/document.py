@@ -6,10 +6,11 @@ only these objects, so every pane works the same whatever the data came from, an
 correlation (the line table of a workspace) is there even without a profile.
 
 Values, not services: a ``KernelView`` is complete when it is made and never changes (as KDAB
-Hotspot hands its views finished results), a ``KernelSummary`` likewise. What a window needs
-of the profile behind a document it asks the document for (``kernel_times``, ``export_facts``,
-``hot_lines``, ``details``, ``roofline``, ``headroom``); the document never hands out its live
-``Profile``.
+Hotspot hands its views finished results), a ``KernelSummary`` likewise, and the document
+holds only such values. The live ``Profile`` behind a document has one owner, the document's
+``session.ProfileSession``: what a window needs of it beyond the values (Details, roofline,
+headroom, export facts, hot lines, a comparison) are the feature functions of ``features``,
+which read through the session and hand back finished values.
 
 Source locations are ``(file, line)`` pairs where ``file`` is the path as the line table
 recorded it (the build machine's path); ``KernelView.files`` maps each such path to the text
@@ -20,7 +21,6 @@ found for it by the one source lookup (``ncu.SourceResolver``), which may be mis
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -29,25 +29,19 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..errors import KernelscopeError
 from ..ncu import (
-    HotLine,
     InstructionTable,
     KernelSummary,
     SourceFile,
     SourceResolver,
     metric_description,
-    rank_lines,
-    resolve_metric_name,
 )
 from ..workspace import KernelInfo, Location, SassInstruction, Workspace
 from .ptx import NO_WORKSPACE, PtxView, ptx_view
+from .session import ProfileSession
 
 if TYPE_CHECKING:
-    from ..compare import Comparison
-    from ..kernel_db import KernelTimes, ProfileFacts
-    from ..ncu import KernelDetails, Profile
-    from ..roofline import Headroom, Roofline
+    from ..kernel_db import KernelTimes
 
 Metrics = dict[str, float]
 
@@ -110,7 +104,7 @@ class KernelView:
         """Metrics per line of one file as the source pane shows them: the instruction count,
         and the sum of each per-instruction metric over the line's instructions. A header line
         counts the instructions inlined from it, as Nsight Compute's Source view does (for a
-        ranking where each instruction counts once, see ``ViewDocument.hot_lines``)."""
+        ranking where each instruction counts once, see ``features.hot_lines``)."""
         cached = self._file_metrics.get(file)
         if cached is not None:
             return cached
@@ -161,25 +155,20 @@ class KernelView:
 
 
 class ViewDocument:
-    """Everything one window shows.
-
-    ``summaries`` and the metric names are there from the start. Methods that may read files
-    (the report, the profile cache, the workspace's line table and sources) are marked "I/O"
-    below: call them off the GUI thread. A document may be used from several threads; its
-    lock lets one of them in at a time (the profile behind it is not thread-safe).
-    """
+    """Everything one window shows, as values: the kernel list (``summaries``) and the metric
+    names are there from the start, each kernel's view (``kernel``) once first asked for.
+    Only ``kernel`` may read files (I/O on a kernel's first call: call it off the GUI thread,
+    where the document's other reads run); the rest read values, from any thread."""
 
     def __init__(
         self,
         title: str,
         summaries: Sequence[KernelSummary],
-        load_kernel: Callable[[str], KernelView],
+        session: ProfileSession,
         *,
         path: Path | None = None,
         kernel_metric_names: Iterable[str] = (),
         line_metric_names: Iterable[str] = (),
-        workspace: Workspace | None = None,
-        profile: Profile | None = None,
         nvidia_descriptions: Mapping[str, str] | None = None,
     ) -> None:
         """``nvidia_descriptions``: NVIDIA's text for each metric name, from the report
@@ -189,22 +178,17 @@ class ViewDocument:
         self.summaries = tuple(summaries)
         self.kernel_metric_names = tuple(kernel_metric_names)
         self.line_metric_names = (*line_metric_names, SASS_COUNT)
-        self.workspace = workspace  # the build the kernels come from, if any
+        self.session = session  # the live data behind the document: read it through ``features``
+        self.workspace = session.workspace  # the build the kernels come from, if any
+        self.has_profile = session.has_profile  # whether Nsight Compute numbers come with it
         # kernels the build has but the model never launches (TVM keeps reshape kernels that
         # run as views): the kernel list dims them and puts them last
         self.never_launched = frozenset(
-            k.name for k in (workspace.manifest.kernels if workspace else ()) if not k.launched
+            k.name
+            for k in (self.workspace.manifest.kernels if self.workspace else ())
+            if not k.launched
         )
-        self._profile = profile
         self._nvidia_descriptions = dict(nvidia_descriptions or {})
-        self._load_kernel = load_kernel
-        self._kernels: dict[str, KernelView] = {}
-        self._lock = threading.RLock()
-
-    @property
-    def has_profile(self) -> bool:
-        """Whether Nsight Compute numbers come with the document."""
-        return self._profile is not None
 
     def add_nvidia_descriptions(self, descriptions: Mapping[str, str]) -> None:
         """NVIDIA's descriptions that arrive after the document was made (a report shown while
@@ -219,12 +203,9 @@ class ViewDocument:
         return metric_description(name, self._nvidia_descriptions)
 
     def kernel(self, name: str) -> KernelView:
-        """I/O on the first call for a kernel (instructions, SASS, sources); kept after."""
-        with self._lock:
-            view = self._kernels.get(name)
-            if view is None:
-                view = self._kernels[name] = self._load_kernel(name)
-            return view
+        """A kernel's view: I/O on the first call for a kernel (instructions, SASS, sources,
+        read by the session); the same value after."""
+        return self.session.kernel(name)
 
     def launched(self, name: str) -> bool:
         """False for a kernel the build's manifest says the model never launches (no I/O)."""
@@ -242,116 +223,21 @@ class ViewDocument:
             s.name: (s.device_name, mean) for s in self.summaries if (mean := s.mean_ns) is not None
         }
 
-    def export_facts(self, kernels: Sequence[str] | None = None) -> ProfileFacts:
-        """I/O: what an export to the kernel DB stores from the profile (times, Nsight Compute
-        version, line summaries) for these kernels (all when None); empty without a profile."""
-        from ..kernel_db import ProfileFacts, profile_facts  # the DB layer loads on export only
-
-        with self._lock:
-            if self._profile is None:
-                return ProfileFacts({}, None, {})
-            return profile_facts(self._profile, kernels)
-
-    def compare_to(self, baseline: ViewDocument) -> Comparison:
-        """This document's profile (new) against ``baseline``'s, with their workspaces.
-
-        The comparison reads both profiles when asked for a kernel, so use it where the
-        documents' other reads run (the viewer's document lane), one thread at a time."""
-        from ..compare import Comparison
-
-        if self._profile is None or baseline._profile is None:
-            side = "the open document" if self._profile is None else "the baseline"
-            raise KernelscopeError(
-                f"{side} has no Nsight Compute profile to compare",
-                hint="compare two profiles: open a report, or a workspace with a profile",
-            )
-        return Comparison(
-            baseline._profile,
-            self._profile,
-            base_workspace=baseline.workspace,
-            new_workspace=self.workspace,
-        )
-
-    def _measured(self, what: str) -> Profile:
-        if self._profile is None:
-            raise KernelscopeError(
-                f"{self.title} has no Nsight Compute profile: {what} comes from one",
-                hint="open a report, or profile the workspace (Build & Profile, or "
-                "kernelscope profile WORKSPACE) and open it again",
-            )
-        return self._profile
-
-    def details(self, kernel: str, launch: int | None = None) -> KernelDetails:
-        """I/O: the kernel's Details (``ncu.kernel_details``: its launches combined, or one
-        launch), as ``kernelscope details --kernel`` shows them. A kernel the profile holds no
-        launch of is a ``KernelscopeError`` saying why."""
-        from ..ncu import kernel_details
-
-        with self._lock:
-            profile = self._measured("the Details view")
-            if not self.launched(kernel):
-                raise KernelscopeError(
-                    f"{kernel} has no launches: the model never launches it",
-                    hint="TVM keeps kernels that run as views (a reshape); nothing to measure",
-                )
-            return kernel_details(profile, kernel, launch)
-
-    def roofline(self, kernel: str | None = None) -> Roofline:
-        """I/O: every kernel on the roofline (or one kernel's launches), ``roofline.roofline``;
-        ``Roofline.note`` says which counters are missing and the flag that collects them."""
-        from ..roofline import roofline
-
-        with self._lock:
-            return roofline(self._measured("the roofline"), kernel)
-
-    def headroom(self, roof: Roofline | None = None) -> Headroom:
-        """I/O: the headroom list (``roofline.headroom``) with this document's workspace for
-        the operator column; ``roof``, the document's ``roofline()`` if already computed."""
-        from ..roofline import headroom
-
-        with self._lock:
-            return headroom(self._measured("the headroom list"), self.workspace, roof)
-
-    def hot_lines(self, metric: str, kernel: str | None = None, limit: int = 50) -> list[HotLine]:
-        """I/O: the lines with the most ``metric`` (a line metric name, label or Nsight Compute
-        metric name), in one kernel or over the whole model, ranked by ``ncu.rank_lines`` as
-        ``kernelscope hot`` ranks them. Empty when the document has no such metric."""
-        with self._lock:
-            if metric != SASS_COUNT:
-                key = resolve_metric_name(metric)
-                if self._profile is None or key is None or kernel in self.never_launched:
-                    return []
-                return self._profile.hot_lines(metric=key, top=limit, kernel=kernel)
-            names = [kernel] if kernel else [s.name for s in self.summaries]
-            views = [self.kernel(n) for n in names]
-            files = {path: f for v in views for path, f in v.files.items()}
-
-            def text_of(path: str) -> list[str] | None:
-                f = files.get(path)
-                return f.lines if f is not None and f.text is not None else None
-
-            tables = [(v.name, v.count_table()) for v in views]
-            return rank_lines(tables, SASS_COUNT, limit, text_of)
-
-
-def hot_lines(
-    document: ViewDocument, metric: str, kernel: str | None = None, limit: int = 50
-) -> list[HotLine]:
-    """I/O: ``document.hot_lines``, the hot-lines panel's entry point."""
-    return document.hot_lines(metric, kernel, limit)
-
 
 def document_from_workspace(ws: Workspace) -> ViewDocument:
     """Static view of a build: sources, SASS and the line table; no metrics yet."""
     resolver = SourceResolver(None, ws)
-    return ViewDocument(
-        title=ws.manifest.model or ws.path.name,
-        summaries=[summary_from_info(k) for k in ws.manifest.kernels],
-        load_kernel=lambda name: kernel_from_workspace(
-            ws, ws.manifest.kernel(name), resolver.resolve
-        ),
-        path=ws.path,
+    title = ws.manifest.model or ws.path.name
+    session = ProfileSession(
+        lambda name: kernel_from_workspace(ws, ws.manifest.kernel(name), resolver.resolve),
         workspace=ws,
+        title=title,
+    )
+    return ViewDocument(
+        title=title,
+        summaries=[summary_from_info(k) for k in ws.manifest.kernels],
+        session=session,
+        path=ws.path,
     )
 
 

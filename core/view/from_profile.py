@@ -34,6 +34,7 @@ from .document import (
     kernel_from_workspace,
     summary_from_info,
 )
+from .session import ProfileSession
 
 # per-line columns, in this order, when the profile has them
 LINE_COLUMNS = (
@@ -87,12 +88,10 @@ def document_from_profile(
     return ViewDocument(
         title=title,
         summaries=summaries,
-        load_kernel=load,
+        session=ProfileSession(load, profile=profile, workspace=workspace, title=title),
         path=profile.paths[0],
         kernel_metric_names=KERNEL_METRICS,
         line_metric_names=[label_of(key) for key in columns],
-        workspace=workspace,
-        profile=profile,
         # a first look has none yet (the child reads them with the Details: ``open``)
         nvidia_descriptions=_descriptions(profile) if summary_profile is None else None,
     )

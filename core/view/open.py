@@ -4,7 +4,7 @@ Models (``.onnx``...) are not documents: they have to be built first, which is t
 decision (the viewer offers Build & Profile); ``is_model`` tells them apart.
 
 A long-lived process passes ``read_in_child=True``: a report not read before is then read in
-a short-lived child process (``ncu.prefill``), so that NVIDIA's reader never loads into it;
+a short-lived child process (``view.prefill``), so that NVIDIA's reader never loads into it;
 ``cancel`` stops that child. With ``first``, such a report is shown progressively: the
 kernel list (with every kernel's totals) is decoded from the file in this process at once
 (no NVIDIA reader: ``Profile.open(first_look=True)``) and handed to ``first`` while the child
@@ -20,12 +20,12 @@ from pathlib import Path
 
 from ..errors import KernelscopeError
 from ..ncu import REPORT_SUFFIX, Profile
-from ..ncu.prefill import ChildReader, fill_cache_in_child, is_cached
 from ..ncu.report import NeedsReader
 from ..tasks import Cancel
 from ..workspace import MANIFEST, Workspace
 from .document import ViewDocument, document_from_workspace
 from .from_profile import document_from_profile
+from .prefill import ChildReader, fill_cache_in_child, is_cached
 
 # What the build reads (``build.model_format``); exported programs (.pt2) are not supported.
 MODEL_SUFFIXES = (".onnx", ".py")
@@ -117,7 +117,7 @@ def _progressively(
         child.run()
     finally:
         child.close()  # whoever still waits (a cancelled open) stops waiting
-    doc.add_nvidia_descriptions(profile.metric_descriptions())  # read with the Details
+    doc.add_nvidia_descriptions(doc.session.descriptions())  # read with the Details
     _log.info("%s read in a child process, shown as it was read", report)
     return doc
 

@@ -49,7 +49,7 @@ KERNELSCOPE_CACHE_DIR=$(mktemp -d) python3 -c "
 import cProfile, pstats, sys
 from kernelscope.core.ncu import load_reader_first
 load_reader_first()  # as the reading child does
-from kernelscope.core.ncu.prefill import fill_cache
+from kernelscope.core.view.prefill import fill_cache
 cProfile.run('fill_cache(sys.argv[1])', sys.argv[2])
 pstats.Stats(sys.argv[2]).sort_stats('tottime').print_stats(30)
 " "${reports[0]:-$big}" "$RES/prefill.prof" >"$RES/profile_prefill.txt" 2>&1

@@ -24,7 +24,6 @@ from PySide6.QtCore import QObject, Signal
 
 from kernelscope.core.compare import (
     INSTRUCTIONS,
-    Comparison,
     KernelComparison,
     KernelDelta,
     LineChange,
@@ -32,7 +31,13 @@ from kernelscope.core.compare import (
 )
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import INST_EXECUTED, resolve_metric_name
-from kernelscope.core.view import SASS_COUNT, Selection, ViewDocument
+from kernelscope.core.view import (
+    SASS_COUNT,
+    DocumentComparison,
+    Selection,
+    ViewDocument,
+    compare_documents,
+)
 
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from ..workers.open_worker import open_job
@@ -67,7 +72,7 @@ class CompareController(QObject):
         self.selection = selection
         self.baseline: ViewDocument | None = None
         self.document: ViewDocument | None = None  # the new side of ``comparison``
-        self.comparison: Comparison | None = None
+        self.comparison: DocumentComparison | None = None
         self.diff: ProfileDiff | None = None
         self.current: KernelComparison | None = None  # of the kernel shown, when here
         self._kernels: dict[str, KernelComparison] = {}  # by new kernel name
@@ -175,13 +180,15 @@ class CompareController(QObject):
         self.document = new
         self.started.emit()
 
-        def make(context: JobContext) -> tuple[Comparison, ProfileDiff]:
-            comparison = new.compare_to(base)
+        def make(context: JobContext) -> tuple[DocumentComparison, ProfileDiff]:
+            comparison = compare_documents(base, new)
             return comparison, comparison.summary()
 
         self._making.submit(make, new)
 
-    def _on_made(self, made: tuple[Comparison, ProfileDiff], document: ViewDocument) -> None:
+    def _on_made(
+        self, made: tuple[DocumentComparison, ProfileDiff], document: ViewDocument
+    ) -> None:
         if document is not self.document:
             return
         self.comparison, self.diff = made
@@ -246,7 +253,9 @@ class CompareController(QObject):
             return
         self._kernel.submit(lambda context: comparison.kernel(delta), (comparison, kernel.name))
 
-    def _on_kernel_compared(self, comp: KernelComparison, request: tuple[Comparison, str]) -> None:
+    def _on_kernel_compared(
+        self, comp: KernelComparison, request: tuple[DocumentComparison, str]
+    ) -> None:
         comparison, name = request
         if comparison is not self.comparison:
             return
@@ -255,7 +264,9 @@ class CompareController(QObject):
             self.current = comp
             self.kernel_ready.emit(comp)
 
-    def _on_kernel_failed(self, error: BaseException, request: tuple[Comparison, str]) -> None:
+    def _on_kernel_failed(
+        self, error: BaseException, request: tuple[DocumentComparison, str]
+    ) -> None:
         if request[0] is self.comparison:
             self.kernel_ready.emit(None)
             self.failed.emit(f"Cannot compare {request[1]}", error)

@@ -9,7 +9,7 @@ utilisation and the opcode mix, launch and scheduler statistics. Every number's 
 NVIDIA's description of its metric. A section the report lacks says so, with the ``ncu``
 flag that collects it.
 
-The numbers come from ``ViewDocument.details`` on the document lane and are kept per kernel,
+The numbers come from ``view.read_details`` on the document lane and are kept per kernel,
 so going back to a kernel shows it at once. Nothing is read while the pane is hidden. The
 occupancy curves are pyqtgraph plots, made once the plotting library has loaded in the
 background (``widgets.plot_loader``); everything else is painted by ``RowChart``.
@@ -43,7 +43,7 @@ from kernelscope.core.ncu import (
     StallBreakdown,
     stall_breakdown,
 )
-from kernelscope.core.view import KernelView, Selection, ViewDocument
+from kernelscope.core.view import KernelView, Selection, ViewDocument, read_details
 
 from ..widgets.bars import ChartRow, RowChart
 from ..widgets.messages import error_html
@@ -422,7 +422,7 @@ class DetailsPane(QWidget):
             self._show(cached)
             return
         self.title.setText(f"{html.escape(kernel)} <i>(reading…)</i>")
-        self._latest.submit(lambda context: document.details(kernel, launch), (document, key))
+        self._latest.submit(lambda context: read_details(document, kernel, launch), (document, key))
 
     def _on_details(
         self, details: KernelDetails, context: tuple[ViewDocument, tuple[str, int | None]]

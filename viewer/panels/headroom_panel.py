@@ -3,7 +3,7 @@ roofline allows for the work it did, the time its operators need, and the micros
 model could save; sortable, most savings first, kernels never launched last. Double-click
 (or Enter) a row to select its kernel.
 
-The rows are ``ViewDocument.headroom()`` (what ``kernelscope details REPORT -w WS`` prints),
+The rows are ``view.read_headroom`` (what ``kernelscope details REPORT -w WS`` prints),
 computed once per document on the document lane when the panel is first shown.
 """
 
@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.roofline import Headroom, HeadroomRow
-from kernelscope.core.view import Selection, ViewDocument
+from kernelscope.core.view import Selection, ViewDocument, read_headroom
 
 from ..code.delegates import BarDelegate
 from ..widgets.messages import error_html
@@ -226,7 +226,7 @@ class HeadroomPanel(QWidget):
             return
         if self.headroom is None:
             self.caption.setText("Computing the headroom list…")
-            self._latest.submit(lambda context: document.headroom(), document)
+            self._latest.submit(lambda context: read_headroom(document), document)
 
     def _on_headroom(self, headroom: Headroom, document: ViewDocument) -> None:
         if document is not self.selection.document:

@@ -410,7 +410,9 @@ class CoverageView(QWidget):
         def run(context: JobContext) -> CheckResult:
             return check_with_nnfusion(coverage, product, context.cancel)
 
-        job = self._start("build", run, "compiling with NNFusion", "NNFusion is compiling…")
+        job = self._start(
+            "build", run, "compiling with NNFusion", "NNFusion is compiling…", dialog=False
+        )
         job.returned.connect(self._on_checked)
         job.errored.connect(self._on_check_failed)
         return job
@@ -451,13 +453,15 @@ class CoverageView(QWidget):
         self._finding.cancel()
         self.cancel()
 
-    def _start(self, lane: str, fn: JobFn, name: str, text: str) -> Job:
+    def _start(self, lane: str, fn: JobFn, name: str, text: str, *, dialog: bool = True) -> Job:
+        """Start a long job; its failure is said on the result line and, unless it says its
+        own ``KernelscopeError`` in the tab (``dialog=False``), in the window's dialog."""
         job = self._workers.start(lane, fn, name)
         self.job = job
         self.result.setText(text)
         self.busy_strip.start(text, cancellable=True)
         job.progress.connect(self._on_progress)
-        job.errored.connect(lambda exc: self._on_failed(name, exc))
+        job.errored.connect(lambda exc: self._on_failed(name, exc, dialog))
         job.finished.connect(lambda: self._on_finished(job))
         self._update_buttons()
         return job
@@ -466,13 +470,13 @@ class CoverageView(QWidget):
         self.busy_strip.set_progress(fraction, message)
         self.result.setText(message)
 
-    def _on_failed(self, name: str, exc: BaseException) -> None:
+    def _on_failed(self, name: str, exc: BaseException, dialog: bool) -> None:
         if isinstance(exc, Cancelled):
             self._finish("Cancelled: the DB is as it was.")
             return
         text = exc.message if isinstance(exc, KernelscopeError) else str(exc)
         self._finish(f"Failed: {text}")
-        if name != "compiling with NNFusion" or not isinstance(exc, KernelscopeError):
+        if dialog or not isinstance(exc, KernelscopeError):
             self.error.emit(f"{name[0].upper()}{name[1:]} failed", exc)
 
     def _finish(self, text: str) -> None:

@@ -1,7 +1,7 @@
 """The roofline panel: every kernel of the model (or the selected kernel's launches) on a
 log-log roofline with the device's ceilings; clicking a point selects its kernel.
 
-The points and ceilings are ``ViewDocument.roofline()`` (the same numbers as ``kernelscope
+The points and ceilings are ``view.read_roofline`` (the same numbers as ``kernelscope
 roofline``), computed once per document on the document lane when the panel is first shown;
 the plot is pyqtgraph, loaded in the background the first time (``widgets.plot_loader``).
 """
@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from kernelscope.core.roofline import Roofline
-from kernelscope.core.view import Selection
+from kernelscope.core.view import Selection, read_roofline
 
 from ..widgets.messages import error_html
 from ..widgets.plot_loader import load_plots
@@ -115,7 +115,7 @@ class RooflinePanel(QWidget):
             self._plots_job = load_plots(self.workers, self._on_plots, self._on_plots_failed)
         if self.roof is None:
             self.placeholder.setText("Placing the kernels on the roofline…")
-            self._latest.submit(lambda context: document.roofline(), document)
+            self._latest.submit(lambda context: read_roofline(document), document)
         else:
             self._draw()
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.view import ViewDocument
+from kernelscope.core.view import ViewDocument, read_export_facts
 
 if TYPE_CHECKING:  # core.kernel_db (sqlite-utils) is imported by the first export's jobs
     from kernelscope.core.kernel_db import ExportReport, ProfileFacts
@@ -83,7 +83,7 @@ class ExportController(QObject):
         workspace = document.workspace.path
 
         def facts(context: JobContext) -> ProfileFacts:
-            return document.export_facts(chosen or None)
+            return read_export_facts(document, chosen or None)
 
         job = self._workers.start("document", facts, "reading export facts")
         self._run(job)

@@ -19,7 +19,7 @@ thread) and lets other threads wait for a part (``wait_part`` for a cache part, 
 ``await_child`` of ``Profile.open``; ``wait_kernel`` before a kernel's view is read), so that
 the first kernel shows while the rest is read.
 
-Run as ``python -m kernelscope.core.ncu.prefill REPORT [WORKSPACE]`` by ``ChildReader``.
+Run as ``python -m kernelscope.core.view.prefill REPORT [WORKSPACE]`` by ``ChildReader``.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Cancelled, KernelscopeError
+from ..ncu.cache import ProfileCache, content_key
 from ..process import ChildChannel, child_main, run_child
 from ..tasks import Cancel, ProgressFn, no_progress
-from .cache import ProfileCache, content_key
 
 COMPLETE = "complete"  # cache part written last: everything the viewer reads is there
 # What COMPLETE holds: which views the cache serves. A report read alone serves every view (a
@@ -65,9 +65,10 @@ def fill_cache(
 ) -> None:
     """Read every part of ``report`` the viewer uses into the cache (what the child does);
     with the ``workspace`` the report is shown over, what that view reads."""
-    from ..view import kernel_from_profile
+    # imported here: the child loads NVIDIA's reader before these load numpy (``__main__``)
+    from ..ncu import Profile
     from ..workspace import Workspace
-    from .profile import Profile
+    from .from_profile import kernel_from_profile
 
     path = Path(report)
     ws = Workspace.open(workspace) if workspace is not None else None
@@ -144,7 +145,7 @@ class ChildReader:
         args = [str(self.report)] + ([str(self.workspace)] if self.workspace else [])
         try:
             run_child(
-                "kernelscope.core.ncu.prefill",
+                "kernelscope.core.view.prefill",
                 args,
                 f"reading {self.report.name}",
                 progress=self._on_progress,
@@ -204,7 +205,7 @@ def _child(channel: ChildChannel, report: str, workspace: str | None) -> dict[st
 
 
 if __name__ == "__main__":
-    from .report import load_reader_first
+    from ..ncu import load_reader_first
 
     load_reader_first()  # before numpy: see there
     child_main(lambda channel: _child(channel, sys.argv[1], sys.argv[2] if sys.argv[2:] else None))

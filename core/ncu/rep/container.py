@@ -1,0 +1,229 @@
+"""The ``.ncu-rep`` container: its header, blocks and string table, where each launch's result
+message is, the loaded modules (cubin, embedded source files, functions), and what identifies a
+report's content (its cache key).
+
+The container is documented by NVIDIA ("Report File Format", version 7, in the Nsight Compute
+Customization Guide): ``NVR\\0``, a size-prefixed file header, then blocks of a size-prefixed
+block header (1 count of source entries, 2 count of result entries, 4 the string table, 5 the
+payload size, 7 range results) and a payload of size-prefixed protobuf 2 messages
+(``ProfileSource``: a module's cubin, embedded source files and functions; ``ProfileResult``:
+one launch, decoded by ``decoded``). The message definitions ship with Nsight Compute
+(``extras/FileFormat``). Decoded here:
+
+* ``ProfileSource``: 1 module id, 8 embedded files (1 path, 2 text), 9 functions (1 name,
+  2 address); a later entry with the same module id adds functions.
+
+What was not seen in a real report (another container version, several string tables or
+ranges, a compressed ``.ncu-repz``) raises ``Unsupported``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+import struct
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from .wire import Unsupported, fields, text
+
+MAGIC = b"NVR\0"
+VERSION = 7
+_EDGE = 4096  # bytes of each result's start and end that identify it (ReportFile.identify)
+
+
+@dataclass(frozen=True)
+class _Entry:
+    offset: int  # of the message in the file
+    size: int  # 0 when the file ends before the message does
+
+
+@dataclass(frozen=True)
+class SourceModule:
+    """A ``ProfileSource``: one loaded module's embedded files and its functions."""
+
+    files: dict[str, str]
+    functions: frozenset[tuple[str, int]]  # (name, load address)
+
+    @property
+    def addresses(self) -> frozenset[int]:
+        return frozenset(a for _, a in self.functions)
+
+
+class ReportFile:
+    """An ``.ncu-rep`` opened without ncu_report. Launches are numbered in file order, which is
+    ncu_report's order for the single-range reports this reads (others are Unsupported)."""
+
+    def __init__(self, path: str | os.PathLike[str]) -> None:
+        self.path = Path(path)
+        with open(self.path, "rb") as f:
+            try:
+                self._map: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except ValueError:  # an empty file cannot be mapped
+                self._map = b""
+        self._table = b""  # the string table: metric names, decoded on first use
+        self._names: list[str] | None = None
+        self._ids: dict[str, int] | None = None
+        self._results: list[_Entry] = []
+        self._sources: list[_Entry] = []
+        self._modules: list[SourceModule] | None = None
+        self._index()
+
+    def close(self) -> None:
+        """Unmap the file (left to the garbage collector while decoded launches use it)."""
+        if isinstance(self._map, mmap.mmap):
+            with contextlib.suppress(BufferError):
+                self._map.close()
+
+    def __enter__(self) -> ReportFile:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def names(self) -> list[str]:
+        if self._names is None:
+            self._names = [text(self._table, s) for _, _, s in fields(self._table)]
+        return self._names
+
+    @property
+    def ids(self) -> dict[str, int]:
+        """Metric name -> its string-table index."""
+        if self._ids is None:
+            self._ids = {name: k for k, name in enumerate(self.names)}
+        return self._ids
+
+    def identify(self, update: Callable[[bytes | memoryview], object]) -> None:
+        """Feed ``update`` (a hash's) with what identifies this report's content: its size,
+        every byte outside the launches' results (file and block headers with the string
+        table, every module's cubin, embedded sources and function list) and, per result,
+        its size and its first and last 4 KB, a tenth of a 74 MB report.
+
+        Why that is enough: ncu writes each result once, when it profiles that launch, and
+        its first bytes are the process id and the launch's start and end timestamps (ns),
+        its last bytes the launch's context, stream and rule results; another profiling run
+        differs in every result's first bytes, and what rewrites a report afterwards (ncu-ui
+        resolving sources, merging or cutting reports) changes the modules, the block
+        headers or the results' sizes. Not seen: an edit inside a result's metrics that
+        keeps its size, which only a byte editor makes."""
+        data = self._map
+        update(len(data).to_bytes(8, "little"))
+        view = memoryview(data)
+        at = 0
+        for entry in self._results:
+            update(view[at : entry.offset])
+            update(entry.size.to_bytes(8, "little"))
+            if entry.size <= 2 * _EDGE:
+                update(view[entry.offset : entry.offset + entry.size])
+            else:
+                update(view[entry.offset : entry.offset + _EDGE])
+                update(view[entry.offset + entry.size - _EDGE : entry.offset + entry.size])
+            at = entry.offset + entry.size
+        update(view[at:])
+        view.release()
+
+    def __len__(self) -> int:
+        """Launches, complete or not (a truncated report's last ones are cut)."""
+        return len(self._results)
+
+    def _index(self) -> None:
+        data = self._map
+        size = len(data)
+        if data[:4] != MAGIC:
+            raise Unsupported("no NVR magic (a compressed or foreign file)")
+        (header_size,) = struct.unpack_from("<I", data, 4)
+        header = bytes(data[8 : 8 + header_size])
+        version = dict((f, v) for f, w, v in fields(header) if w == 0).get(1)
+        if version != VERSION:
+            raise Unsupported(f"report format version {version}")
+        off = 8 + header_size
+        seen: bytes | None = None
+        while off + 4 <= size:
+            (n,) = struct.unpack_from("<I", data, off)
+            if off + 4 + n > size:
+                break  # a cut block header: a truncated report
+            block = bytes(data[off + 4 : off + 4 + n])
+            off += 4 + n
+            counts = {1: 0, 2: 0, 5: 0}
+            for field, wire, v in fields(block):
+                if wire == 0 and field in counts:
+                    counts[field] = v
+                elif field == 4 and wire == 2 and v[1] > v[0]:
+                    table = block[v[0] : v[1]]
+                    if seen is not None and table != seen:  # ncu writes one table
+                        raise Unsupported("a second, different string table")
+                    if seen is None:
+                        seen = self._table = table
+                elif field == 7 and wire == 0 and v:
+                    raise Unsupported("range results")
+            entry = off
+            payload_end = min(off + counts[5], size)
+            for k in range(counts[1] + counts[2]):
+                whole = entry + 4 <= payload_end
+                length = struct.unpack_from("<I", data, entry)[0] if whole else 0
+                complete = whole and entry + 4 + length <= payload_end
+                item = _Entry(entry + 4, length if complete else 0)
+                (self._sources if k < counts[1] else self._results).append(item)
+                entry += 4 + length
+            off += counts[5]
+
+    def result(self, i: int) -> bytes | None:
+        """Launch ``i``'s ``ProfileResult`` message, a copy (indexing bytes is twice as fast
+        as a memoryview); None when the file does not hold all of it (a truncated report)."""
+        entry = self._results[i]
+        return self._bytes(entry) if entry.size else None
+
+    def _bytes(self, entry: _Entry) -> bytes:
+        return bytes(self._map[entry.offset : entry.offset + entry.size])
+
+    # ---- modules ---------------------------------------------------------------------------
+    @property
+    def modules(self) -> list[SourceModule]:
+        """The loaded modules; entries with the same module id (a later entry adds the
+        functions resolved since) are one module."""
+        if self._modules is None:
+            merged: dict[int | None, tuple[dict[str, str], set[tuple[str, int]]]] = {}
+            for entry in self._sources:
+                if entry.size:
+                    ident, files, functions = self._module(entry)
+                    known = merged.setdefault(ident, ({}, set()))
+                    for path, body in files.items():
+                        if body or path not in known[0]:
+                            known[0][path] = body
+                    known[1].update(functions)
+            self._modules = [SourceModule(f, frozenset(fn)) for f, fn in merged.values()]
+        return self._modules
+
+    def _module(self, entry: _Entry) -> tuple[int | None, dict[str, str], set[tuple[str, int]]]:
+        buf = self._bytes(entry)
+        ident: int | None = None
+        files: dict[str, str] = {}
+        functions: set[tuple[str, int]] = set()
+        for field, wire, v in fields(buf):
+            if field == 1 and wire == 0:
+                ident = v
+            elif field == 8 and wire == 2:
+                for f2, w2, file in fields(buf, *v):
+                    if f2 != 1 or w2 != 2:
+                        raise Unsupported(f"source list field {f2}")
+                    parts = {f3: s for f3, w3, s in fields(buf, *file) if w3 == 2}
+                    if 1 in parts:
+                        files[text(buf, parts[1])] = text(buf, parts[2]) if 2 in parts else ""
+            elif field == 9 and wire == 2:
+                for f2, w2, fn in fields(buf, *v):
+                    if f2 != 1 or w2 != 2:
+                        raise Unsupported(f"function list field {f2}")
+                    parts = dict((f3, x) for f3, _, x in fields(buf, *fn))
+                    if isinstance(parts.get(1), tuple) and isinstance(parts.get(2), int):
+                        functions.add((text(buf, parts[1]), parts[2]))
+        return ident, files, functions
+
+    def module_of(self, function_start: int | None) -> int | None:
+        """The index of the one module that has a function at this address, else None."""
+        if function_start is None:
+            return None
+        found = [k for k, m in enumerate(self.modules) if function_start in m.addresses]
+        return found[0] if len(found) == 1 else None

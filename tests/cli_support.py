@@ -1,0 +1,16 @@
+"""Running the ``kernelscope`` command line inside a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from kernelscope.core.cli import main as cli
+
+
+def run_cli(args: list[object], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """``kernelscope ARGS`` in this process: its exit code, stdout and stderr; never a
+    traceback."""
+    rc = cli.main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err
+    return rc, out, err
