@@ -120,6 +120,10 @@ def test_the_runner_travels_as_one_zipapp_cached_by_content(
         lines = proc.stdout.decode().splitlines()
         assert any(line.startswith(runner.RESULT_TAG + '{"python"') for line in lines)
     assert not any((tmp_path / "tmp").iterdir()), "the copy stdin's script ran is removed"
+    (tmp_path / "file").write_text("")  # a cache folder that cannot be made: said, no traceback
+    monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path / "file"))
+    with pytest.raises(KernelscopeError, match="cannot write the model runner"):
+        runner_path()
 
 
 def _runner(capsys: pytest.CaptureFixture[str], ws: Path, *args: str) -> tuple[int, str]:

@@ -21,6 +21,7 @@ import zipfile
 from functools import cache
 from pathlib import Path
 
+from ..errors import KernelscopeError
 from ..paths import cache_root
 from . import runner
 
@@ -67,12 +68,18 @@ def runner_path() -> Path:
     for on every call: the cache folder may be another by then)."""
     data = archive()
     digest = hashlib.sha256(data).hexdigest()[:16]
-    folder = cache_root() / "runner"
-    path = folder / f"runner-{digest}.pyz"
-    if path.is_file() and path.read_bytes() == data:
-        return path
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".runner-", suffix=".tmp")
+    try:
+        folder = cache_root() / "runner"
+        path = folder / f"runner-{digest}.pyz"
+        if path.is_file() and path.read_bytes() == data:
+            return path
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".runner-", suffix=".tmp")
+    except OSError as exc:
+        raise KernelscopeError(
+            f"cannot write the model runner into kernelscope's cache folder: {exc}",
+            hint="make that folder writable, or point KERNELSCOPE_CACHE_DIR at one that is",
+        ) from exc
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
