@@ -29,6 +29,8 @@ class Column(Generic[Row]):
     bar: Callable[[Row], float] | None = None  # 0..1
     number: bool = True
     tip: str | None = None  # the header's tooltip
+    # roles the column answers itself, before the model (None: the model's answer)
+    roles: Callable[[Row, int], Any] | None = None
 
 
 class RowsModel(QAbstractTableModel, Generic[Row]):
@@ -81,6 +83,8 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         row, column = self.rows[index.row()], self.columns[index.column()]
+        if column.roles is not None and (answer := column.roles(row, role)) is not None:
+            return answer
         if role == Qt.ItemDataRole.DisplayRole:
             return column.text(row)
         if role == Qt.ItemDataRole.ToolTipRole:
