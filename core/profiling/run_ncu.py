@@ -29,7 +29,7 @@ from ..process import KEEP_OPEN, command_details, describe_exit, run_process
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
-from . import model_runner as runner
+from . import runner
 from .host_check import COUNTERS_FIX
 from .remote import (
     RUNNER,
@@ -39,6 +39,7 @@ from .remote import (
     transfer_progress,
     workspace_entries,
 )
+from .runner_app import runner_path
 
 logger = logging.getLogger(__name__)
 
@@ -317,7 +318,7 @@ def _profile_local(
         str(ncu),
         *ncu_arguments(req, str(partial), str(ws.path / "src")),
         sys.executable,
-        runner.__file__,
+        str(runner_path()),
         *runner_arguments(req, str(ws.path), str(req.inputs) if req.inputs else None),
     ]
     return _stream(cmd, expected, report, cancel)

@@ -2,8 +2,8 @@
 on an SSH host, and keeping it in the workspace's ``timelines/`` folder.
 
 The runner times every PrimFunc call of one forward pass with CUDA events while a spinning
-kernel holds the stream (see model_runner.py): no Nsight tool is involved, so kernels run
-back to back as in a plain run rather than serialised and replayed as under ncu.
+kernel holds the stream (see profiling/runner/timeline.py): no Nsight tool is involved, so
+kernels run back to back as in a plain run rather than serialised and replayed as under ncu.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from ..profiling import (
     SshTarget,
     explain_ssh_failure,
     run_command,
+    runner,
     workspace_entries,
 )
-from ..profiling import model_runner as runner
+from ..profiling.runner_app import runner_path
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..workspace import Workspace
 from .model import Timeline, TimelineCall
@@ -104,7 +105,11 @@ def measure_timeline(
                 raise explain_ssh_failure(target, result, "timeline")
     else:
         progress("timeline", 0.2, f"timing {req.repeat} forward passes on this machine")
-        cmd = [sys.executable, runner.__file__, *_runner_args(req, str(ws.path), _str(req.inputs))]
+        cmd = [
+            sys.executable,
+            str(runner_path()),
+            *_runner_args(req, str(ws.path), _str(req.inputs)),
+        ]
         result = run_command(cmd, "timeline", cancel)
     raw = _result(result, where)
     timeline = from_runner(raw, ws, req.host)
