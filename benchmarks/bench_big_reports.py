@@ -33,7 +33,22 @@ OPEN = WAIT + textwrap.dedent(
     """
     import resource, sys, time
     t0 = float(sys.argv[1])
-    from PySide6.QtCore import QEventLoop
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    def wait_for(window, name):
+        "Until ``name`` is on screen (it may be already: a kernel read before shows at once)."
+        selection = window.selection
+        def shown():
+            return selection.kernel is not None and selection.kernel.name == name
+        if shown() and not selection.loading:
+            return
+        loop = QEventLoop()
+        check = QTimer()
+        check.timeout.connect(lambda: loop.quit() if shown() and not selection.loading else None)
+        check.start(10)
+        loop.exec()
+        check.stop()
+
     from kernelscope.viewer.app import application
     from kernelscope.viewer.main_window import MainWindow
     app = application()
@@ -57,11 +72,14 @@ OPEN = WAIT + textwrap.dedent(
         loop.exec()
     marks["all"] = time.perf_counter() - started
     summaries = window.selection.document.summaries
+    names = list(dict.fromkeys(s.name for s in summaries))  # a repeated report repeats names
     shown = int(sys.argv[3])
-    step = max(1, len(summaries) // shown)
-    for s in summaries[::step][:shown]:
-        window.selection.show(s.name)
-        wait_shown(window)
+    step = max(1, len(names) // shown)
+    for name in names[::step][:shown]:
+        if window.selection.kernel is not None and window.selection.kernel.name == name:
+            continue
+        window.selection.show(name)
+        wait_for(window, name)
         window.repaint()
         app.processEvents()
     wait_idle(window)
