@@ -17,6 +17,10 @@ The children write and use bytecode caches (``__pycache__``), as an installed ke
 does: ``PYTHONDONTWRITEBYTECODE`` is removed from their environment (with it set, every start
 compiles kernelscope's ~140 modules again: about 0.35 s on the 2-core machine).
 
+``--display :N``: the welcome page and workspace cases on that X server (start one with
+``Xvfb :N``) instead of offscreen: the command then checks Qt's system libraries before Qt
+starts, as on a desktop.
+
 ``--base OLD_CHECKOUT``: also run every case with ``PYTHONPATH=OLD_CHECKOUT/.shim`` (another
 git worktree with its own import shim), alternating old and new runs so both see the same
 machine load; medians are printed with the load average.
@@ -86,11 +90,14 @@ print("MARK", time.time() - t0, "exit", code, flush=True)
 """
 
 
-def run_case(shim: Path, mode: str, argv: list[str], cache: str) -> tuple[float, str]:
+def run_case(
+    shim: Path, mode: str, argv: list[str], cache: str, display: str | None = None
+) -> tuple[float, str]:
+    drop = {"PYTHONDONTWRITEBYTECODE", *(["QT_QPA_PLATFORM"] if display else [])}
     env = {
         "HEAVY_MODULES_LIST": ",".join(HEAVY),
-        **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-        "QT_QPA_PLATFORM": "offscreen",
+        **{k: v for k, v in os.environ.items() if k not in drop},
+        **({"DISPLAY": display} if display else {"QT_QPA_PLATFORM": "offscreen"}),
         "PYTHONPATH": str(shim),
         "KERNELSCOPE_CACHE_DIR": cache,
     }
@@ -129,6 +136,11 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--base", type=Path, help="an old checkout to compare with")
     parser.add_argument(
+        "--display",
+        help="an X server (Xvfb :N) for the window cases, as on a desktop: the command then "
+        "checks Qt's libraries first, which offscreen skips",
+    )
+    parser.add_argument(
         "--only",
         choices=("welcome", "kernel", "screenshot", "screenshot-cold"),
         action="append",
@@ -160,13 +172,14 @@ def main() -> int:
         loads = [os.getloadavg()[0]]
         for name, (mode, argv) in cases.items():
             for which, shim in shims.items():  # warm the file cache and the profile cache
-                run_case(shim, mode, argv, str(Path(scratch) / f"cache-{which}"))
+                display = args.display if not mode.startswith("screenshot") else None
+                run_case(shim, mode, argv, str(Path(scratch) / f"cache-{which}"), display)
             for _ in range(args.runs):
                 for which, shim in shims.items():
                     cache = str(Path(scratch) / f"cache-{which}")
                     if mode == "screenshot-cold":
                         cache = tempfile.mkdtemp(dir=scratch)
-                    seconds, heavy = run_case(shim, mode, argv, cache)
+                    seconds, heavy = run_case(shim, mode, argv, cache, display)
                     results.setdefault((name, which), []).append(seconds)
                     loaded[(name, which)] = heavy
             loads.append(os.getloadavg()[0])
