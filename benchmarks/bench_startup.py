@@ -11,7 +11,9 @@
 Each case runs the real command line (``kernelscope.core.cli.main.main``) in a fresh
 interpreter; the clock starts in this process just before the child starts, so the figures
 include the interpreter's own start. The child also says which heavy modules were loaded by
-the mark (numpy, pyqtgraph, sqlite_utils, tvm, ncu_report).
+the mark (numpy, pyqtgraph, sqlite_utils, tvm, ncu_report). Beside the wall-clock medians,
+the median CPU seconds the command used (with its children) by the mark: on a machine other
+sessions load, the steadier measure of the work a start does.
 
 The children write and use bytecode caches (``__pycache__``), as an installed kernelscope
 does: ``PYTHONDONTWRITEBYTECODE`` is removed from their environment (with it set, every start
@@ -30,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -92,7 +95,9 @@ print("MARK", time.time() - t0, "exit", code, flush=True)
 
 def run_case(
     shim: Path, mode: str, argv: list[str], cache: str, display: str | None = None
-) -> tuple[float, str]:
+) -> tuple[float, float, str]:
+    """Seconds to the mark (the whole command for a screenshot), CPU seconds of the command
+    and its children by then (it leaves at the mark), the heavy modules loaded."""
     drop = {"PYTHONDONTWRITEBYTECODE", *(["QT_QPA_PLATFORM"] if display else [])}
     env = {
         "HEAVY_MODULES_LIST": ",".join(HEAVY),
@@ -101,6 +106,7 @@ def run_case(
         "PYTHONPATH": str(shim),
         "KERNELSCOPE_CACHE_DIR": cache,
     }
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.time()
     out = subprocess.run(
         [sys.executable, "-c", MARK, repr(started), mode, *argv],
@@ -110,13 +116,15 @@ def run_case(
         timeout=300,
     )
     wall = time.time() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     marks = [line for line in out.stdout.splitlines() if line.startswith("MARK")]
     if out.returncode != 0 or not marks:
         raise SystemExit(f"{mode} {argv} failed:\n{out.stdout}\n{out.stderr}")
     fields = marks[0].split()
     if mode.startswith("screenshot"):
-        return wall, "-"
-    return float(fields[1]), fields[2]
+        return wall, cpu, "-"
+    return float(fields[1]), cpu, fields[2]
 
 
 def default_report() -> Path:
@@ -168,6 +176,7 @@ def main() -> int:
         cases = {k: v for k, v in cases.items() if not args.only or v[0] in args.only}
         budgets = {"welcome": 1.0, "kernel": 1.5, "screenshot": 3.0, "screenshot-cold": 3.0}
         results: dict[tuple[str, str], list[float]] = {}
+        cpus: dict[tuple[str, str], list[float]] = {}
         loaded: dict[tuple[str, str], str] = {}
         loads = [os.getloadavg()[0]]
         for name, (mode, argv) in cases.items():
@@ -179,8 +188,9 @@ def main() -> int:
                     cache = str(Path(scratch) / f"cache-{which}")
                     if mode == "screenshot-cold":
                         cache = tempfile.mkdtemp(dir=scratch)
-                    seconds, heavy = run_case(shim, mode, argv, cache, display)
+                    seconds, cpu, heavy = run_case(shim, mode, argv, cache, display)
                     results.setdefault((name, which), []).append(seconds)
+                    cpus.setdefault((name, which), []).append(cpu)
                     loaded[(name, which)] = heavy
             loads.append(os.getloadavg()[0])
         print(f"load average (1 min) while measuring: {min(loads):.1f}-{max(loads):.1f}")
@@ -190,7 +200,9 @@ def main() -> int:
                 times = results[(name, which)]
                 row.append(
                     f"{which} median {statistics.median(times):.2f} s "
-                    f"(min {min(times):.2f}, max {max(times):.2f}; loaded: {loaded[(name, which)]})"
+                    f"(min {min(times):.2f}, max {max(times):.2f}; "
+                    f"CPU {statistics.median(cpus[(name, which)]):.2f} s; "
+                    f"loaded: {loaded[(name, which)]})"
                 )
             print(f"{name} (budget {budgets[mode]} s): " + "; ".join(row))
     return 0
