@@ -84,10 +84,11 @@ OPEN = WAIT + textwrap.dedent(
         app.processEvents()
     wait_idle(window)
     status = {l.split(":")[0]: int(l.split()[1]) for l in open("/proc/self/status")
-              if l.startswith(("VmRSS", "VmHWM"))}
+              if l.startswith(("VmRSS", "VmHWM", "RssAnon", "RssFile"))}
     child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     print("RESULT", len(summaries), marks["list"], marks["kernel"], marks["all"],
-          status["VmHWM"] / 1024, status["VmRSS"] / 1024, child, flush=True)
+          status["VmHWM"] / 1024, status["VmRSS"] / 1024, child,
+          status["RssAnon"] / 1024, status["RssFile"] / 1024, flush=True)
     window.close()
     """
 )
@@ -135,7 +136,7 @@ def main() -> int:
     print(f"load average (1 min) while measuring: {min(loads):.1f}-{max(loads):.1f}")
     print(
         "| launches | report MB | kernel list shown | first kernel | all read | window peak MB "
-        "| window now MB | child peak MB |"
+        "| window now MB (anonymous + file pages) | child peak MB |"
     )
     print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for n, path in paths.items():
@@ -147,9 +148,10 @@ def main() -> int:
             return f"{med}{unit} ({fmt.format(min(values))}-{fmt.format(max(values))})"
 
         print(
-            f"| {int(runs[0][0])} | {path.stat().st_size / 1e6:.0f} | {cell(1, ' s')} "
+            f"| {n} | {path.stat().st_size / 1e6:.0f} | {cell(1, ' s')} "
             f"| {cell(2, ' s')} | {cell(3, ' s')} | {cell(4, '', '{:.0f}')} "
-            f"| {cell(5, '', '{:.0f}')} | {cell(6, '', '{:.0f}')} |"
+            f"| {cell(5, '', '{:.0f}')} ({statistics.median(r[7] for r in runs):.0f} + "
+            f"{statistics.median(r[8] for r in runs):.0f}) | {cell(6, '', '{:.0f}')} |"
         )
     return 0
 
