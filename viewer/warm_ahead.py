@@ -23,7 +23,15 @@ import logging
 from PySide6.QtCore import QObject
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.view import KernelView, Selection, ViewDocument, hot_lines, read_details
+from kernelscope.core.ncu import KernelDetails
+from kernelscope.core.view import (
+    HotLine,
+    KernelView,
+    Selection,
+    ViewDocument,
+    hot_lines,
+    read_details,
+)
 
 from .panels.details_pane import DetailsPane
 from .panels.hot_lines_panel import HotLinesPanel
@@ -86,7 +94,7 @@ class WarmAhead(QObject):
         name = self._queue.pop(0)
         metric = self.selection.metric
 
-        def look(context: JobContext) -> tuple[KernelView, object, list[object]]:
+        def look(context: JobContext) -> tuple[KernelView, KernelDetails | None, list[HotLine]]:
             view = document.kernel(name)
             _stop_if_asked(context)
             try:
@@ -97,9 +105,7 @@ class WarmAhead(QObject):
             return view, found, list(hot_lines(document, metric, name))
 
         job = self._workers.start("document", look, "looking at kernels ahead")
-        job.returned.connect(
-            lambda value: self._on_looked(document, name, metric, *value)  # type: ignore[misc]
-        )
+        job.returned.connect(lambda value: self._on_looked(document, name, metric, *value))
         job.errored.connect(self._on_error)
         job.finished.connect(self._on_finished)
         self._job = job
@@ -110,14 +116,14 @@ class WarmAhead(QObject):
         name: str,
         metric: str,
         view: KernelView,
-        details: object,
-        rows: list[object],
+        details: KernelDetails | None,
+        rows: list[HotLine],
     ) -> None:
         if document is not self.selection.document:
             return
         self.selection.kernel_loaded(document, view)  # kept: showing it needs no job
         if details is not None:
-            self._details.keep(document, name, details)  # type: ignore[arg-type]
+            self._details.keep(document, name, details)
         self._hot.keep(document, metric, name, rows)
 
     def _on_error(self, error: BaseException) -> None:
