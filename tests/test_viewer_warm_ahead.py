@@ -44,3 +44,17 @@ def test_nothing_is_read_ahead_without_a_profile(qtbot, make_window) -> None:
     assert window.selection.document is not None
     assert window.warm_ahead.pending == []
     assert window.details_pane._cache == {}
+
+
+def test_clicks_while_kernels_are_read_ahead(qtbot, make_window) -> None:
+    """A click stops the kernel read ahead at its next step; that kernel is read later."""
+    window = make_window(REPORT)  # its first kernel shown; the rest may be on their way
+    document = window.selection.document
+    names = [s.name for s in document.summaries if document.launched(s.name)]
+    for name in reversed(names):
+        window.selection.show(name)
+        settle(qtbot, window)
+        assert window.selection.kernel.name == name
+    settle_all(qtbot, window)
+    assert window.warm_ahead.pending == []
+    assert {kernel for kernel, _ in window.details_pane._cache} >= set(names)

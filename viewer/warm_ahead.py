@@ -79,9 +79,8 @@ class WarmAhead(QObject):
         self._queue = [s.name for s in ranked if document.launched(s.name)][:MAX_KERNELS]
 
     def _on_requested(self, document: ViewDocument, name: str) -> None:
-        """A click: the panes read that kernel themselves; the job in flight stops early."""
-        if name in self._queue:
-            self._queue.remove(name)
+        """A click: the job in flight stops at its next step (the clicked kernel stays in the
+        queue: a pane that is closed did not read its part)."""
         if self._job is not None:
             self._job.cancel()
 
@@ -106,7 +105,7 @@ class WarmAhead(QObject):
 
         job = self._workers.start("document", look, "looking at kernels ahead")
         job.returned.connect(lambda value: self._on_looked(document, name, metric, *value))
-        job.errored.connect(self._on_error)
+        job.errored.connect(lambda error: self._on_error(document, name, error))
         job.finished.connect(self._on_finished)
         self._job = job
 
@@ -126,9 +125,11 @@ class WarmAhead(QObject):
             self._details.keep(document, name, details)
         self._hot.keep(document, metric, name, rows)
 
-    def _on_error(self, error: BaseException) -> None:
+    def _on_error(self, document: ViewDocument, name: str, error: BaseException) -> None:
         if not isinstance(error, Cancelled):  # shown, if it recurs, when the kernel is
-            _log.info("looking at a kernel ahead failed: %s", error)
+            _log.info("looking at %s ahead failed: %s", name, error)
+        elif document is self._document:
+            self._queue.insert(0, name)  # stopped by a click: later
 
     def _on_finished(self) -> None:
         self._job = None
