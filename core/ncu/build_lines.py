@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..workspace import Workspace
 from .records import Location
@@ -86,12 +86,13 @@ class BuildLines:
         self._matches: dict[int, bool] = {}
         self._kernels: dict[tuple[str, tuple[str, ...]], dict[int, Location | None] | None] = {}
 
-    def matches(self, module: int, cubin: bytes | None) -> bool:
-        """Whether the report's module ``module`` (whose cubin is ``cubin``) is this build."""
+    def matches(self, module: int, cubin: Callable[[], bytes | None]) -> bool:
+        """Whether the report's module ``module`` (whose cubin ``cubin()`` reads, once) is
+        this build."""
         found = self._matches.get(module)
         if found is None:
-            found = cubin is not None and self._same(cubin)
-            self._matches[module] = found
+            theirs = cubin()
+            found = self._matches[module] = theirs is not None and self._same(theirs)
         return found
 
     def _same(self, cubin: bytes) -> bool:

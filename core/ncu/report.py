@@ -371,7 +371,7 @@ class ReportReader:
         module = file.module_of(start) if file is not None else None
         if self._build is not None and file is not None and module is not None:
             try:
-                if self._build.matches(module, file.cubin(module)):
+                if self._build.matches(module, lambda: file.cubin(module)):
                     a = self._decoded_launch(file, launch_id)
                     name = a.name(NameBase.MANGLED) or a.name() if a is not None else None
                     if name:
