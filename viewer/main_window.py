@@ -52,6 +52,7 @@ from .panels.timeline_panel import TimelinePanel, is_timeline
 from .panels.welcome import WelcomePage
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
+from .warm_ahead import WarmAhead
 from .widgets.busy import BusyIndicator
 from .widgets.formatting import format_dims
 from .workers.export_worker import ExportController
@@ -134,6 +135,8 @@ class MainWindow(QMainWindow):
         self.details_pane = DetailsPane(self.selection, self.workers)
         self.roofline_panel = RooflinePanel(self.selection, self.workers)
         self.headroom_panel = HeadroomPanel(self.selection, self.workers)
+        # a first click on a kernel costs what a second does: its data read ahead when idle
+        self.warm_ahead = WarmAhead(self.selection, self.workers, self.details_pane, self.hot, self)
         right = Qt.DockWidgetArea.RightDockWidgetArea
         self.details_dock = self._dock("Details", self.details_pane, right)
         self.roofline_dock = self._dock("Roofline", self.roofline_panel, right)
