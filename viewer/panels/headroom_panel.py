@@ -37,16 +37,13 @@ from kernelscope.core.roofline import Headroom, HeadroomRow
 from kernelscope.core.view import Selection, ViewDocument, read_headroom
 
 from ..code.delegates import BarDelegate
+from ..widgets.formatting import format_us
 from ..widgets.messages import error_html
 from ..widgets.roles import BarRole, KeyRole, SortRole
 from ..widgets.sorting import LastRowsProxy, SortLastRole
 from ..workers.jobs import Latest, Workers
 
 Index = QModelIndex | QPersistentModelIndex
-
-
-def _us(ns: float | None) -> str:
-    return "-" if ns is None else f"{ns / 1000:,.1f}"
 
 
 @dataclass(frozen=True)
@@ -62,7 +59,7 @@ COLUMNS = (
     _Column("Kernel", lambda r: r.kernel, lambda r: r.kernel, "the kernel"),
     _Column(
         "Savings µs",
-        lambda r: _us(r.savings_ns) if r.launched else "-",
+        lambda r: format_us(r.savings_ns) if r.launched else "-",
         lambda r: r.savings_ns,
         "measured − the operator-bound ideal (measured − roofline time when the operators "
         "cannot be costed): the most a better schedule or tuning could save",
@@ -70,14 +67,14 @@ COLUMNS = (
     ),
     _Column(
         "Measured µs",
-        lambda r: _us(r.measured_ns) if r.launched else "-",
+        lambda r: format_us(r.measured_ns) if r.launched else "-",
         lambda r: r.measured_ns,
         "the kernel's launches' durations, summed",
         True,
     ),
     _Column(
         "Roofline µs",
-        lambda r: _us(r.roofline_ns),
+        lambda r: format_us(r.roofline_ns),
         lambda r: -1.0 if r.roofline_ns is None else r.roofline_ns,
         "max(FLOPs / peak, bytes / bandwidth) for the work and traffic the counters measured: "
         "what a perfect schedule of this kernel's instructions would take",
@@ -85,7 +82,7 @@ COLUMNS = (
     ),
     _Column(
         "Operator µs",
-        lambda r: _us(r.operator_ns),
+        lambda r: format_us(r.operator_ns),
         lambda r: -1.0 if r.operator_ns is None else r.operator_ns,
         "max(FLOPs / peak, minimal bytes / DRAM bandwidth) from the analytic cost of the fused "
         "Relax operators and their shapes: what the operators need, whatever the schedule",
