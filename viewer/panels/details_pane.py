@@ -427,7 +427,8 @@ class DetailsPane(QWidget):
             self._show(cached)
             return
         self.title.setText(f"{html.escape(kernel)} <i>(reading…)</i>")
-        self._latest.submit(lambda context: read_details(document, kernel, launch), (document, key))
+        session = self.selection.open_session()
+        self._latest.submit(lambda context: read_details(session, kernel, launch), (document, key))
 
     def _on_details(
         self, details: KernelDetails, context: tuple[ViewDocument, tuple[str, int | None]]

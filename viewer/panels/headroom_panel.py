@@ -249,7 +249,8 @@ class HeadroomPanel(QWidget):
             return
         if self.headroom is None:
             self.caption.setText("Computing the headroom list…")
-            self._latest.submit(lambda context: read_headroom(document), document)
+            session = self.selection.open_session()
+            self._latest.submit(lambda context: read_headroom(session), document)
 
     def _on_headroom(self, headroom: Headroom, document: ViewDocument) -> None:
         if document is not self.selection.document:
@@ -262,7 +263,7 @@ class HeadroomPanel(QWidget):
             self.table.setColumnWidth(column, chars * width)
         parts = [html.escape(headroom.summary(), quote=False)]
         notes = headroom.notes
-        if document.workspace is None:  # the CLI's "-w" means nothing in the window
+        if document.workspace_path is None:  # the CLI's "-w" means nothing in the window
             notes = [n for n in notes if not n.startswith("no workspace given")]
             notes.append(
                 "a report on its own: open the build's workspace with this report attached "

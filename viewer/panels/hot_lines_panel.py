@@ -231,7 +231,8 @@ class HotLinesPanel(QWidget):
             self._ranking.submit(changes, (metric, ranking == 1))
             return
         self.caption.setText(f"Ranking lines by {metric}…")
-        self._ranking.submit(lambda context: hot_lines(document, metric, name), metric)
+        session = self.selection.open_session()
+        self._ranking.submit(lambda context: hot_lines(session, metric, name), metric)
 
     def _on_ranked(self, rows: list[Any], metric: str | tuple[str, bool]) -> None:
         if isinstance(metric, tuple):  # compare mode's regressions or improvements
