@@ -39,13 +39,13 @@ METADATA = (
 # registers passes, target tags and callbacks when its modules are imported by name.
 SUBMODULES = ("kernelscope", "tvm", "tvm_ffi")
 
-# Kept as .py files next to the app: TVMScript parses the source of decorated functions; ncu
-# runs the profiling runner as a script (``kernelscope RUNNER.py WORKSPACE``), and remote
-# profiling copies it to the GPU machine.
+# Kept as .py files next to the app: TVMScript parses the source of decorated functions; the
+# profiling runner's package is zipped from its sources into the zipapp ncu runs
+# (``kernelscope runner-*.pyz WORKSPACE``) and remote profiling copies to the GPU machine.
 SOURCE_MODULES = {
     "tvm": "py",
     "tvm_ffi": "py",
-    "kernelscope.core.profiling.model_runner": "pyz+py",
+    "kernelscope.core.profiling.runner": "pyz+py",
 }
 
 EXCLUDES = [

@@ -1,9 +1,9 @@
 """The frozen app's entry point: the kernelscope command line, and a stand-in for ``python``.
 
 kernelscope starts children with ``sys.executable``: ``-m kernelscope.core...`` (the report
-pre-reader, builds in a child), a script (``model_runner.py`` under ncu), ``-c`` (the
-multiprocessing resource tracker) and ``--multiprocessing-fork``. In the frozen app
-``sys.executable`` is this program, so it answers those forms the way python would.
+pre-reader, builds in a child), a script or zipapp (the model runner's ``runner-*.pyz`` under
+ncu), ``-c`` (the multiprocessing resource tracker) and ``--multiprocessing-fork``. In the
+frozen app ``sys.executable`` is this program, so it answers those forms the way python would.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def main() -> int:
         sys.argv = ["-c", *args[2:]]
         exec(compile(args[1], "<string>", "exec"), {"__name__": "__main__"})
         return 0
-    if args and args[0].endswith(".py"):
+    if args and args[0].endswith((".py", ".pyz")):
         sys.argv = args
         runpy.run_path(args[0], run_name="__main__")
         return 0

@@ -106,9 +106,13 @@ fi
 step "build small_cnn.onnx" "$app" build "$root/tests/data/models/small_cnn.onnx" -o "$tmp/cnn.kscope" ||
     fail "build small_cnn: $(cat "$tmp/out.txt")"
 
-# What ncu starts to profile: this program as python, on the runner's source file.
-runner="$(dirname "$app")/_internal/kernelscope/core/profiling/model_runner.py"
-[ -f "$runner" ] || fail "the package lacks the profiling runner's source ($runner)"
+# What ncu starts to profile: this program as python, on the runner's zipapp (built from the
+# runner package's sources, which the app must carry).
+step "the profiling runner is built" "$app" -c \
+    "from kernelscope.core.profiling.runner_app import runner_path; print(runner_path())" ||
+    fail "runner: $(cat "$tmp/out.txt")"
+runner="$(tail -1 "$tmp/out.txt")"
+[ -f "$runner" ] || fail "the package cannot build the profiling runner ($runner)"
 step "the profiling runner starts" "$app" "$runner" --help || fail "runner: $(cat "$tmp/out.txt")"
 
 # Bad input: a file that is not a report; no display at all.

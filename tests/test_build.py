@@ -3,6 +3,7 @@ the launch facts, and the ways a build can fail without losing anything."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -42,7 +43,40 @@ def test_workspace_holds_one_file_per_kernel_and_the_build_outputs(build_once) -
     assert m.target == {"kind": "cuda", "arch": "sm_90"}
     assert m.versions["tvm"].startswith("0.27")
     assert "-lineinfo" in m.nvcc_flags and "--use_fast_math" in m.nvcc_flags
+    # how many threads compiled it depends on the machine's load, not what it compiled
+    assert "--split-compile" not in m.nvcc_flags
     assert set(m.timings) >= {"load", "tvm", "nvcc", "disassemble"}
+
+
+SPLIT_COMPILE = """
+import json, os, sys
+os.sched_setaffinity(0, {int(c) for c in sys.argv[1:]})
+from kernelscope.core.toolchain import nvcc
+print(json.dumps([nvcc.split_compile(), os.getloadavg()[0]]))
+"""
+
+
+def test_nvcc_compiles_on_more_threads_only_where_cores_are_idle() -> None:
+    """One core (or one left idle by the load): nvcc's threads would only take turns."""
+
+    def choice(*cores: int) -> tuple[list[str], float]:
+        out = subprocess.run(
+            [sys.executable, "-c", SPLIT_COMPILE, *map(str, cores)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        flags, load = json.loads(out)
+        return flags, load
+
+    assert choice(0)[0] == []
+    cores = sorted(os.sched_getaffinity(0))
+    flags, load = choice(*cores)
+    idle = len(cores) - load
+    if idle >= 1.5:
+        assert flags[0] == "--split-compile" and 1 < int(flags[1]) <= len(cores)
+    else:
+        assert flags == []
 
 
 def test_launch_facts_agree_with_the_ir_and_the_source(build_once) -> None:

@@ -164,6 +164,16 @@ def test_the_entry_point_runs_children_like_python(tmp_path: Path) -> None:
     assert proc.returncode in (0, 1) and '"tool": "nvcc"' in proc.stdout
 
 
+def test_the_entry_point_runs_the_model_runners_zipapp() -> None:
+    """What ncu starts in the frozen app: the app as python on the runner's zipapp."""
+    from kernelscope.core.profiling import runner
+    from kernelscope.core.profiling.runner_app import runner_path
+
+    proc = _entry(str(runner_path()), "--check")
+    assert proc.returncode == 0, proc.stderr
+    assert any(line.startswith(runner.RESULT_TAG) for line in proc.stdout.splitlines())
+
+
 @pytest.mark.parametrize("how", ["pip", "frozen"])
 def test_the_gui_command_refuses_to_open_a_window_without_a_display(how: str) -> None:
     """The gui command itself says so (a pip install and the app alike), before Qt aborts;

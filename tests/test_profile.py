@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -15,12 +17,15 @@ from process_support import descendants, still_alive
 from kernelscope.core.cli.main import main
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.ncu import Profile, check_against_workspace
-from kernelscope.core.profiling import model_runner as runner
+from kernelscope.core.profiling import runner
 from kernelscope.core.profiling.run_ncu import (
     ProfileRequest,
     ncu_arguments,
     profile_workspace,
 )
+from kernelscope.core.profiling.runner.main import main as runner_main
+from kernelscope.core.profiling.runner.model import install_cubin
+from kernelscope.core.profiling.runner_app import runner_path, stdin_script
 
 H200_REPORT = Path(__file__).parent / "data" / "h200" / "small_cnn_h200.ncu-rep"
 
@@ -92,9 +97,38 @@ def test_ncu_command_profiles_with_sources_and_the_chosen_filters(tmp_path: Path
     assert args[args.index("-o") + 1] == "/ws/profiles/.partial-x"
 
 
+def test_the_runner_travels_as_one_zipapp_cached_by_content(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner package zipped into one file, written once into the cache folder; it runs
+    without kernelscope (an isolated interpreter, elsewhere), as a file and from stdin."""
+    monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path / "cache"))
+    path = runner_path()
+    assert path.parent == tmp_path / "cache" / "runner" and path.suffix == ".pyz"
+    stamp = path.stat().st_mtime_ns
+    assert runner_path() == path and path.stat().st_mtime_ns == stamp
+    (tmp_path / "tmp").mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
+    for argv, stdin in (
+        ([sys.executable, "-I", str(path), "--check"], None),
+        ([sys.executable, "-I", "-", "--check"], stdin_script()),
+    ):
+        proc = subprocess.run(
+            argv, input=stdin, capture_output=True, cwd=tmp_path, timeout=120, env=env
+        )
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.decode().splitlines()
+        assert any(line.startswith(runner.RESULT_TAG + '{"python"') for line in lines)
+    assert not any((tmp_path / "tmp").iterdir()), "the copy stdin's script ran is removed"
+    (tmp_path / "file").write_text("")  # a cache folder that cannot be made: said, no traceback
+    monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path / "file"))
+    with pytest.raises(KernelscopeError, match="cannot write the model runner"):
+        runner_path()
+
+
 def _runner(capsys: pytest.CaptureFixture[str], ws: Path, *args: str) -> tuple[int, str]:
     """The runner's exit code and stderr (it checks its inputs before it needs a GPU)."""
-    code = runner.main([str(ws), *args])
+    code = runner_main([str(ws), *args])
     return code, capsys.readouterr().err
 
 
@@ -132,7 +166,7 @@ def test_runner_refuses_a_cuda_source_that_is_not_the_built_one(build_once, tmp_
     import tvm_ffi
 
     ws = build_once("tiny_mlp.py")
-    calls = runner.install_cubin(tvm_ffi, ws.path, ws.manifest.files)
+    calls = install_cubin(tvm_ffi, ws.path, ws.manifest.files)
     callback = tvm_ffi.get_global_func("tvm_callback_cuda_compile")
     try:
         good = ws.file("tvm_source").read_text()

@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from kernelscope.core.profiling import local_tvm_version, make_bundle, model_runner
+from kernelscope.core.profiling import local_tvm_version, make_bundle
+from kernelscope.core.profiling import runner as model_runner
+from kernelscope.core.profiling.runner_app import runner_path
 
 BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
@@ -52,7 +54,7 @@ def test_the_check_loads_tvms_cuda_runtime_after_libtvm_ffi(tmp_path: Path) -> N
     env = {**os.environ, "LD_LIBRARY_PATH": str(libs)}
     env.pop("TVM_USE_RUNTIME_LIB", None)
     proc = subprocess.run(
-        [BASE_PYTHON, model_runner.__file__, "--check", "--tvm-version", local_tvm_version(),
+        [BASE_PYTHON, str(runner_path()), "--check", "--tvm-version", local_tvm_version(),
          "--runtime-root", str(root)],
         capture_output=True, text=True, timeout=120, env=env,
     )  # fmt: skip

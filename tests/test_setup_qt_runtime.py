@@ -3,6 +3,7 @@ PySide6 (its ELF NEEDED entries), the dynamic loader, dpkg, and a real X server.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -152,3 +153,38 @@ def test_the_window_opens_on_a_real_x_server(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+CHECK = """
+import json, sys
+from kernelscope.core.environment import display_problem
+problem = display_problem()
+print(json.dumps([problem is None, "elftools" in sys.modules]))
+"""
+
+
+def test_the_display_check_reads_qt_once_while_nothing_changes(tmp_path: Path) -> None:
+    """The window's start checks Qt's libraries by reading its plugins' ELF files (0.06-0.2 s):
+    once, then from a memo while the plugins, the loader's cache and LD_LIBRARY_PATH's folders
+    are unchanged."""
+    if not qt_runtime("x11").ok:
+        pytest.skip("this machine lacks libraries Qt's xcb plugin needs")
+    libs = tmp_path / "libs"
+    libs.mkdir()
+    env = {
+        **{k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")},
+        "DISPLAY": ":99",  # the check reads the libraries, not the server
+        "KERNELSCOPE_CACHE_DIR": str(tmp_path / "cache"),
+        "LD_LIBRARY_PATH": str(libs),
+    }
+
+    def check() -> list[bool]:
+        out = subprocess.run(
+            [sys.executable, "-c", CHECK], env=env, capture_output=True, text=True, check=True
+        ).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    assert check() == [True, True], "the first start reads the plugins"
+    assert check() == [True, False], "the next one does not"
+    (libs / "libsomething.so.1").write_bytes(b"")  # a library folder changed
+    assert check() == [True, True]

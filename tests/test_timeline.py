@@ -219,7 +219,7 @@ def test_profile_progress_counts_every_launch_of_a_reused_kernel(
 
 
 def _runner_answer(ws, durations: dict[str, float]) -> dict:  # noqa: ANN001
-    """What ``model_runner.py --timeline`` prints for this workspace, with given durations."""
+    """What the runner's ``--timeline`` prints for this workspace, with given durations."""
     start, calls = 0.0, []
     for prim in ws.manifest.calls:
         kernels = [k.name for k in ws.manifest.kernels if k.primfunc == prim and k.launched]
@@ -306,7 +306,7 @@ def test_runner_instrument_marks_every_call_of_a_kernel_primfunc() -> None:
     import numpy as np
     import tvm
 
-    from kernelscope.core.profiling import model_runner
+    from kernelscope.core.profiling.runner import timeline as runner_timeline
 
     mod = runpy.run_path(str(DATA / "models" / "repeated_layers.py"))["mod"]
     vm = tvm.relax.VirtualMachine(tvm.compile(mod, target="llvm"), tvm.cpu())
@@ -315,7 +315,7 @@ def test_runner_instrument_marks_every_call_of_a_kernel_primfunc() -> None:
         for p in mod["forward"].params
     ]
     plain = vm["forward"](*args).numpy()
-    recorder = model_runner.CallRecorder({"matmul": ["m"], "relu": ["r"]}, time.perf_counter_ns)
+    recorder = runner_timeline.CallRecorder({"matmul": ["m"], "relu": ["r"]}, time.perf_counter_ns)
     vm.set_instrument(recorder)
     out = vm["forward"](*args).numpy()
     calls = recorder.take()
@@ -430,14 +430,14 @@ def test_calibration_takes_the_event_records_off_each_call() -> None:
     """The runner's correction: what the pair adds off each duration, that and the record
     between two pairs off each start per call before, the measured duration kept; a call
     never starts before the one before it ends."""
-    from kernelscope.core.profiling import model_runner
+    from kernelscope.core.profiling.runner import timeline as runner_timeline
 
     raw = [
         {"start_us": 0.0, "duration_us": 5.8, "min_us": 5.7, "max_us": 6.0},
         {"start_us": 6.0, "duration_us": 3.4, "min_us": 3.3, "max_us": 3.5},
         {"start_us": 11.8, "duration_us": 1.0, "min_us": 0.9, "max_us": 1.1},
     ]
-    fixed = model_runner.calibrate(raw, 1.3, 1.3)
+    fixed = runner_timeline.calibrate(raw, 1.3, 1.3)
     assert [c["duration_us"] for c in fixed] == pytest.approx([4.5, 2.1, 0.0])
     assert [c["raw_us"] for c in fixed] == [5.8, 3.4, 1.0]
     assert fixed[1]["min_us"] == pytest.approx(2.0) and fixed[2]["max_us"] == 0.0
@@ -515,8 +515,9 @@ class _FakeGpu:
 
 
 def _fake_runner(monkeypatch, gpu: _FakeGpu, kernels: dict[str, float], sequence: list[str]):  # noqa: ANN001, ANN202
-    """model_runner with its model and CUDA replaced by ``gpu`` running ``sequence``."""
-    from kernelscope.core.profiling import model_runner
+    """The runner's timeline module, its model and CUDA replaced by ``gpu`` running
+    ``sequence``."""
+    from kernelscope.core.profiling.runner import timeline as runner_timeline
 
     class Model:
         def __init__(self, workspace, inputs, seed) -> None:  # noqa: ANN001
@@ -544,9 +545,9 @@ def _fake_runner(monkeypatch, gpu: _FakeGpu, kernels: dict[str, float], sequence
             for _ in range(times):
                 self.func()
 
-    monkeypatch.setattr(model_runner, "_Model", Model)
-    monkeypatch.setattr(model_runner, "Cuda", lambda: gpu)
-    return model_runner
+    monkeypatch.setattr(runner_timeline, "Model", Model)
+    monkeypatch.setattr(runner_timeline, "Cuda", lambda: gpu)
+    return runner_timeline
 
 
 def test_the_runners_timeline_takes_the_measured_record_cost_off_each_call(monkeypatch) -> None:
@@ -556,8 +557,8 @@ def test_the_runners_timeline_takes_the_measured_record_cost_off_each_call(monke
     gpu = _FakeGpu()
     kernels = {"conv": 5.3, "pool": 2.1, "dense": 16.9}
     sequence = ["conv", "pool", "conv", "dense"]
-    model_runner = _fake_runner(monkeypatch, gpu, kernels, sequence)
-    out = model_runner.timeline(Path("ws"), None, warmup=1, repeat=3, seed=0)
+    runner_timeline = _fake_runner(monkeypatch, gpu, kernels, sequence)
+    out = runner_timeline.timeline(Path("ws"), None, warmup=1, repeat=3, seed=0)
     calls = out["calls"]
     assert [c["primfunc"] for c in calls] == sequence
     assert [c["duration_us"] for c in calls] == pytest.approx([kernels[n] for n in sequence])
@@ -582,8 +583,8 @@ def test_the_launch_after_an_event_is_taken_off_each_call_too(monkeypatch) -> No
     gpu = _FakeGpu(launch_us=1.0, gap_us=0.1)
     kernels = {"conv": 5.3, "pool": 2.1, "dense": 16.9}
     sequence = ["conv", "pool", "conv", "dense", "pool"]
-    model_runner = _fake_runner(monkeypatch, gpu, kernels, sequence)
-    out = model_runner.timeline(Path("ws"), None, warmup=1, repeat=3, seed=0)
+    runner_timeline = _fake_runner(monkeypatch, gpu, kernels, sequence)
+    out = runner_timeline.timeline(Path("ws"), None, warmup=1, repeat=3, seed=0)
     durations = [c["duration_us"] for c in out["calls"]]
     # the first kernel of the plain pass follows its record too: 0.9 µs of launch spread
     assert durations == pytest.approx([kernels[n] + 0.1 + 0.9 / 5 for n in sequence])

@@ -25,7 +25,7 @@ from kernelscope.core.kernel_db import KernelDB, export_workspace, model_coverag
 from kernelscope.viewer.app import run
 from kernelscope.viewer.dialogs.export_options import ExportOptionsDialog
 from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY, KernelDbModel
-from kernelscope.viewer.panels.nnfusion_coverage import STATUS, CoverageModel
+from kernelscope.viewer.panels.nnfusion_coverage_model import STATUS, CoverageModel
 from kernelscope.viewer.workers.export_worker import ExportOptions
 
 DATA = Path(__file__).parent / "data"
@@ -260,13 +260,13 @@ def test_build_missing_runs_with_progress_and_cancel_and_leaves_nothing_missing(
     # Cancel at once: the DB stays as it was.
     with qtbot.waitSignal(view.finished, timeout=BUILD_MS) as done:
         qtbot.mouseClick(view.build_button, Qt.MouseButton.LeftButton)
-        assert view.progress.isVisible() and view.cancel_button.isVisible()
+        assert view.busy_strip.isVisible() and view.busy_strip.cancel.isVisible()
         assert not view.build_button.isEnabled() and not view.check_button.isEnabled()
-        qtbot.mouseClick(view.cancel_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(view.busy_strip.cancel, Qt.MouseButton.LeftButton)
     assert done.args == ["Cancelled: the DB is as it was."]
     with KernelDB.open(db) as kdb:
         assert kdb.count_entries(include_twins=True) == rows
-    assert not view.progress.isVisible() and view.build_button.isEnabled()
+    assert not view.busy_strip.isVisible() and view.build_button.isEnabled()
     listed = panel.model.rowCount()
     with qtbot.waitSignal(view.finished, timeout=BUILD_MS) as done:
         view.build_button.click()

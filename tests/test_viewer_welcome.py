@@ -154,12 +154,12 @@ def test_the_demo_is_built_on_the_build_lane_then_opened(
     assert not page.state.demo_ready and not demo().workspace.exists()
     _click(qtbot, page.demo_button)  # Cancel stops it, nothing is left
     qtbot.waitUntil(lambda: page.demo_status.text().startswith("Building the demo:"))
-    _click(qtbot, page.demo_cancel)
+    _click(qtbot, page.demo_busy.cancel)
     qtbot.waitUntil(lambda: not page.busy, timeout=WAIT_MS)
     assert "cancelled" in page.demo_status.text() and not demo().workspace.exists()
     assert window.selection.document is None
     _click(qtbot, page.demo_button)
-    assert page.demo_progress.isVisible() and page.demo_cancel.isVisible()
+    assert page.demo_busy.isVisible() and page.demo_busy.cancel.isVisible()
     assert not page.demo_button.isEnabled(), "one demo build at a time"
     qtbot.waitUntil(lambda: window.selection.document is not None, timeout=10 * WAIT_MS)
     settle(qtbot, window)

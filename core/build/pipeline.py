@@ -661,7 +661,7 @@ def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str
             Path(build.plan.tools["nvcc"]),
             src / "module.cu",
             compile_dir / "module.cubin",
-            build.plan.flags,
+            [*build.plan.flags, *nvcc.split_compile()],
             cancel=build.cancel,
             ptx=compile_dir / PTX,
         )

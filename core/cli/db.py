@@ -6,11 +6,11 @@ import argparse
 import dataclasses
 import json
 from pathlib import Path
-from typing import Any
 
 from ..formatting import format_dims, format_number
 from ..kernel_db import (
     EntryDetail,
+    EntryFilters,
     EntrySummary,
     KernelDB,
     NNFusionSettings,
@@ -164,7 +164,7 @@ def print_command(settings: NNFusionSettings, db: Path, model: str | None) -> No
 
 def _list(args: argparse.Namespace) -> int:
     with KernelDB.open(args.db) as db:
-        filters: dict[str, Any] = {
+        filters: EntryFilters = {
             "op": args.op,
             "device": args.device,
             "shape": args.shape,

@@ -61,14 +61,17 @@ DEFAULT_COMMAND = "gui"
 
 def make_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser of every command, or only of ``command``'s module when it is one of
-    ``COMMANDS``."""
+    ``COMMANDS``, or only of the entry points' commands when it is ``DEFAULT_COMMAND``."""
     parser = argparse.ArgumentParser(
         prog="kernelscope",
         description="Build TVM models into per-kernel CUDA files, disassemble them and "
         "correlate Nsight Compute metrics with every source line.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    names = [COMMANDS[command]] if command in COMMANDS else COMMAND_MODULES
+    if command in COMMANDS:
+        names: Sequence[str] = [COMMANDS[command]]
+    else:
+        names = () if command == DEFAULT_COMMAND else COMMAND_MODULES
     for name in names:
         importlib.import_module(f"{__package__}.{name}").register(sub)
     if command not in COMMANDS:
@@ -85,15 +88,34 @@ def route(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> list[s
     if argv is None:
         argv = sys.argv[1:]
     argv = list(argv)
-    commands = next(
-        (a.choices for a in parser._actions if isinstance(a, argparse._SubParsersAction)), {}
-    )
-    if DEFAULT_COMMAND not in (commands or {}):
+    commands = _choices(parser)
+    if DEFAULT_COMMAND not in commands:
         return argv
     first = argv[0] if argv else ""
     if not argv or (first not in commands and (first == "--screenshot" or first[0] != "-")):
         return [DEFAULT_COMMAND, *argv]
     return argv
+
+
+def _choices(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """The commands ``parser`` knows, by name."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices or {})
+    return {}
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """Which commands ``argv`` needs parsed: its first argument when that is one of
+    ``COMMANDS``; ``DEFAULT_COMMAND`` (the window, from the entry points alone: the window
+    starts without importing every command's module) for no arguments, a path or
+    ``--screenshot``; None (all of them) for anything else, such as ``--help``."""
+    first = argv[0] if argv else ""
+    if first in COMMANDS:
+        return first
+    if not first or first == "--screenshot" or not first.startswith("-"):
+        return DEFAULT_COMMAND
+    return None
 
 
 def _configure_logging() -> None:
@@ -111,7 +133,10 @@ def _configure_logging() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     _configure_logging()
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = make_parser(argv[0] if argv else None)
+    command = _command(argv)
+    parser = make_parser(command)
+    if command == DEFAULT_COMMAND and DEFAULT_COMMAND not in _choices(parser):
+        parser = make_parser()  # no window here: the full help, or "invalid choice"
     args = parser.parse_args(route(parser, argv))
     if not getattr(args, "func", None):
         parser.print_help()

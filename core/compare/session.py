@@ -23,8 +23,7 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from ..formatting import format_dims
@@ -53,6 +52,9 @@ from .records import (
     TimeDelta,
 )
 from .sass import align_instructions, opcode_deltas
+
+if TYPE_CHECKING:  # numpy loads with the first comparison, not with the window
+    import numpy as np
 
 _log = logging.getLogger(__name__)
 

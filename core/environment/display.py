@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from ..errors import KernelscopeError
-from .qt_runtime import qt_runtime
+from .qt_runtime import qt_runtime, qt_runtime_ok
 
 # Qt platform plugins that need no display.
 _HEADLESS = {"offscreen", "minimal", "vnc", "eglfs", "linuxfb"}
@@ -37,6 +37,8 @@ def display_problem() -> KernelscopeError | None:
         if not os.environ.get(variable):
             reasons.append(f"{variable} is not set")
             continue
+        if qt_runtime_ok(system):  # what an earlier start found, while nothing changed
+            return None
         runtime = qt_runtime(system)
         if runtime.qt_dir is None:
             return None  # no PySide6 to inspect: Qt's own import error will say so

@@ -5,6 +5,7 @@ it for a model (coverage, the command line, building what is missing).
 What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``)::
 
     with KernelDB.open(path) as db:                     # browsing: see store.KernelDB
+        page = db.list_entries(**filters, limit=200)    # filters: EntryFilters
         rows = db.cache_rows()
     settings = nnfusion_settings(rows, product_name=None)  # KernelscopeError: no such GPU
     settings.command(path, model)        # argv; settings.for_model(model) for one model
@@ -21,13 +22,6 @@ What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``
     coverage.check(report.run.log) -> LookupCheck  # predicted lookups against NNFusion's
 """
 
-from .command import (
-    MODEL_PLACEHOLDER,
-    NNFusionSettings,
-    RowVerdict,
-    nnfusion_settings,
-    row_verdict,
-)
 from .compile import CompileReport, RowUse, compile_with_db
 from .coverage import (
     STATUSES,
@@ -41,7 +35,15 @@ from .coverage import (
     model_coverage,
 )
 from .export import ExportReport, KernelTimes, export_workspace
+from .filters import EntryFilters
 from .schema import default_db_path
+from .settings import (
+    MODEL_PLACEHOLDER,
+    NNFusionSettings,
+    RowVerdict,
+    nnfusion_settings,
+    row_verdict,
+)
 from .store import CacheRow, DbEntry, EntryChange, EntryDetail, EntrySummary, KernelDB
 from .summaries import (
     ProfileFacts,
@@ -62,6 +64,7 @@ __all__ = [
     "DbEntry",
     "EntryChange",
     "EntryDetail",
+    "EntryFilters",
     "EntrySummary",
     "ExportReport",
     "KernelDB",

@@ -16,8 +16,8 @@ from pathlib import Path
 from ..nnfusion.compiler import NNFusionRun, run_nnfusion
 from ..nnfusion.onnx_graph import nnfusion_graph
 from ..tasks import Cancel
-from .command import NNFusionSettings, nnfusion_settings, usable_for_selection
 from .coverage import check_weights
+from .settings import NNFusionSettings, nnfusion_settings, usable_for_selection
 from .store import CacheRow, KernelDB
 
 

@@ -28,11 +28,12 @@ from typing import Any
 
 from ..errors import KernelscopeError
 from ..nnfusion import missing_ops
-from ..nnfusion.compiler import Flags, NNFusionLog
+from ..nnfusion.command import Flags
+from ..nnfusion.compiler import NNFusionLog
 from ..nnfusion.onnx_graph import SUPPORT_OP_LIST, Lookup, NNFusionGraph, nnfusion_graph
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
-from .command import NNFusionSettings, nnfusion_settings, row_kind
 from .export import PATTERN_DEVICE_TYPE, entries_from_workspace
+from .settings import NNFusionSettings, nnfusion_settings, row_kind
 from .store import CacheRow, KernelDB
 
 STATUSES = ("covered", "wrong", "flagged", "missing", "nnfusion")

@@ -1,19 +1,5 @@
-"""NNFusion's command line, and running the real ``nnfusion`` compiler on a model with a DB.
-
-The command that makes kernelscope's rows compute the right numbers (kernel_db reference §5,
-checked with the real compiler):
-
-* ``-fkernel_cache_path=DB``: NNFusion reads the DB from there instead of
-  ``~/.cache/nnfusion/kernel_cache.db``;
-* ``-fproduct_name=GPU``: the name under which the rows' ``Miscs.external_profile`` times are
-  read (the CUDA device name, e.g. ``NVIDIA H200``); without it every row counts as 10 µs;
-* ``-fbiasadd_fix=true`` when a Convolution+Add+Relu row reads a per-channel bias (TVM's
-  kernels do): the fix rewrites the Add's constant so that its first C elements hold the
-  bias. It needs that operand to be a constant: NNFusion imports an ONNX Conv bias as a
-  Broadcast of it, so for such a model the command adds ``-fconst_folding_backend=CPU``
-  (alone, the fix segfaults on the Broadcast). That folding runs NNFusion's slow CPU
-  reference kernels (minutes to hours for ResNet-50), so the model kernelscope writes for
-  NNFusion (``onnx_model``) holds each bias already broadcast, and needs the fix alone.
+"""Running the real ``nnfusion`` compiler on a model with a kernel DB (its command line is
+``command``), and what its log says about the DB.
 
 NNFusion first tries to rewrite an ONNX file with ``python3`` and onnxruntime and silently
 goes on without when that fails; the rewrite can change the graph and so the identifiers.
@@ -29,7 +15,6 @@ from __future__ import annotations
 import collections
 import os
 import re
-import shlex
 import shutil
 import signal
 import tempfile
@@ -39,10 +24,9 @@ from pathlib import Path
 from ..errors import Cancelled, KernelscopeError
 from ..process import run_process
 from ..tasks import Cancel
+from .command import Flags, command_line
 
 ENV = "KERNELSCOPE_NNFUSION"
-BIAS_FLAG = "-fbiasadd_fix=true"
-FOLDING_FLAG = "-fconst_folding_backend=CPU"
 # What NNFusion computes for graph plumbing; never something a kernel DB could hold.
 PLUMBING = ("Constant;", "Parameter;", "Result")
 
@@ -50,39 +34,6 @@ _SHELL_SAFE = re.compile(r"[A-Za-z0-9_./+=:@%-]+")
 _LOOKUP = re.compile(r"Trying to fetch kernel (.*) on DeviceType: (\S+)")
 _FETCHED = re.compile(r"\d+ cached kernel fetched (.*) on: (\S+)")
 _SUBSTITUTED = re.compile(r"Substitution applied: (.*)")
-
-
-@dataclass
-class Flags:
-    """The NNFusion flags a kernel DB needs (see the module docstring)."""
-
-    product_name: str | None = None
-    bias_fix: bool = False
-    const_folding: bool = True  # with bias_fix: the model's biases are not constants yet
-
-    def args(self) -> list[str]:
-        out = []
-        if self.product_name:
-            out.append(f"-fproduct_name={self.product_name}")
-        if self.bias_fix:
-            out.append(BIAS_FLAG)
-            if self.const_folding:
-                out.append(FOLDING_FLAG)
-        return out
-
-
-def command_line(
-    model: str | os.PathLike[str],
-    db: str | os.PathLike[str],
-    flags: Flags,
-    binary: str = "nnfusion",
-) -> list[str]:
-    """The argv that compiles ``model`` with the kernels of ``db``."""
-    return [binary, str(model), "-f", "onnx", f"-fkernel_cache_path={db}", *flags.args()]
-
-
-def shell_text(argv: list[str]) -> str:
-    return shlex.join(argv)
 
 
 def find_nnfusion(explicit: str | os.PathLike[str] | None = None) -> Path:

@@ -15,12 +15,11 @@ import json
 import re
 import shlex
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 from typing import Any
 
 from ..errors import KernelscopeError
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
-from . import model_runner
+from . import runner
 from .remote import (
     FIND_NCU_SH,
     RUNNER,
@@ -30,6 +29,7 @@ from .remote import (
     run_command,
     run_script,
 )
+from .runner_app import stdin_script
 
 # The fix when ncu may not read the performance counters (NVIDIA's ERR_NVGPUCTRPERM page).
 COUNTERS_FIX = (
@@ -261,12 +261,12 @@ def _ncu_check(report: HostReport, target: SshTarget) -> None:
 
 
 def _usable_python(report: HostReport) -> bool:
-    return _version_tuple(report.python_version)[:2] >= model_runner.MIN_PYTHON
+    return _version_tuple(report.python_version)[:2] >= runner.MIN_PYTHON
 
 
 def _python_check(report: HostReport, target: SshTarget) -> bool:
     """Whether the runner's --check can run there (it parses on Python 3.7+)."""
-    need = ".".join(map(str, model_runner.MIN_PYTHON))
+    need = ".".join(map(str, runner.MIN_PYTHON))
     if not report.python:
         report.checks.append(
             Check(
@@ -311,24 +311,24 @@ def runner_check(target: SshTarget, tvm_version: str, cancel: Cancel | None) -> 
         [*target.ssh(), shlex.join(argv)],
         "checking Python on the host",
         cancel,
-        stdin=Path(model_runner.__file__).read_bytes(),
+        stdin=stdin_script(),
         timeout=120,
     )
-    found = [ln for ln in result.output.splitlines() if ln.startswith(model_runner.RESULT_TAG)]
+    found = [ln for ln in result.output.splitlines() if ln.startswith(runner.RESULT_TAG)]
     if not found:
         raise KernelscopeError(
             f"the runner's check did not answer on {target.host} (exit code {result.code})",
             details=result.output,
         )
-    return json.loads(found[-1][len(model_runner.RESULT_TAG) :])
+    return json.loads(found[-1][len(runner.RESULT_TAG) :])
 
 
 def _runtime_checks(report: HostReport) -> None:
     info = report.runner_check
     numpy = info.get("numpy", {})
-    need_np = ".".join(map(str, model_runner.MIN_NUMPY))
+    need_np = ".".join(map(str, runner.MIN_NUMPY))
     install = f"kernelscope remote-install {report.host}"
-    if "version" in numpy and _version_tuple(numpy["version"]) >= model_runner.MIN_NUMPY:
+    if "version" in numpy and _version_tuple(numpy["version"]) >= runner.MIN_NUMPY:
         report.checks.append(Check("numpy", True, f"numpy {numpy['version']}"))
     else:
         what = f"numpy {numpy['version']} is too old" if "version" in numpy else "no numpy"

@@ -41,7 +41,8 @@ from ..errors import Cancelled, KernelscopeError
 from ..process import KEEP_OPEN, run_process
 from ..tasks import Cancel, ProgressFn
 from ..workspace import Workspace
-from . import model_runner, remote_supervisor
+from . import remote_supervisor
+from .runner_app import runner_path
 
 log = logging.getLogger(__name__)
 
@@ -675,7 +676,7 @@ class RemoteFolder:
         """Copy local files and folders (name in the folder, local path) as one tar stream;
         the runner and the supervisor always go along."""
         items = [
-            (RUNNER, Path(model_runner.__file__)),
+            (RUNNER, runner_path()),
             (SUPERVISOR, Path(remote_supervisor.__file__)),
             *entries,
         ]

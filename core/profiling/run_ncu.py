@@ -28,7 +28,7 @@ from ..process import KEEP_OPEN, command_details, describe_exit, run_process
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
-from . import model_runner as runner
+from . import runner
 from .host_check import COUNTERS_FIX
 from .remote import SshTarget, transfer_progress
 from .runner_site import runner_site

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from ..tasks import Cancel, ProgressFn
 from ..workspace import Workspace
-from . import model_runner
 from .remote import RUNNER, RemoteFolder, SshSession, SshTarget, workspace_entries
+from .runner_app import runner_path
 
 
 @dataclass
@@ -61,7 +61,7 @@ def runner_site(
     (``inputs/``), reported as the steps "connect" and "copy" (at ``copy_at``)."""
     if target is None:
         yield RunnerSite(
-            str(ws.path), str(inputs) if inputs else None, sys.executable, model_runner.__file__
+            str(ws.path), str(inputs) if inputs else None, sys.executable, str(runner_path())
         )
         return
     progress("connect", None, f"connecting to {target.host}")  # busy while ssh connects

@@ -30,7 +30,7 @@ from pathlib import Path
 from ..errors import KernelscopeError
 from ..process import run_process
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
-from . import model_runner
+from . import runner
 from .host_check import HostReport, check_host, local_tvm_version
 from .remote import SshSession, SshTarget, explain_ssh_failure, run_command
 
@@ -138,7 +138,7 @@ def _add_wheel(tar: tarfile.TarFile, wheel: Path, packages: tuple[str, ...]) -> 
 
 
 def bundle_name(python: tuple[int, int], tvm_version: str | None = None) -> str:
-    return model_runner.runtime_name(tvm_version or local_tvm_version(), python)
+    return runner.runtime_name(tvm_version or local_tvm_version(), python)
 
 
 def make_bundle(
@@ -156,8 +156,8 @@ def make_bundle(
             "from here do not run there",
             hint="install apache-tvm on the host itself (pip install apache-tvm)",
         )
-    if python < model_runner.MIN_PYTHON:
-        need = ".".join(map(str, model_runner.MIN_PYTHON))
+    if python < runner.MIN_PYTHON:
+        need = ".".join(map(str, runner.MIN_PYTHON))
         raise KernelscopeError(f"TVM's runtime needs Python {need}+, the host has {python}")
     tvm_version = local_tvm_version()
     if not tvm_version:
@@ -214,7 +214,7 @@ def make_bundle(
             },
             indent=1,
         ).encode()
-        entry = tarfile.TarInfo(model_runner.RUNTIME_MARKER)
+        entry = tarfile.TarInfo(runner.RUNTIME_MARKER)
         entry.size = len(marker)
         tar.addfile(entry, io.BytesIO(marker))
     partial.replace(out)
@@ -232,7 +232,7 @@ mv "$tmp" "$root/{name}"
 trap - EXIT
 echo "ks:installed $root/{name}"
 """
-# The same default as model_runner.runtime_root, computed by the host's shell.
+# The same default as runner.tvm_runtime.runtime_root, computed by the host's shell.
 _DEFAULT_ROOT_SH = '"${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope/runtime"'
 
 
@@ -256,7 +256,7 @@ def _install(target: SshTarget, progress: ProgressFn, cancel: Cancel | None) -> 
             hint="install Python 3.10+ there, or give one: --remote-python /path/to/python3",
         )
     python = tuple(int(p) for p in before.python_version.split(".")[:2])
-    if python < model_runner.MIN_PYTHON:
+    if python < runner.MIN_PYTHON:
         c = before.check("python")
         raise KernelscopeError(c.summary if c else "Python too old", hint=c.fix if c else "")
     info = before.runner_check

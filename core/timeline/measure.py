@@ -2,8 +2,8 @@
 on an SSH host, and keeping it in the workspace's ``timelines/`` folder.
 
 The runner times every PrimFunc call of one forward pass with CUDA events while a spinning
-kernel holds the stream (see model_runner.py): no Nsight tool is involved, so kernels run
-back to back as in a plain run rather than serialised and replayed as under ncu.
+kernel holds the stream (see profiling/runner/timeline.py): no Nsight tool is involved, so
+kernels run back to back as in a plain run rather than serialised and replayed as under ncu.
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from ..profiling import (
     SshTarget,
     explain_ssh_failure,
     run_command,
+    runner,
     runner_site,
 )
-from ..profiling import model_runner as runner
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..workspace import Workspace
 from .model import Timeline, TimelineCall

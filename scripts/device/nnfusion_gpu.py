@@ -117,14 +117,15 @@ def run_nnfusion(project: Path, lib_path: Path, x_path: Path, result: Path) -> N
 
 
 def run_tvm(workspace: Path, x_path: Path, result: Path) -> None:
-    from kernelscope.core.profiling import model_runner as runner
+    from kernelscope.core.profiling.runner import model as runner
+    from kernelscope.core.profiling.runner.tvm_runtime import import_tvm
 
     manifest = json.loads((workspace / "manifest.json").read_text())
     inputs = workspace / "inputs.npz"
     np.savez(inputs, **{manifest["inputs"][0]["name"]: np.load(x_path)})
     arrays = runner._arrays(manifest, workspace, inputs, 0)
-    tvm, tvm_ffi = runner._import_tvm()
-    runner._install_cubin(tvm_ffi, workspace, manifest["files"])
+    tvm, tvm_ffi = import_tvm()
+    runner.install_cubin(tvm_ffi, workspace, manifest["files"])
     device = tvm.cuda(0)
     lib = tvm.runtime.load_module(str(workspace / manifest["files"]["library"]))
     vm = tvm.runtime.vm.VirtualMachine(lib, device)

@@ -42,20 +42,22 @@ unset TVM_USE_RUNTIME_LIB
     python3 --version
     command -v nsys && nsys --version
 } >"$RES/env.txt" 2>&1
-python3 core/profiling/model_runner.py --check --tvm-version "$tvm_version" |
+runner="$(python3 -c 'from kernelscope.core.profiling.runner_app import runner_path; print(runner_path())')"
+python3 "$runner" --check --tvm-version "$tvm_version" |
     sed 's/^KERNELSCOPE_RESULT //' >"$RES/check.json" 2>&1
 python3 - "$KS_WORK" "$RES" <<'PY'
 import csv, io, json, re, shutil, statistics, subprocess, sys, time
 from pathlib import Path
 
 from kernelscope.core.profiling import ProfileRequest, launch_sequence, profile_workspace
-from kernelscope.core.profiling import model_runner
+from kernelscope.core.profiling import runner as model_runner
+from kernelscope.core.profiling.runner_app import runner_path
 from kernelscope.core.profiling.run_ncu import _expected_launches
 from kernelscope.core.timeline import TimelineRequest, measure_timeline, read_nsys
 from kernelscope.core.workspace import Workspace
 
 work, out = Path(sys.argv[1]), Path(sys.argv[2])
-runner = model_runner.__file__
+runner = str(runner_path())
 summary = []
 PROF = re.compile(r'==PROF== Profiling "([^"]+)" - (\d+)')
 

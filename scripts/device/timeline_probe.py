@@ -1,7 +1,8 @@
 """Where the runner's CUDA-event timeline and ncu's gpu__time_duration part (issue 19, item 7).
 
-Run on the GPU host, with kernelscope's model runner importable and a runtime-only TVM under
-RUNTIME_ROOT: ``python3 timeline_probe.py WORKSPACE RUNTIME_ROOT OUT.json``. It times one
+Run on the GPU host, with kernelscope's model runner (its zipapp) as model_runner.py beside it
+and a runtime-only TVM under RUNTIME_ROOT: ``python3 timeline_probe.py WORKSPACE RUNTIME_ROOT
+OUT.json``. It times one
 forward pass of the workspace's model in several ways, each pass enqueued behind the runner's
 spinning kernel, REPEAT times, median per call:
 
@@ -23,7 +24,11 @@ import sys
 import time
 from pathlib import Path
 
-import model_runner as mr
+sys.path.insert(0, str(Path(__file__).with_name("model_runner.py")))  # the runner's zipapp
+from kernelscope_runner import cuda as mr_cuda  # noqa: E402
+from kernelscope_runner import model as mr_model  # noqa: E402
+from kernelscope_runner import timeline as mr_timeline  # noqa: E402
+from kernelscope_runner import tvm_runtime as mr_tvm  # noqa: E402
 
 SPIN_PROBES = (0, 1000, 5000)
 
@@ -31,7 +36,7 @@ SPIN_PROBES = (0, 1000, 5000)
 class Recorder:
     """Marks chosen calls: before and after (``pairs``) or before only (``starts``)."""
 
-    def __init__(self, kernels_of: dict, pool: mr.EventPool) -> None:
+    def __init__(self, kernels_of: dict, pool: mr_timeline.EventPool) -> None:
         self.kernels_of, self.pool = kernels_of, pool
         self.choose = lambda i: True
         self.starts_only = False
@@ -56,18 +61,18 @@ def main() -> None:
     ws, root, out = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3])
     repeat = int(sys.argv[4]) if len(sys.argv) > 4 else 20
     manifest = json.loads((ws / "manifest.json").read_text())
-    mr.use_runtime(mr.select_runtime(None, root, manifest["versions"]["tvm"]))
-    model = mr._Model(ws, None, 0)
+    mr_tvm.use_runtime(mr_tvm.select_runtime(None, root, manifest["versions"]["tvm"]))
+    model = mr_model.Model(ws, None, 0)
     kernels_of = model.kernels_by_primfunc()
     model.run(5)
-    cuda = mr.Cuda()
+    cuda = mr_cuda.Cuda()
     cuda.use_primary_context(0)
     start = time.perf_counter()
     model.func(*model.args)
     enqueue = time.perf_counter() - start
     model.device.sync()
     spin_ns = int(min(max(16 * enqueue, 0.03), 2.0) * 1e9)
-    pool = mr.EventPool(cuda)
+    pool = mr_timeline.EventPool(cuda)
     rec = Recorder(kernels_of, pool)
     model.vm.set_instrument(rec)
     n = None
@@ -129,7 +134,7 @@ def main() -> None:
         plain.append(1000 * cuda.elapsed_ms(a, b))
         pool.reset()
     result["plain_us"] = statistics.median(plain)
-    result["record_cost_us"] = statistics.median(mr.record_cost_us(cuda, spin_ns))
+    result["record_cost_us"] = statistics.median(mr_timeline.record_cost_us(cuda, spin_ns))
     # event pairs around the spinning kernel of known length, back to back behind a spin
     pairs = {}
     for ns in SPIN_PROBES:
@@ -165,7 +170,7 @@ def main() -> None:
 
 def spin() -> None:
     """For ncu: the spinning kernel for each probe length, 3 launches each."""
-    cuda = mr.Cuda()
+    cuda = mr_cuda.Cuda()
     cuda.use_primary_context(0)
     for ns in SPIN_PROBES:
         for _ in range(3):

@@ -106,7 +106,7 @@ if [ "$MODE" = probe ]; then
     ks old remote-check "$USER_AT" "${SSH_OPTS[@]}" --no-probe >"$RES/remote_check_before.txt" 2>&1
     say "   $(grep -i 'tvm' "$RES/remote_check_before.txt" | head -3)"
     say "== the residual taken apart (timeline_probe.py, 20 passes each)"
-    cp "$W/new/kernelscope/core/profiling/model_runner.py" "$W/model_runner.py"
+    PYTHONPATH="$W/new" python3 -c "import shutil, sys; from kernelscope.core.profiling.runner_app import runner_path; shutil.copy(runner_path(), sys.argv[1])" "$W/model_runner.py"
     (cd "$W" && cp "$STAGE/timeline_probe.py" . && python3 timeline_probe.py "$WS" "$W/rt" \
         "$RES/probe.json" 20) 2>&1 | tail -3 | tee -a "$RES/summary.txt"
     for k in 1 2; do

@@ -15,17 +15,18 @@ file takes a few milliseconds, and painting lexes only the rows on screen.
 from __future__ import annotations
 
 import re
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from pygments.lexer import Lexer
-from pygments.lexers.c_like import CudaLexer
-from pygments.lexers.ptx import PtxLexer
 from pygments.token import Comment, Keyword, Name, Number, Operator, String, Token, _TokenType
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 
 from kernelscope.core.errors import Cancelled
 from kernelscope.core.tasks import Cancel
 
-from .sass_lexer import SassLexer
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer
 
 Span = tuple[str, QColor | None]
 
@@ -84,10 +85,16 @@ def is_dark() -> bool:
 
 
 class Highlighter:
-    """Coloured spans for one language, in the palette's light or dark colours."""
+    """Coloured spans for one language, in the palette's light or dark colours.
 
-    def __init__(self, lexer: Lexer) -> None:
-        self._lexer = lexer
+    The lexer is made when the first line is lexed: a pygments lexer compiles its rules
+    when its class is first used (60 ms for the three languages), which the window's start
+    does not need."""
+
+    def __init__(self, lexer: Callable[[], Lexer]) -> None:
+        self._make_lexer = lexer
+        self._lexer_made: Lexer | None = None
+        self._making = threading.Lock()  # lexed on the GUI thread and on workers
         self._dark = is_dark()  # read here, on the GUI thread
         self._colours: dict[_TokenType, QColor | None] = {}
         self._lines: dict[str, list[Span]] = {}
@@ -112,7 +119,7 @@ class Highlighter:
 
     def _lex(self, text: str) -> list[Span]:
         spans: list[Span] = []
-        for token, value in self._lexer.get_tokens(text):
+        for token, value in self._lexer().get_tokens(text):
             value = value.rstrip("\n")
             if not value:
                 continue
@@ -122,6 +129,12 @@ class Highlighter:
             else:
                 spans.append((value, colour))
         return spans
+
+    def _lexer(self) -> Lexer:
+        with self._making:
+            if self._lexer_made is None:
+                self._lexer_made = self._make_lexer()
+            return self._lexer_made
 
     def _colour(self, token: _TokenType) -> QColor | None:
         if token in self._colours:
@@ -150,12 +163,27 @@ def _drop(spans: list[Span], count: int) -> list[Span]:
 
 
 def cuda_highlighter() -> Highlighter:
-    return Highlighter(CudaLexer(stripnl=False, ensurenl=False))
+    def lexer() -> Lexer:
+        from pygments.lexers.c_like import CudaLexer
+
+        return CudaLexer(stripnl=False, ensurenl=False)
+
+    return Highlighter(lexer)
 
 
 def sass_highlighter() -> Highlighter:
-    return Highlighter(SassLexer(stripnl=False, ensurenl=False))
+    def lexer() -> Lexer:
+        from .sass_lexer import SassLexer
+
+        return SassLexer(stripnl=False, ensurenl=False)
+
+    return Highlighter(lexer)
 
 
 def ptx_highlighter() -> Highlighter:
-    return Highlighter(PtxLexer(stripnl=False, ensurenl=False))
+    def lexer() -> Lexer:
+        from pygments.lexers.ptx import PtxLexer
+
+        return PtxLexer(stripnl=False, ensurenl=False)
+
+    return Highlighter(lexer)

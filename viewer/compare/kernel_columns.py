@@ -25,8 +25,8 @@ from kernelscope.core.compare import (
 from kernelscope.core.view import KernelSummary, ViewDocument
 
 from ..code.delta_delegate import DeltaRole
-from ..panels.kernel_list_model import _Column
 from ..widgets.formatting import format_number, format_signed
+from ..widgets.rows_model import Column
 
 DELTA_TITLE = "Δ µs"
 STATUS_TEXT = {ONLY_BASE: "only in base", ONLY_NEW: "only in new"}
@@ -51,7 +51,7 @@ def _tooltip(d: KernelDelta) -> str:
 
 def compare_columns(
     diff: ProfileDiff, baseline: ViewDocument
-) -> tuple[list[_Column], list[KernelSummary]]:
+) -> tuple[list[Column[KernelSummary]], list[KernelSummary]]:
     """The kernel list's compare columns and the rows of kernels only in the baseline."""
     by_new = {d.match.new: d for d in diff.kernels if d.match.new}
     extra: list[KernelSummary] = []
@@ -140,9 +140,9 @@ def compare_columns(
         return text
 
     columns = [
-        _Column(DELTA_TITLE, ordered, delta_text, False, roles(change=True)),
-        _Column("Ratio", ratio_value, ratio_text, False, roles()),
-        _Column("Base µs", time("base"), us_text("base"), True, roles()),
-        _Column("New µs", time("new"), us_text("new"), True, roles()),
+        Column(DELTA_TITLE, ordered, delta_text, number=False, roles=roles(change=True)),
+        Column("Ratio", ratio_value, ratio_text, number=False, roles=roles()),
+        Column("Base µs", time("base"), us_text("base"), roles=roles()),  # numbers: a bar
+        Column("New µs", time("new"), us_text("new"), roles=roles()),
     ]
     return columns, extra

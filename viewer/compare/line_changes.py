@@ -4,9 +4,10 @@ pass (``Comparison.line_changes``), in the kernel shown or over the whole model.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QTableView
 
 from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, LineChange
@@ -16,13 +17,10 @@ from ..code.delegates import BarDelegate
 from ..code.delta_delegate import DeltaDelegate, DeltaRole
 from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
-from ..widgets.roles import BarRole, KeyRole, SortRole
+from ..widgets.rows_model import Column, RowsModel
 from ..workers.jobs import JobFn
 from .controller import CompareController, metric_key
 
-Index = QModelIndex | QPersistentModelIndex
-_TITLES = ["Δ", "Base", "New", "Kernel", "Line", "Source"]
-_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 RANKINGS = ["Hottest lines", "Biggest regressions", "Biggest improvements"]
 
 
@@ -43,64 +41,66 @@ def _where(change: LineChange) -> str:
     )
 
 
-class LineChangesModel(QAbstractTableModel):
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[LineChange] = []
+def _text(change: LineChange) -> str:
+    return (change.row.new_text if change.row.new_text is not None else change.row.base_text) or ""
 
-    def set_rows(self, rows: list[LineChange]) -> None:
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
+
+class LineChangesModel(RowsModel[LineChange]):
+    """One row per changed source line; ``KeyRole`` gives the row's number (``change``)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(
+            [
+                Column(
+                    "Δ",
+                    lambda c: c.delta,
+                    lambda c: (
+                        f"+{format_number(c.delta)}" if c.delta > 0 else format_number(c.delta)
+                    ),
+                ),
+                Column(
+                    "Base",
+                    lambda c: c.base_value,
+                    lambda c: format_number(c.base_value),
+                    bar=lambda c: (c.base_value or 0.0) / self._top if self._top > 0 else 0.0,
+                ),
+                Column(
+                    "New",
+                    lambda c: c.new_value,
+                    lambda c: format_number(c.new_value),
+                    bar=lambda c: (c.new_value or 0.0) / self._top if self._top > 0 else 0.0,
+                ),
+                Column("Kernel", lambda c: c.kernel, lambda c: c.kernel, number=False),
+                Column("Line", lambda c: c.row.new_line, _where, number=False),
+                Column("Source", _text, lambda c: _text(c).strip(), number=False),
+            ],
+            parent,
+        )
+        self._top = 0.0  # the largest value, either side: the bars' full width
+        self._top_delta = 0.0
+
+    def set_rows(self, rows: Sequence[LineChange]) -> None:
+        self._top = max((max(r.base_value or 0.0, r.new_value or 0.0) for r in rows), default=0.0)
+        self._top_delta = max((abs(r.delta) for r in rows), default=0.0)
+        super().set_rows(rows)
 
     def change(self, row: int) -> LineChange:
-        return self._rows[row]
+        return self.rows[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+    def key(self, row: LineChange, number: int) -> int:
+        return number
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(_TITLES)
+    def tooltip(self, row: LineChange, column: int) -> str:
+        noise = "within noise" if row.within_noise else "beyond noise"
+        names = (
+            row.kernel if row.base_kernel == row.new_kernel else f"{row.base_kernel} → {row.kernel}"
+        )
+        return f"{names}: {row.row.kind}; {noise} (±{format_number(row.noise)})"
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return _TITLES[section] if 0 <= section < len(_TITLES) else None
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        c, col = self._rows[index.row()], index.column()
-        text = (c.row.new_text if c.row.new_text is not None else c.row.base_text) or ""
-        if role == KeyRole:
-            return index.row()
-        if role == Qt.ItemDataRole.DisplayRole:
-            delta = format_number(c.delta)
-            return [
-                f"+{delta}" if c.delta > 0 else delta,
-                format_number(c.base_value),
-                format_number(c.new_value),
-                c.kernel,
-                _where(c),
-                text.strip(),
-            ][col]
-        if role == SortRole:
-            return [c.delta, c.base_value, c.new_value, c.kernel, c.row.new_line, text][col]
-        if role == DeltaRole and col == 0:
-            top = max((abs(r.delta) for r in self._rows), default=0.0)
-            return (c.delta / top if top > 0 else 0.0, _status(c))
-        if role == BarRole and col in (1, 2):
-            top = max(max(r.base_value or 0.0, r.new_value or 0.0) for r in self._rows)
-            value = c.base_value if col == 1 else c.new_value
-            return (value or 0.0) / top if top > 0 else 0.0
-        if role == Qt.ItemDataRole.TextAlignmentRole and col < 3:
-            return _RIGHT
-        if role == Qt.ItemDataRole.ToolTipRole:
-            noise = "within noise" if c.within_noise else "beyond noise"
-            names = c.kernel if c.base_kernel == c.new_kernel else f"{c.base_kernel} → {c.kernel}"
-            return f"{names}: {c.row.kind}; {noise} (±{format_number(c.noise)})"
+    def role_data(self, row: LineChange, column: int, role: int) -> Any:
+        if role == DeltaRole and column == 0:
+            top = self._top_delta
+            return (row.delta / top if top > 0 else 0.0, _status(row))
         return None
 
 

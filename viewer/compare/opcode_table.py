@@ -4,9 +4,10 @@ change first; and whether the two instruction streams align instruction by instr
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -21,11 +22,8 @@ from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, KernelCompari
 from ..code.delta_delegate import DeltaDelegate, DeltaRole
 from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number, format_signed
-from ..widgets.roles import SortRole
+from ..widgets.rows_model import Column, RowsModel
 
-Index = QModelIndex | QPersistentModelIndex
-_TITLES = ["Opcode", "Base", "New", "Δ count", "Base executed", "New executed", "Δ executed"]
-_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 DELTA_COLUMNS = (3, 6)
 
 
@@ -36,57 +34,43 @@ def _status(change: float | None) -> str | None:
     return WITHIN_NOISE if change == 0 else SLOWER if change > 0 else FASTER
 
 
-class OpcodeModel(QAbstractTableModel):
+def _opcode_column(title: str, value: Callable[[OpcodeDelta], Any], delta: bool) -> Column[Any]:
+    show = format_signed if delta else format_number
+    return Column(title, value, lambda o: show(value(o)))
+
+
+class OpcodeModel(RowsModel[OpcodeDelta]):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[OpcodeDelta] = []
+        super().__init__(
+            [
+                Column("Opcode", lambda o: o.opcode, lambda o: o.opcode, number=False),
+                _opcode_column("Base", lambda o: o.base_count, False),
+                _opcode_column("New", lambda o: o.new_count, False),
+                _opcode_column("Δ count", lambda o: o.count_delta, True),
+                _opcode_column("Base executed", lambda o: o.base_executed, False),
+                _opcode_column("New executed", lambda o: o.new_executed, False),
+                _opcode_column("Δ executed", lambda o: o.executed_delta, True),
+            ],
+            parent,
+        )
         self._top = (0.0, 0.0)
 
-    def set_rows(self, rows: list[OpcodeDelta]) -> None:
-        self.beginResetModel()
-        self._rows = rows
+    def set_rows(self, rows: Sequence[OpcodeDelta]) -> None:
         counts = [abs(r.count_delta) for r in rows]
         executed = [abs(d) for r in rows if (d := r.executed_delta) is not None]
         self._top = (float(max(counts, default=0)), max(executed, default=0.0))
-        self.endResetModel()
+        super().set_rows(rows)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(_TITLES)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return _TITLES[section] if 0 <= section < len(_TITLES) else None
+    def key(self, row: OpcodeDelta, number: int) -> None:
         return None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        o, col = self._rows[index.row()], index.column()
-        values: list[Any] = [
-            o.opcode,
-            o.base_count,
-            o.new_count,
-            o.count_delta,
-            o.base_executed,
-            o.new_executed,
-            o.executed_delta,
-        ]
-        value = values[col]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return o.opcode
-            return format_signed(value) if col in DELTA_COLUMNS else format_number(value)
-        if role == SortRole:
-            return value
-        if role == Qt.ItemDataRole.TextAlignmentRole and col > 0:
-            return _RIGHT
-        if role == DeltaRole and col in DELTA_COLUMNS:
-            top = self._top[0 if col == 3 else 1]
+    def tooltip(self, row: OpcodeDelta, column: int) -> None:
+        return None
+
+    def role_data(self, row: OpcodeDelta, column: int, role: int) -> Any:
+        if role == DeltaRole and column in DELTA_COLUMNS:
+            value = self.columns[column].value(row)
+            top = self._top[0 if column == 3 else 1]
             return ((value or 0.0) / top if top > 0 else 0.0, _status(value))
         return None
 

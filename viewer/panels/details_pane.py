@@ -49,6 +49,7 @@ from ..widgets.bars import ChartRow, RowChart
 from ..widgets.messages import error_html
 from ..widgets.plot_loader import load_plots
 from ..widgets.rich_text import RichText
+from ..widgets.shown import ShownGate
 from ..workers.jobs import Job, Latest, Workers
 
 if TYPE_CHECKING:
@@ -236,8 +237,7 @@ class DetailsPane(QWidget):
         self._cache: dict[tuple[str, int | None], KernelDetails] = {}
         self.details: KernelDetails | None = None  # what the pane shows
         self._wanted: tuple[str, int | None] | None = None  # what it should show
-        self._stale = True  # the selection moved while the pane was hidden
-        self.shown = False  # set_shown: whether its dock's tab is on screen
+        self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self._plots: ModuleType | None = None
         self._plots_job: Job | None = None
         self._curve_plots: list[CurvePlot] = []
@@ -363,11 +363,8 @@ class DetailsPane(QWidget):
         return self._latest.busy or self._plots_job is not None
 
     def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (its dock's tab is the current one: a tabbed dock
-        stays ``isVisible()`` behind another); it reads what it shows only then."""
-        self.shown = shown
-        if shown and self._stale:
-            self.refresh()
+        """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
+        self._gate.set_shown(shown)
 
     def _on_document(self) -> None:
         self._cache.clear()
@@ -386,10 +383,8 @@ class DetailsPane(QWidget):
     def refresh(self) -> None:
         """Show the selected kernel's Details (from the cache, else asked for); while hidden,
         only remember to."""
-        if not self.shown:
-            self._stale = True
+        if not self._gate.due():
             return
-        self._stale = False
         document, kernel = self.selection.document, self.selection.kernel
         if document is None:
             self._show_message("Open a report or a profiled workspace to see a kernel's Details.")

@@ -10,16 +10,12 @@ computed once per document on the document lane when the panel is first shown.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QItemSelectionModel,
     QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
 )
 from PySide6.QtGui import QPalette
@@ -40,133 +36,117 @@ from ..code.delegates import BarDelegate
 from ..widgets.formatting import format_us
 from ..widgets.messages import error_html
 from ..widgets.roles import BarRole, KeyRole, SortRole
+from ..widgets.rows_model import Column, RowsModel
+from ..widgets.shown import ShownGate
 from ..widgets.sorting import LastRowsProxy, SortLastRole
 from ..workers.jobs import Latest, Workers
 
-Index = QModelIndex | QPersistentModelIndex
-
-
-@dataclass(frozen=True)
-class _Column:
-    title: str
-    text: Callable[[HeadroomRow], str]
-    value: Callable[[HeadroomRow], Any]
-    tip: str
-    number: bool = False
-
-
-COLUMNS = (
-    _Column("Kernel", lambda r: r.kernel, lambda r: r.kernel, "the kernel"),
-    _Column(
+COLUMNS: tuple[Column[HeadroomRow], ...] = (
+    Column(
+        "Kernel",
+        lambda r: r.kernel,
+        lambda r: r.kernel,
+        number=False,
+        tip="the kernel",
+    ),
+    Column(
         "Savings µs",
-        lambda r: format_us(r.savings_ns) if r.launched else "-",
         lambda r: r.savings_ns,
-        "measured − the operator-bound ideal (measured − roofline time when the operators "
+        lambda r: format_us(r.savings_ns) if r.launched else "-",
+        number=True,
+        tip="measured − the operator-bound ideal (measured − roofline time when the operators "
         "cannot be costed): the most a better schedule or tuning could save",
-        True,
     ),
-    _Column(
+    Column(
         "Measured µs",
-        lambda r: format_us(r.measured_ns) if r.launched else "-",
         lambda r: r.measured_ns,
-        "the kernel's launches' durations, summed",
-        True,
+        lambda r: format_us(r.measured_ns) if r.launched else "-",
+        number=True,
+        tip="the kernel's launches' durations, summed",
     ),
-    _Column(
+    Column(
         "Roofline µs",
-        lambda r: format_us(r.roofline_ns),
         lambda r: -1.0 if r.roofline_ns is None else r.roofline_ns,
-        "max(FLOPs / peak, bytes / bandwidth) for the work and traffic the counters measured: "
+        lambda r: format_us(r.roofline_ns),
+        number=True,
+        tip="max(FLOPs / peak, bytes / bandwidth) for the work and traffic the counters measured: "
         "what a perfect schedule of this kernel's instructions would take",
-        True,
     ),
-    _Column(
+    Column(
         "Operator µs",
-        lambda r: format_us(r.operator_ns),
         lambda r: -1.0 if r.operator_ns is None else r.operator_ns,
-        "max(FLOPs / peak, minimal bytes / DRAM bandwidth) from the analytic cost of the fused "
+        lambda r: format_us(r.operator_ns),
+        number=True,
+        tip="max(FLOPs / peak, minimal bytes / DRAM bandwidth) from the analytic cost of the fused "
         "Relax operators and their shapes: what the operators need, whatever the schedule",
-        True,
     ),
-    _Column("Launches", lambda r: str(r.launches), lambda r: r.launches, "launches profiled", True),
-    _Column(
+    Column(
+        "Launches",
+        lambda r: r.launches,
+        lambda r: str(r.launches),
+        number=True,
+        tip="launches profiled",
+    ),
+    Column(
         "Bound",
+        lambda r: r.bound,
         lambda r: " / ".join(
             part for part in (r.bound, f"op {r.operator_bound}" if r.operator_bound else "") if part
         ),
-        lambda r: r.bound,
-        "what limits the measured work on the roofline (compute, dram, l2, l1) / what bounds "
+        number=False,
+        tip="what limits the measured work on the roofline (compute, dram, l2, l1) / what bounds "
         "the operators' own needs",
     ),
-    _Column(
+    Column(
         "Operators",
         lambda r: "; ".join(r.ops),
         lambda r: "; ".join(r.ops),
-        "the fused Relax operators with their shapes (from the workspace's manifest)",
+        number=False,
+        tip="the fused Relax operators with their shapes (from the workspace's manifest)",
     ),
-    _Column("Note", lambda r: r.note, lambda r: r.note, "why a column is empty"),
+    Column(
+        "Note",
+        lambda r: r.note,
+        lambda r: r.note,
+        number=False,
+        tip="why a column is empty",
+    ),
 )
 SAVINGS = 1
 
 
-class HeadroomModel(QAbstractTableModel):
+class HeadroomModel(RowsModel[HeadroomRow]):
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[HeadroomRow] = []
+        super().__init__(COLUMNS, parent)
         self._top = 0.0
 
     def set_headroom(self, headroom: Headroom | None) -> None:
-        self.beginResetModel()
-        self._rows = list(headroom.rows) if headroom else []
-        self._top = max((r.savings_ns for r in self._rows), default=0.0)
-        self.endResetModel()
+        rows = list(headroom.rows) if headroom else []
+        self._top = max((r.savings_ns for r in rows), default=0.0)
+        self.set_rows(rows)
 
     def row_of(self, kernel: str) -> int:
-        return next((i for i, r in enumerate(self._rows) if r.kernel == kernel), -1)
+        return next((i for i, r in enumerate(self.rows) if r.kernel == kernel), -1)
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+    def key(self, row: HeadroomRow, number: int) -> str:
+        return row.kernel
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
+    def tooltip(self, row: HeadroomRow, column: int) -> str:
+        lines = [f"<b>{html.escape(row.kernel)}</b>"]
+        lines += [f"• {html.escape(op)}" for op in row.ops]
+        if row.note:
+            lines.append(html.escape(row.note))
+        return "<br>".join(lines)
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section].title
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return COLUMNS[section].tip
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row, col = self._rows[index.row()], COLUMNS[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return col.text(row)
-        if role == SortRole:
-            return col.value(row)
-        if role == KeyRole:
-            return row.kernel
+    def role_data(self, row: HeadroomRow, column: int, role: int) -> Any:
         if role == SortLastRole:
             return not row.launched
-        if role == BarRole and index.column() == SAVINGS:
+        if role == BarRole and column == SAVINGS:
             return row.savings_ns / self._top if self._top > 0 else 0.0
         if role == Qt.ItemDataRole.ForegroundRole and not row.launched:
             return QApplication.palette().color(
                 QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text
             )
-        if role == Qt.ItemDataRole.ToolTipRole:
-            lines = [f"<b>{html.escape(row.kernel)}</b>"]
-            lines += [f"• {html.escape(op)}" for op in row.ops]
-            if row.note:
-                lines.append(html.escape(row.note))
-            return "<br>".join(lines)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col.number:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
 
@@ -179,8 +159,7 @@ class HeadroomPanel(QWidget):
         self._latest = Latest(workers, "document", "computing the headroom list", self)
         self._latest.result.connect(self._on_headroom)
         self._latest.failed.connect(self._on_failed)
-        self._stale = True
-        self.shown = False  # set_shown: whether its dock's tab is on screen
+        self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self.model = HeadroomModel(self)
         self.proxy = LastRowsProxy(self)
         self.proxy.setSourceModel(self.model)
@@ -218,24 +197,18 @@ class HeadroomPanel(QWidget):
         return self._latest.busy
 
     def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (its dock's tab is the current one: a tabbed dock
-        stays ``isVisible()`` behind another); it reads what it shows only then."""
-        self.shown = shown
-        if shown and self._stale:
-            self.refresh()
+        """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
+        self._gate.set_shown(shown)
 
     def _on_document(self) -> None:
         self._latest.cancel()
         self.headroom = None
         self.model.set_headroom(None)
-        self._stale = True
         self.refresh()
 
     def refresh(self) -> None:
-        if not self.shown:
-            self._stale = True
+        if not self._gate.due():
             return
-        self._stale = False
         document = self.selection.document
         if document is None:
             self.caption.setText("Open a report or a profiled workspace for its headroom list.")

@@ -7,7 +7,6 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QAbstractTableModel,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
@@ -34,7 +33,7 @@ from kernelscope.core.view import HotLine, Selection, hot_lines
 from ..code.delegates import BarDelegate
 from ..widgets.columns import fit_column
 from ..widgets.formatting import format_number
-from ..widgets.roles import BarRole, KeyRole, SortRole
+from ..widgets.rows_model import Column, RowsModel
 from ..workers.jobs import JobFn, Latest, Workers
 
 Index = QModelIndex | QPersistentModelIndex
@@ -61,13 +60,7 @@ class LineChanges(Protocol):
         ...
 
 
-_TITLES = ["Value", "Share", "Kernel", "Location", "Top stall", "Source"]
-LOCATION = _TITLES.index("Location")
-_TIPS = {
-    "Share": "The line's share of the metric's total over the kernel (or the whole model)",
-    "Location": "The line in the kernel's own file (inlined header code counts at its call)",
-    "Top stall": "The stall reason with most warp samples on the line",
-}
+VALUE, LOCATION = 0, 3
 
 
 def elide_location(text: str, metrics: QFontMetrics, width: int) -> str:
@@ -90,59 +83,71 @@ class LocationDelegate(QStyledItemDelegate):
         option.text = elide_location(option.text, option.fontMetrics, option.rect.width() - margin)
 
 
-class HotLinesModel(QAbstractTableModel):
+class HotLinesModel(RowsModel[HotLine]):
+    """One row per hot line, hottest first; ``KeyRole`` gives the row's number."""
+
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._rows: list[HotLine] = []
+        super().__init__(
+            [
+                # the bar delegate paints Value and Share: no alignment of their own
+                Column(
+                    "Value",
+                    lambda h: h.value,
+                    lambda h: format_number(h.value),
+                    bar=self._bar,
+                    number=False,
+                ),
+                Column(
+                    "Share",
+                    lambda h: h.share,
+                    lambda h: f"{100 * h.share:.1f}%",
+                    bar=self._bar,
+                    number=False,
+                    tip="The line's share of the metric's total over the kernel (or the whole "
+                    "model)",
+                ),
+                Column("Kernel", lambda h: h.kernel, lambda h: h.kernel, number=False),
+                Column(
+                    "Location",
+                    lambda h: (h.file, h.line),
+                    lambda h: f"{os.path.basename(h.file)}:{h.line}",
+                    number=False,
+                    tip="The line in the kernel's own file (inlined header code counts at its "
+                    "call)",
+                ),
+                Column(
+                    "Top stall",
+                    lambda h: h.top_stall,
+                    lambda h: h.top_stall,
+                    number=False,
+                    tip="The stall reason with most warp samples on the line",
+                ),
+                Column(
+                    "Source",
+                    lambda h: h.source or "",
+                    lambda h: (h.source or "").strip(),
+                    number=False,
+                ),
+            ],
+            parent,
+        )
         self.value_tip = ""  # what the ranked metric means (the Value column's tooltip)
 
-    def set_rows(self, rows: list[HotLine]) -> None:
-        self.beginResetModel()
-        self._rows = rows
-        self.endResetModel()
-
     def hot_line(self, row: int) -> HotLine:
-        return self._rows[row]
+        return self.rows[row]
 
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._rows)
+    def _bar(self, h: HotLine) -> float:
+        top = self.rows[0].value if self.rows else 0.0
+        return h.value / top if top > 0 else 0.0
 
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(_TITLES)
+    def key(self, row: HotLine, number: int) -> int:
+        return number
 
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return _TITLES[section] if 0 <= section < len(_TITLES) else None
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.ToolTipRole:
-            title = _TITLES[section] if 0 <= section < len(_TITLES) else ""
-            return (self.value_tip if title == "Value" else _TIPS.get(title)) or None
-        return None
+    def header_tip(self, section: int) -> str | None:
+        return (self.value_tip if section == VALUE else super().header_tip(section)) or None
 
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        h, col = self._rows[index.row()], index.column()
-        if role == KeyRole:
-            return index.row()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return [
-                format_number(h.value),
-                f"{100 * h.share:.1f}%",
-                h.kernel,
-                f"{os.path.basename(h.file)}:{h.line}",
-                h.top_stall,
-                (h.source or "").strip(),
-            ][col]
-        if role == SortRole:
-            return [h.value, h.share, h.kernel, (h.file, h.line), h.top_stall, h.source or ""][col]
-        if role == BarRole and col in (0, 1):
-            top = self._rows[0].value if self._rows else 0.0
-            return h.value / top if top > 0 else 0.0
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{h.file}:{h.line}"
-        return None
+    def tooltip(self, row: HotLine, column: int) -> str:
+        return f"{row.file}:{row.line}"
 
 
 class HotLinesPanel(QWidget):

@@ -9,7 +9,7 @@ import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
         CacheRow,
         Coverage,
         EntryDetail,
+        EntryFilters,
         EntrySummary,
         KernelDB,
         LookupCheck,
@@ -28,15 +29,6 @@ if TYPE_CHECKING:
     from kernelscope.core.nnfusion import InitializerModel
 
 PAGE = 1000  # rows listed at most; the filters narrow the rest down
-
-
-class Filters(TypedDict):
-    """What the listing is narrowed to (``KernelDB.list_entries``); None: any."""
-
-    op: str | None
-    device: str | None
-    shape: str | None
-    search: str | None
 
 
 @dataclass
@@ -61,7 +53,7 @@ class DbSession:
         self._path: Path | None = None
         self._rows: list[CacheRow] = []  # as NNFusion reads them, when the file was read
 
-    def list(self, path: Path, filters: Filters, reread: bool) -> Listing:
+    def list(self, path: Path, filters: EntryFilters, reread: bool) -> Listing:
         """Entries matching ``filters``; ``reread`` (re)opens the file and its choices."""
         from kernelscope.core.kernel_db import KernelDB, row_verdict
 

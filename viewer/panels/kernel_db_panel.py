@@ -58,7 +58,6 @@ from ..workers.jobs import Latest, Workers
 from .kernel_db_jobs import (
     CommandInfo,
     DbSession,
-    Filters,
     Listing,
     delete_entries,
     function_body,
@@ -70,7 +69,7 @@ from .nnfusion_command import CommandView
 from .nnfusion_coverage import CoverageView
 
 if TYPE_CHECKING:
-    from kernelscope.core.kernel_db import Coverage, EntryDetail, ExportReport
+    from kernelscope.core.kernel_db import Coverage, EntryDetail, EntryFilters, ExportReport
 
 SETTINGS_KEY = "kernel_db/path"
 ALL = ""  # combo data of "any op type / device"
@@ -355,7 +354,7 @@ class KernelDbPanel(QWidget):
         self._listing.submit(lambda context: session.list(path, filters, reread), path)
 
     # ---- listing ------------------------------------------------------------------------
-    def filters(self) -> Filters:
+    def filters(self) -> EntryFilters:
         return {
             "op": self.op_box.currentData() or None,
             "device": self.device_box.currentData() or None,

@@ -21,8 +21,9 @@ from ..code.delegates import BarDelegate
 from ..code.delta_delegate import DeltaDelegate
 from ..widgets.columns import fit_column, widest_text
 from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
+from ..widgets.rows_model import Column
 from ..widgets.sorting import LastRowsProxy
-from .kernel_list_model import KernelListModel, _Column
+from .kernel_list_model import KernelListModel
 
 
 class KernelList(QWidget):
@@ -85,7 +86,7 @@ class KernelList(QWidget):
 
     def show_comparison(
         self,
-        columns: Sequence[_Column] = (),
+        columns: Sequence[Column[KernelSummary]] = (),
         extra_rows: Sequence[KernelSummary] = (),
         change: str = "",
     ) -> None:

@@ -162,17 +162,17 @@ class CommandView(QWidget):
         self._show_text()
 
     def _show_text(self) -> None:
-        from kernelscope.core.kernel_db import MODEL_PLACEHOLDER  # loaded with the DB
-        from kernelscope.core.nnfusion import shell_text
-
         info = self.info
         settings = info.settings if info is not None else None
-        if info is None or settings is None:
+        if info is None or settings is None:  # at start-up: core.kernel_db is not loaded yet
             self.text.setPlainText("")
             self.copy_button.setEnabled(False)
             self.model_label.setText("")
             self.why.setText("The command line shows once the DB is read.")
             return
+        from kernelscope.core.kernel_db import MODEL_PLACEHOLDER  # loaded with the DB
+        from kernelscope.core.nnfusion import shell_text
+
         model = info.model
         self.model_label.setText(
             f"for {html.escape(model)}"

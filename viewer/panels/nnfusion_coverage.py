@@ -12,20 +12,15 @@ write the initializer copy from the open workspace), a GPU without times.
 
 from __future__ import annotations
 
-import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
-    QObject,
-    QPersistentModelIndex,
     QSortFilterProxyModel,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QBrush
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -34,7 +29,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QTableView,
     QVBoxLayout,
@@ -43,9 +37,8 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
-from ..widgets.formatting import format_number
-from ..widgets.messages import what_to_do
-from ..widgets.roles import KeyRole, SortRole
+from ..widgets.busy import BusyIndicator
+from ..widgets.roles import SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .kernel_db_jobs import (
     CheckResult,
@@ -55,16 +48,20 @@ from .kernel_db_jobs import (
     workspace_model,
     write_nnfusion_copy,
 )
-from .nnfusion_colours import colour, css
+from .nnfusion_coverage_model import STATUS, CoverageModel
+from .nnfusion_coverage_text import (
+    built_text,
+    checked_text,
+    coverage_lines,
+    error_lines,
+    line,
+    needs_folding,
+)
 
 if TYPE_CHECKING:
-    from kernelscope.core.kernel_db import BuildMissingReport, Coverage, CoverageItem
+    from kernelscope.core.kernel_db import BuildMissingReport, Coverage
     from kernelscope.core.nnfusion import InitializerModel
 
-Index = QModelIndex | QPersistentModelIndex
-
-COLUMNS = ("Status", "Device", "Op type", "Nodes", "Row", "Row µs", "Identifier", "Why")
-STATUS, NODES, ROW, TIME, IDENTIFIER, WHY = 0, 3, 4, 5, 6, 7
 MODEL_FILTER = "ONNX models (*.onnx);;All files (*)"
 # The status box: (text, statuses shown); the first is the default.
 FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -76,108 +73,6 @@ FILTERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Served by a row computing something else", ("wrong",)),
     ("NNFusion's own kernels", ("nnfusion",)),
 )
-# Sorting by status puts what needs doing first.
-STATUS_ORDER = ("missing", "wrong", "flagged", "covered", "nnfusion")
-STATUS_TIPS = {
-    "covered": "NNFusion takes a row of the DB",
-    "wrong": "NNFusion takes a row that computes something else",
-    "flagged": "kernelscope holds a kernel for it but keeps it from NNFusion",
-    "missing": "NNFusion could take it from the DB, which has no row: Build missing builds it",
-    "nnfusion": "NNFusion never takes this type from a DB: its own kernels run",
-}
-
-
-class CoverageModel(QAbstractTableModel):
-    """One row per distinct lookup (identifier, DeviceType)."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self._items: list[CoverageItem] = []
-        self._gpu: str | None = None  # the GPU whose row times are shown
-
-    def set_items(self, items: list[CoverageItem], gpu: str | None) -> None:
-        self.beginResetModel()
-        self._items = list(items)
-        self._gpu = gpu
-        self.endResetModel()
-
-    def item(self, row: int) -> CoverageItem:
-        return self._items[row]
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._items)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(COLUMNS)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> object:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(COLUMNS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return COLUMNS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return {
-                NODES: "How many nodes of NNFusion's graph look this identifier up",
-                ROW: "The DB row NNFusion takes (or the one kernelscope keeps from it)",
-                TIME: "The row's measured time on the command's GPU",
-                WHY: "Why no row serves it, or why the row is wrong for it",
-            }.get(section)
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> object:
-        if not index.isValid() or not 0 <= index.row() < len(self._items):
-            return None
-        item = self._items[index.row()]
-        column = index.column()
-        if role == KeyRole:
-            return item.row.key if item.row is not None else None
-        if role in (Qt.ItemDataRole.DisplayRole, SortRole):
-            value = self._value(item, column)
-            if role == SortRole:
-                if column == STATUS:
-                    return STATUS_ORDER.index(item.status)
-                return value if value is not None else -1.0
-            if isinstance(value, float):
-                return format_number(value)
-            return "" if value is None else str(value)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            if column == STATUS:
-                return STATUS_TIPS.get(item.status)
-            if column == ROW and item.row is not None:
-                return f"key {item.row.key}"
-            if column == IDENTIFIER:
-                nodes = ", ".join(item.lookup.origins[:8])
-                more = "…" if len(item.lookup.origins) > 8 else ""
-                return f"{item.identifier}\nONNX nodes: {nodes}{more}" if nodes else item.identifier
-            if column == WHY and item.why:
-                return item.why
-        if role == Qt.ItemDataRole.ForegroundRole and column == STATUS:
-            return QBrush(colour(item.status))
-        if role == Qt.ItemDataRole.TextAlignmentRole and column in (NODES, TIME):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def _value(self, item: CoverageItem, column: int) -> str | int | float | None:
-        lookup, row = item.lookup, item.row
-        if column == STATUS:
-            return item.status
-        if column == 1:
-            return lookup.device_type
-        if column == 2:
-            return lookup.op_type
-        if column == NODES:
-            return lookup.count
-        if column == ROW:
-            return (row.kernel_name or row.key[:12]) if row is not None else None
-        if column == TIME:
-            if row is None or not row.times:
-                return None
-            return row.times.get(self._gpu) if self._gpu else next(iter(row.times.values()))
-        if column == IDENTIFIER:
-            return item.identifier
-        return item.why or None
 
 
 class CoverageView(QWidget):
@@ -308,13 +203,8 @@ class CoverageView(QWidget):
             "which rows it used, and whether it looked up what is listed here"
         )
         self.check_button.clicked.connect(self.check)
-        self.progress = QProgressBar()
-        self.progress.setMaximumWidth(200)
-        self.progress.setTextVisible(False)
-        self.progress.hide()
-        self.cancel_button = QPushButton("Cancel")
-        self.cancel_button.clicked.connect(self.cancel)
-        self.cancel_button.hide()
+        self.busy_strip = BusyIndicator("nnfusion_coverage_busy", text=False)
+        self.busy_strip.cancel_requested.connect(self.cancel)
         self.result = QLabel()
         self.result.setObjectName("nnfusion_coverage_result")
         self.result.setWordWrap(True)
@@ -322,8 +212,7 @@ class CoverageView(QWidget):
         row = QHBoxLayout()
         row.addWidget(self.build_button)
         row.addWidget(self.check_button)
-        row.addWidget(self.progress)
-        row.addWidget(self.cancel_button)
+        row.addWidget(self.busy_strip)
         row.addWidget(self.result, 1)
         return row
 
@@ -399,7 +288,7 @@ class CoverageView(QWidget):
         if isinstance(exc, WeightsAsInputs):
             self._show_banner_offer(model, exc)
         elif isinstance(exc, KernelscopeError):
-            self._set_banner(_error_lines(exc))
+            self._set_banner(error_lines(exc))
         else:
             self.error.emit("Cannot compute the coverage", exc)
 
@@ -431,36 +320,10 @@ class CoverageView(QWidget):
         self.model.set_items(items, coverage.settings.flags.product_name)
 
     def _coverage_banner(self, coverage: Coverage, note: str) -> None:
-        lines = []
-        graph = coverage.graph
-        if graph.unmodelled:
-            lines.append(
-                _line(
-                    "warn",
-                    "kernelscope does not follow the ONNX nodes "
-                    + ", ".join(graph.unmodelled)
-                    + ": what NNFusion looks up for them is not listed (Check with NNFusion "
-                    "asks the real compiler)",
-                )
-            )
-        lines += [_line("bad", f"NNFusion would crash: {crash}") for crash in graph.crashes]
-        lines += [_line("bad", departure) for departure in graph.departures]
-        if note:
-            lines.append(_line("warn", note))
-        flags = coverage.settings.flags
-        if flags.bias_fix and flags.const_folding:
-            lines.append(
-                _line(
-                    "warn",
-                    "The model's Conv biases are not constants of the output's shape: the "
-                    "command needs -fconst_folding_backend=CPU, whose CPU kernels are slow "
-                    "(hours for ResNet-50). The NNFusion copy has them broadcast already.",
-                )
-            )
-            self._set_banner(lines)
-            self._show_banner_offer(Path(coverage.model), None, lines)
-            return
+        lines = coverage_lines(coverage, note)
         self._set_banner(lines)
+        if needs_folding(coverage):  # offer the copy that needs none
+            self._show_banner_offer(Path(coverage.model), None, lines)
 
     def _show_banner_offer(
         self,
@@ -473,10 +336,10 @@ class CoverageView(QWidget):
         self._offer = model
         lines = list(lines or [])
         if exc is not None:
-            lines.append(_line("bad", exc.message))
+            lines.append(line("bad", exc.message))
         if self._workspace is None:
             lines.append(
-                _line(
+                line(
                     "",
                     "Open (or build) the workspace built from this model to write the copy "
                     "NNFusion needs: weights as initializers, biases broadcast.",
@@ -534,20 +397,7 @@ class CoverageView(QWidget):
         return job
 
     def _on_built(self, report: BuildMissingReport) -> None:
-        before, after = report.before.counts(), report.after.counts()
-        if report.workspace is None:
-            text = "Nothing to build."
-        else:
-            text = (
-                f"Built {len(report.built)} kernel{'s' * (len(report.built) != 1)} into "
-                f"{report.workspace.name}: covered {before['covered']} → {after['covered']}, "
-                f"missing {before['missing']} → {after['missing']}."
-            )
-        extra = [
-            f"built but kept from NNFusion: {'; '.join(why)}" for why in report.flagged.values()
-        ]
-        extra += [f"not built: {why}" for why in report.skipped.values()]
-        self._finish(" ".join([text, *extra[:3]]))
+        self._finish(built_text(report))
         self._show(report.after)
         self.db_changed.emit()
 
@@ -570,24 +420,10 @@ class CoverageView(QWidget):
     def _on_check_failed(self, exc: BaseException) -> None:
         """NNFusion could not compile the model: say so here, with its log's last lines."""
         if isinstance(exc, KernelscopeError) and not isinstance(exc, Cancelled):
-            self._set_banner(_error_lines(exc))
+            self._set_banner(error_lines(exc))
 
     def _on_checked(self, result: CheckResult) -> None:
-        text = (
-            f"NNFusion compiled it and used {result.used} of the {result.usable} rows it "
-            f"could take; it found no row for {result.missed} identifiers. "
-        )
-        check = result.check
-        if check.same:
-            text += "It looked up exactly the identifiers listed here."
-        else:
-            differ = [f"only NNFusion: {i[:80]}" for i in check.only_nnfusion[:2]]
-            differ += [f"only predicted: {i[:80]}" for i in check.only_kernelscope[:2]]
-            text += (
-                f"Its lookups differ from the list ({len(check.only_nnfusion)} only NNFusion's, "
-                f"{len(check.only_kernelscope)} only predicted): " + "; ".join(differ)
-            )
-        self._finish(text)
+        self._finish(checked_text(result))
 
     def write_copy(self) -> Job | None:
         """Write the NNFusion copy of the offered model from the open workspace (``export``
@@ -623,10 +459,7 @@ class CoverageView(QWidget):
         job = self._workers.start(lane, fn, name)
         self.job = job
         self.result.setText(text)
-        self.progress.setRange(0, 0)
-        self.progress.show()
-        self.cancel_button.show()
-        self.cancel_button.setEnabled(True)
+        self.busy_strip.start(text, cancellable=True)
         job.progress.connect(self._on_progress)
         job.errored.connect(lambda exc: self._on_failed(name, exc, dialog))
         job.finished.connect(lambda: self._on_finished(job))
@@ -634,11 +467,7 @@ class CoverageView(QWidget):
         return job
 
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
-        if fraction < 0:
-            self.progress.setRange(0, 0)
-        else:
-            self.progress.setRange(0, 1000)
-            self.progress.setValue(int(1000 * fraction))
+        self.busy_strip.set_progress(fraction, message)
         self.result.setText(message)
 
     def _on_failed(self, name: str, exc: BaseException, dialog: bool) -> None:
@@ -656,22 +485,6 @@ class CoverageView(QWidget):
     def _on_finished(self, job: Job) -> None:
         if self.job is job:
             self.job = None
-            self.progress.hide()
-            self.cancel_button.hide()
+            self.busy_strip.stop()
             self._update_buttons()
             self.finished.emit(self.result.text())
-
-
-def _error_lines(exc: KernelscopeError) -> list[str]:
-    lines = [_line("bad", exc.message)]
-    if hint := what_to_do(exc):
-        lines.append(_line("", f"What to do: {hint}"))
-    if exc.details:
-        tail = "\n".join(exc.details.splitlines()[-8:])
-        lines.append(f"<pre>{html.escape(tail)}</pre>")
-    return lines
-
-
-def _line(kind: str, text: str) -> str:
-    body = html.escape(text)
-    return f"<span style='color:{css(kind)}'>{body}</span>" if kind else body

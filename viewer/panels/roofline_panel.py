@@ -20,6 +20,7 @@ from kernelscope.core.view import Selection, read_roofline
 
 from ..widgets.messages import error_html
 from ..widgets.plot_loader import load_plots
+from ..widgets.shown import ShownGate
 from ..workers.jobs import Job, Latest, Workers
 
 if TYPE_CHECKING:
@@ -40,8 +41,7 @@ class RooflinePanel(QWidget):
         self._latest.result.connect(self._on_roofline)
         self._latest.failed.connect(self._on_failed)
         self._plots_job: Job | None = None
-        self._stale = True
-        self.shown = False  # set_shown: whether its dock's tab is on screen
+        self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self.scope = QComboBox()
         self.scope.addItems(["Whole model", "Selected kernel's launches"])
         self.scope.setToolTip("One point per kernel, or one per launch of the selected kernel")
@@ -80,16 +80,12 @@ class RooflinePanel(QWidget):
         return self._latest.busy or self._plots_job is not None
 
     def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (its dock's tab is the current one: a tabbed dock
-        stays ``isVisible()`` behind another); it reads what it shows only then."""
-        self.shown = shown
-        if shown and self._stale:
-            self.refresh()
+        """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
+        self._gate.set_shown(shown)
 
     def _on_document(self) -> None:
         self._latest.cancel()
         self.roof = None
-        self._stale = True
         self.refresh()
 
     def _on_kernel(self) -> None:
@@ -103,10 +99,8 @@ class RooflinePanel(QWidget):
 
     def refresh(self) -> None:
         """Place the document's kernels (once per document); nothing while hidden."""
-        if not self.shown:
-            self._stale = True
+        if not self._gate.due():
             return
-        self._stale = False
         document = self.selection.document
         if document is None:
             self._say("Open a report or a profiled workspace to see its kernels on the roofline.")

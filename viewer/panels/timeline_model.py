@@ -3,29 +3,12 @@ each kernel and of each Relax operator type (``Timeline.kernel_shares``/``op_sha
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
-
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import QObject
 
 from kernelscope.core.timeline import Agreement, CallAgreement, Share, Timeline, TimelineCall
 
 from ..widgets.formatting import format_number
-from ..widgets.roles import BarRole, KeyRole, SortRole
-
-Index = QModelIndex | QPersistentModelIndex
-Row = TypeVar("Row")
-RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-
-
-@dataclass(frozen=True)
-class Column(Generic[Row]):
-    title: str
-    value: Callable[[Row], Any]  # for sorting (and the bar)
-    text: Callable[[Row], str]
-    bar: Callable[[Row], float] | None = None  # 0..1
-    number: bool = True
+from ..widgets.rows_model import Column, RowsModel
 
 
 def _us(value: float | None) -> str:
@@ -40,56 +23,7 @@ def _pct(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
-class _RowsModel(QAbstractTableModel, Generic[Row]):
-    """Rows of one kind under fixed columns; ``KeyRole`` gives the row object itself."""
-
-    def __init__(self, columns: list[Column[Row]], parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.columns = columns
-        self.rows: list[Row] = []
-
-    def set_rows(self, rows: list[Row]) -> None:
-        self.beginResetModel()
-        self.rows = list(rows)
-        self.endResetModel()
-
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.columns)
-
-    def headerData(
-        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(self.columns)
-        ):
-            return self.columns[section].title
-        return None
-
-    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
-            return None
-        row, column = self.rows[index.row()], self.columns[index.column()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return column.text(row)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return column.text(row)
-        if role == SortRole:
-            return column.value(row)
-        if role == BarRole:
-            return column.bar(row) if column.bar else None
-        if role == KeyRole:
-            return row
-        if role == Qt.ItemDataRole.TextAlignmentRole and column.number:
-            return RIGHT
-        return None
-
-
-class CallsModel(_RowsModel[TimelineCall]):
+class CallsModel(RowsModel[TimelineCall]):
     """One row per call: index, start, duration (with its share of the pass), ncu's duration
     of the same launches and the difference (when a report of the workspace has the pass),
     kernel, operators."""
@@ -153,7 +87,7 @@ class CallsModel(_RowsModel[TimelineCall]):
         return call.duration_us / self.total if self.total else 0.0
 
 
-class SharesModel(_RowsModel[Share]):
+class SharesModel(RowsModel[Share]):
     """Time per kernel or per operator type: calls, total, share (a bar), mean."""
 
     def __init__(self, what: str, parent: QObject | None = None) -> None:

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -35,6 +34,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.environment import Fact, demo, prepare_demo
 from kernelscope.core.errors import Cancelled
 
+from ..widgets.busy import BusyIndicator
 from ..workers.facts_job import installed
 from ..workers.jobs import Job, JobContext, Workers
 
@@ -153,16 +153,14 @@ class WelcomePage(QScrollArea):
         self.demo_status = QLabel()
         self.demo_status.setObjectName("welcome_demo_status")
         self.demo_status.setWordWrap(True)
-        self.demo_progress = QProgressBar()
-        self.demo_progress.setTextVisible(False)
-        self.demo_cancel = QPushButton("Cancel")
+        self.demo_busy = BusyIndicator("welcome_demo_busy", text=False)
         self.demo_report = QPushButton("Open the demo's report alone")
         self.demo_report.setToolTip(
             "The H200 report on its own: the sources it embeds beside its SASS, no build needed"
         )
         progress_row = QHBoxLayout()
-        progress_row.addWidget(self.demo_progress, 1)
-        progress_row.addWidget(self.demo_cancel)
+        progress_row.addWidget(self.demo_busy)
+        progress_row.addStretch(1)
         progress_row.addWidget(self.demo_report)
         start_layout.addWidget(self.demo_status)
         start_layout.addLayout(progress_row)
@@ -196,7 +194,7 @@ class WelcomePage(QScrollArea):
         self.demo_button.clicked.connect(self.open_demo)
         self.model_button.clicked.connect(self.build_chosen)
         self.report_button.clicked.connect(self.open_chosen)
-        self.demo_cancel.clicked.connect(self.cancel_demo)
+        self.demo_busy.cancel_requested.connect(self.cancel_demo)
         self.demo_report.clicked.connect(lambda: self.open_requested.emit(str(demo().report)))
         self.check_again.clicked.connect(lambda: self.refresh(check_again=True))
 
@@ -301,19 +299,16 @@ class WelcomePage(QScrollArea):
         building = text is not None and not failed
         self.demo_status.setText(text or "")
         self.demo_status.setVisible(text is not None)
-        self.demo_progress.setVisible(building)
-        self.demo_cancel.setVisible(building)
-        self.demo_report.setVisible(failed)
         if building:
-            self.demo_progress.setRange(0, 0)
+            self.demo_busy.start(text or "", cancellable=True)
+        else:
+            self.demo_busy.stop()
+        self.demo_report.setVisible(failed)
 
     def _on_demo_progress(self, step: str, fraction: float, message: str) -> None:
-        if fraction < 0:
-            self.demo_progress.setRange(0, 0)
-        else:
-            self.demo_progress.setRange(0, 1000)
-            self.demo_progress.setValue(int(1000 * fraction))
-        self.demo_status.setText(f"Building the demo: {message}")
+        text = f"Building the demo: {message}"
+        self.demo_busy.set_progress(fraction, text)
+        self.demo_status.setText(text)
 
     def _on_demo_built(self, workspace: Path) -> None:
         if self.state is not None:

@@ -1,4 +1,5 @@
-"""A status-bar busy indicator: what is running, a progress bar and an optional Cancel."""
+"""The busy indicator: what is running, a progress bar and an optional Cancel; in the status
+bar, and the progress strip of panes and pages with long jobs of their own."""
 
 from __future__ import annotations
 
@@ -9,10 +10,13 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QToolButton, QW
 class BusyIndicator(QWidget):
     cancel_requested = Signal()
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, *, text: bool = True) -> None:
+        """``text``: the indicator shows what runs; without, its owner says it elsewhere (a
+        wrapped line of its own) from the same ``set_progress`` calls."""
         super().__init__()
         self.setObjectName(name)
         self.label = QLabel()
+        self.label.setVisible(text)
         self.bar = QProgressBar()
         self.bar.setMaximumWidth(160)
         self.bar.setTextVisible(False)

@@ -1,17 +1,18 @@
-"""The NNFusion command line a kernel DB needs, derived from its rows.
+"""Which NNFusion flags a kernel DB needs, derived from its rows, and why each is there
+(the command line itself, and what each flag does, is ``nnfusion.command``).
 
-* ``-fproduct_name``: the GPU the rows' times were measured on. NNFusion reads a row's time
-  only under that name; a row without one counts as 10 µs. What it does with the times
-  (checked with the real NNFusion, tests/test_nnfusion_real.py): its kernel selection takes
-  the *first* External row of an identifier (SQLite's rowid order) whatever the times; only
-  block fusion ranks rows, when kernels that run side by side need more than 4 x 80 blocks:
-  it re-fetches each and takes the row with the smallest time x resource, and uses that time
-  to schedule the fused kernel. Without ``-fproduct_name`` (or with another GPU's name) no
-  row has a time and the first one stays.
-* ``-fbiasadd_fix=true -fconst_folding_backend=CPU``: when a usable Convolution+Add+Relu row
-  reads a per-channel bias (TVM's kernels, and the sample kernels of NNFusion's own tool).
-  A row whose Add reads a whole tensor (kept from NNFusion unless allowed) needs the
-  opposite, so a DB holding both kinds cannot give both the right numbers in one run.
+* the GPU for ``-fproduct_name``: the one the rows' times were measured on. NNFusion reads a
+  row's time only under that name; a row without one counts as 10 µs. What it does with the
+  times (checked with the real NNFusion, tests/test_nnfusion_real.py): its kernel selection
+  takes the *first* External row of an identifier (SQLite's rowid order) whatever the times;
+  only block fusion ranks rows, when kernels that run side by side need more than 4 x 80
+  blocks: it re-fetches each and takes the row with the smallest time x resource, and uses
+  that time to schedule the fused kernel. Without ``-fproduct_name`` (or with another GPU's
+  name) no row has a time and the first one stays.
+* the bias fix: when a usable Convolution+Add+Relu row reads a per-channel bias (TVM's
+  kernels, and the sample kernels of NNFusion's own tool). A row whose Add reads a whole
+  tensor (kept from NNFusion unless allowed) needs the opposite, so a DB holding both kinds
+  cannot give both the right numbers in one run.
 """
 
 from __future__ import annotations
@@ -23,11 +24,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..nnfusion.compiler import BIAS_FLAG, FOLDING_FLAG, Flags, command_line, shell_text
+from ..nnfusion.command import (
+    BIAS_FLAG,
+    FOLDING_FLAG,
+    MODEL_PLACEHOLDER,
+    Flags,
+    command_line,
+    shell_text,
+)
 from .export import AMBIGUITY_ALLOWED, AMBIGUITY_KEPT, DEVICE_TYPE
 from .store import CacheRow
 
-MODEL_PLACEHOLDER = "MODEL.onnx"
 CLI_MODEL_HINT = (
     "the model with its weights as initializers "
     "(export-db WS --nnfusion-model OUT.onnx writes the workspace's)"
@@ -36,6 +43,8 @@ CLI_MODEL_HINT = (
 
 @dataclass
 class NNFusionSettings:
+    """What a DB's rows need of NNFusion's command line, with the counts that say why."""
+
     flags: Flags
     times: dict[str, int]  # GPU name -> usable rows with a time measured on it
     usable: int  # rows NNFusion's kernel selection can take (External, CUDA_GPU)

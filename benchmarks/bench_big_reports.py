@@ -1,0 +1,160 @@
+"""How the window's cost grows with a report's launches (issue 23, item 7), offscreen:
+
+    python benchmarks/bench_big_reports.py [--launches 60 250 500] [--runs N] [--shown K]
+
+Each report is the mlp fixture's ``--set full`` profile (5 launches) repeated, as
+bench_import makes its big reports (``repeat_report``): 60, 250 and 500 launches, written to
+benchmarks/out/ once. Per report, in a fresh window with an empty profile cache (the report
+is read in a child process, shown as it is read): when the kernel list is on screen (budget
+1 s), when the first kernel is, when all of it is read; the window process's peak resident
+memory after showing ``--shown`` kernels spread over the list (budget 500 MB), and the peak
+of the child that read the report (budget 400 MB). Best and median of ``--runs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import bench_import  # noqa: E402
+from bench_viewer import WAIT  # noqa: E402
+
+OPEN = WAIT + textwrap.dedent(
+    """
+    import resource, sys, time
+    t0 = float(sys.argv[1])
+    from PySide6.QtCore import QEventLoop, QTimer
+
+    def wait_for(window, name):
+        "Until ``name`` is on screen (it may be already: a kernel read before shows at once)."
+        selection = window.selection
+        def shown():
+            return selection.kernel is not None and selection.kernel.name == name
+        if shown() and not selection.loading:
+            return
+        loop = QEventLoop()
+        check = QTimer()
+        check.timeout.connect(lambda: loop.quit() if shown() and not selection.loading else None)
+        check.start(10)
+        loop.exec()
+        check.stop()
+
+    from kernelscope.viewer.app import application
+    from kernelscope.viewer.main_window import MainWindow
+    app = application()
+    window = MainWindow(restore_layout=False)
+    window.resize(1600, 1000)
+    window.show()
+    app.processEvents()
+    marks = {"window": time.time() - t0}
+    started = time.perf_counter()
+    def listed(document):
+        window.repaint()
+        marks.setdefault("list", time.perf_counter() - started)
+    window.document_opened.connect(listed)
+    window.open_path(sys.argv[2])
+    wait_shown(window)
+    window.repaint()
+    marks["kernel"] = time.perf_counter() - started
+    if window.loader.busy:  # the child still reads the rest
+        loop = QEventLoop()
+        window.loader.busy_changed.connect(lambda busy: None if busy else loop.quit())
+        loop.exec()
+    marks["all"] = time.perf_counter() - started
+    summaries = window.selection.document.summaries
+    names = list(dict.fromkeys(s.name for s in summaries))  # a repeated report repeats names
+    shown = int(sys.argv[3])
+    step = max(1, len(names) // shown)
+    for name in names[::step][:shown]:
+        if window.selection.kernel is not None and window.selection.kernel.name == name:
+            continue
+        window.selection.show(name)
+        wait_for(window, name)
+        window.repaint()
+        app.processEvents()
+    wait_idle(window)
+    status = {l.split(":")[0]: int(l.split()[1]) for l in open("/proc/self/status")
+              if l.startswith(("VmRSS", "VmHWM", "RssAnon", "RssFile"))}
+    child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print("RESULT", len(summaries), marks["list"], marks["kernel"], marks["all"],
+          status["VmHWM"] / 1024, status["VmRSS"] / 1024, child,
+          status["RssAnon"] / 1024, status["RssFile"] / 1024, flush=True)
+    window.close()
+    """
+)
+
+
+def report(launches: int) -> Path:
+    """The mlp report repeated to ``launches`` launches (5 each), made once."""
+    times = launches // 5
+    out = bench_import.OUT / f"mlp_x{times}.ncu-rep"
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        bench_import.repeat_report(bench_import.DATA / "mlp" / "mlp.ncu-rep", out, times)
+    return out
+
+
+def measure(path: Path, shown: int) -> list[float]:
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "KERNELSCOPE_CACHE_DIR": cache}
+        proc = subprocess.run(
+            [sys.executable, "-c", OPEN, repr(time.time()), str(path), str(shown)],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=900,
+        )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT")]
+    if proc.returncode != 0 or not lines:
+        raise SystemExit(f"{path.name} failed:\n{proc.stdout}\n{proc.stderr[-3000:]}")
+    return [float(x) for x in lines[0].split()[1:]]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--launches", type=int, nargs="+", default=[60, 250, 500])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--shown", type=int, default=10, help="kernels shown one by one")
+    args = parser.parse_args()
+    paths = {n: report(n) for n in args.launches}
+    rows: dict[int, list[list[float]]] = {n: [] for n in args.launches}
+    loads = [os.getloadavg()[0]]
+    for _ in range(args.runs):  # the sizes alternate, so each sees the same machine load
+        for n, path in paths.items():
+            rows[n].append(measure(path, args.shown))
+            loads.append(os.getloadavg()[0])
+    print(f"load average (1 min) while measuring: {min(loads):.1f}-{max(loads):.1f}")
+    print(
+        "| launches | report MB | kernel list shown | first kernel | all read | window peak MB "
+        "| window now MB (anonymous + file pages) | child peak MB |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+    for n, path in paths.items():
+        runs = rows[n]
+
+        def cell(i: int, unit: str, fmt: str = "{:.2f}", runs: list[list[float]] = runs) -> str:
+            values = [r[i] for r in runs]
+            med = fmt.format(statistics.median(values))
+            return f"{med}{unit} ({fmt.format(min(values))}-{fmt.format(max(values))})"
+
+        print(
+            f"| {n} | {path.stat().st_size / 1e6:.0f} | {cell(1, ' s')} "
+            f"| {cell(2, ' s')} | {cell(3, ' s')} | {cell(4, '', '{:.0f}')} "
+            f"| {cell(5, '', '{:.0f}')} ({statistics.median(r[7] for r in runs):.0f} + "
+            f"{statistics.median(r[8] for r in runs):.0f}) | {cell(6, '', '{:.0f}')} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""The kernel DB's records: what is written (``DbEntry``), what a listing or a lookup
+returns (``EntrySummary``, ``EntryDetail``, ``CacheRow``) and what a write changed
+(``EntryChange``), with the column helpers every part of the store shares."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+CHUNK = 500  # bound parameters per IN (...) query, below SQLite's limit
+
+PROVENANCE = ("model", "model_sha256", "workspace", "arch", "tvm_version", "nvcc_version",
+              "ncu_version", "exported_at")  # fmt: skip
+LAUNCH = ("dynamic_smem_bytes", "static_smem_bytes", "registers", "sass_instructions")
+
+
+@dataclass
+class DbEntry:
+    """One row to write: the KernelCache columns and kernelscope's record of the kernel."""
+
+    key: str
+    identifier: str
+    op_type: str
+    attributes: dict[str, Any]
+    source: str
+    device_type: str
+    function: dict[str, Any]
+    tags: list[str]
+    miscs: dict[str, Any]
+    kernel_name: str
+    usable: bool
+    reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    nnfusion_identifier: str = ""
+    relax_ops: list[str] = field(default_factory=list)
+    shapes: list[list[int | str]] = field(default_factory=list)
+    provenance: dict[str, str] = field(default_factory=dict)  # model, tvm_version, arch...
+    launch: dict[str, Any] = field(default_factory=dict)  # registers, static_smem_bytes...
+    time_us: float | None = None
+    device_name: str | None = None
+    metrics: dict[str, Any] | None = None
+    sources: dict[str, str] = field(default_factory=dict)  # path -> text
+    sass: str | None = None
+    twin_of: str | None = None
+
+    def cache_row(self) -> dict[str, str]:
+        return {
+            "Key": self.key,
+            "Identifier": self.identifier,
+            "OpType": self.op_type,
+            "Attributes": json.dumps(self.attributes),
+            "Source": self.source,
+            "DeviceType": self.device_type,
+            "Function": json.dumps(self.function),
+            "Tags": ",".join(self.tags),
+            "Miscs": json.dumps(self.miscs),
+        }
+
+
+@dataclass
+class EntrySummary:
+    key: str
+    identifier: str
+    op_type: str
+    device_type: str
+    source: str
+    tags: list[str]
+    kernel_name: str
+    usable: bool
+    time_us: float | None
+    device_name: str | None
+    model: str
+    grid: list[int] | None
+    block: list[int] | None
+    exported_at: str
+    reasons: list[str]
+
+
+@dataclass
+class EntryDetail(EntrySummary):
+    attributes: dict[str, Any] = field(default_factory=dict)
+    function: dict[str, Any] = field(default_factory=dict)
+    miscs: dict[str, Any] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    nnfusion_identifier: str = ""
+    relax_ops: list[str] = field(default_factory=list)
+    shapes: list[str] = field(default_factory=list)
+    provenance: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, Any] | None = None
+    sources: dict[str, str] = field(default_factory=dict)
+    sass: str | None = None
+    twins: list[str] = field(default_factory=list)  # keys of DeviceType="CUDA" copies
+
+
+@dataclass
+class CacheRow:
+    """A KernelCache row as NNFusion reads it, with kernelscope's notes on it (if any)."""
+
+    key: str
+    identifier: str
+    op_type: str
+    source: str
+    device_type: str
+    tags: list[str]
+    times: dict[str, float]  # Miscs.external_profile.time: GPU name -> µs
+    resource: int | None
+    attributes: dict[str, Any]
+    kernel_name: str = ""
+    usable: bool = True  # kernelscope's verdict (rows of other tools: External + emitter tag)
+    reasons: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    nnfusion_identifier: str = ""  # what NNFusion computes for it, also for flagged rows
+    twin_of: str | None = None
+
+
+@dataclass
+class EntryChange:
+    key: str
+    kernel_name: str
+    identifier: str
+    status: str  # "added" | "updated" | "unchanged"
+    changed: list[str]  # fields that differ from the stored row
+    usable: bool
+    reasons: list[str]
+    replaced: list[str] = field(default_factory=list)  # keys removed (replace_identifier)
+    others_for_identifier: int = 0  # other usable rows NNFusion may pick instead
+
+
+def json_or(text: str | None, default: Any) -> Any:
+    """``text`` parsed as JSON, or ``default`` when it is empty or not JSON."""
+    if not text:
+        return default
+    try:
+        return json.loads(text)
+    except ValueError:
+        return default
+
+
+def split_tags(text: str | None) -> list[str]:
+    """The ``Tags`` column (comma separated) as a list."""
+    return [t for t in (text or "").split(",") if t]
+
+
+def shape_texts(shapes: list[list[int | str]]) -> list[str]:
+    """Shapes as the ``ks_shapes`` table holds them (``"1,64,56,56"``), each once."""
+    return list(dict.fromkeys(",".join(str(d) for d in s) for s in shapes))
+
+
+def parse_profile_time(text: str) -> dict[str, float]:
+    """``"NVIDIA H200:12.5;Tesla V100:20;"`` -> {device: µs}, as NNFusion splits it."""
+    times: dict[str, float] = {}
+    for part in text.split(";"):
+        name, sep, value = part.rpartition(":")
+        if sep:
+            try:
+                times[name] = float(value)
+            except ValueError:
+                continue
+    return times

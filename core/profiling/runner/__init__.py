@@ -1,0 +1,50 @@
+"""Runs a workspace's built model on the GPU: the program kernelscope profiles under ncu.
+
+Usage::
+
+    python runner.pyz WORKSPACE [--inputs in.npz] [--warmup N] [--iterations N]
+    python runner.pyz WORKSPACE --timeline [--warmup N] [--repeat N]
+    python runner.pyz --check [--tvm-version V]     # what this machine has for the runner
+    python runner.pyz --probe-kernel                # one tiny kernel (ncu permission probe)
+
+This package stands alone (standard library, numpy and TVM's runtime only, relative imports)
+so that it travels to a GPU machine that has no kernelscope, only a runtime-only TVM
+(``TVM_USE_RUNTIME_LIB=1``, see DESIGN.md), as one file: ``runner_app`` zips it into a
+zipapp (``runner.py`` on the host). Its modules: ``protocol`` (result tag, exit codes),
+``tvm_runtime`` (where TVM comes from), ``model`` (the run), ``cuda`` (a ctypes binding of
+the driver), ``timeline`` (every call timed), ``host`` (``--check``,
+``--probe-kernel``), ``main``. It makes TVM use the workspace's own cubin (see ``model``) and
+prints one JSON line starting with ``KERNELSCOPE_RESULT``.
+
+TVM comes from ``--runtime DIR``, else from the folder ``kernelscope remote-install`` fills
+(``<runtime root>/tvm-<version>-cp<XY>``, the root being ``--runtime-root``,
+``$KERNELSCOPE_RUNTIME_ROOT`` or ``~/.cache/kernelscope/runtime``), else from this Python.
+"""
+
+from .protocol import (
+    EXIT_BAD_INPUT,
+    EXIT_NO_GPU,
+    EXIT_NO_TVM,
+    EXIT_OLD_PYTHON,
+    EXIT_SOURCE_MISMATCH,
+    MIN_NUMPY,
+    MIN_PYTHON,
+    RESULT_TAG,
+    RunnerError,
+)
+from .tvm_runtime import RUNTIME_MARKER, RUNTIME_ROOT_ENV, runtime_name
+
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_NO_GPU",
+    "EXIT_NO_TVM",
+    "EXIT_OLD_PYTHON",
+    "EXIT_SOURCE_MISMATCH",
+    "MIN_NUMPY",
+    "MIN_PYTHON",
+    "RESULT_TAG",
+    "RUNTIME_MARKER",
+    "RUNTIME_ROOT_ENV",
+    "RunnerError",
+    "runtime_name",
+]

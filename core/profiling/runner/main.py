@@ -1,0 +1,64 @@
+"""The runner's command line (see the package's docstring)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .host import check, probe_kernel
+from .model import run
+from .protocol import EXIT_OLD_PYTHON, MIN_PYTHON, RESULT_TAG, RunnerError
+from .timeline import timeline
+from .tvm_runtime import select_runtime, use_runtime
+
+DESCRIPTION = (
+    "Runs a workspace's built model on the GPU: the program kernelscope profiles under ncu."
+)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=DESCRIPTION)
+    parser.add_argument("workspace", type=Path, nargs="?")
+    parser.add_argument("--inputs", type=Path, help=".npz with input (and weight) arrays by name")
+    parser.add_argument("--warmup", type=int, default=1)
+    parser.add_argument("--iterations", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--timeline", action="store_true", help="time every kernel call")
+    parser.add_argument("--repeat", type=int, default=10, help="timed passes (--timeline)")
+    parser.add_argument("--check", action="store_true", help="report what this machine has")
+    parser.add_argument("--probe-kernel", action="store_true", help="launch one tiny kernel")
+    parser.add_argument("--runtime", help="folder with a runtime-only tvm/ (and tvm_ffi/)")
+    parser.add_argument("--runtime-root", help="where kernelscope remote-install puts runtimes")
+    parser.add_argument("--tvm-version", help="with --check: the TVM version to look for")
+    args = parser.parse_args(argv)
+    try:
+        if tuple(sys.version_info[:2]) < MIN_PYTHON and not args.check:
+            raise RunnerError(
+                f"Python {sys.version_info[0]}.{sys.version_info[1]} is too old: TVM's "
+                f"runtime needs {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer "
+                "(pass another interpreter: --remote-python)",
+                EXIT_OLD_PYTHON,
+            )
+        if args.probe_kernel:
+            result = probe_kernel()
+        elif args.check:
+            runtime = select_runtime(args.runtime, args.runtime_root, args.tvm_version)
+            use_runtime(runtime)
+            result = check(runtime)
+        else:
+            if args.workspace is None:
+                parser.error("give a workspace (or --check / --probe-kernel)")
+            manifest = json.loads((args.workspace / "manifest.json").read_text(encoding="utf-8"))
+            tvm_version = manifest.get("versions", {}).get("tvm")
+            use_runtime(select_runtime(args.runtime, args.runtime_root, tvm_version))
+            if args.timeline:
+                result = timeline(args.workspace, args.inputs, args.warmup, args.repeat, args.seed)
+            else:
+                result = run(args.workspace, args.inputs, args.warmup, args.iterations, args.seed)
+    except RunnerError as exc:
+        print(f"kernelscope runner: {exc}", file=sys.stderr, flush=True)
+        return exc.code
+    print(RESULT_TAG + json.dumps(result), flush=True)
+    return 0

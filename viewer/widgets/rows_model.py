@@ -1,0 +1,100 @@
+"""The one table model of the viewer's plain tables: rows of one kind under fixed columns.
+
+A column says its title, its header tip, the text a cell shows, the value it sorts by
+(``SortRole``), an optional bar (``BarRole``, 0..1) and whether it is a number (right
+aligned). ``KeyRole`` gives what ``key`` makes of the row (the row itself unless a subclass
+says otherwise: its number, say); a subclass answers further roles in ``role_data``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+
+from .roles import BarRole, KeyRole, SortRole
+
+Index = QModelIndex | QPersistentModelIndex
+Row = TypeVar("Row")
+RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+
+
+@dataclass(frozen=True)
+class Column(Generic[Row]):
+    title: str
+    value: Callable[[Row], Any]  # for sorting (and the bar)
+    text: Callable[[Row], str]
+    bar: Callable[[Row], float] | None = None  # 0..1
+    number: bool = True
+    tip: str | None = None  # the header's tooltip
+    # roles the column answers itself, before the model (None: the model's answer)
+    roles: Callable[[Row, int], Any] | None = None
+
+
+class RowsModel(QAbstractTableModel, Generic[Row]):
+    """Rows of one kind under fixed columns."""
+
+    def __init__(self, columns: Sequence[Column[Row]], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.columns = list(columns)
+        self.rows: list[Row] = []
+
+    def set_rows(self, rows: Sequence[Row]) -> None:
+        self.beginResetModel()
+        self.rows = list(rows)
+        self.endResetModel()
+
+    def key(self, row: Row, number: int) -> Any:
+        """What ``KeyRole`` gives for ``row``, row ``number`` of the model."""
+        return row
+
+    def header_tip(self, section: int) -> str | None:
+        """A header's tooltip: its column's unless a subclass says otherwise."""
+        return self.columns[section].tip
+
+    def tooltip(self, row: Row, column: int) -> Any:
+        """A cell's tooltip: its text unless a subclass says otherwise."""
+        return self.columns[column].text(row)
+
+    def role_data(self, row: Row, column: int, role: int) -> Any:
+        """What a subclass answers for the roles this model leaves (None: nothing)."""
+        return None
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt's signature
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section].title
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.header_tip(section)
+        return None
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        row, column = self.rows[index.row()], self.columns[index.column()]
+        if column.roles is not None and (answer := column.roles(row, role)) is not None:
+            return answer
+        if role == Qt.ItemDataRole.DisplayRole:
+            return column.text(row)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self.tooltip(row, index.column())
+        if role == SortRole:
+            return column.value(row)
+        if role == BarRole and column.bar is not None:
+            return column.bar(row)
+        if role == KeyRole:
+            return self.key(row, index.row())
+        if role == Qt.ItemDataRole.TextAlignmentRole and column.number:
+            return RIGHT
+        return self.role_data(row, index.column(), role)
