@@ -92,16 +92,17 @@ class WarmAhead(QObject):
             return
         name = self._queue.pop(0)
         metric = self.selection.metric
+        session = self.selection.open_session()
 
         def look(context: JobContext) -> tuple[KernelView, KernelDetails | None, list[HotLine]]:
-            view = document.kernel(name)
+            view = session.kernel(name)
             _stop_if_asked(context)
             try:
-                found = read_details(document, name)
+                found = read_details(session, name)
             except KernelscopeError:
                 found = None  # the pane says why when the kernel is shown
             _stop_if_asked(context)
-            return view, found, list(hot_lines(document, metric, name))
+            return view, found, list(hot_lines(session, metric, name))
 
         job = self._workers.start("document", look, "looking at kernels ahead")
         job.returned.connect(lambda value: self._on_looked(document, name, metric, *value))

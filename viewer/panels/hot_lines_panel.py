@@ -247,7 +247,8 @@ class HotLinesPanel(QWidget):
             return
         self.caption.setText(f"Ranking lines by {metric}…")
         self._asked = (document, metric, name) if name else None
-        self._ranking.submit(lambda context: hot_lines(document, metric, name), metric)
+        session = self.selection.open_session()
+        self._ranking.submit(lambda context: hot_lines(session, metric, name), metric)
 
     def keep(self, document: ViewDocument, metric: str, kernel: str, rows: list[Any]) -> None:
         """One kernel's ranking (by ``refresh`` or read ahead, ``warm_ahead``), shown from
