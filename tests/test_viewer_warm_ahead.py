@@ -24,6 +24,7 @@ def test_a_first_click_shows_what_was_read_ahead(qtbot, make_window) -> None:
 
     window.workers.start = recording
     current = window.selection.kernel.name
+    session = window.selection.open_session()
     names = [s.name for s in document.summaries if document.launched(s.name) and s.name != current]
     assert names
     for name in names:
@@ -32,10 +33,10 @@ def test_a_first_click_shows_what_was_read_ahead(qtbot, make_window) -> None:
         settle(qtbot, window)
         assert window.selection.kernel.name == name
         assert started == [], name
-        assert window.details_pane.details == read_details(document, name)
+        assert window.details_pane.details == read_details(session, name)
         metric = window.selection.metric
-        assert window.hot.model.rowCount() == len(hot_lines(document, metric, name))
-        assert window.hot._ranked[(metric, name)] == hot_lines(document, metric, name)
+        assert window.hot.model.rowCount() == len(hot_lines(session, metric, name))
+        assert window.hot._ranked[(metric, name)] == hot_lines(session, metric, name)
 
 
 def test_nothing_is_read_ahead_without_a_profile(qtbot, make_window) -> None:
