@@ -42,6 +42,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--seed", type=int, default=0, help="seed for random weights (default 0)")
     p.add_argument("--no-cache", action="store_true", help="rebuild even if nothing changed")
+    p.add_argument(
+        "--tuning-db",
+        type=Path,
+        metavar="DIR",
+        help="build from MetaSchedule tuning records (kernelscope tune's or TVM's tune_relax's "
+        "work_dir), as TVM's compile_relax does; kernels no record covers keep the default "
+        "schedule",
+    )
     p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
     p.set_defaults(func=_build)
 
@@ -58,6 +66,7 @@ def _build(args: argparse.Namespace) -> int:
         params=args.params,
         seed=args.seed,
         use_cache=not args.no_cache,
+        tuning_db=args.tuning_db,
     )
     with TerminalProgress() as progress:
         ws = build_in_child(request, progress=progress)
