@@ -19,6 +19,7 @@ from ..errors import Cancelled, KernelscopeError
 # The modules (of this package) that register commands, in the order --help lists them.
 COMMAND_MODULES = (
     "build",
+    "tune",
     "profile",
     "ncu",
     "db",
@@ -32,6 +33,7 @@ COMMAND_MODULES = (
 # Which module registers each command (tests/test_architecture.py keeps this true).
 COMMANDS = {
     "build": "build",
+    "tune": "tune",
     "doctor": "environment",
     "profile": "profile",
     "run": "profile",

@@ -1,0 +1,17 @@
+"""Tuning the kernels of a workspace's model with TVM's MetaSchedule, measured on this
+machine, on a GPU host's RPC server over SSH or through an RPC tracker; the records it
+writes are what ``build --tuning-db`` applies. ``plan`` decides what to tune without TVM;
+``session`` runs it in the child ``child`` starts."""
+
+from .child import TuningResult, tune_in_child
+from .plan import Measure, TuningPlan, choose_tasks, default_database, plan_tuning
+
+__all__ = [
+    "Measure",
+    "TuningPlan",
+    "TuningResult",
+    "choose_tasks",
+    "default_database",
+    "plan_tuning",
+    "tune_in_child",
+]
