@@ -186,7 +186,8 @@ def read_meta(folder: Path) -> dict[str, Any]:
 
 @dataclass
 class RecordSummary:
-    """The records of one workload: how many were measured, the best time."""
+    """The records of one workload: how many candidates were measured (those that failed
+    to build or run too), the best time."""
 
     trials: int
     best_us: float | None
@@ -194,7 +195,7 @@ class RecordSummary:
 
 
 def summarise(database: Any) -> dict[str, RecordSummary]:
-    """Records per workload hash: trials (records with a time) and the best mean time."""
+    """Records per workload hash: trials (every record) and the best mean time."""
     import tvm_ffi
 
     out: dict[str, RecordSummary] = {}
@@ -208,10 +209,14 @@ def summarise(database: Any) -> dict[str, RecordSummary]:
         mean_us = sum(secs) / len(secs) * 1e6 if secs else None
         arch = str(record.target.attrs.get("arch", "")) if record.target is not None else ""
         summary = out.setdefault(shash, RecordSummary(0, None, arch))
-        if mean_us is not None and mean_us < 1e9:  # MetaSchedule files failures as 1e10 s
-            summary.trials += 1
-            if summary.best_us is None or mean_us < summary.best_us:
-                summary.best_us = mean_us
+        summary.trials += 1
+        # MetaSchedule files a candidate that failed as 1e10 s
+        if (
+            mean_us is not None
+            and mean_us < 1e9
+            and (summary.best_us is None or mean_us < summary.best_us)
+        ):
+            summary.best_us = mean_us
     return out
 
 

@@ -120,7 +120,7 @@ def _server(args: argparse.Namespace) -> Iterator[str]:
     if not args.host:
         yield ""
         return
-    from ..tuning.rpc_host import ForwardedServer
+    from ..tuning import ForwardedServer
 
     with ForwardedServer(target_from(args, args.host)) as server:
         yield server.address

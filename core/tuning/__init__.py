@@ -5,8 +5,10 @@ writes are what ``build --tuning-db`` applies. ``plan`` decides what to tune wit
 
 from .child import TuningResult, tune_in_child
 from .plan import Measure, TuningPlan, choose_tasks, default_database, plan_tuning
+from .rpc_host import ForwardedServer
 
 __all__ = [
+    "ForwardedServer",
     "Measure",
     "TuningPlan",
     "TuningResult",

@@ -115,7 +115,8 @@ def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
             target=target,
             space_generator="post-order-apply",
             search_strategy=ms.search_strategy.EvolutionarySearch(
-                population_size=plan.population
+                population_size=plan.population,
+                init_min_unmeasured=min(50, plan.population),
             ),
             task_name=task.task_name,
             num_threads=1,
