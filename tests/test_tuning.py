@@ -136,3 +136,42 @@ def test_a_server_that_cannot_start_says_why(ssh_server: object) -> None:
     )
     with pytest.raises(KernelscopeError, match="cannot import TVM"), ForwardedServer(target):
         pass
+
+
+@pytest.mark.slow
+def test_measuring_through_an_rpc_tracker_by_key(mlp_ws: Path, tmp_path: Path) -> None:
+    """TVM's own tracker and a server registered with it under a key (tornado: the rpc
+    extra); kernelscope asks the tracker for a server of that key."""
+    import subprocess
+    import time
+
+    from ssh_support import free_port
+
+    port = free_port()
+    started = []
+    try:
+        tracker = subprocess.Popen(
+            [sys.executable, "-m", "tvm.exec.rpc_tracker", "--host", "127.0.0.1", "--port",
+             str(port), "--port-end", str(port + 1)],
+        )  # fmt: skip
+        started.append(tracker)
+        time.sleep(3)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "tvm.exec.rpc_server", "--tracker", f"127.0.0.1:{port}",
+             "--key", "cpu-test", "--host", "127.0.0.1"],
+        )  # fmt: skip
+        started.append(server)
+        time.sleep(3)
+        plan = plan_tuning(
+            mlp_ws,
+            database=tmp_path / "db",
+            target_kind="llvm",
+            measure=Measure(kind="tracker", address=f"127.0.0.1:{port}", key="cpu-test"),
+            **SMALL,  # type: ignore[arg-type]
+        )
+        (task,) = tune_in_child(plan).tasks
+        assert task["trials"] == 2 and task["best_us"] is not None
+    finally:
+        for proc in reversed(started):
+            proc.terminate()
+            proc.wait(timeout=20)
