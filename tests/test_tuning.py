@@ -121,7 +121,7 @@ def test_measuring_through_tvms_rpc_server_over_ssh(
     (task,) = result.tasks
     assert task["trials"] == 2 and task["best_us"] is not None and task["default_us"] is not None
     meta = json.loads((db / "kernelscope_tuning.json").read_text())
-    assert meta["runs"][-1]["measure"]["kind"] == "host"
+    assert meta["runs"][-1]["measure"] == "host"
     assert ssh_server.leftovers() == []  # type: ignore[attr-defined]  # its folder went
 
 

@@ -34,6 +34,7 @@ COMMAND_MODULES = (
 COMMANDS = {
     "build": "build",
     "tune": "tune",
+    "measure-batch": "tune",
     "doctor": "environment",
     "profile": "profile",
     "run": "profile",

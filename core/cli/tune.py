@@ -49,8 +49,40 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="cpu: tune for this machine's CPU instead (LLVM; to try the path without a GPU)",
     )
     p.add_argument("--timeout", type=int, default=30, help="seconds per measurement (default 30)")
+    batch = p.add_mutually_exclusive_group()
+    batch.add_argument(
+        "--export-batch",
+        type=Path,
+        metavar="DIR",
+        help="batch mode: write one round of built candidates into DIR for measure-batch",
+    )
+    batch.add_argument(
+        "--import-batch",
+        type=Path,
+        metavar="DIR",
+        help="batch mode: commit DIR's measured round and write the next one into it",
+    )
     add_ssh_arguments(p)
     p.set_defaults(func=_tune)
+    m = sub.add_parser(
+        "measure-batch",
+        help="measure a round of tuning candidates on this machine's GPU (tune --export-batch)",
+    )
+    m.add_argument("folder", type=Path, help="the round's folder")
+    m.set_defaults(func=_measure_batch)
+
+
+def _measure_batch(args: argparse.Namespace) -> int:
+    from ..tuning import measure_batch
+
+    with TerminalProgress() as progress:
+        result = measure_batch(args.folder, progress)
+    print(
+        f"round {result['round']}: {len(result['times'])} candidates measured, "
+        f"{len(result['errors'])} failed" + (f", on {result['gpu']}" if result["gpu"] else "")
+    )
+    print(f"next: kernelscope tune WS --import-batch {args.folder}")
+    return 0
 
 
 def _tune(args: argparse.Namespace) -> int:
@@ -74,6 +106,8 @@ def _tune(args: argparse.Namespace) -> int:
         database=args.db,
         measure=measure,
         target_kind="llvm" if args.target == "cpu" else "cuda",
+        batch="export" if args.export_batch else "import" if args.import_batch else "",
+        batch_dir=args.export_batch or args.import_batch,
     )
     with _server(args) as address, TerminalProgress() as progress:
         if address:
@@ -86,6 +120,16 @@ def _tune(args: argparse.Namespace) -> int:
             f"cancelled: the {result.records} records measured so far are kept in {plan.database}"
         )
         return 130
+    if result.round:
+        folder = result.round["folder"]
+        print(
+            f"round {result.round['round']}: {result.round['candidates']} candidates in {folder}\n"
+            f"measure them on the GPU: kernelscope measure-batch {folder} (or python "
+            "batch_measure.py DIR with TVM's runtime), then: kernelscope tune ... --import-batch "
+            f"{folder}"
+        )
+        if not result.tasks:
+            return 0
     rows = [
         [
             t["name"],

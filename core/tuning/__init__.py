@@ -3,7 +3,7 @@ machine, on a GPU host's RPC server over SSH or through an RPC tracker; the reco
 writes are what ``build --tuning-db`` applies. ``plan`` decides what to tune without TVM;
 ``session`` runs it in the child ``child`` starts."""
 
-from .child import TuningResult, tune_in_child
+from .child import TuningResult, measure_batch, tune_in_child
 from .plan import Measure, TuningPlan, choose_tasks, default_database, plan_tuning
 from .rpc_host import ForwardedServer
 
@@ -14,6 +14,7 @@ __all__ = [
     "TuningResult",
     "choose_tasks",
     "default_database",
+    "measure_batch",
     "plan_tuning",
     "tune_in_child",
 ]

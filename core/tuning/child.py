@@ -4,12 +4,13 @@ candidate measured so far (each is committed as soon as it is measured)."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..errors import Cancelled
+from ..errors import Cancelled, KernelscopeError
 from ..paths import cache_root
 from ..process import ChildChannel, run_child
 from ..tasks import Cancel, ProgressFn
@@ -22,6 +23,7 @@ class TuningResult:
     tasks: list[dict[str, Any]] = field(default_factory=list)  # session.TaskProgress as dicts
     cancelled: bool = False
     records: int = 0  # in the database at the end
+    round: dict[str, Any] = field(default_factory=dict)  # batch mode: the round written
 
 
 def tune_in_child(
@@ -47,13 +49,42 @@ def tune_in_child(
         )
     log.unlink(missing_ok=True)
     return TuningResult(
-        Path(value["database"]),
-        tasks=value["tasks"],
+        plan.database,
+        tasks=value.get("tasks", []),
         records=sum(count_records(plan.database).values()),
+        round=value.get("next") or (value if "round" in value else {}),
     )
 
 
+def measure_batch(folder: Path, progress: ProgressFn | None = None) -> dict[str, Any]:
+    """Measure a round here (``batch_measure.py`` in a child: TVM's runtime can crash)."""
+    import json
+
+    from ..process import run_process
+    from .batch_measure import RESULTS, ROUND
+
+    if not (folder / ROUND).is_file():
+        raise KernelscopeError(
+            f"{folder}: not a tuning round (no {ROUND})",
+            hint="give the folder `kernelscope tune --export-batch` wrote",
+        )
+    if progress is not None:
+        progress("measure", None, f"measuring the candidates in {folder}")
+    run_process(
+        [sys.executable, "-m", "kernelscope.core.tuning.batch_measure", str(folder)],
+        "measuring the round",
+    )
+    result: dict[str, Any] = json.loads((folder / RESULTS).read_text(encoding="utf-8"))
+    return result
+
+
 def child_tune(channel: ChildChannel, plan_json: str) -> dict[str, Any]:
+    plan = TuningPlan.from_json(plan_json)
+    if plan.batch:
+        from .batch import export_round, import_round
+
+        work = export_round if plan.batch == "export" else import_round
+        return work(plan, Path(plan.batch_dir), channel.progress)
     from .session import run_tuning
 
-    return run_tuning(TuningPlan.from_json(plan_json), channel.progress)
+    return run_tuning(plan, channel.progress)

@@ -55,6 +55,8 @@ class TuningPlan:
     measure: Measure = field(default_factory=Measure)
     workspace: str = ""
     population: int = 512  # the evolutionary search's (TVM's default); tests use fewer
+    batch: str = ""  # "export" or "import" a round in ``batch_dir`` ("": measure directly)
+    batch_dir: str = ""
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), default=str)
@@ -130,6 +132,8 @@ def plan_tuning(
     target_kind: str = "cuda",
     savings_us: dict[str, float] | None = None,
     population: int = 512,
+    batch: str = "",
+    batch_dir: Path | None = None,
 ) -> TuningPlan:
     """Check a tuning request against its workspace; raise what is wrong before TVM runs."""
     ws = Workspace.open(workspace)
@@ -145,6 +149,13 @@ def plan_tuning(
     if target_kind not in ("cuda", "llvm"):
         raise KernelscopeError(f"target {target_kind!r}: expected cuda or llvm")
     measure = measure or Measure()
+    if batch not in ("", "export", "import") or bool(batch) != (batch_dir is not None):
+        raise KernelscopeError("a batch round needs its folder and export or import")
+    if batch and measure.kind != "local":
+        raise KernelscopeError(
+            "--export-batch and --import-batch measure nothing themselves: "
+            "leave out --host and --tracker"
+        )
     if measure.kind not in MEASURE_KINDS:
         raise KernelscopeError(f"measurement {measure.kind!r}: expected one of {MEASURE_KINDS}")
     if measure.kind == "tracker" and not measure.key:
@@ -182,6 +193,8 @@ def plan_tuning(
         measure=measure,
         workspace=str(ws.path),
         population=population,
+        batch=batch,
+        batch_dir=str(batch_dir.expanduser().resolve()) if batch_dir is not None else "",
     )
 
 

@@ -74,8 +74,25 @@ def target_of(plan: TuningPlan) -> Any:
     return cuda_target(plan.arch)
 
 
-def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
-    """Tune ``plan.tasks``; return each task's ``TaskProgress`` as a dict (under "tasks")."""
+@dataclass
+class Prepared:
+    """A run's TVM side, set up: the target, the database and kernelscope's notes beside it,
+    the builder, the cost model, and per task its TuneContext and what to tell."""
+
+    plan: TuningPlan
+    target: Any
+    database: Any
+    meta: dict[str, Any]
+    builder: Any
+    cost_model: Any
+    states: list[tuple[Any, Any, TaskProgress]]
+
+
+def prepare(
+    plan: TuningPlan, progress: ProgressFn, runner: Any | None, export: Any = None
+) -> Prepared:
+    """Load the model, extract its tasks, open the database and start a search per task;
+    with a ``runner``, measure the default schedule of each task not measured before."""
     from tvm.s_tir import meta_schedule as ms
 
     progress("load", 0.0, f"loading {plan.model.name}")
@@ -95,16 +112,14 @@ def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
         )
     database = open_database(plan.database, create=True)
     meta = _start_meta(plan, target)
-    tasks = [extracted[name] for name in plan.tasks]
-    builder = ms.builder.LocalBuilder(max_workers=1)
-    runner = make_runner(plan.measure, target)
+    builder = ms.builder.LocalBuilder(max_workers=1, **({"f_export": export} if export else {}))
     cost_model = _cost_model(plan.database)
     states = []
-    for i, task in enumerate(tasks):
-        func = task.dispatched[0]["main"]
-        shash = records_workload_hash(func)
+    for i, name in enumerate(plan.tasks):
+        task = extracted[name]
+        shash = records_workload_hash(task.dispatched[0]["main"])
         default = meta["defaults"].get(shash)
-        if default is None:
+        if default is None and runner is not None:
             progress("default", 0.02, f"measuring the default schedule of {task.task_name}")
             default = _measure_default(task, target, builder, runner)
             if default is not None:
@@ -130,44 +145,62 @@ def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
         )
         states.append((task, context, TaskProgress(task.task_name, shash, 0, 0, None, default)))
     _refresh(states, database)
-    total = plan.trials * len(states)
-    active = list(states)
+    return Prepared(plan, target, database, meta, builder, cost_model, states)
+
+
+def commit(
+    run: Prepared, state: tuple[Any, Any, TaskProgress], candidates: list[Any], results: list[Any]
+) -> None:
+    """Put measured candidates into the database (failures as MetaSchedule files them)
+    and teach the cost model and the search what they measured."""
+    from tvm.s_tir import meta_schedule as ms
+
+    task, context, told = state
+    workload = run.database.commit_workload(task.dispatched[0])
+    for candidate, result in zip(candidates, results, strict=True):
+        secs = list(result.run_secs) if result.run_secs else [_FAILED_S]
+        run.database.commit_tuning_record(
+            ms.database.TuningRecord(
+                candidate.sch.trace, workload, secs, run.target, candidate.args_info
+            )
+        )
+    run.cost_model.update(context, candidates, results)
+    context.notify_runner_results(candidates, results)
+    told.trials += len(candidates)
+    _refresh([state], run.database)
+
+
+def finish(run: Prepared, progress: ProgressFn, how: str) -> dict[str, Any]:
+    """Save the cost model and the run's summary beside the records."""
+    for _task, context, _told in run.states:
+        context.post_tuning()
+    run.cost_model.save(str(run.plan.database / COST_MODEL))
+    summary = [asdict(s[2]) for s in run.states]
+    run.meta["runs"].append(
+        {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "measure": how, "tasks": summary}
+    )
+    _write_meta(run.plan.database, run.meta)
+    progress("done", 1.0, f"{sum(s[2].trials for s in run.states)} candidates measured")
+    return {"tasks": summary, "database": str(run.plan.database)}
+
+
+def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
+    """Tune ``plan.tasks``; return each task's ``TaskProgress`` as a dict (under "tasks")."""
+    runner = make_runner(plan.measure, target_of(plan))
+    run = prepare(plan, progress, runner)
+    total = plan.trials * len(run.states)
+    active = list(run.states)
     while active:
         for state in list(active):
-            task, context, told = state
-            candidates = context.generate_measure_candidates()
+            candidates = state[1].generate_measure_candidates()
             if not candidates:
                 active.remove(state)
                 continue
-            results = _build_and_run(candidates, target, builder, runner)
-            workload = database.commit_workload(task.dispatched[0])
-            for candidate, result in zip(candidates, results, strict=True):
-                secs = list(result.run_secs) if result.run_secs else [_FAILED_S]
-                database.commit_tuning_record(
-                    ms.database.TuningRecord(
-                        candidate.sch.trace, workload, secs, target, candidate.args_info
-                    )
-                )
-            cost_model.update(context, candidates, results)
-            context.notify_runner_results(candidates, results)
-            told.trials += len(candidates)
-            _refresh([state], database)
-            done = sum(s[2].trials for s in states)
-            progress("tune", min(0.02 + 0.97 * done / total, 0.99), told.sentence())
-    for _task, context, _told in states:
-        context.post_tuning()
-    cost_model.save(str(plan.database / COST_MODEL))
-    summary = [asdict(s[2]) for s in states]
-    meta["runs"].append(
-        {
-            "time": time.strftime("%Y-%m-%dT%H:%M:%S"),
-            "measure": asdict(plan.measure),
-            "tasks": summary,
-        }
-    )
-    _write_meta(plan.database, meta)
-    progress("done", 1.0, f"{sum(s[2].trials for s in states)} candidates measured")
-    return {"tasks": summary, "database": str(plan.database)}
+            results = _build_and_run(candidates, run.target, run.builder, runner)
+            commit(run, state, candidates, results)
+            done = sum(s[2].trials for s in run.states)
+            progress("tune", min(0.02 + 0.97 * done / total, 0.99), state[2].sentence())
+    return finish(run, progress, plan.measure.kind)
 
 
 def _refresh(states: list[tuple[Any, Any, TaskProgress]], database: Any) -> None:
