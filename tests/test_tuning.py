@@ -175,3 +175,43 @@ def test_measuring_through_an_rpc_tracker_by_key(mlp_ws: Path, tmp_path: Path) -
         for proc in reversed(started):
             proc.terminate()
             proc.wait(timeout=20)
+
+
+@pytest.mark.slow
+def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_path: Path) -> None:
+    """export a round, measure it as the GPU job would (here: the CPU), import it and get
+    the next round; a round without results, or with one missing, imports nothing."""
+    from kernelscope.core.tuning import measure_batch
+
+    db, folder = tmp_path / "db", tmp_path / "round"
+    options = {**SMALL, "trials": 4}
+
+    def plan(batch: str) -> object:
+        return plan_tuning(
+            mlp_ws, database=db, target_kind="llvm", batch=batch, batch_dir=folder, **options
+        )  # type: ignore[arg-type]
+
+    exported = tune_in_child(plan("export"))  # type: ignore[arg-type]
+    assert exported.round["round"] == 1 and exported.records == 0
+    spec = json.loads((folder / "round.json").read_text())
+    kinds = sorted(c["kind"] for c in spec["candidates"])
+    assert kinds == ["candidate", "candidate", "default"]
+    assert spec["bytes"] < 64 << 20
+    with pytest.raises(KernelscopeError, match="has not been measured"):
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
+
+    results = measure_batch(folder)
+    assert len(results["times"]) == 3 and not results["errors"]
+    partial = dict(results, times=dict(list(results["times"].items())[:1]))
+    (folder / "results.json").write_text(json.dumps(partial))
+    with pytest.raises(KernelscopeError, match="have no result"):
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
+    assert sum(count_records(db).values()) == 0  # nothing imported
+
+    (folder / "results.json").write_text(json.dumps(results))
+    imported = tune_in_child(plan("import"))  # type: ignore[arg-type]
+    (task,) = imported.tasks
+    assert task["trials_total"] == 2 and task["default_us"] > 0 and task["best_us"] > 0
+    assert imported.round["round"] == 2  # the next round, in the same folder
+    assert json.loads((folder / "round.json").read_text())["round"] == 2
+    assert not (folder / "results.json").exists()

@@ -13,6 +13,8 @@ and writes the next round into the same folder until every task has its trials.
 from __future__ import annotations
 
 import json
+import logging
+import os
 import shutil
 import tempfile
 from pathlib import Path
@@ -24,28 +26,71 @@ from .batch_measure import RESULTS, ROUND
 from .plan import TuningPlan
 from .session import _FAILED_S, Prepared, _write_meta, commit, finish, prepare
 
+logger = logging.getLogger(__name__)
 MAX_ROUND_BYTES = 64 << 20  # what one round may weigh (a job's upload limit)
+
+
+ARCH_ENV = "KERNELSCOPE_TUNE_ARCH"  # the builder's workers read the CUDA arch from here
 
 
 def export_so(mod: Any) -> str:
     """LocalBuilder's export: a shared library (linked here), which a runtime without a
-    compiler loads, where TVM's default (a .tar) needs one at the GPU. Module level: the
-    builder's worker processes unpickle it."""
+    compiler loads, where TVM's default (a .tar) needs one at the GPU; with a CUDA module, its
+    cubin beside it (``.cubin``): TVM compiles CUDA source when a module loads, which a
+    runtime-only TVM cannot, so the GPU side hands it this one (``batch_measure``). Module
+    level: the builder's worker processes unpickle it."""
     path = Path(tempfile.mkdtemp()) / "candidate.so"
     mod.export_library(str(path))
+    arch = os.environ.get(ARCH_ENV)
+    if arch:
+        from ..toolchain import find_tool, nvcc
+
+        (path.parent / "candidate.cu").write_text(_cuda_source(mod), encoding="utf-8")
+        nvcc.compile_unit(
+            find_tool("nvcc").require(), path.parent / "candidate.cu", path.with_suffix(".cubin"),
+            nvcc.tvm_flags(arch),
+        )  # fmt: skip
     return str(path)
 
 
 def export_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[str, Any]:
+    _set_arch(plan)
     run = prepare(plan, progress, runner=None, export=export_so)
     return _write_round(run, folder, progress, number=1)
+
+
+def _cuda_source(module: Any) -> str:
+    pending = [module]
+    while pending:
+        current = pending.pop(0)
+        if "cuda" in str(getattr(current, "kind", "")):
+            return str(current.inspect_source("cuda"))
+        pending.extend(current.imports)
+    raise KernelscopeError("a CUDA candidate holds no CUDA module")
+
+
+def _set_arch(plan: TuningPlan) -> None:
+    if plan.target_kind == "cuda":
+        os.environ[ARCH_ENV] = plan.arch  # before the builder starts its workers
+
+
+def _move(artifact: str, folder: Path, name: str) -> dict[str, str]:
+    """Move a built candidate (and its cubin) into the round as ``name``."""
+    shutil.move(artifact, folder / name)
+    cubin = Path(artifact).with_suffix(".cubin")
+    files = {"file": name}
+    if cubin.is_file():
+        shutil.move(cubin, folder / Path(name).with_suffix(".cubin"))
+        files["cubin"] = Path(name).with_suffix(".cubin").name
+    shutil.rmtree(Path(artifact).parent, ignore_errors=True)  # export_so's temporary folder
+    return files
 
 
 def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int) -> dict[str, Any]:
     from tvm.s_tir.meta_schedule.builder import BuilderInput
     from tvm.s_tir.meta_schedule.database import TuningRecord, Workload
 
-    for stale in folder.glob("*.so"):
+    for stale in [*folder.glob("*.so"), *folder.glob("*.cubin")]:
         stale.unlink()
     (folder / RESULTS).unlink(missing_ok=True)
     folder.mkdir(parents=True, exist_ok=True)
@@ -59,22 +104,24 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
         built = run.builder.build([BuilderInput(c.sch.mod, run.target) for c in candidates])
         for i, (candidate, result) in enumerate(zip(candidates, built, strict=True)):
             if result.error_msg is not None:
+                logger.warning(
+                    "a candidate of %s did not build: %s", task.task_name, result.error_msg
+                )
                 continue
-            name = f"t{t}_c{i}.so"
-            shutil.move(result.artifact_path, folder / name)
+            files = _move(result.artifact_path, folder, f"t{t}_c{i}.so")
             record = TuningRecord(
                 candidate.sch.trace, workload, [_FAILED_S], run.target, candidate.args_info
             ).as_json()
             items.append(
                 {
-                    "file": name,
+                    **files,
                     "task": task.task_name,
                     "kind": "candidate",
                     "record": _plain(record),
                     "args_info": _plain([a.as_json() for a in candidate.args_info]),
                 }
             )
-    size = sum(p.stat().st_size for p in folder.glob("*.so"))
+    size = sum(p.stat().st_size for p in [*folder.glob("*.so"), *folder.glob("*.cubin")])
     spec = {
         "round": number,
         "device": "cuda" if run.target.kind.name == "cuda" else "cpu",
@@ -113,11 +160,10 @@ def _defaults(run: Prepared, task: Any, t: int, folder: Path) -> list[dict[str, 
     built = run.builder.build([BuilderInput(mod, run.target)])[0]
     if built.error_msg is not None:
         return []
-    name = f"t{t}_default.so"
-    shutil.move(built.artifact_path, folder / name)
+    files = _move(built.artifact_path, folder, f"t{t}_default.so")
     return [
         {
-            "file": name,
+            **files,
             "task": task.task_name,
             "kind": "default",
             "args_info": _plain([a.as_json() for a in ArgInfo.from_prim_func(mod["main"])]),
@@ -147,6 +193,7 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
     from tvm.s_tir.meta_schedule.runner import RunnerResult
 
     spec, results = read_round(folder, plan)
+    _set_arch(plan)
     run = prepare(plan, progress, runner=None, export=export_so)
     by_task = {s[2].name: s for s in run.states}
     grouped: dict[str, tuple[list[Any], list[Any]]] = {}

@@ -24,6 +24,23 @@ ROUND = "round.json"
 RESULTS = "results.json"
 
 
+def _load_runtime(cuda: bool) -> None:
+    """With a runtime-only TVM (``TVM_USE_RUNTIME_LIB=1``), load its CUDA runtime library
+    before ``import tvm`` (after ``tvm_ffi``'s, which it links against), as the model
+    runner does; a full TVM loads it itself."""
+    if not cuda or os.environ.get("TVM_USE_RUNTIME_LIB") != "1":
+        return
+    import ctypes
+    import importlib.util
+
+    import tvm_ffi  # noqa: F401  (loads libtvm_ffi.so)
+
+    spec = importlib.util.find_spec("tvm")
+    if spec and spec.submodule_search_locations:
+        lib = Path(next(iter(spec.submodule_search_locations))) / "lib"
+        ctypes.CDLL(str(lib / "libtvm_runtime_cuda.so"), ctypes.RTLD_GLOBAL)
+
+
 def _device(kind: str) -> Any:
     import tvm
 
@@ -48,10 +65,22 @@ def _arguments(args_info: list[Any], device: Any) -> list[Any]:
     return out
 
 
+def _hand_cubin(cubin: bytes) -> None:
+    """Give TVM's runtime the candidate's cubin, built with its library, when it loads the
+    module's CUDA source (it would compile the source itself, which needs TVM's compiler)."""
+    import tvm_ffi
+
+    def compile_callback(code: Any, *_target: Any) -> bytearray:
+        return bytearray(cubin)
+
+    tvm_ffi.register_global_func("tvm_callback_cuda_compile", compile_callback, override=True)
+
+
 def measure(folder: Path, number: int = 3, repeat: int = 1) -> dict[str, Any]:
+    spec = json.loads((folder / ROUND).read_text(encoding="utf-8"))
+    _load_runtime(spec["device"] == "cuda")
     import tvm
 
-    spec = json.loads((folder / ROUND).read_text(encoding="utf-8"))
     device = _device(spec["device"])
     results: dict[str, Any] = {"round": spec["round"], "gpu": "", "times": {}, "errors": {}}
     if spec["device"] == "cuda":
@@ -59,6 +88,8 @@ def measure(folder: Path, number: int = 3, repeat: int = 1) -> dict[str, Any]:
     for item in spec["candidates"]:
         key = item["file"]
         try:
+            if item.get("cubin"):
+                _hand_cubin((folder / item["cubin"]).read_bytes())
             module = tvm.runtime.load_module(str(folder / key))
             args = _arguments(item["args_info"], device)
             evaluator = module.time_evaluator(

@@ -112,7 +112,9 @@ def prepare(
         )
     database = open_database(plan.database, create=True)
     meta = _start_meta(plan, target)
-    builder = ms.builder.LocalBuilder(max_workers=1, **({"f_export": export} if export else {}))
+    # a batch export also compiles each candidate's cubin with nvcc: more than TVM's 30 s
+    extra = {"f_export": export, "timeout_sec": 300} if export else {}
+    builder = ms.builder.LocalBuilder(max_workers=1, **extra)
     cost_model = _cost_model(plan.database)
     states = []
     for i, name in enumerate(plan.tasks):
