@@ -87,3 +87,17 @@ def test_a_folder_without_records_is_not_a_tuning_database(tmp_path: Path) -> No
     )
     with pytest.raises(KernelscopeError, match="not a tuning database"):
         plan_build(request)
+
+
+@pytest.mark.slow
+def test_the_kernel_table_says_which_schedule_each_kernel_has(
+    tuned_ws: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kernelscope.core.cli.build import print_kernel_table
+
+    print_kernel_table(tuned_ws)  # type: ignore[arg-type]
+    lines = capsys.readouterr().out.splitlines()
+    row = next(ln for ln in lines if ln.startswith("fused_matmul_add_relu_kernel"))
+    assert "record: 8 trials, 96.00 µs" in row
+    assert next(ln for ln in lines if ln.startswith("softmax_kernel")).endswith("default")
+    assert any(ln.startswith("1 of 5 kernels from tuning records") for ln in lines)

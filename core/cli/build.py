@@ -96,15 +96,36 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
     return rows
 
 
+def schedule_of(kernel: KernelInfo) -> str:
+    """Where a kernel's schedule came from in a build with a tuning database."""
+    tuned = kernel.tuned
+    if tuned is None:
+        return "default"
+    best = f", {tuned.best_us:.2f} µs" if tuned.best_us is not None else ""
+    default = f" (default {tuned.default_us:.2f})" if tuned.default_us is not None else ""
+    return f"record: {tuned.trials} trials{best}{default}"
+
+
 def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     header = ["kernel", "grid", "block", "regs", "smem B", "lines", "SASS", "fused from"]
-    print(format_table(header, kernel_rows(ws.manifest.kernels), {1, 2, 3, 4, 5, 6}), file=out)
+    rows = kernel_rows(ws.manifest.kernels)
+    if ws.manifest.tuning_db:
+        header.append("schedule")
+        rows = [[*row, schedule_of(k)] for row, k in zip(rows, ws.manifest.kernels, strict=True)]
+    print(format_table(header, rows, {1, 2, 3, 4, 5, 6}), file=out)
     m = ws.manifest
     print(
         f"\n{len(m.kernels)} kernels, {m.target['arch']}, TVM {m.versions.get('tvm')}, "
         f"nvcc {m.versions.get('nvcc')}; workspace {ws.path}",
         file=out,
     )
+    if m.tuning_db:
+        tuned = sum(1 for k in m.kernels if k.tuned is not None)
+        print(
+            f"{tuned} of {len(m.kernels)} kernels from tuning records in {m.tuning_db}; "
+            "the others have the default schedule",
+            file=out,
+        )
     for note in m.notes:
         print(f"note: {note}", file=out)
