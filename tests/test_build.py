@@ -323,20 +323,20 @@ def test_a_build_in_a_child_keeps_tvm_out_of_the_calling_process(tmp_path: Path)
 def test_a_tvm_crash_is_a_clear_error_and_keeps_the_workspace(
     previous: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """tvm.compile really segfaults on this model (TVM 0.27); the CLI says so and lives."""
-    model = MODELS / "fp16_pointwise_crash.py"
+    """tvm.compile really segfaults on this model; the CLI says so and lives."""
+    model = MODELS / "compile_crash.py"
     assert main(["build", str(model), "-o", str(previous)]) == 1
     err = capsys.readouterr().err
     assert (
-        "kernelscope: error: building fp16_pointwise_crash.py crashed in tvm.compile: "
+        "kernelscope: error: building compile_crash.py crashed in tvm.compile: "
         "killed by SIGSEGV (Segmentation fault)\n"
     ) in err
     hint = re.search(r"hint: nothing was changed in (\S+); the child's full log is in (\S+)", err)
     assert hint and hint.group(1) == str(previous)
     log = Path(hint.group(2)).read_text()
     assert "building " + str(model) in log  # what the child was doing...
-    assert "Segfault encountered" in log and "tvm::s_tir::Tensorize" in log  # ... TVM's dump
-    assert "tvm::s_tir::Tensorize" in err  # the log's tail, below the message
+    assert "Segfault encountered" in log and "TVMFFIPyCallback" in log  # ... TVM's dump
+    assert "string_at" in err  # the log's tail, below the message
     assert _unchanged(previous)
 
 
