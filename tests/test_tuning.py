@@ -215,3 +215,28 @@ def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_pa
     assert imported.round["round"] == 2  # the next round, in the same folder
     assert json.loads((folder / "round.json").read_text())["round"] == 2
     assert not (folder / "results.json").exists()
+
+
+def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() -> None:
+    import subprocess
+    import time
+
+    from ssh_support import free_port
+
+    from kernelscope.core.tuning.session import check_reachable
+
+    port = free_port()
+    tracker = subprocess.Popen(
+        [sys.executable, "-m", "tvm.exec.rpc_tracker", "--host", "127.0.0.1", "--port",
+         str(port), "--port-end", str(port + 1)],
+    )  # fmt: skip
+    try:
+        time.sleep(3)
+        with pytest.raises(KernelscopeError, match="has no server with the key 'h200'"):
+            check_reachable(Measure(kind="tracker", address=f"127.0.0.1:{port}", key="h200"))
+    finally:
+        tracker.terminate()
+        tracker.wait(timeout=20)
+    closed = free_port()
+    with pytest.raises(KernelscopeError, match="RPC server at .* does not answer"):
+        check_reachable(Measure(kind="host", address=f"127.0.0.1:{closed}"))

@@ -20,6 +20,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import logging
+import socket
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -186,8 +187,45 @@ def finish(run: Prepared, progress: ProgressFn, how: str) -> dict[str, Any]:
     return {"tasks": summary, "database": str(run.plan.database)}
 
 
+def check_reachable(measure: Measure) -> None:
+    """Before any candidate is built: the server answers, or the tracker has a server of the
+    key (TVM's runner would otherwise fail every candidate, one timeout each)."""
+    from tvm import rpc
+
+    if measure.kind == "local":
+        return
+    host, _, port = measure.address.rpartition(":")
+    try:
+        # a plain connection first: TVM's own clients retry a closed port for a minute
+        socket.create_connection((host, int(port)), timeout=10).close()
+        if measure.kind == "host":
+            rpc.connect(host, int(port), session_timeout=measure.timeout_s)
+            return
+        summary = rpc.connect_tracker(host, int(port)).summary()
+    except Exception as exc:
+        what = "TVM's RPC server" if measure.kind == "host" else "the RPC tracker"
+        raise KernelscopeError(
+            f"{what} at {measure.address} does not answer: {str(exc).strip().splitlines()[-1]}",
+            hint="is it running, and is the address right?",
+            details=str(exc),
+        ) from exc
+    queues = summary.get("queue_info", {})
+    servers = [s.get("key", "").split(":")[-1] for s in summary.get("server_info", [])]
+    if measure.key not in queues and measure.key not in servers:
+        known = sorted(set(queues) | set(servers))
+        raise KernelscopeError(
+            f"the RPC tracker at {measure.address} has no server with the key {measure.key!r}",
+            hint=("its keys: " + ", ".join(known))
+            if known
+            else "no server has registered with "
+            "it: start one on the GPU host with python -m tvm.exec.rpc_server --tracker "
+            f"{measure.address} --key {measure.key}",
+        )
+
+
 def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
     """Tune ``plan.tasks``; return each task's ``TaskProgress`` as a dict (under "tasks")."""
+    check_reachable(plan.measure)
     runner = make_runner(plan.measure, target_of(plan))
     run = prepare(plan, progress, runner)
     total = plan.trials * len(run.states)
