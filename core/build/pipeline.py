@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import Cancelled, KernelscopeError
-from ..paths import cache_root, model_sha256
+from ..paths import cache_root, file_sha256, model_sha256
 from ..process import ChildChannel, ChildCrashed, ChildFailed, StartedChild
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
@@ -57,12 +57,14 @@ from ..workspace import (
     KernelSass,
     Manifest,
     OtherModelError,
+    TunedFrom,
     Workspace,
     check_target_folder,
     other_model_in,
     staged_workspace,
     write_sass,
 )
+from . import records
 from . import tvm_ir as irfacts
 from .model_loader import LoadedModel, load_model, model_format
 from .nvdisasm import parse_nvdisasm
@@ -93,6 +95,7 @@ class BuildRequest:
     # Replace a workspace that holds another model's build (``--force``); without it such
     # a build is refused with ``OtherModelError``.
     replace_other_model: bool = False
+    tuning_db: Path | None = None  # a MetaSchedule database to build from (compile_relax's way)
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ class BuildPlan:
     key: str
     cache: Path  # the cache folder (builds/, cubin/, logs/)
     replaces_other_model: bool = False  # the output holds another model's build: replace it
+    tuning_db: str = ""  # the database folder ("": none); its files' digest is in the key
 
     @property
     def cached(self) -> Path:
@@ -172,6 +176,23 @@ def plan_build(request: BuildRequest) -> BuildPlan:
             "build (its profiles go with it)",
             held=held,
         )
+    tuning_db = ""
+    tuning_digest = ""
+    if request.tuning_db is not None:
+        folder = request.tuning_db.expanduser().resolve()
+        if not (folder / records.WORKLOADS).is_file():
+            raise KernelscopeError(
+                f"--tuning-db {request.tuning_db}: not a tuning database "
+                f"(no {records.WORKLOADS} in it)",
+                hint="give the folder `kernelscope tune` or TVM's tune_relax wrote (its work_dir)",
+            )
+        tuning_db = str(folder)
+        tuning_digest = _digest(
+            *(
+                file_sha256(folder / name) if (folder / name).is_file() else ""
+                for name in (records.WORKLOADS, records.RECORDS, records.META)
+            )
+        )
     key = _digest(
         model_sha,
         fmt,
@@ -183,6 +204,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         flags,
         str(tools["nvcc"].path),
         _LAYOUT,
+        *([tuning_digest] if tuning_digest else []),
     )
     return BuildPlan(
         model=model_path,
@@ -200,6 +222,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         key=key,
         cache=cache_root(),
         replaces_other_model=held is not None,
+        tuning_db=tuning_db,
     )
 
 
@@ -405,7 +428,7 @@ def _build_into(build: _Build) -> Manifest:
     with step("load_model", False), build.timed("load", 0.02, f"loading {plan.model.name}"):
         model = load_model(plan.model, plan.shapes, plan.params, plan.seed)
     with step("tvm.compile", False), build.timed("tvm", 0.1, f"tvm.compile for {plan.arch}"):
-        executable, facts = _tvm_compile(model, plan.arch)
+        executable, facts, tuned = _tvm_compile(model, plan)
     # TVM links the model library with g++ on one core while nvcc uses the others.
     export = _Background(
         lambda: _export_library(executable, stage / "model.so"), step, "export_library", False
@@ -469,7 +492,7 @@ def _build_into(build: _Build) -> Manifest:
         export.thread.join()  # never leave g++ writing into a folder being removed
     with build.timed("export", 0.95, "waiting for the model library"):
         export.join()
-    manifest = _manifest(plan, model, split, facts, usage, sass, build.timings)
+    manifest = _manifest(plan, model, split, facts, usage, sass, build.timings, tuned)
     manifest.files.update(ptx_files)
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     logger.info("%s: %d kernels, steps %s", plan.model.name, len(split.kernels), build.timings)
@@ -484,6 +507,7 @@ def _manifest(
     usage: dict[str, nvcc.Resources],
     sass: dict[str, KernelSass],
     timings: dict[str, float],
+    tuned: dict[str, TunedFrom],
 ) -> Manifest:
     kernels = []
     for k in split.kernels:
@@ -507,6 +531,7 @@ def _manifest(
                 sass_instructions=_count(sass.get(k.name)),
                 launched=launch is not None
                 and (facts.called_primfuncs is None or primfunc in facts.called_primfuncs),
+                tuned=tuned.get(primfunc),
             )
         )
     return Manifest(
@@ -537,6 +562,7 @@ def _manifest(
         },
         notes=model.notes,
         calls=facts.calls.get(model.entry, []),
+        tuning_db=plan.tuning_db,
     )
 
 
@@ -579,15 +605,26 @@ def _count(ks: KernelSass | None) -> int:
     return sum(1 for i in ks.instructions if i.opcode != "NOP") if ks else 0
 
 
-def _tvm_compile(model: LoadedModel, arch: str) -> tuple[Any, irfacts.IRFacts]:
+def _tvm_compile(
+    model: LoadedModel, plan: BuildPlan
+) -> tuple[Any, irfacts.IRFacts, dict[str, TunedFrom]]:
+    """``tvm.compile`` the model, or, with a tuning database, build it as ``compile_relax``
+    does; also the launch facts, and the PrimFuncs built from a record."""
     import tvm
 
     snapshots: dict[str, Any] = {}
-    target = tvm.target.Target({"kind": "cuda", "arch": arch})
+    tuned: dict[str, TunedFrom] = {}
     with _interrupt_flag() as interrupted:
         try:
-            with tvm.transform.PassContext(instruments=[irfacts.make_instrument(snapshots)]):
-                executable = tvm.compile(model.mod, target=target)
+            instruments = [irfacts.make_instrument(snapshots)]
+            if plan.tuning_db:
+                executable, tuned = _compile_with_records(model, plan, instruments)
+            else:
+                target = tvm.target.Target({"kind": "cuda", "arch": plan.arch})
+                with tvm.transform.PassContext(instruments=instruments):
+                    executable = tvm.compile(model.mod, target=target)
+        except KernelscopeError:
+            raise
         except Exception as exc:
             if interrupted:  # TVM's FFI turns Ctrl-C inside a pass into a RuntimeError
                 raise KeyboardInterrupt from exc
@@ -596,7 +633,41 @@ def _tvm_compile(model: LoadedModel, arch: str) -> tuple[Any, irfacts.IRFacts]:
                 f"TVM could not compile the model: {lines[-1] if lines else type(exc).__name__}",
                 details=str(exc),
             ) from exc
-    return executable, irfacts.extract(snapshots)
+    return executable, irfacts.extract(snapshots), tuned
+
+
+def _compile_with_records(
+    model: LoadedModel, plan: BuildPlan, instruments: list[Any]
+) -> tuple[Any, dict[str, TunedFrom]]:
+    import tvm
+
+    folder = Path(plan.tuning_db)
+    database = records.open_database(folder)
+    records.check_compatible(folder, database, plan.arch, plan.versions["tvm"])
+    target = records.cuda_target(plan.arch)
+    applied = records.Applied()
+    pipeline = records.database_pipeline(target, applied)
+    with target, database, tvm.transform.PassContext(opt_level=3, instruments=instruments):
+        executable = tvm.relax.build(model.mod, target=target, relax_pipeline=pipeline)
+    if not applied.from_record:
+        raise KernelscopeError(
+            f"none of the records in {folder} is for a kernel of {plan.model.name} "
+            f"({len(database)} records; the model has {len(applied.primfuncs)} fused kernels)",
+            hint="these records were tuned for another model (or other input shapes): tune "
+            "this one with `kernelscope tune`, or build without --tuning-db",
+        )
+    summary = records.summarise(database)
+    defaults = records.read_meta(folder).get("defaults", {})
+    tuned = {}
+    for name, shash in applied.from_record.items():
+        found = summary.get(shash)
+        default = defaults.get(shash)
+        tuned[name] = TunedFrom(
+            trials=found.trials if found else 0,
+            best_us=found.best_us if found else None,
+            default_us=float(default) if default is not None else None,
+        )
+    return executable, tuned
 
 
 @contextlib.contextmanager

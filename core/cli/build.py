@@ -43,6 +43,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed for random weights (default 0)")
     p.add_argument("--no-cache", action="store_true", help="rebuild even if nothing changed")
     add_force_argument(p)
+    p.add_argument(
+        "--tuning-db",
+        type=Path,
+        metavar="DIR",
+        help="build from MetaSchedule tuning records (kernelscope tune's or TVM's tune_relax's "
+        "work_dir), as TVM's compile_relax does; kernels no record covers keep the default "
+        "schedule",
+    )
     p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
     p.set_defaults(func=_build)
 
@@ -60,6 +68,7 @@ def _build(args: argparse.Namespace) -> int:
         seed=args.seed,
         use_cache=not args.no_cache,
         replace_other_model=args.force,
+        tuning_db=args.tuning_db,
     )
     with TerminalProgress() as progress:
         ws = build_in_child(request, progress=progress)
@@ -99,15 +108,36 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
     return rows
 
 
+def schedule_of(kernel: KernelInfo) -> str:
+    """Where a kernel's schedule came from in a build with a tuning database."""
+    tuned = kernel.tuned
+    if tuned is None:
+        return "default"
+    best = f", {tuned.best_us:.2f} µs" if tuned.best_us is not None else ""
+    default = f" (default {tuned.default_us:.2f})" if tuned.default_us is not None else ""
+    return f"record: {tuned.trials} trials{best}{default}"
+
+
 def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
     out = out or sys.stdout
     header = ["kernel", "grid", "block", "regs", "smem B", "lines", "SASS", "fused from"]
-    print(format_table(header, kernel_rows(ws.manifest.kernels), {1, 2, 3, 4, 5, 6}), file=out)
+    rows = kernel_rows(ws.manifest.kernels)
+    if ws.manifest.tuning_db:
+        header.append("schedule")
+        rows = [[*row, schedule_of(k)] for row, k in zip(rows, ws.manifest.kernels, strict=True)]
+    print(format_table(header, rows, {1, 2, 3, 4, 5, 6}), file=out)
     m = ws.manifest
     print(
         f"\n{len(m.kernels)} kernels, {m.target['arch']}, TVM {m.versions.get('tvm')}, "
         f"nvcc {m.versions.get('nvcc')}; workspace {ws.path}",
         file=out,
     )
+    if m.tuning_db:
+        tuned = sum(1 for k in m.kernels if k.tuned is not None)
+        print(
+            f"{tuned} of {len(m.kernels)} kernels from tuning records in {m.tuning_db}; "
+            "the others have the default schedule",
+            file=out,
+        )
     for note in m.notes:
         print(f"note: {note}", file=out)

@@ -19,6 +19,7 @@ from ..errors import Cancelled, KernelscopeError
 # The modules (of this package) that register commands, in the order --help lists them.
 COMMAND_MODULES = (
     "build",
+    "tune",
     "profile",
     "ncu",
     "ptx",
@@ -33,6 +34,8 @@ COMMAND_MODULES = (
 # Which module registers each command (tests/test_cli_imports.py keeps this true).
 COMMANDS = {
     "build": "build",
+    "tune": "tune",
+    "measure-batch": "tune",
     "doctor": "environment",
     "profile": "profile",
     "run": "profile",

@@ -1,7 +1,7 @@
 """A build workspace on disk: the manifest (model, kernels, launch facts), the split sources,
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
-from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo
+from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo, TunedFrom
 from .ptx import (
     PTX,
     PTX_LINES,
@@ -47,6 +47,7 @@ __all__ = [
     "PtxRow",
     "SassInstruction",
     "TensorInfo",
+    "TunedFrom",
     "Workspace",
     "branch_target",
     "check_target_folder",

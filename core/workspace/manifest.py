@@ -38,6 +38,17 @@ class OpInfo:
 
 
 @dataclass
+class TunedFrom:
+    """A kernel built from a MetaSchedule tuning record: how many schedules of its workload
+    were measured, the best (the one built) and the default schedule's time, in µs (None
+    when not measured: a database stock TVM wrote has no default times)."""
+
+    trials: int
+    best_us: float | None
+    default_us: float | None = None
+
+
+@dataclass
 class KernelInfo:
     """One ``__global__`` function of the built module and how it is launched."""
 
@@ -57,6 +68,9 @@ class KernelInfo:
     # Whether running the model launches this kernel. TVM keeps kernels it never calls (a
     # reshape turned into a view by RewriteDataflowReshape, say) in the module.
     launched: bool = True
+    # Built with a tuning database (``Manifest.tuning_db``): the record this kernel's schedule
+    # came from; None when it fell back to the default schedule (or no database was given).
+    tuned: TunedFrom | None = None
 
 
 @dataclass
@@ -85,6 +99,8 @@ class Manifest:
     # that what needs the model again finds it wherever the workspace is. "" when not known
     # (workspaces built before it was recorded).
     model_path: str = ""
+    # The MetaSchedule database the build applied (``build --tuning-db``); "" for none.
+    tuning_db: str = ""
 
     def kernel(self, name: str) -> KernelInfo:
         for k in self.kernels:
@@ -109,6 +125,8 @@ class Manifest:
 def _kernel_from_dict(raw: dict[str, Any]) -> KernelInfo:
     raw = dict(raw)
     raw["params"] = [TensorInfo(**t) for t in raw["params"]]
+    if raw.get("tuned"):
+        raw["tuned"] = TunedFrom(**raw["tuned"])
     raw["ops"] = [
         OpInfo(
             op=o["op"],

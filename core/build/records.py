@@ -1,0 +1,238 @@
+"""Building from MetaSchedule tuning records, exactly as TVM's ``compile_relax`` does.
+
+``compile_relax`` (``tvm.s_tir.meta_schedule.relax_integration``) lowers a Relax module with
+its own pipeline: library dispatch, LegalizeOps, AnnotateTIROpPattern, FoldConstant, FuseOps
+and FuseTIR (the preparation ``extract_tasks`` sees too, so that the database's keys match),
+then ``MetaScheduleApplyDatabase``, then DLight for what no record covers (GPU targets), then
+the usual lowering and finalising passes. ``database_pipeline`` is that pipeline as a pass
+kernelscope hands ``relax.build`` inside its own PassContext (whose instruments read the
+launch facts); a test keeps its kernels equal to ``compile_relax``'s. It also records which
+fused PrimFuncs ``MetaScheduleApplyDatabase`` replaced: those came from a record.
+
+``fused_module`` is the preparation alone: the module tuning extracts its tasks from.
+
+TVM is imported inside the functions: the build child and the tuning child import this.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import KernelscopeError
+
+WORKLOADS = "database_workload.json"
+RECORDS = "database_tuning_record.json"
+# What kernelscope adds beside TVM's two files: the target and TVM version it tuned for, the
+# default schedule's time of each task, and the model (a stock TVM database has none).
+META = "kernelscope_tuning.json"
+
+
+def cuda_target(arch: str) -> Any:
+    """The CUDA target of a build for ``arch``, with the limits MetaSchedule's rules read
+    (without them it leaves out cross-thread reductions); the build and tuning use this one."""
+    import tvm
+
+    return tvm.target.Target(
+        {
+            "kind": "cuda",
+            "arch": arch,
+            "max_threads_per_block": 1024,
+            "max_shared_memory_per_block": 49152,
+            "thread_warp_size": 32,
+        }
+    )
+
+
+def fuse_passes(target: Any) -> list[Any]:
+    """``compile_relax``'s passes up to FuseTIR, in its order."""
+    from tvm import relax
+    from tvm.relax import pipeline as relax_pipeline
+
+    try:
+        dispatch = list(relax_pipeline.library_dispatch_passes(target))
+    except (ValueError, AttributeError):
+        dispatch = []
+    return [
+        *dispatch,
+        relax.transform.LegalizeOps(),
+        relax.transform.AnnotateTIROpPattern(),
+        relax.transform.FoldConstant(),
+        relax.transform.FuseOps(),
+        relax.transform.FuseTIR(),
+    ]
+
+
+def fused_module(mod: Any, target: Any) -> Any:
+    """The Relax module after ``compile_relax``'s preparation: the fused PrimFuncs that
+    tuning tasks are made of and that records are looked up by."""
+    import tvm
+
+    with target, tvm.transform.PassContext(opt_level=3):
+        return tvm.transform.Sequential(fuse_passes(target))(mod)
+
+
+@dataclass
+class Applied:
+    """What ``MetaScheduleApplyDatabase`` did in a build: the fused PrimFuncs it replaced by
+    a record's schedule (name -> its workload's structural hash), and all it saw."""
+
+    from_record: dict[str, str] = field(default_factory=dict)
+    primfuncs: list[str] = field(default_factory=list)
+
+
+def database_pipeline(target: Any, applied: Applied) -> Any:
+    """``compile_relax``'s pipeline as a module pass, filling ``applied`` when it runs.
+
+    Run it inside ``with target, database`` (the database ``MetaScheduleApplyDatabase``
+    reads is the current one) and a PassContext of opt_level 3, as ``compile_relax`` does.
+    """
+    import tvm
+    from tvm import relax
+    from tvm.relax import pipeline as relax_pipeline
+    from tvm.relax.transform import MetaScheduleApplyDatabase
+    from tvm.s_tir import dlight as dl
+
+    try:
+        lower = list(relax_pipeline.dataflow_lower_passes(target))
+        finalize = list(relax_pipeline.finalize_passes(target))
+    except (ValueError, AttributeError):
+        # compile_relax's own fallback (TVM 0.27's CUDA backend has no such functions)
+        lower = [
+            relax.transform.RewriteDataflowReshape(),
+            relax.transform.ToNonDataflow(),
+            relax.transform.RemovePurityChecking(),
+            relax.transform.CallTIRRewrite(),
+        ]
+        finalize = [
+            relax.transform.StaticPlanBlockMemory(),
+            relax.transform.LowerAllocTensor(),
+            relax.transform.KillAfterLastUse(),
+            relax.transform.LowerRuntimeBuiltin(),
+            relax.transform.ComputePrimValue(),
+            relax.transform.VMShapeLower(),
+            relax.transform.AttachGlobalSymbol(),
+        ]
+    is_gpu = relax_pipeline.BackendDispatcher.is_gpu_target(target)
+
+    @tvm.transform.module_pass(opt_level=3, name="kernelscope.DatabasePipeline")
+    def pipeline(mod: Any, _ctx: Any) -> Any:
+        mod = tvm.transform.Sequential(fuse_passes(target))(mod)
+        before = {gv.name_hint: f for gv, f in mod.functions.items() if _is_primfunc(f)}
+        mod = MetaScheduleApplyDatabase(enable_warning=False)(mod)
+        applied.primfuncs = sorted(before)
+        for gv, func in mod.functions.items():
+            old = before.get(gv.name_hint)
+            if old is not None and not func.same_as(old):
+                applied.from_record[gv.name_hint] = workload_hash(old)
+        if is_gpu:
+            mod = dl.ApplyDefaultSchedule(
+                dl.gpu.Matmul(),
+                dl.gpu.GEMV(),
+                dl.gpu.Reduction(),
+                dl.gpu.GeneralReduction(),
+                dl.gpu.Fallback(),
+            )(mod)
+        return tvm.transform.Sequential(lower + finalize)(mod)
+
+    return pipeline
+
+
+def _is_primfunc(func: Any) -> bool:
+    return type(func).__name__ == "PrimFunc"
+
+
+def workload_hash(func: Any) -> str:
+    """The structural hash a database files ``func``'s workload under (as its JSON does)."""
+    import tvm_ffi
+    from tvm.s_tir.meta_schedule.tune_context import _normalize_mod
+
+    return str(tvm_ffi.structural_hash(_normalize_mod(func)))
+
+
+def open_database(folder: Path, create: bool = False) -> Any:
+    """TVM's JSON database in ``folder`` (its two newline-delimited files)."""
+    from tvm.s_tir import meta_schedule as ms
+
+    if not create and not (folder / WORKLOADS).is_file():
+        raise KernelscopeError(
+            f"{folder}: not a tuning database (no {WORKLOADS})",
+            hint="give the folder `kernelscope tune` or TVM's tune_relax wrote (its work_dir)",
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        return ms.database.JSONDatabase(work_dir=str(folder), module_equality="structural")
+    except Exception as exc:
+        lines = [ln for ln in str(exc).strip().splitlines() if ln.strip()]
+        raise KernelscopeError(
+            f"{folder}: TVM cannot read this tuning database: {lines[-1] if lines else exc}",
+            details=str(exc),
+        ) from exc
+
+
+def read_meta(folder: Path) -> dict[str, Any]:
+    """kernelscope's notes beside a database ({} for one stock TVM wrote)."""
+    path = folder / META
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise KernelscopeError(f"{path}: unreadable ({exc})") from exc
+    return data if isinstance(data, dict) else {}
+
+
+@dataclass
+class RecordSummary:
+    """The records of one workload: how many candidates were measured (those that failed
+    to build or run too), the best time."""
+
+    trials: int
+    best_us: float | None
+    arch: str
+
+
+def summarise(database: Any) -> dict[str, RecordSummary]:
+    """Records per workload hash: trials (every record) and the best mean time."""
+    import tvm_ffi
+
+    out: dict[str, RecordSummary] = {}
+    hashes: dict[Any, str] = {}  # records of one workload share its object
+    for record in database.get_all_tuning_records():
+        workload = record.workload
+        if workload not in hashes:
+            hashes[workload] = str(tvm_ffi.structural_hash(workload.mod))
+        shash = hashes[workload]
+        secs = [float(s) for s in record.run_secs] if record.run_secs else []
+        mean_us = sum(secs) / len(secs) * 1e6 if secs else None
+        arch = str(record.target.attrs.get("arch", "")) if record.target is not None else ""
+        summary = out.setdefault(shash, RecordSummary(0, None, arch))
+        summary.trials += 1
+        # MetaSchedule files a candidate that failed as 1e10 s
+        if (
+            mean_us is not None
+            and mean_us < 1e9
+            and (summary.best_us is None or mean_us < summary.best_us)
+        ):
+            summary.best_us = mean_us
+    return out
+
+
+def check_compatible(folder: Path, database: Any, arch: str, tvm_version: str) -> None:
+    """Refuse a database tuned for another GPU architecture or by another TVM version."""
+    meta = read_meta(folder)
+    other_tvm = meta.get("tvm")
+    if other_tvm and other_tvm != tvm_version:
+        raise KernelscopeError(
+            f"{folder}: these records were tuned with TVM {other_tvm}; this is TVM {tvm_version}",
+            hint="records do not carry over between TVM versions: tune again with this one",
+        )
+    archs = {s.arch for s in summarise(database).values() if s.arch}
+    if archs and arch not in archs:
+        raise KernelscopeError(
+            f"{folder}: these records were tuned for {', '.join(sorted(archs))}; "
+            f"this build is for {arch}",
+            hint=f"build with --arch {sorted(archs)[0]}, or tune for {arch}",
+        )

@@ -1,0 +1,170 @@
+"""``kernelscope tune WS``: tune the kernels of a workspace's model with MetaSchedule,
+candidates built here and measured on this machine, on a GPU host over SSH, or through
+TVM's RPC tracker; ``build --tuning-db`` builds from the records."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import KernelscopeError
+from .progress import TerminalProgress
+from .remote import add_ssh_arguments, target_from
+from .table import format_table
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "tune",
+        help="tune a workspace's kernels with TVM's MetaSchedule (records for build --tuning-db)",
+    )
+    p.add_argument("workspace", type=Path)
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--kernel", metavar="RE", help="tune the kernels whose name matches")
+    which.add_argument(
+        "--top",
+        type=int,
+        metavar="N",
+        help="tune the N kernels with the most microseconds to save (the Headroom list of the "
+        "newest attached profile; without one, in the model's order)",
+    )
+    p.add_argument("--trials", type=int, default=64, help="candidates per kernel (default 64)")
+    p.add_argument(
+        "--round", type=int, default=16, dest="per_round", help="candidates per round (default 16)"
+    )
+    p.add_argument("--db", type=Path, metavar="DIR", help="database folder (default WS/tuning)")
+    p.add_argument("--model", type=Path, help="the model file (default: the one WS was built from)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--host", help="measure on this SSH host's GPU through TVM's RPC server (user@gpu)"
+    )
+    where.add_argument("--tracker", metavar="HOST:PORT", help="measure through TVM's RPC tracker")
+    p.add_argument("--key", help="the tracker's key of the GPU type to measure on")
+    p.add_argument(
+        "--target",
+        choices=("cuda", "cpu"),
+        default="cuda",
+        help="cpu: tune for this machine's CPU instead (LLVM; to try the path without a GPU)",
+    )
+    p.add_argument("--timeout", type=int, default=30, help="seconds per measurement (default 30)")
+    batch = p.add_mutually_exclusive_group()
+    batch.add_argument(
+        "--export-batch",
+        type=Path,
+        metavar="DIR",
+        help="batch mode: write one round of built candidates into DIR for measure-batch",
+    )
+    batch.add_argument(
+        "--import-batch",
+        type=Path,
+        metavar="DIR",
+        help="batch mode: commit DIR's measured round and write the next one into it",
+    )
+    add_ssh_arguments(p)
+    p.set_defaults(func=_tune)
+    m = sub.add_parser(
+        "measure-batch",
+        help="measure a round of tuning candidates on this machine's GPU (tune --export-batch)",
+    )
+    m.add_argument("folder", type=Path, help="the round's folder")
+    m.set_defaults(func=_measure_batch)
+
+
+def _measure_batch(args: argparse.Namespace) -> int:
+    from ..tuning import measure_batch
+
+    with TerminalProgress() as progress:
+        result = measure_batch(args.folder, progress)
+    print(
+        f"round {result['round']}: {len(result['times'])} candidates measured, "
+        f"{len(result['errors'])} failed" + (f", on {result['gpu']}" if result["gpu"] else "")
+    )
+    print(f"next: kernelscope tune WS --import-batch {args.folder}")
+    return 0
+
+
+def _tune(args: argparse.Namespace) -> int:
+    from ..tuning import Measure, plan_tuning, tune_in_child
+
+    if args.key and not args.tracker:
+        raise KernelscopeError("--key goes with --tracker HOST:PORT")
+    if args.tracker:
+        _check_address(args.tracker)
+    kind = "tracker" if args.tracker else "host" if args.host else "local"
+    measure = Measure(
+        kind=kind, address=args.tracker or "", key=args.key or "", timeout_s=args.timeout
+    )
+    plan = plan_tuning(
+        args.workspace,
+        model=args.model,
+        kernel=args.kernel,
+        top=args.top,
+        trials=args.trials,
+        per_round=args.per_round,
+        database=args.db,
+        measure=measure,
+        target_kind="llvm" if args.target == "cpu" else "cuda",
+        batch="export" if args.export_batch else "import" if args.import_batch else "",
+        batch_dir=args.export_batch or args.import_batch,
+    )
+    with _server(args) as address, TerminalProgress() as progress:
+        if address:
+            from dataclasses import replace
+
+            plan = replace(plan, measure=replace(plan.measure, address=address))
+        result = tune_in_child(plan, progress=progress)
+    if result.cancelled:
+        print(
+            f"cancelled: the {result.records} records measured so far are kept in {plan.database}"
+        )
+        return 130
+    if result.round:
+        folder = result.round["folder"]
+        print(
+            f"round {result.round['round']}: {result.round['candidates']} candidates in {folder}\n"
+            f"measure them on the GPU: kernelscope measure-batch {folder} (or python "
+            "batch_measure.py DIR with TVM's runtime), then: kernelscope tune ... --import-batch "
+            f"{folder}"
+        )
+        if not result.tasks:
+            return 0
+    rows = [
+        [
+            t["name"],
+            str(t["trials"]),
+            str(t["trials_total"]),
+            _us(t["default_us"]),
+            _us(t["best_us"]),
+            f"{t['default_us'] / t['best_us']:.2f}x" if t["best_us"] and t["default_us"] else "-",
+        ]
+        for t in result.tasks
+    ]
+    header = ["task", "trials", "in DB", "default µs", "best µs", "speedup"]
+    print(format_table(header, rows, {1, 2, 3, 4, 5}))
+    print(f"\n{result.records} records in {plan.database}")
+    print(f"build from them: kernelscope build MODEL --tuning-db {plan.database}")
+    return 0
+
+
+def _us(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _check_address(text: str) -> None:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise KernelscopeError(f"--tracker {text!r}: expected HOST:PORT, e.g. gpu-gate:9190")
+
+
+@contextlib.contextmanager
+def _server(args: argparse.Namespace) -> Iterator[str]:
+    """The address of the RPC server --host names (forwarded over SSH), or ""."""
+    if not args.host:
+        yield ""
+        return
+    from ..tuning import ForwardedServer
+
+    with ForwardedServer(target_from(args, args.host)) as server:
+        yield server.address

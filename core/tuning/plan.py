@@ -1,0 +1,223 @@
+"""What a tuning run is asked to do, decided before TVM is imported: the workspace's model
+and target, which tasks (fused PrimFuncs) to tune, the database folder and where candidates
+are measured. ``plan_tuning`` checks everything a user can get wrong and says what to do.
+
+Tasks are the fused PrimFuncs of the model; each kernel of the workspace names the PrimFunc
+that launches it (``KernelInfo.primfunc``), so ``--kernel RE`` picks kernels by name and tunes
+their PrimFuncs, and ``--top N`` takes the kernels with the most microseconds to save
+(the Headroom list of the newest attached profile), else the longest-running ones.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..build.records import WORKLOADS
+from ..errors import KernelscopeError
+from ..workspace import Workspace
+
+DEFAULT_DB = "tuning"  # inside the workspace
+MEASURE_KINDS = ("local", "host", "tracker")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Where candidates run. ``local``: this machine (``device`` "cuda", or "cpu" with the
+    ``llvm`` target: tests, machines without a GPU); ``host``: an RPC server reached at
+    ``address`` (``host:port``; ``kernelscope tune --host`` forwards it over SSH);
+    ``tracker``: TVM's RPC tracker at ``address`` handing out servers registered with ``key``."""
+
+    kind: str = "local"
+    address: str = ""
+    key: str = ""
+    timeout_s: int = 30
+    number: int = 3  # runs per measurement
+    repeat: int = 1
+
+
+@dataclass(frozen=True)
+class TuningPlan:
+    model: Path
+    model_format: str
+    shapes: dict[str, list[int]]
+    params: str
+    seed: int
+    arch: str
+    target_kind: str  # "cuda" or "llvm" (the CPU: tests, no GPU)
+    tasks: list[str]  # fused PrimFunc names, in the order to tune them
+    trials: int  # per task, this run
+    per_round: int  # candidates per task per round
+    database: Path
+    measure: Measure = field(default_factory=Measure)
+    workspace: str = ""
+    population: int = 512  # the evolutionary search's (TVM's default); tests use fewer
+    batch: str = ""  # "export" or "import" a round in ``batch_dir`` ("": measure directly)
+    batch_dir: str = ""
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), default=str)
+
+    @classmethod
+    def from_json(cls, text: str) -> TuningPlan:
+        data = json.loads(text)
+        data["model"] = Path(data["model"])
+        data["database"] = Path(data["database"])
+        data["measure"] = Measure(**data["measure"])
+        return cls(**data)
+
+
+def default_database(ws: Workspace) -> Path:
+    return ws.path / DEFAULT_DB
+
+
+def choose_tasks(
+    ws: Workspace,
+    kernel: str | None = None,
+    top: int | None = None,
+    savings_us: dict[str, float] | None = None,
+) -> list[str]:
+    """The PrimFuncs to tune, most promising first: those of the kernels ``kernel`` (a
+    regex) matches, or of the ``top`` kernels by microseconds to save (``savings_us``,
+    kernel -> µs, from a Headroom list), or all launched kernels'."""
+    kernels = [k for k in ws.manifest.kernels if k.launched and k.primfunc]
+    if savings_us:
+        kernels.sort(key=lambda k: -savings_us.get(k.name, 0.0))
+    if kernel is not None:
+        try:
+            rx = re.compile(kernel)
+        except re.error as exc:
+            raise KernelscopeError(
+                f"--kernel {kernel!r} is not a regular expression: {exc}"
+            ) from exc
+        picked = [k for k in kernels if rx.search(k.name) or rx.search(k.primfunc)]
+        if not picked:
+            raise KernelscopeError(
+                f"no launched kernel of {ws.path.name} matches {kernel!r}",
+                hint="kernels: " + ", ".join(k.name for k in kernels),
+            )
+        kernels = picked
+    if top is not None:
+        if top < 1:
+            raise KernelscopeError("--top must be 1 or more")
+        kernels = kernels[:top]
+    return list(dict.fromkeys(k.primfunc for k in kernels))
+
+
+def headroom_savings(ws: Workspace) -> dict[str, float]:
+    """kernel -> µs to save, from the newest profile attached to ``ws`` ({} when none)."""
+    reports = ws.profiles()
+    if not reports:
+        return {}
+    from ..ncu import Profile
+    from ..roofline import headroom
+
+    profile = Profile.open([reports[-1]], workspace=ws)
+    return {row.kernel: row.savings_us for row in headroom(profile, ws).rows}
+
+
+def plan_tuning(
+    workspace: Path,
+    *,
+    model: Path | None = None,
+    kernel: str | None = None,
+    top: int | None = None,
+    trials: int = 64,
+    per_round: int = 16,
+    database: Path | None = None,
+    measure: Measure | None = None,
+    target_kind: str = "cuda",
+    savings_us: dict[str, float] | None = None,
+    population: int = 512,
+    batch: str = "",
+    batch_dir: Path | None = None,
+) -> TuningPlan:
+    """Check a tuning request against its workspace; raise what is wrong before TVM runs."""
+    ws = Workspace.open(workspace)
+    m = ws.manifest
+    model_path = model or _model_of(ws)
+    if not model_path.is_file():
+        raise KernelscopeError(
+            f"{model_path}: the model {ws.path.name} was built from is not there",
+            hint="give it with --model PATH",
+        )
+    if trials < 1 or per_round < 1:
+        raise KernelscopeError("--trials and the round size must be 1 or more")
+    if target_kind not in ("cuda", "llvm"):
+        raise KernelscopeError(f"target {target_kind!r}: expected cuda or llvm")
+    measure = measure or Measure()
+    if batch not in ("", "export", "import") or bool(batch) != (batch_dir is not None):
+        raise KernelscopeError("a batch round needs its folder and export or import")
+    if batch and measure.kind != "local":
+        raise KernelscopeError(
+            "--export-batch and --import-batch measure nothing themselves: "
+            "leave out --host and --tracker"
+        )
+    if measure.kind not in MEASURE_KINDS:
+        raise KernelscopeError(f"measurement {measure.kind!r}: expected one of {MEASURE_KINDS}")
+    if measure.kind == "tracker" and not measure.key:
+        raise KernelscopeError(
+            "--tracker needs --key: the key the GPU hosts registered with (one per GPU type)"
+        )
+    folder = (database or default_database(ws)).expanduser().resolve()
+    if folder.exists() and any(folder.iterdir()) and not (folder / WORKLOADS).is_file():
+        raise KernelscopeError(
+            f"{folder}: a folder that is not a tuning database",
+            hint="give an empty or new folder, or one `kernelscope tune` wrote, with --db",
+        )
+    if savings_us is None and top is not None:
+        savings_us = headroom_savings(ws)
+    tasks = choose_tasks(ws, kernel, top, savings_us)
+    if not tasks:
+        raise KernelscopeError(f"{ws.path.name} has no launched kernels to tune")
+    shapes = {
+        t.name: [int(d) for d in t.shape]
+        for t in m.inputs
+        if t.name and all(isinstance(d, int) for d in t.shape)
+    }
+    return TuningPlan(
+        model=model_path.resolve(),
+        model_format=m.model_format,
+        shapes=shapes if m.model_format == "onnx" else {},
+        params="runtime" if m.params_mode == "runtime" else "random",
+        seed=m.params_seed or 0,
+        arch=str(m.target.get("arch", "sm_90")),
+        target_kind=target_kind,
+        tasks=tasks,
+        trials=trials,
+        per_round=min(per_round, trials),
+        database=folder,
+        measure=measure,
+        workspace=str(ws.path),
+        population=population,
+        batch=batch,
+        batch_dir=str(batch_dir.expanduser().resolve()) if batch_dir is not None else "",
+    )
+
+
+def _model_of(ws: Workspace) -> Path:
+    """Where the workspace's model was built from (the manifest's ``model_path`` where the
+    build recorded it), else a file of its name beside the workspace."""
+    recorded = getattr(ws.manifest, "model_path", "")
+    if recorded:
+        return Path(recorded)
+    return ws.path.parent / ws.manifest.model
+
+
+def count_records(folder: Path) -> dict[int, int]:
+    """Records per workload line of a database, read without TVM (for a summary after a
+    Cancel, when no child is left to ask)."""
+    counts: dict[int, int] = {}
+    path = folder / "database_tuning_record.json"
+    if not path.is_file():
+        return counts
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            row: Any = json.loads(line)
+            counts[int(row[0])] = counts.get(int(row[0]), 0) + 1
+        except (ValueError, TypeError, IndexError):
+            continue
+    return counts
