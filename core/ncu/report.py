@@ -147,7 +147,7 @@ class ReportReader:
             return None
         where = self._layouts.get(launch_id)
         if where is None:
-            where = self._layouts[launch_id] = layout(buf)
+            where = self._layouts[launch_id] = layout(buf, len(file.names))
         return DecodedLaunch(buf, file.ids, where, lambda name: self._text(launch_id, name))
 
     def _decoded(self, launch_id: int, fn: Callable[[ReportLaunch | None], T]) -> T:
