@@ -124,12 +124,15 @@ class Profile:
         use_cache: bool = True,
         first_look: bool = False,
         await_child: Callable[[str], None] | None = None,
+        looked: Profile | None = None,
     ) -> Profile:
         """``first_look``: a report's kernel list and per-instruction numbers without line
         data, decoded from the file alone (cached nowhere, never NVIDIA's reader), for a
         kernel list that shows at once. ``await_child(part)``: another process (a child
         reading the report) fills the cache; this one never loads NVIDIA's reader and calls
-        ``await_child`` with the cache part it misses, to wait for it (``view.prefill``)."""
+        ``await_child`` with the cache part it misses, to wait for it (``view.prefill``).
+        ``looked``: a first look at the same files, whose launches are taken (when the cache
+        lacks them) instead of decoded a second time."""
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
@@ -151,6 +154,10 @@ class Profile:
             else _CsvLoader(files)
         )
         cached = cache.load("launches") if cache else None
+        if cached is None and looked is not None:
+            cached = looked.launches, looked.session, looked.warnings
+            if cache:
+                cache.store("launches", cached)
         if cached is not None:
             launches, session, warnings = cached
         else:
