@@ -315,6 +315,16 @@ class Profile:
             if self._with_inline_frames(self.launch(i), self._tables[i]):
                 self._framed.add(i)
 
+    def forget(self) -> None:
+        """Drop the launches' tables, the kernels' combined tables and the Details kept in
+        memory (~0.3 MB a ``--set full`` launch): what a process that fills the cache
+        (``view.prefill``) does once it stored them. What is asked for again comes from the
+        cache (or is read again when there is none)."""
+        self._tables.clear()
+        self._combined.clear()
+        self._framed.clear()
+        self._launch_metrics.clear()
+
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
         """Per-instruction metrics of a kernel, its launches combined (or one launch); kept,
         and the combination of several launches cached (``_combined_table``)."""
