@@ -145,6 +145,8 @@ def test_a_first_look_gives_the_kernel_list_a_full_read_gives(report: Path) -> N
     full = Profile.open(report, use_cache=False)
     glance = Profile.open(report, first_look=True)
     assert glance._cache is None
+    # the totals were decoded with the kernel list, each launch's message read once
+    assert len(glance._loader.reader._totals) == len(glance.launches)
     assert document_from_profile(glance).summaries == document_from_profile(full).summaries
     assert (
         document_from_profile(glance).line_metric_names

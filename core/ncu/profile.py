@@ -602,7 +602,7 @@ class _ReportLoader(_Loader):
         return self._reader
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
-        launches = self.reader.launches()
+        launches = self.reader.launches(totals=not self._lines)  # a first look's totals
         session: dict[str, str] = {}
         if launches and launches[0].device_name:
             session["display_name"] = launches[0].device_name

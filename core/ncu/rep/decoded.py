@@ -85,8 +85,8 @@ def layout(buf: bytes, names: int) -> Layout:
     n = len(buf)
     try:
         while i < n:
-            key = buf[i]
-            if key == 0x6A:  # field 13, a metric: the hot path (thousands per launch)
+            # field 13, the metrics: the hot path (thousands a launch, one after the other)
+            while i < n and buf[i] == 0x6A:
                 length = buf[i + 1]
                 if length < 0x80:
                     i += 2
@@ -106,7 +106,8 @@ def layout(buf: bytes, names: int) -> Layout:
                 starts[name_id] = i
                 i += length
                 ends[name_id] = i
-                continue
+            if i >= n:
+                break
             key, i = varint(buf, i)
             field, wire = key >> 3, key & 7
             if wire == 2:
