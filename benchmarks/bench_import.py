@@ -8,6 +8,10 @@ Data: the fixtures in tests/data/ncu (cnn: 4 launches, 8.5 MB, the largest repor
 * ``mlp_x12.ncu-rep``: the mlp report's results repeated 12 times, a 60-launch ``--set full``
   report (the kernel-list target is stated for 60 launches);
 * ``cnn_x20.ncu-rep``: the cnn report 20 times over (80 launches, 20x its size);
+* ``small_cnn_x12.ncu-rep``: the H200 small_cnn report 12 times over (48 launches, each kernel
+  12 times), whose build is ``tests/data/ws_small_cnn``: a kernel's per-line data with that
+  workspace (line tables from the build, no NVIDIA reader) and without (NVIDIA's reader),
+  alternately, medians of ``--runs``;
 * ``cnn_x20_source_sass.csv`` / ``cnn_x20_source_cuda_sass.csv``: the cnn Source-page exports
   20 times over (each copy reads as 4 more launches), 22 and 33 MB.
 
@@ -42,6 +46,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data" / "ncu"
 OUT = Path(__file__).resolve().parent / "out"
+SMALL_CNN = ROOT / "tests" / "data" / "h200" / "small_cnn_h200.ncu-rep"
+SMALL_CNN_WS = ROOT / "tests" / "data" / "ws_small_cnn"
 
 PLAIN_LIST = """
 import sys, ncu_report
@@ -153,6 +159,7 @@ def make_data() -> dict[str, Path]:
     files = {
         "mlp_x12": OUT / "mlp_x12.ncu-rep",
         "cnn_x20": OUT / "cnn_x20.ncu-rep",
+        "small_cnn_x12": OUT / "small_cnn_x12.ncu-rep",
         "sass_x20": OUT / "cnn_x20_source_sass.csv",
         "cuda_sass_x20": OUT / "cnn_x20_source_cuda_sass.csv",
     }
@@ -161,6 +168,7 @@ def make_data() -> dict[str, Path]:
     for key, src, times in (
         ("mlp_x12", DATA / "mlp/mlp.ncu-rep", 12),
         ("cnn_x20", DATA / "cnn/cnn.ncu-rep", 20),
+        ("small_cnn_x12", SMALL_CNN, 12),
     ):
         if not files[key].is_file():
             want = repeat_report(src, files[key], times)
@@ -192,12 +200,21 @@ def _measure(case: str, paths: list[str]) -> dict[str, float]:
         out["launches"] = len(data.launches)
         out["rows"] = sum(len(t) for t in data.tables.values())
         return out
-    profile = Profile.open(paths if len(paths) > 1 else paths[0])
+    workspace = None
+    if case == "build":  # the report, then the workspace that built it
+        from kernelscope.core.workspace import Workspace
+
+        workspace = Workspace.open(paths.pop())
+    profile = Profile.open(paths if len(paths) > 1 else paths[0], workspace=workspace)
     kernels = profile.kernels()
     t1 = time.perf_counter()
     out["kernel list s"] = t1 - imported
     out["launches"] = len(profile.launches)
     # the costliest kernel's per-line data: its first launch, then all its launches combined
+    # (numpy's import, which the first per-instruction table needs, counted in and apart)
+    import numpy  # noqa: F401
+
+    out["numpy import s"] = time.perf_counter() - t1
     biggest = max(kernels, key=lambda k: k.duration_ns or 0.0)
     first = biggest.first.id
     own = profile.source_files(biggest.name, launch=first)[0]
@@ -209,6 +226,7 @@ def _measure(case: str, paths: list[str]) -> dict[str, float]:
     out["lines of one kernel s"] = t3 - t1
     out["launches of that kernel"] = len(biggest.launches)
     out["line count"] = len(lines)
+    out["ncu_report loaded"] = "ncu_report" in sys.modules
     t2 = t3
     if case == "full":
         hot = profile.hot_lines(top=20)
@@ -292,6 +310,48 @@ def compare(report: Path, runs: int) -> list[tuple[str, str, float]]:
     ]
 
 
+def build_lines(report: Path, runs: int) -> list[tuple[str, str, float]]:
+    """A kernel's per-line data, cold, with the workspace that built the report and without,
+    alternately; medians."""
+    import statistics
+
+    times: dict[str, list[float]] = {"with": [], "without": [], "numpy": []}
+    launches = 0.0
+    for _ in range(runs):
+        for how in ("with", "without"):
+            with tempfile.TemporaryDirectory() as cache:
+                case, paths = (
+                    ("build", [report, SMALL_CNN_WS]) if how == "with" else ("lines", [report])
+                )
+                res = run_child(case, paths, Path(cache))
+            if res["ncu_report loaded"] != (how == "without"):
+                raise SystemExit(
+                    f"{how} the workspace: ncu_report loaded = {res['ncu_report loaded']}"
+                )
+            times[how].append(res["lines of one kernel s"])
+            times["numpy"].append(res["numpy import s"])
+            launches = res["launches of that kernel"]
+    name = f"{report.name} ({report.stat().st_size / 1e6:.0f} MB), medians of {runs}"
+    return [
+        (
+            name,
+            f"per-line data of one kernel ({launches:.0f} launches), cold, with its workspace "
+            "(target <= 0.15)",
+            statistics.median(times["with"]),
+        ),
+        (
+            name,
+            f"per-line data of one kernel ({launches:.0f} launches), cold, NVIDIA's reader",
+            statistics.median(times["without"]),
+        ),
+        (
+            name,
+            "  of each: numpy's import (the first table needs it)",
+            statistics.median(times["numpy"]),
+        ),
+    ]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
@@ -337,6 +397,7 @@ def main() -> None:
             (name, "hot lines of the whole model, cached", warm["open + hot lines s"]),
             (name, "python + kernelscope import (not in the above)", cold["import s"]),
         ]
+    rows += build_lines(files["small_cnn_x12"], args.runs)
     for key in ("sass_x20", "cuda_sass_x20"):
         path = files[key]
         with tempfile.TemporaryDirectory() as cache:

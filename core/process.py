@@ -415,6 +415,87 @@ def run_child(
     raise ChildCrashed(what, messages.step(), result.returncode, log_file, _tail(stderr))
 
 
+class StartedChild:
+    """A ``run_child`` child started ahead of its work: it gets its imports (TVM, NVIDIA's
+    report reader) over with while the caller gets the work ready, then reads one request, a
+    line of JSON, from its stdin. ``request`` hands it one and waits for its result;
+    ``close`` stops one that got none (it may still be importing) and waits for it. One
+    request each; both may be called from another thread than the one that started it."""
+
+    def __init__(
+        self,
+        module: str,
+        args: Sequence[str],
+        what: str,
+        *,
+        cancel: Cancel | None = None,
+        log_file: Path | None = None,
+    ) -> None:
+        self._dismissed = threading.Event()  # no work for it: stopped, not waited for
+        self._handed = threading.Event()
+        self._work: bytes | None = None
+        self._progress: ProgressFn | None = None
+        self._result: dict[str, Any] | None = None
+        self._error: BaseException | None = None
+
+        def run() -> None:
+            try:
+                self._result = run_child(
+                    module,
+                    args,
+                    what,
+                    progress=self._report,
+                    cancel=_Either(cancel, self._dismissed),
+                    log_file=log_file,
+                    stdin=self._feed,
+                )
+            except BaseException as exc:  # raised again by ``request``
+                self._error = exc
+
+        self._thread = threading.Thread(target=run, name=what, daemon=True)
+        self._thread.start()
+
+    def _report(self, step: str, fraction: float | None, message: str) -> None:
+        if self._progress is not None:
+            self._progress(step, fraction, message)
+
+    def _feed(self, pipe: BinaryIO) -> None:
+        self._handed.wait()
+        if self._work is not None:
+            pipe.write(self._work)
+
+    def request(self, work: dict[str, Any], progress: ProgressFn | None = None) -> dict[str, Any]:
+        """Hand ``work`` over and wait: the child's result, or its error raised here (as
+        ``run_child`` raises it). The child's progress from now on goes to ``progress``."""
+        self._progress = progress
+        self._work = (json.dumps(work) + "\n").encode()
+        self._handed.set()
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._result is not None
+        return self._result
+
+    def close(self) -> bool:
+        """Stop the child if it got no request, and wait for it; whether it got none."""
+        if self._handed.is_set():
+            return False
+        self._dismissed.set()
+        self._handed.set()
+        self._thread.join()
+        return True
+
+
+class _Either:
+    """A ``Cancel`` set when either of two is."""
+
+    def __init__(self, first: Cancel | None, second: threading.Event) -> None:
+        self.first, self.second = first, second
+
+    def is_set(self) -> bool:
+        return self.second.is_set() or (self.first is not None and self.first.is_set())
+
+
 def _tail(text: str) -> str:
     lines = text.rstrip().splitlines()
     if len(lines) <= _LOG_TAIL_LINES:

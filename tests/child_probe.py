@@ -1,9 +1,11 @@
 """A child process for tests/test_process.py (``python -m child_probe WHAT``, with tests/ on
 PYTHONPATH): reports progress, prints, then does WHAT."""
 
+import json
 import os
 import signal
 import sys
+import time
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.process import ChildChannel, child_main
@@ -22,6 +24,12 @@ def work(channel: ChildChannel) -> dict:
             os.kill(os.getpid(), signal.SIGSEGV)
         if what == "exit":
             os._exit(3)
+        if what == "stdin":  # a started child: one request on stdin, none = still importing
+            line = sys.stdin.readline()
+            if not line:
+                time.sleep(60)
+            channel.progress("second", 1.0, "request read")
+            return {"answer": json.loads(line)}
     return {"answer": 42}
 
 

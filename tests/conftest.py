@@ -25,8 +25,15 @@ H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 @pytest.fixture(scope="session", autouse=True)
 def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """Every test session starts with an empty kernelscope cache of its own."""
+    """Every test session starts with an empty kernelscope cache of its own. The workers of one
+    ``-n`` run share their TVM builds (``builds/``, which the build stores atomically), so that
+    a model ``build_once`` builds in one worker is restored from the cache in the other."""
     cache = tmp_path_factory.mktemp("kernelscope-cache")
+    run = os.environ.get("PYTEST_XDIST_TESTRUNUID")
+    if run:  # a worker: its basetemp is one folder of the run's
+        shared = tmp_path_factory.getbasetemp().parent / f"kernelscope-builds-{run}"
+        shared.mkdir(exist_ok=True)
+        (cache / "builds").symlink_to(shared, target_is_directory=True)
     old = os.environ.get("KERNELSCOPE_CACHE_DIR")
     os.environ["KERNELSCOPE_CACHE_DIR"] = str(cache)
     yield cache
@@ -44,8 +51,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session")
 def build_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., object]:
-    """``build_once("small_cnn.onnx")`` -> Workspace, built with the real toolchain once."""
-    from kernelscope.core.build import BuildRequest, build_model
+    """``build_once("small_cnn.onnx")`` -> Workspace, built with the real toolchain once, in a
+    build child as the window and the CLI build (``build_in_child``)."""
+    from kernelscope.core.build import BuildRequest, build_in_child
 
     built: dict[tuple, object] = {}
     root = tmp_path_factory.mktemp("workspaces")
@@ -54,7 +62,7 @@ def build_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., object
         key = (model, tuple(sorted(options.items())))
         if key not in built:
             out = root / f"{Path(model).stem}-{len(built)}.kscope"
-            built[key] = build_model(BuildRequest(model=MODELS / model, output=out, **options))
+            built[key] = build_in_child(BuildRequest(model=MODELS / model, output=out, **options))
         return built[key]
 
     return build

@@ -51,17 +51,18 @@ def _same_ranking(workspace: Path, report: Path, tmp_path: Path, capsys) -> None
     ws = tmp_path / "ws"
     shutil.copytree(workspace, ws, ignore=shutil.ignore_patterns("profiles"))
     assert cli.main(["import", str(report), "-w", str(ws)]) == 0
-    document = open_document(ws)  # the workspace with its newest profile, as the window opens it
+    session = open_document(ws)  # the workspace with its newest profile, as the window opens it
+    document = session.document
     # the kernels measured (the build's never-launched ones are listed too, with no numbers)
     names = [s.name for s in document.summaries if document.launched(s.name)]
     header_files = {
-        f for n in names for f in document.kernel(n).files_in_use()[1:] if f.endswith(".hpp")
+        f for n in names for f in session.kernel(n).files_in_use()[1:] if f.endswith(".hpp")
     }
     assert header_files, "the fixture must inline header code"
 
     # whole model: the panel's rows are the CLI's rows
     cli_rows = _cli_hot([str(report), "-w", str(ws), "--top", "1000"], capsys)
-    view_rows = [_row(h) for h in hot_lines(document, label_of(SAMPLES), None, 1000)]
+    view_rows = [_row(h) for h in hot_lines(session, label_of(SAMPLES), None, 1000)]
     for row in cli_rows:
         row.pop("source_status")
     assert view_rows == cli_rows
@@ -75,14 +76,14 @@ def _same_ranking(workspace: Path, report: Path, tmp_path: Path, capsys) -> None
     with KernelDB.open(db) as kdb:
         stored = {e.kernel_name: kdb.get(e.key).metrics for e in kdb.list_entries()}
     # what the window would export: the same summaries and times as the CLI stored
-    facts = read_export_facts(document)
+    facts = read_export_facts(session)
     assert {n: facts.line_summaries.get(n) for n in names} == {n: stored[n] for n in names}
     assert dict(facts.times) == document.kernel_times() and set(facts.times) == set(names)
     compared = 0
     for name in names:
         args = [str(report), "-w", str(ws), "--kernel", name, "--top", str(DB_TOP)]
         cli_k = _cli_hot(args, capsys)
-        view_k = [_row(h) for h in hot_lines(document, label_of(SAMPLES), name, DB_TOP)]
+        view_k = [_row(h) for h in hot_lines(session, label_of(SAMPLES), name, DB_TOP)]
         for row in cli_k:
             row.pop("source_status")
         assert view_k == cli_k, name
@@ -98,7 +99,7 @@ def _same_ranking(workspace: Path, report: Path, tmp_path: Path, capsys) -> None
             }
             for r in cli_k
         ], name
-        everything = hot_lines(document, label_of(SAMPLES), name, 100_000)
+        everything = hot_lines(session, label_of(SAMPLES), name, 100_000)
         assert sum(h.share for h in everything) == pytest.approx(1.0)  # every sample on a line
         compared += len(cli_k)
     assert compared >= 2 * len(names)

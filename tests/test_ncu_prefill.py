@@ -22,10 +22,10 @@ import sys
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import open_document
 try:
-    document = open_document(sys.argv[1], read_in_child=True)
-    for s in document.summaries:
-        document.kernel(s.name)
-    print(len(document.summaries), end=" ")
+    session = open_document(sys.argv[1], read_in_child=True)
+    for s in session.document.summaries:
+        session.kernel(s.name)
+    print(len(session.document.summaries), end=" ")
 except KernelscopeError as exc:
     print(exc.message.replace(" ", "_"), end=" ")
 print("ncu_report" in sys.modules)  # (kernelscope's own decoding of the file may load)
@@ -120,17 +120,17 @@ from kernelscope.core.view.prefill import is_cached
 from kernelscope.core.view import open_document
 shown, views = [], []
 
-def first(document):
+def first(session):
     shown.append(is_cached(sys.argv[1]))
-    name = document.summaries[-1].name  # read by the child last of all
-    thread = threading.Thread(target=lambda: views.append(document.kernel(name)))
+    name = session.document.summaries[-1].name  # read by the child last of all
+    thread = threading.Thread(target=lambda: views.append(session.kernel(name)))
     thread.start()
     shown.append(thread)
 
-document = open_document(sys.argv[1], read_in_child=True, first=first)
+session = open_document(sys.argv[1], read_in_child=True, first=first)
 shown[1].join()
 print(shown[0], len(views[0].instructions) > 0, views[0].main_file != "", end=" ")
-print(*(s.top_stall or "-" for s in document.summaries), "ncu_report" in sys.modules)
+print(*(s.top_stall or "-" for s in session.document.summaries), "ncu_report" in sys.modules)
 """
 
 
@@ -150,7 +150,7 @@ def test_an_uncached_report_shows_its_kernel_list_while_the_child_reads_the_rest
         text=True,
         check=True,
     ).stdout.split()
-    full = document_from_profile(Profile.open(REPORT, use_cache=False))
+    full = document_from_profile(Profile.open(REPORT, use_cache=False)).document
     stalls = [s.top_stall or "-" for s in full.summaries]
     assert out == ["False", "True", "True", *stalls, "False"]
 
@@ -182,7 +182,7 @@ def test_a_report_shown_while_it_is_read_gets_nvidias_metric_descriptions(
     shown = []
     read = open_document(REPORT, read_in_child=True, first=shown.append)
     assert shown == [read]  # shown before the child was done
-    cached = open_document(REPORT, read_in_child=True)
+    read, cached = read.document, open_document(REPORT, read_in_child=True).document
     names = read.kernel_metric_names
     assert [read.metric_description(n) for n in names] == [
         cached.metric_description(n) for n in names

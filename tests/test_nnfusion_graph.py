@@ -224,3 +224,24 @@ def test_a_tensor_type_nnfusion_lacks_fails_the_coverage_not_the_identifier(
         nnfusion_graph(model)
     assert cli.main(["nnfusion-coverage", str(model), "--db", str(tmp_path / "k.db")]) == 1
     assert "cannot compile this model" in capsys.readouterr().err
+
+
+def test_building_and_nnfusions_graph_read_a_broken_onnx_file_alike(tmp_path: Path) -> None:
+    """One ONNX loader: a model whose external data file is missing fails with the same
+    message and hint whether it is built or its NNFusion graph is asked for."""
+    from kernelscope.core.build.model_loader import load_model
+
+    model = onnx.load(str(residual_cnn(tmp_path / "res.onnx")))
+    split = tmp_path / "split.onnx"
+    onnx.save_model(
+        model, str(split), save_as_external_data=True, location="split.data", size_threshold=0
+    )
+    (tmp_path / "split.data").unlink()
+    with pytest.raises(KernelscopeError, match="external data file of this model is missing"):
+        nnfusion_graph(split)
+    with pytest.raises(KernelscopeError) as graph_error:
+        nnfusion_graph(split)
+    with pytest.raises(KernelscopeError) as build_error:
+        load_model(split)
+    assert graph_error.value.hint and graph_error.value.hint == build_error.value.hint
+    assert str(graph_error.value) == str(build_error.value)

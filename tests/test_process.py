@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from kernelscope.core.process import (
     ChildCrashed,
     ChildFailed,
     ProcessError,
+    StartedChild,
     run_child,
     run_process,
 )
@@ -225,3 +227,22 @@ def test_a_crashed_child_names_step_signal_and_log(probe_path: None, tmp_path: P
 def test_a_child_that_exits_without_a_result_is_reported(probe_path: None) -> None:
     with pytest.raises(ChildCrashed, match=r"probing crashed in probing: exit code 3"):
         run_child("child_probe", ["exit"], "probing")
+
+
+def test_a_started_child_takes_one_request_or_is_stopped_unused(probe_path: None) -> None:
+    """The pre-started child (builds, the line table): its result and its progress once the
+    work is handed over; one that gets no work is stopped, not waited for."""
+    child = StartedChild("child_probe", ["stdin"], "probing")
+    calls: list[tuple] = []
+    assert child.request({"pcs": [1, 2]}, lambda *call: calls.append(call)) == {
+        "answer": {"pcs": [1, 2]}
+    }
+    assert ("second", 1.0, "request read") in calls
+    assert not child.close()
+    unused = StartedChild("child_probe", ["stdin"], "probing")
+    started = time.monotonic()
+    assert unused.close()
+    assert time.monotonic() - started < 20  # it would sleep a minute for its request
+    failing = StartedChild("child_probe", ["error"], "probing")
+    with pytest.raises(KernelscopeError, match="it went wrong"):
+        failing.request({})

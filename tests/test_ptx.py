@@ -18,7 +18,7 @@ from golden import check_golden
 
 from kernelscope.core.build.nvdisasm import parse_nvdisasm, parse_ptx_lines
 from kernelscope.core.cli import main as cli
-from kernelscope.core.view import SASS_COUNT, Selection, ViewDocument, open_document
+from kernelscope.core.view import SASS_COUNT, ProfileSession, Selection, open_document
 from kernelscope.core.view.ptx import NOT_KEPT
 from kernelscope.core.workspace import (
     PtxKernel,
@@ -48,7 +48,7 @@ def _render(kernels: dict[str, PtxKernel]) -> str:
 
 
 @pytest.fixture(scope="module")
-def document() -> ViewDocument:
+def session() -> ProfileSession:
     return open_document(WS_MLP)
 
 
@@ -93,9 +93,9 @@ def test_file_table_paths_are_rewritten_and_nothing_else() -> None:
 
 
 def test_a_source_line_selects_its_ptx_rows_and_a_ptx_row_its_sass(
-    document: ViewDocument,
+    session: ProfileSession,
 ) -> None:
-    selection = _selection(document, "softmax_kernel")
+    selection = _selection(session, "softmax_kernel")
     kernel = selection.kernel
     assert kernel is not None and kernel.ptx.rows and not kernel.ptx.note
     selection.select_line(13)
@@ -112,9 +112,9 @@ def test_a_source_line_selects_its_ptx_rows_and_a_ptx_row_its_sass(
 
 
 def test_an_instruction_selects_the_ptx_row_it_was_assembled_from(
-    document: ViewDocument,
+    session: ProfileSession,
 ) -> None:
-    selection = _selection(document, "softmax_kernel")
+    selection = _selection(session, "softmax_kernel")
     kernel = selection.kernel
     assert kernel is not None
     stored = read_ptx_lines(WS_MLP / "ptx_lines.json")["softmax_kernel"]
@@ -125,9 +125,9 @@ def test_an_instruction_selects_the_ptx_row_it_was_assembled_from(
 
 
 def test_a_ptx_row_inlined_from_a_header_shows_its_line_in_the_kernel_file(
-    document: ViewDocument,
+    session: ProfileSession,
 ) -> None:
-    selection = _selection(document, "softmax_kernel")
+    selection = _selection(session, "softmax_kernel")
     kernel = selection.kernel
     assert kernel is not None
     row = next(r for r, p in enumerate(kernel.ptx.rows) if p.frames[:1] == ((MATH, 1133),))
@@ -138,8 +138,8 @@ def test_a_ptx_row_inlined_from_a_header_shows_its_line_in_the_kernel_file(
     assert selection.file == MATH and selection.line == 1133
 
 
-def test_ptx_rows_count_the_instructions_assembled_from_them(document: ViewDocument) -> None:
-    kernel = document.kernel("fused_matmul_add_relu_kernel")
+def test_ptx_rows_count_the_instructions_assembled_from_them(session: ProfileSession) -> None:
+    kernel = session.kernel("fused_matmul_add_relu_kernel")
     counts = [m.get(SASS_COUNT, 0.0) for m in kernel.ptx_metrics]
     assert sum(counts) == len(kernel.instructions)
     assert counts == [float(len(i)) for i in kernel.ptx.instructions]
@@ -153,8 +153,8 @@ def test_a_workspace_built_before_ptx_was_kept_says_to_rebuild(tmp_path: Path) -
         (old / manifest["files"].pop(role)).unlink()
     (old / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     assert not Workspace.open(old).has_ptx
-    document = open_document(old)
-    selection = _selection(document, "softmax_kernel")
+    session = open_document(old)
+    selection = _selection(session, "softmax_kernel")
     kernel = selection.kernel
     assert kernel is not None and not kernel.ptx.rows and kernel.ptx.note == NOT_KEPT
     selection.select_line(11)
@@ -167,12 +167,12 @@ def _manifest() -> dict:
     return json.loads((WS_MLP / "manifest.json").read_text(encoding="utf-8"))
 
 
-def _selection(document: ViewDocument, kernel: str) -> Selection:
+def _selection(session: ProfileSession, kernel: str) -> Selection:
     selection = Selection()
     selection.kernel_requested.connect(
-        lambda doc, name: selection.kernel_loaded(doc, doc.kernel(name))
+        lambda doc, name: selection.kernel_loaded(doc, session.kernel(name))
     )
-    selection.set_document(document)
+    selection.set_document(session.document, session)
     selection.show(kernel)
     return selection
 
@@ -182,12 +182,12 @@ def test_a_build_keeps_its_ptx_with_the_workspace_files_relative(build_once) -> 
     assert ws.has_ptx and ws.manifest.files["ptx"] == "module.ptx"
     named = set(re.findall(r'\.file\s+\d+\s+"([^"]+)"', ws.file("ptx").read_text("utf-8")))
     assert {k.file for k in ws.manifest.kernels} <= named  # as sass.json names them
-    document = open_document(ws.path)
+    session = open_document(ws.path)
     for info in ws.manifest.kernels:
         ptx, lines = ws.ptx(info.name)
         assert ptx is not None
         assert sorted(lines) == [i.offset for i in ws.sass(info.name).instructions]
-        kernel = document.kernel(info.name)
+        kernel = session.kernel(info.name)
         rows = [kernel.ptx.row_of(i) for i in range(len(kernel.instructions))]
         assert None not in rows  # every instruction comes from a PTX row of its kernel
         assert any(f == kernel.main_file for r in kernel.ptx.rows for f, _ in r.frames)
@@ -234,8 +234,8 @@ def test_ptx_rows_sum_nvidias_per_pc_samples(build_once, tmp_path: Path) -> None
     built = build_once("small_cnn.onnx")
     ws = Workspace.open(shutil.copytree(built.path, tmp_path / "small.kscope"))
     report = ws.attach_profile(DATA / "h200" / "small_cnn_h200.ncu-rep")
-    document = open_document(ws.path)
-    assert document.has_profile
+    session = open_document(ws.path)
+    assert session.document.has_profile
     actions = ncu_report.load_report(str(report)).range_by_idx(0)
     checked = 0
     for launch in ReportReader(report).launches():
@@ -245,7 +245,7 @@ def test_ptx_rows_sum_nvidias_per_pc_samples(build_once, tmp_path: Path) -> None
         theirs = {
             ids.as_uint64(k) - start: metric.as_double(k) for k in range(metric.num_instances())
         }
-        kernel = document.kernel(launch.name)
+        kernel = session.kernel(launch.name)
         if kernel.instructions[0].text != ws.sass(launch.name).instructions[0].text:
             pytest.skip("this nvcc builds other SASS than the report's")
         expected = [0.0] * len(kernel.ptx.rows)

@@ -7,15 +7,20 @@ from pathlib import Path
 
 import pytest
 
-from kernelscope.core.view import SASS_COUNT, Selection, ViewDocument, open_document
+from kernelscope.core.view import SASS_COUNT, ProfileSession, Selection, ViewDocument, open_document
 
 WORKSPACE = Path(__file__).parent / "data" / "ws_mlp"
 MLP = Path(__file__).parent / "data" / "ncu" / "mlp"
 
 
 @pytest.fixture(scope="module")
-def document() -> ViewDocument:
+def session() -> ProfileSession:
     return open_document(WORKSPACE)
+
+
+@pytest.fixture(scope="module")
+def document(session: ProfileSession) -> ViewDocument:
+    return session.document
 
 
 class Recorder:
@@ -33,18 +38,18 @@ class Recorder:
 
 
 @pytest.fixture
-def selection(document: ViewDocument) -> Iterator[Selection]:
+def selection(session: ProfileSession) -> Iterator[Selection]:
     """A selection whose requests are answered at once, as a synchronous loader would."""
     selection = Selection()
     selection.kernel_requested.connect(
-        lambda doc, name: selection.kernel_loaded(doc, doc.kernel(name))
+        lambda doc, name: selection.kernel_loaded(doc, session.kernel(name))
     )
-    selection.set_document(document)
+    selection.set_document(session.document, session)
     yield selection
 
 
 def test_a_kernel_not_received_yet_is_requested_and_shown_when_it_arrives(
-    document: ViewDocument,
+    document: ViewDocument, session: ProfileSession
 ) -> None:
     selection = Selection()
     selection.set_document(document)
@@ -53,55 +58,57 @@ def test_a_kernel_not_received_yet_is_requested_and_shown_when_it_arrives(
     assert seen.requests == [(document, "softmax_kernel")]
     assert selection.kernel is None and selection.loading
     assert seen.events == ["loading=True"]
-    selection.kernel_loaded(document, document.kernel("softmax_kernel"))
-    assert selection.kernel is document.kernel("softmax_kernel")
+    selection.kernel_loaded(document, session.kernel("softmax_kernel"))
+    assert selection.kernel is session.kernel("softmax_kernel")
     assert selection.file == selection.kernel.main_file
     assert not selection.loading
     assert seen.events == ["loading=True", "loading=False", "kernel", "file", "selection"]
     # a kernel received once is shown again without asking
     selection.show("transpose_kernel")
-    selection.kernel_loaded(document, document.kernel("transpose_kernel"))
+    selection.kernel_loaded(document, session.kernel("transpose_kernel"))
     seen.requests.clear()
     selection.show("softmax_kernel")
     assert seen.requests == [] and selection.kernel.name == "softmax_kernel"
 
 
-def test_the_newest_request_wins(document: ViewDocument) -> None:
+def test_the_newest_request_wins(document: ViewDocument, session: ProfileSession) -> None:
     selection = Selection()
     selection.set_document(document)
     selection.show("softmax_kernel")
     selection.show("transpose_kernel", line=1)
-    selection.kernel_loaded(document, document.kernel("softmax_kernel"))  # late, stale
+    selection.kernel_loaded(document, session.kernel("softmax_kernel"))  # late, stale
     assert selection.kernel is None and selection.requested_kernel == "transpose_kernel"
-    selection.kernel_loaded(document, document.kernel("transpose_kernel"))
+    selection.kernel_loaded(document, session.kernel("transpose_kernel"))
     assert selection.kernel.name == "transpose_kernel" and selection.line == 1
     # the stale arrival was kept: going back to it needs no new load
     selection.show("softmax_kernel")
     assert selection.kernel.name == "softmax_kernel" and not selection.loading
 
 
-def test_going_back_to_the_shown_kernel_drops_the_pending_request(document: ViewDocument) -> None:
-    selection = Selection()
-    selection.set_document(document)
-    selection.show("softmax_kernel")
-    selection.kernel_loaded(document, document.kernel("softmax_kernel"))
-    selection.show("transpose_kernel")
-    selection.show("softmax_kernel")  # changed their mind before it arrived
-    assert not selection.loading
-    selection.kernel_loaded(document, document.kernel("transpose_kernel"))
-    assert selection.kernel.name == "softmax_kernel"
-
-
-def test_results_for_another_document_and_failures_change_nothing(
-    document: ViewDocument,
+def test_going_back_to_the_shown_kernel_drops_the_pending_request(
+    document: ViewDocument, session: ProfileSession
 ) -> None:
     selection = Selection()
     selection.set_document(document)
     selection.show("softmax_kernel")
-    other = open_document(WORKSPACE)
+    selection.kernel_loaded(document, session.kernel("softmax_kernel"))
+    selection.show("transpose_kernel")
+    selection.show("softmax_kernel")  # changed their mind before it arrived
+    assert not selection.loading
+    selection.kernel_loaded(document, session.kernel("transpose_kernel"))
+    assert selection.kernel.name == "softmax_kernel"
+
+
+def test_results_for_another_document_and_failures_change_nothing(
+    document: ViewDocument, session: ProfileSession
+) -> None:
+    selection = Selection()
+    selection.set_document(document)
+    selection.show("softmax_kernel")
+    other = open_document(WORKSPACE).document
     selection.set_document(other)
     assert not selection.loading, "a new document drops the old request"
-    selection.kernel_loaded(document, document.kernel("softmax_kernel"))
+    selection.kernel_loaded(document, session.kernel("softmax_kernel"))
     assert selection.kernel is None
     selection.show("softmax_kernel")
     selection.kernel_failed(document, "softmax_kernel")  # the old document's failure
@@ -170,7 +177,7 @@ def test_an_instruction_without_a_frame_in_the_shown_header_switches_back(
 
 
 def test_show_with_a_place_applies_it_on_arrival(selection: Selection) -> None:
-    kernel = selection.document.kernel("softmax_kernel")
+    kernel = selection.open_session().kernel("softmax_kernel")
     header = next(f for f in kernel.files_in_use() if f != kernel.main_file)
     line = next(n for (f, n) in ((i.file, i.line) for i in kernel.instructions) if f == header)
     selection.show("softmax_kernel", file=header, line=line)
@@ -194,7 +201,7 @@ def test_branch_target_follows_the_label(selection: Selection) -> None:
 def test_the_metric_follows_the_document() -> None:
     selection = Selection()
     assert selection.metric == SASS_COUNT
-    profiled = open_document([MLP / "details.csv", MLP / "source_cuda_sass.csv"])
+    profiled = open_document([MLP / "details.csv", MLP / "source_cuda_sass.csv"]).document
     selection.set_document(profiled)
     first = profiled.line_metric_names[0]
     assert first != SASS_COUNT and selection.metric == first
@@ -203,7 +210,9 @@ def test_the_metric_follows_the_document() -> None:
     selection.set_metric(chosen)
     selection.set_metric(chosen)
     assert seen.events == ["metric"]
-    selection.set_document(open_document([MLP / "details.csv", MLP / "source_cuda_sass.csv"]))
+    selection.set_document(
+        open_document([MLP / "details.csv", MLP / "source_cuda_sass.csv"]).document
+    )
     assert selection.metric == chosen, "a metric the new document has stays chosen"
-    selection.set_document(open_document(WORKSPACE))
+    selection.set_document(open_document(WORKSPACE).document)
     assert selection.metric == SASS_COUNT

@@ -15,6 +15,7 @@ from kernelscope.core.kernel_db import profile_times
 from kernelscope.core.ncu import KERNEL_METRICS, Profile
 from kernelscope.core.view import (
     SASS_COUNT,
+    ProfileSession,
     compare_documents,
     document_from_profile,
     document_from_workspace,
@@ -42,7 +43,7 @@ def test_mean_time_is_over_the_measured_launches(tmp_path: Path) -> None:
     measured = scale.launches[1].duration_ns
     assert measured == pytest.approx(8100.0)
     assert scale.mean_ns == pytest.approx(measured)
-    document = document_from_profile(profile)
+    document = document_from_profile(profile).document
     assert document.summary("scale").metrics["Mean (µs)"] == pytest.approx(measured / 1000)
     assert document.kernel_times()["scale"][1] == pytest.approx(measured)
     assert profile_times(profile)[0]["scale"][1] == pytest.approx(measured)
@@ -51,9 +52,11 @@ def test_mean_time_is_over_the_measured_launches(tmp_path: Path) -> None:
 
 
 def test_a_document_hands_out_finished_values() -> None:
-    document = open_document(MLP / "mlp.ncu-rep")
-    view = document.kernel("softmax_kernel")
-    assert document.kernel("softmax_kernel") is view  # built once, kept
+    session = open_document(MLP / "mlp.ncu-rep")
+    document = session.document
+    view = session.kernel("softmax_kernel")
+    assert session.kernel("softmax_kernel") is view  # built once, kept
+    assert not [k for k, v in vars(document).items() if isinstance(v, ProfileSession | Workspace)]
     with pytest.raises(dataclasses.FrozenInstanceError):
         view.main_file = "elsewhere.cu"
     with pytest.raises(dataclasses.FrozenInstanceError):
@@ -65,7 +68,7 @@ def test_the_live_profile_is_read_through_the_documents_session_alone() -> None:
     """The document holds values, never the live profile; a comparison of two documents reads
     their profiles only with both sessions held, so it waits while either is being read."""
     base, new = open_document(MLP / "mlp.ncu-rep"), open_document(MLP / "mlp.ncu-rep")
-    assert not [k for k, v in vars(base).items() if isinstance(v, Profile)]
+    assert not [k for k, v in vars(base.document).items() if isinstance(v, Profile)]
     comparison = compare_documents(base, new)
     known = comparison.kernel("softmax_kernel")  # compared once: asking again reads nothing
     busy, release = threading.Event(), threading.Event()
@@ -74,7 +77,7 @@ def test_the_live_profile_is_read_through_the_documents_session_alone() -> None:
         busy.set()
         release.wait(30)
 
-    holder = threading.Thread(target=lambda: base.session.read("a test", hold))
+    holder = threading.Thread(target=lambda: base.read("a test", hold))
     holder.start()
     assert busy.wait(30)
     compared: list[object] = []
@@ -95,8 +98,8 @@ def test_workspace_sources_come_from_the_one_lookup(tmp_path: Path) -> None:
     table = ws / "sass.json"
     text = table.read_text(encoding="utf-8")
     table.write_text(text.replace("/usr/local/cuda/bin/..", "/opt/elsewhere"), encoding="utf-8")
-    document = document_from_workspace(Workspace.open(ws))
-    view = document.kernel("softmax_kernel")
+    session = document_from_workspace(Workspace.open(ws))
+    view = session.kernel("softmax_kernel")
     own = view.files[view.main_file]
     assert (own.origin, own.status) == ("workspace", "ok")
     assert own.text == (ws / "src" / "kernels" / "softmax_kernel.cu").read_text(encoding="utf-8")
@@ -116,13 +119,13 @@ def test_branch_targets_in_workspace_and_report_sass() -> None:
     """Labels (``.L_x_3``) in nvdisasm's SASS, absolute addresses in the report's (``BRA
     0x7f4f577a4e20``, ``BSSY B0, 0x...``): both lead to the same instruction."""
     targets = []
-    for document in (
+    for session in (
         document_from_workspace(Workspace.open(WS_MLP)),
         open_document(MLP / "mlp.ncu-rep"),
     ):
-        view = document.kernel("fused_matmul_add_relu_kernel")
+        view = session.kernel("fused_matmul_add_relu_kernel")
         branches = [i for i, insn in enumerate(view.instructions) if insn.branch_label]
-        assert branches, document.title
+        assert branches, session.document.title
         found = {}
         for i in branches:
             target = view.target_offset(i)
@@ -132,7 +135,7 @@ def test_branch_targets_in_workspace_and_report_sass() -> None:
     workspace, report = targets
     assert report and all(workspace[o] == t for o, t in report.items())
     cnn = open_document(Path(__file__).parent / "data" / "ncu" / "cnn" / "cnn.ncu-rep")
-    conv = cnn.kernel(cnn.summaries[0].name)
+    conv = cnn.kernel(cnn.document.summaries[0].name)
     bssy = next(i for i, insn in enumerate(conv.instructions) if insn.opcode == "BSSY")
     assert conv.target_offset(bssy) in conv.offset_index
 
@@ -140,9 +143,9 @@ def test_branch_targets_in_workspace_and_report_sass() -> None:
 def test_hot_lines_by_instruction_count_count_each_instruction_once() -> None:
     """Ranking by SASS instructions: every instruction once, at its line in the kernel's own
     file, so the shares add up to 1 although softmax inlines header code."""
-    document = document_from_workspace(Workspace.open(WS_MLP))
-    view = document.kernel("softmax_kernel")
-    rows = hot_lines(document, SASS_COUNT, "softmax_kernel", 10_000)
+    session = document_from_workspace(Workspace.open(WS_MLP))
+    view = session.kernel("softmax_kernel")
+    rows = hot_lines(session, SASS_COUNT, "softmax_kernel", 10_000)
     assert {h.file for h in rows} == {view.main_file}
     assert sum(h.value for h in rows) == len(view.instructions)
     assert sum(h.share for h in rows) == pytest.approx(1.0)
@@ -150,4 +153,4 @@ def test_hot_lines_by_instruction_count_count_each_instruction_once() -> None:
     assert top.value == len([i for i in view.instructions if i.kernel_line == (top.file, top.line)])
     assert top.source is not None and top.source.strip()
     # a metric the document does not have ranks nothing
-    assert hot_lines(document, "# Samples") == []
+    assert hot_lines(session, "# Samples") == []

@@ -46,7 +46,7 @@ def test_build_dialog_builds_opens_and_explains_profiling(qtbot, make_window, tm
     assert "Cannot profile here:" in log
     assert "Import Report" in log
     open_and_settle(qtbot, window, built.args[0])
-    assert window.selection.document.workspace.path == (tmp_path / "cnn.kscope").resolve()
+    assert window.selection.document.workspace_path == (tmp_path / "cnn.kscope").resolve()
     dialog.close()
 
 

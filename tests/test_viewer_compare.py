@@ -120,12 +120,14 @@ def test_compare_models_pass_the_model_tester(qtmodeltester) -> None:
     changes = LineChangesModel()
     changes.set_rows(cmp.line_changes(SAMPLES)[0])
     qtmodeltester.check(changes)
-    base, new = open_document(report("cnn3_b8_run1")), open_document(report("cnn3_b2"))
+    base = open_document(report("cnn3_b8_run1")).document
+    session = open_document(report("cnn3_b2"))
+    new = session.document
     kernels = KernelListModel()
     kernels.set_document(new)
     kernels.set_comparison(*compare_columns(cmp.summary(), base))
     qtmodeltester.check(kernels)
-    view = new.kernel(MATMUL)
+    view = session.kernel(MATMUL)
     source = SourceModel(cuda_highlighter())
     source.set_file(view, view.main_file, list(new.line_metric_names))
     rows = source.rowCount()

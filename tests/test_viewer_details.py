@@ -370,3 +370,26 @@ def test_one_launch_of_a_kernel_launched_twice(qtbot, make_window):
     assert [r.text for r in pane.sol_rows.rows] == [m.text() for m in truth.view("sol").rows]
     _choose_kernel(qtbot, window, "row_sum")  # one launch: nothing to choose
     assert not box.isVisible()
+
+
+def test_cli_and_window_show_one_headroom_figure_the_same(
+    qtmodeltester, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every µs figure reads by one rule (``format_us``): a kernel's measured, roofline,
+    operator and savings times are the same strings in ``kernelscope details`` and in the
+    window's headroom list."""
+    ws = unlaunched_workspace(tmp_path, profiled=True)
+    assert cli.main(["details", str(REPORT), "-w", str(ws)]) == 0
+    table = capsys.readouterr().out.split("\n\n")[0].splitlines()[1:]
+    printed = {cells[0].strip("()"): cells[2:6] for cells in (line.split() for line in table)}
+    model = HeadroomModel()
+    model.set_headroom(read_headroom(open_document(ws)))
+    qtmodeltester.check(model)
+    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    order = [titles.index(t) for t in ("Measured µs", "Roofline µs", "Operator µs", "Savings µs")]
+    shown = {
+        model.data(model.index(r, 0)): [model.data(model.index(r, c)) for c in order]
+        for r in range(model.rowCount())
+    }
+    assert shown == printed
+    assert any("." in figure for row in shown.values() for figure in row)

@@ -38,7 +38,7 @@ def test_details_roofline_and_headroom_are_the_profiles() -> None:
 
 def test_without_a_profile_each_view_says_where_its_numbers_come_from() -> None:
     document = open_document(WS_MLP)
-    assert not document.has_profile
+    assert not document.document.has_profile
     asks = (
         lambda: read_details(document, MATMUL),
         lambda: read_roofline(document),
@@ -51,14 +51,14 @@ def test_without_a_profile_each_view_says_where_its_numbers_come_from() -> None:
 
 
 def test_never_launched_kernels_are_listed_before_and_after_profiling(tmp_path: Path) -> None:
-    static = open_document(unlaunched_workspace(tmp_path / "a", profiled=False))
+    static = open_document(unlaunched_workspace(tmp_path / "a", profiled=False)).document
     assert static.never_launched == {RESHAPE}
     assert not static.launched(RESHAPE) and static.launched(MATMUL)
     profiled = open_document(unlaunched_workspace(tmp_path / "b", profiled=True))
-    assert profiled.has_profile
-    names = [s.name for s in profiled.summaries]
+    assert profiled.document.has_profile
+    names = [s.name for s in profiled.document.summaries]
     assert RESHAPE in names, "a kernel the profile cannot have is still one of the build's"
-    assert profiled.never_launched == {RESHAPE}
+    assert profiled.document.never_launched == {RESHAPE}
     view = profiled.kernel(RESHAPE)  # from the workspace: its source and SASS
     assert view.instructions and not any(view.instruction_metrics)
     assert hot_lines(profiled, "smsp__pcsamp_sample_count", RESHAPE) == []
@@ -71,12 +71,12 @@ def test_never_launched_kernels_are_listed_before_and_after_profiling(tmp_path: 
 
 
 def test_a_chosen_line_focuses_its_hottest_instruction() -> None:
-    document = open_document(REPORT)
+    session = open_document(REPORT)
     selection = Selection()
     selection.kernel_requested.connect(
-        lambda doc, name: selection.kernel_loaded(doc, doc.kernel(name))
+        lambda doc, name: selection.kernel_loaded(doc, session.kernel(name))
     )
-    selection.set_document(document)
+    selection.set_document(session.document, session)
     selection.show(MATMUL)
     kernel = selection.kernel
     counts = kernel.file_metrics(kernel.main_file)

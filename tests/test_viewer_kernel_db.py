@@ -69,7 +69,7 @@ def exported(qtbot, make_window, profiled_workspace: Path, tmp_path: Path):
         window.db_panel.set_path(tmp_path / "kernels.db")
     assert window.db_panel.model.rowCount() == 0
     box = _export(qtbot, window, "export_all")
-    kernels = len(window.selection.document.workspace.manifest.kernels)  # launched or not
+    kernels = len(window.selection.document.workspace_kernels)  # launched or not
     assert f"{kernels} kernels exported to kernels.db: {kernels} added" in box.text()
     assert "usable by NNFusion" in box.informativeText()
     box.close()
@@ -85,7 +85,7 @@ def test_model_passes_the_model_tester(qtmodeltester, tmp_path: Path) -> None:
         entries = db.list_entries()
     model.set_entries(entries)
     model.set_profile_times({entries[0].kernel_name: 12.5})
-    assert model.rowCount() == len(open_document(WORKSPACE).summaries)
+    assert model.rowCount() == len(open_document(WORKSPACE).document.summaries)
     qtmodeltester.check(model)
     model.set_entries([])
     qtmodeltester.check(model)
@@ -95,10 +95,10 @@ def test_export_lists_every_kernel_with_the_profile_times(exported) -> None:
     window = exported
     document = window.selection.document
     model = window.db_panel.model
-    assert model.rowCount() == len(document.workspace.manifest.kernels)
+    assert model.rowCount() == len(document.workspace_kernels)
     stored = [model.data(model.index(r, STORED)) for r in range(model.rowCount())]
     measured = [model.data(model.index(r, PROFILE)) for r in range(model.rowCount())]
-    times = open_document(H200_REPORT).kernel_times()
+    times = open_document(H200_REPORT).document.kernel_times()
     assert sum(map(bool, stored)) == sum(map(bool, measured)) == len(times), "profile times"
 
 
@@ -224,7 +224,7 @@ def test_the_panel_reads_the_db_when_it_is_first_shown(qtbot, make_window, tmp_p
     assert window.db_panel.model.rowCount() == 0 and window.db_panel.count_label.text() == ""
     with qtbot.waitSignal(window.db_panel.listed):
         window.db_dock.raise_()
-    assert window.db_panel.model.rowCount() == len(open_document(WORKSPACE).summaries)
+    assert window.db_panel.model.rowCount() == len(open_document(WORKSPACE).document.summaries)
 
 
 def test_a_newer_open_wins_and_cancel_keeps_the_document(qtbot, make_window) -> None:

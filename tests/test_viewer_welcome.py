@@ -140,7 +140,7 @@ def test_a_demo_that_cannot_build_says_so_and_offers_its_report(
     _click(qtbot, page.demo_report)  # the H200 report alone needs no build
     settle(qtbot, window)
     document = window.selection.document
-    assert document is not None and document.has_profile and document.workspace is None
+    assert document is not None and document.has_profile and document.workspace_path is None
 
 
 @pytest.mark.slow
@@ -164,8 +164,7 @@ def test_the_demo_is_built_on_the_build_lane_then_opened(
     qtbot.waitUntil(lambda: window.selection.document is not None, timeout=10 * WAIT_MS)
     settle(qtbot, window)
     document = window.selection.document
-    assert document.workspace is not None and document.has_profile
-    assert document.workspace.path == demo().workspace
+    assert document.workspace_path == demo().workspace and document.has_profile
     assert (demo().workspace / "profiles" / demo().report.name).is_file()
     assert window.pages.currentWidget() is window.code_area
     assert window.recent.paths()[0] == str(demo().workspace.resolve())
@@ -176,4 +175,4 @@ def test_the_demo_is_built_on_the_build_lane_then_opened(
     _click(qtbot, other.welcome.demo_button)
     assert not other.welcome.busy, "no build the second time"
     settle(qtbot, other)
-    assert other.selection.document.workspace.path == demo().workspace
+    assert other.selection.document.workspace_path == demo().workspace

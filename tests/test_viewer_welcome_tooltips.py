@@ -43,10 +43,10 @@ def test_every_metric_the_panes_show_has_a_description() -> None:
 
 
 def test_a_report_gives_nvidias_descriptions_and_a_csv_kernelscopes(tmp_path) -> None:
-    report = open_document(REPORT, read_in_child=True)  # as the window opens it
+    report = open_document(REPORT, read_in_child=True).document  # as the window opens it
     assert NVIDIA_SM in report.metric_description("SM %")
     assert "sm__throughput.avg.pct_of_peak_sustained_elapsed" in report.metric_description("SM %")
-    csv = open_document([MLP / "details.csv", MLP / "source_cuda_sass.csv"])
+    csv = open_document([MLP / "details.csv", MLP / "source_cuda_sass.csv"]).document
     assert NVIDIA_SM not in csv.metric_description("SM %")
     assert "sm__throughput" in csv.metric_description("SM %"), "the metric is named all the same"
     assert "line table" in csv.metric_description(SASS_COUNT)

@@ -57,11 +57,12 @@ def _visible_box(window) -> QMessageBox:
 
 
 def test_every_item_model_passes_the_model_tester(qtmodeltester) -> None:
-    document = open_document(WORKSPACE)
+    session = open_document(WORKSPACE)
+    document = session.document
     kernels = KernelListModel()
     kernels.set_document(document)
     qtmodeltester.check(kernels)
-    view = document.kernel(MATMUL)
+    view = session.kernel(MATMUL)
     source = SourceModel(cuda_highlighter())
     source.set_file(view, view.main_file, document.line_metric_names)
     qtmodeltester.check(source)
@@ -69,7 +70,7 @@ def test_every_item_model_passes_the_model_tester(qtmodeltester) -> None:
     sass.set_kernel(view, [])
     qtmodeltester.check(sass)
     hot = HotLinesModel()
-    hot.set_rows(hot_lines(document, SASS_COUNT))
+    hot.set_rows(hot_lines(session, SASS_COUNT))
     qtmodeltester.check(hot)
 
 
@@ -211,7 +212,7 @@ def test_hot_lines_panel_ranks_the_whole_model_and_goes_to_a_line(qtbot, make_wi
     qtbot.keyClick(hot.scope, Qt.Key.Key_Down)  # "Whole model"
     settle(qtbot, window)
     model = hot.model
-    expected = hot_lines(window.selection.document, window.selection.metric)
+    expected = hot_lines(window.selection.open_session(), window.selection.metric)
     assert [(h.kernel, h.file, h.line) for h in map(model.hot_line, range(model.rowCount()))] == [
         (h.kernel, h.file, h.line) for h in expected
     ]
@@ -257,7 +258,7 @@ def test_actions_follow_the_state(qtbot, make_window) -> None:
     assert window.action("export_all").isEnabled() and window.action("find").isEnabled()
     assert window.action("export").isEnabled() == bool(window.kernels.selected_names())
     open_and_settle(qtbot, window, MLP_CSVS)
-    assert window.selection.document.workspace is None
+    assert window.selection.document.workspace_path is None
     assert not window.action("export_all").isEnabled(), "a report alone has nothing to export"
     assert not window.action("export").isEnabled()
 
@@ -276,7 +277,7 @@ def test_several_csv_exports_open_together(qtbot, make_window, monkeypatch) -> N
     window.action("open").trigger()
     settle(qtbot, window)
     document = window.selection.document
-    assert document.workspace is None
+    assert document.workspace_path is None
     assert window.selection.kernel.main_file.endswith(f"{window.selection.kernel.name}.cu")
     assert window.recent.paths() == [str(WORKSPACE.resolve())], "a file set is not recent"
 

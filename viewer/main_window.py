@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.view import Selection, ViewDocument, is_model
+from kernelscope.core.view import ProfileSession, Selection, ViewDocument, is_model
 
 from .actions import ACTIONS, MENUS, ActionState
 from .code.code_pane import CodePane
@@ -52,6 +52,7 @@ from .panels.timeline_panel import TimelinePanel, is_timeline
 from .panels.welcome import WelcomePage
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
+from .warm_ahead import WarmAhead
 from .widgets.busy import BusyIndicator
 from .widgets.formatting import format_dims
 from .workers.export_worker import ExportController
@@ -134,6 +135,8 @@ class MainWindow(QMainWindow):
         self.details_pane = DetailsPane(self.selection, self.workers)
         self.roofline_panel = RooflinePanel(self.selection, self.workers)
         self.headroom_panel = HeadroomPanel(self.selection, self.workers)
+        # a first click on a kernel costs what a second does: its data read ahead when idle
+        self.warm_ahead = WarmAhead(self.selection, self.workers, self.details_pane, self.hot, self)
         right = Qt.DockWidgetArea.RightDockWidgetArea
         self.details_dock = self._dock("Details", self.details_pane, right)
         self.roofline_dock = self._dock("Roofline", self.roofline_panel, right)
@@ -328,7 +331,7 @@ class MainWindow(QMainWindow):
         document = self.selection.document
         return ActionState(
             document=document is not None,
-            workspace=document is not None and document.workspace is not None,
+            workspace=document is not None and document.workspace_path is not None,
             kernel=self.selection.kernel is not None,
             kernels_chosen=bool(self.kernels.selected_names()),
             branch=self.selection.branch_target() is not None,
@@ -390,12 +393,13 @@ class MainWindow(QMainWindow):
         self.loader.submit(open_job(chosen), chosen)
         self.pages.setCurrentWidget(self.code_area)  # opening: the panes, with its progress
 
-    def _on_opened(self, document: ViewDocument, paths: list[Path]) -> None:
+    def _on_opened(self, session: ProfileSession, paths: list[Path]) -> None:
+        document = session.document
         if document is self.selection.document:
             return  # shown when its kernel list was read; now all of it is
-        self.selection.set_document(document)
+        self.selection.set_document(document, session)
         self.db_panel.set_document(document)
-        self.timeline_panel.set_workspace(document.workspace)
+        self.timeline_panel.set_workspace(session.workspace)
         if len(paths) == 1 and paths[0].exists():  # not for several CSV files opened together
             self.recent.remember(str(paths[0].resolve()))
         self.kernels.select_first()
@@ -421,8 +425,8 @@ class MainWindow(QMainWindow):
     def build_and_profile(self, model: Path | None = None) -> None:
         from .dialogs.build_dialog import BuildDialog  # core.build on first use only
 
-        document = self.selection.document
-        workspace = document.workspace if document is not None and model is None else None
+        session = self.selection.session
+        workspace = session.workspace if session is not None and model is None else None
         dialog = BuildDialog(self.workers, self, model, settings=self.settings, workspace=workspace)
         dialog.finished.connect(lambda result: self.timeline_panel.reload_hosts())
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -480,11 +484,11 @@ class MainWindow(QMainWindow):
         """Export these kernels (the kernel list's selection when not given)."""
         names = kernels if kernels is not None else self.kernels.selected_names()
         options = self.db_panel.export_options()
-        return self.exporter.start(self.selection.document, self.db_panel.path, names, options)
+        return self.exporter.start(self.selection.session, self.db_panel.path, names, options)
 
     def export_all(self) -> bool:
         options = self.db_panel.export_options()
-        return self.exporter.start(self.selection.document, self.db_panel.path, None, options)
+        return self.exporter.start(self.selection.session, self.db_panel.path, None, options)
 
     def export_options(self) -> None:
         self.db_panel.edit_export_options()

@@ -27,7 +27,8 @@ class KernelLoader(QObject):
         selection.kernel_requested.connect(self._load)
 
     def _load(self, document: ViewDocument, name: str) -> None:
-        self._latest.submit(lambda context: document.kernel(name), (document, name))
+        session = self.selection.open_session()  # the document's: asked for as it is shown
+        self._latest.submit(lambda context: session.kernel(name), (document, name))
 
     def _on_loaded(self, view: KernelView, request: tuple[ViewDocument, str]) -> None:
         self.selection.kernel_loaded(request[0], view)

@@ -94,6 +94,36 @@ def weight_name(onnx_name: str) -> str:
     return onnx_name.removeprefix("onnx::")
 
 
+def load_onnx(path: Path) -> Any:
+    """The ``onnx.ModelProto`` of ``path`` with its external data files read: the one way
+    kernelscope reads an ONNX file (building, NNFusion's graph, the model written for NNFusion),
+    so a missing file, a missing ``.data`` file or a file that is not ONNX read the same."""
+    import onnx
+    from onnx import external_data_helper
+
+    if not path.is_file():
+        raise KernelscopeError(f"{path}: no such file")
+    try:
+        proto = onnx.load(str(path), load_external_data=False)
+    except Exception as exc:  # onnx raises DecodeError and friends
+        raise KernelscopeError(f"{path.name}: not a readable ONNX model ({exc})") from exc
+    # Looked for before reading: onnx reports a missing data file as a ValidationError
+    # worded like any other, or as FileNotFoundError, depending on its version.
+    for init in proto.graph.initializer:
+        if external_data_helper.uses_external_data(init):
+            location = external_data_helper.ExternalDataInfo(init).location
+            if not (path.parent / location).is_file():
+                raise KernelscopeError(
+                    f"{path.name}: an external data file of this model is missing: {location}",
+                    hint="keep the model's .data files next to the .onnx file",
+                )
+    try:
+        external_data_helper.load_external_data_for_model(proto, str(path.parent))
+    except Exception as exc:
+        raise KernelscopeError(f"{path.name}: not a readable ONNX model ({exc})") from exc
+    return proto
+
+
 def _onnx_dims(value_info: Any) -> list[int | str]:
     dims: list[int | str] = []
     for d in value_info.type.tensor_type.shape.dim:
@@ -106,19 +136,9 @@ def _onnx_dims(value_info: Any) -> list[int | str]:
 
 def _load_onnx(path: Path, shapes: dict[str, list[int]], params: str, seed: int) -> LoadedModel:
     import numpy as np
-    import onnx
     from onnx import helper, numpy_helper
 
-    try:
-        model = onnx.load(str(path), load_external_data=True)
-    except FileNotFoundError as exc:
-        raise KernelscopeError(
-            f"{path.name}: an external data file of this model is missing: {exc.filename}",
-            hint="keep the model's .data files next to the .onnx file",
-        ) from exc
-    except Exception as exc:  # onnx raises DecodeError and friends
-        raise KernelscopeError(f"{path.name}: not a readable ONNX model ({exc})") from exc
-
+    model = load_onnx(path)
     graph = model.graph
     initialized = {init.name for init in graph.initializer}
     graph_inputs = [i for i in graph.input if i.name not in initialized]

@@ -42,11 +42,11 @@ from contextlib import AbstractContextManager
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 from ..errors import Cancelled, KernelscopeError
 from ..paths import cache_root, model_sha256
-from ..process import ChildChannel, ChildCrashed, ChildFailed, run_child
+from ..process import ChildChannel, ChildCrashed, ChildFailed, StartedChild
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
 from ..workspace import (
@@ -255,60 +255,32 @@ def build_in_child(
 
 
 class BuildChild:
-    """A build child started ahead of its work: it imports TVM, then waits for a plan on its
-    stdin (``python -m kernelscope.core.build -``). ``build`` hands it one and waits for the
-    build; ``close`` lets it exit unused (closing its stdin). One build each."""
+    """A build child started ahead of its work (``process.StartedChild``): it imports TVM,
+    then waits for a plan on its stdin (``python -m kernelscope.core.build -``). ``build``
+    hands it one and waits for the build; ``close`` stops it unused. One build each."""
 
     def __init__(self, cancel: Cancel | None) -> None:
-        self._cancel = cancel
-        self._dismissed = threading.Event()  # no work for it: stopped, not waited for
-        self._handed = threading.Event()
-        self._work: bytes | None = None
-        self._progress: ProgressFn = no_progress
-        self._error: BaseException | None = None
         logs = cache_root() / "logs"
         _prune_logs(logs)
         stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
         self.log_file = logs / f"build-{stamp}-{os.getpid()}-{id(self):x}.log"
-        self._thread = threading.Thread(target=self._run, name="build child", daemon=True)
+        self._child = StartedChild(
+            "kernelscope.core.build", ["-"], "building", cancel=cancel, log_file=self.log_file
+        )
 
     @classmethod
     def start(cls, cancel: Cancel | None = None) -> BuildChild:
         """Start a child now; ``cancel`` stops it (and the build it is given)."""
-        child = cls(cancel)
-        child._thread.start()
-        return child
-
-    def _feed(self, pipe: BinaryIO) -> None:
-        self._handed.wait()
-        if self._work is not None:
-            pipe.write(self._work)
-
-    def _run(self) -> None:
-        try:
-            run_child(
-                "kernelscope.core.build",
-                ["-"],
-                "building",
-                progress=lambda *args: self._progress(*args),
-                cancel=_Either(self._cancel, self._dismissed),
-                log_file=self.log_file,
-                stdin=self._feed,
-            )
-        except BaseException as exc:  # raised again by ``build``
-            self._error = exc
+        return cls(cancel)
 
     def build(self, plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
         """Build ``plan`` into ``stage``; the child's progress goes to ``report``."""
-        self._progress = report
-        self._work = (json.dumps({"plan": plan.to_json(), "stage": str(stage)}) + "\n").encode()
-        self._handed.set()
-        self._thread.join()
-        error = self._error
         what = f"building {plan.model.name}"  # the child was started before the model was known
-        if isinstance(error, Cancelled):
+        try:
+            self._child.request({"plan": plan.to_json(), "stage": str(stage)}, report)
+        except Cancelled as error:
             raise Cancelled(what) from error
-        if isinstance(error, ChildCrashed):
+        except ChildCrashed as error:
             crash = error.renamed(what)
             logger.info("%s; log kept in %s", crash.message, self.log_file)  # the error says it
             raise KernelscopeError(
@@ -316,32 +288,19 @@ class BuildChild:
                 hint=f"nothing was changed in {plan.output}; {crash.hint}",
                 details=crash.details,
             ) from error
-        if error is not None:
+        except BaseException as error:
             if not (isinstance(error, KernelscopeError) and str(self.log_file) in error.hint):
                 self.log_file.unlink(missing_ok=True)  # an error told in full: no log kept
             if isinstance(error, ChildFailed):
                 raise error.renamed(what) from error
-            raise error  # the child's own error (its message) or the parent's
+            raise  # the child's own error (its message) or the parent's
         self.log_file.unlink(missing_ok=True)  # kept only for a build that crashed
         return Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
 
     def close(self) -> None:
         """Stop a child that got no work (it may still be importing TVM) and wait for it."""
-        if not self._handed.is_set():
-            self._dismissed.set()
-            self._handed.set()
-            self._thread.join()
+        if self._child.close():
             self.log_file.unlink(missing_ok=True)
-
-
-class _Either:
-    """A ``Cancel`` set when either of two is."""
-
-    def __init__(self, first: Cancel | None, second: threading.Event) -> None:
-        self.first, self.second = first, second
-
-    def is_set(self) -> bool:
-        return self.second.is_set() or (self.first is not None and self.first.is_set())
 
 
 def _prune_logs(logs: Path) -> None:

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..formatting import format_us
 from ..ncu import (
     DetailMetric,
     KernelDetails,
@@ -316,10 +317,6 @@ def _asdict(obj: object) -> dict:
 
 
 # ---- headroom --------------------------------------------------------------------------------
-def _us(ns: float | None) -> str:
-    return "-" if ns is None else f"{ns / 1000:.2f}"
-
-
 def _print_headroom(h: Headroom, as_json: bool) -> int:
     if as_json:
         print(json.dumps(h.to_json(), indent=1))
@@ -339,10 +336,10 @@ def _print_headroom(h: Headroom, as_json: bool) -> int:
             [
                 r.kernel if r.launched else f"({r.kernel})",
                 str(r.launches),
-                _us(r.measured_ns) if r.launched else "-",
-                _us(r.roofline_ns),
-                _us(r.operator_ns),
-                _us(r.savings_ns) if r.launched else "-",
+                format_us(r.measured_ns) if r.launched else "-",
+                format_us(r.roofline_ns),
+                format_us(r.operator_ns),
+                format_us(r.savings_ns) if r.launched else "-",
                 r.bound or "-",
             ]
         )
@@ -389,13 +386,13 @@ def _print_roofline(roof: Roofline, by_launch: bool) -> None:
     for p in roof.launches if by_launch else roof.points:
         name = f"{p.kernel} [{p.launch_ids[0]}]" if by_launch else p.kernel
         if p.missing:
-            rows.append([name, _us(p.duration_ns), f"{100 * p.share:.1f}"] + ["-"] * 6)
+            rows.append([name, format_us(p.duration_ns), f"{100 * p.share:.1f}"] + ["-"] * 6)
             continue
         roof_t = p.roofline_time_ns
         rows.append(
             [
                 name,
-                _us(p.duration_ns),
+                format_us(p.duration_ns),
                 f"{100 * p.share:.1f}",
                 f"{p.flops_per_s / 1e9:.4g}",
                 *(_ai(p.intensity(lv)) for lv in LEVELS),

@@ -157,7 +157,7 @@ def _kernels(args: argparse.Namespace) -> int:
     device = profile.launches[0].device_name or profile.session.get("display_name", "")
     print(
         f"\n{len(profile.launches)} launches of {len(profile.kernels())} kernels, "
-        f"{total / 1e3:.2f} us in all{', ' + device if device else ''}; {profile.name}"
+        f"{format_us(total)} us in all{', ' + device if device else ''}; {profile.name}"
     )
     if args.rules:
         for x in profile.launches:

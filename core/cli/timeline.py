@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
+from ..formatting import format_number, format_signed
 from ..workspace import MANIFEST
 from .progress import TerminalProgress
 from .remote import add_ssh_arguments
@@ -158,7 +159,7 @@ def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | 
         ncu = {a.index: a for a in agreement.calls} if agreement is not None else {}
         rows = []
         for c in timeline.calls:
-            row = [str(c.index), f"{c.start_us:.1f}", f"{c.duration_us:.2f}"]
+            row = [str(c.index), format_number(c.start_us), format_number(c.duration_us)]
             a = ncu.get(c.index)
             if compared:
                 row += _ncu_cells(a)
@@ -177,9 +178,9 @@ def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | 
             (
                 s.name,
                 str(s.calls),
-                f"{s.total_us:.1f}",
+                format_number(s.total_us),
                 f"{100 * s.share:.1f}%",
-                f"{s.mean_us:.2f}",
+                format_number(s.mean_us),
             )
             for s in shares[: args.top]
         ]
@@ -191,7 +192,7 @@ def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | 
 def _ncu_cells(a: CallAgreement | None) -> list[str]:
     if a is None or a.ncu_us is None or a.diff_us is None:
         return ["-", "-"]
-    return [f"{a.ncu_us:.2f}", f"{a.diff_us:+.2f}"]
+    return [format_number(a.ncu_us), format_signed(a.diff_us)]
 
 
 def _ncu_options(args: argparse.Namespace, timeline: Timeline) -> dict[str, Any]:

@@ -20,7 +20,7 @@ import fnmatch
 import hashlib
 import math
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from ..nnfusion import cuda_scan as nnfusion_cuda
 from ..nnfusion import function_json as nnfusion_function
 from ..nnfusion import identifier as nnfusion_ident
 from ..nnfusion.onnx_model import InitializerModel, find_model, write_initializer_model
+from ..tasks import ProgressFn
 from ..workspace import KernelInfo, KernelSass, Workspace
 from .store import DbEntry, EntryChange, KernelDB
 
@@ -41,8 +42,6 @@ PATTERN_DEVICE_TYPE = "CUDA"
 
 # kernel name -> (device name as CUDA reports it, e.g. "NVIDIA H200", mean time in ns)
 KernelTimes = Mapping[str, tuple[str, float]]
-# progress(step, fraction or None, message), as for builds
-Progress = Callable[[str, float | None, str], None]
 # kernel name -> its line summary from the profile (``summaries.profile_line_summaries``)
 KernelMetrics = Mapping[str, dict[str, Any]]
 
@@ -213,7 +212,7 @@ def entries_from_workspace(
     kernels: Sequence[str] | None = None,
     times: KernelTimes | None = None,
     ncu_version: str | None = None,
-    progress: Progress | None = None,
+    progress: ProgressFn | None = None,
     metrics: KernelMetrics | None = None,
     allow_ambiguous: bool = False,
 ) -> list[DbEntry]:
@@ -239,7 +238,7 @@ def export_workspace(
     ncu_version: str | None = None,
     replace_identifier: bool = False,
     timeout: float = 10.0,
-    progress: Progress | None = None,
+    progress: ProgressFn | None = None,
     metrics: KernelMetrics | None = None,
     allow_ambiguous: bool = False,
     nnfusion_model: str | os.PathLike[str] | None = None,

@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
+from .build_lines import recorded_name
 from .cache import ProfileCache, content_key, launches_part
 from .detail_metrics import METRIC_NAMES, LaunchMetrics
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
@@ -149,7 +150,12 @@ class Profile:
             )
         cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
         loader: _Loader = (
-            _ReportLoader(files[0], nvidia=not (first_look or await_child), lines=not first_look)
+            _ReportLoader(
+                files[0],
+                nvidia=not (first_look or await_child),
+                lines=not first_look,
+                workspace=workspace,
+            )
             if reports
             else _CsvLoader(files)
         )
@@ -285,7 +291,8 @@ class Profile:
             # site can lag behind; the report's is exact and stays in table.locations.
             name = names.get(insn.file)
             if name is None:
-                name = names[insn.file] = _recorded_name(insn.file, embedded)
+                recorded = recorded_name(insn.file, embedded) or os.path.normpath(insn.file)
+                name = names[insn.file] = recorded
             inlined.append((name, insn.line))
         if any(inlined):
             table.inlined = inlined
@@ -587,18 +594,28 @@ class _Loader:
 
 
 class _ReportLoader(_Loader):
-    def __init__(self, path: Path, *, nvidia: bool = True, lines: bool = True) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        nvidia: bool = True,
+        lines: bool = True,
+        workspace: Workspace | None = None,
+    ) -> None:
         self.path = path
         self._nvidia = nvidia
         self._lines = lines
+        self._workspace = workspace
         self._reader: ReportReader | None = None
 
     @property
     def reader(self) -> ReportReader:
         if self._reader is None:
+            from .build_lines import BuildLines
             from .report import ReportReader
 
-            self._reader = ReportReader(self.path, nvidia=self._nvidia)
+            build = BuildLines(self._workspace) if self._workspace is not None else None
+            self._reader = ReportReader(self.path, nvidia=self._nvidia, build=build)
         return self._reader
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
@@ -685,14 +702,3 @@ class _CsvLoader(_Loader):
                 "export --print-source cuda,sass as well (or use the .ncu-rep)"
             )
         return super().no_lines_reason()
-
-
-def _recorded_name(path: str, embedded: list[str]) -> str:
-    """The report's own name for a header the workspace knows by its build-machine path."""
-    parts = os.path.normpath(path).split(os.sep)
-    for n in (3, 2, 1):
-        tail = os.sep.join(parts[-n:])
-        matches = [e for e in embedded if os.path.normpath(e).endswith(os.sep + tail)]
-        if len(matches) == 1:
-            return matches[0]
-    return os.path.normpath(path)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import KernelscopeError
+from .build_lines import BuildLines
 from .detail_metrics import BREAKDOWNS, LaunchMetrics, MetricRecord
 from .metrics import (
     ENUM_LABELS,
@@ -72,10 +73,17 @@ class ReportReader:
 
     ``decode=False`` reads everything through ncu_report (what the tests compare against);
     ``nvidia=False`` never loads ncu_report (a long-lived process, the window: what needs it
-    raises ``NeedsReader``, and a child process reads it)."""
+    raises ``NeedsReader``, and a child process reads it). ``build``: the workspace that may
+    have built the report's modules; the line tables of its kernels come from it
+    (``build_lines``), not from ncu_report."""
 
     def __init__(
-        self, path: str | os.PathLike[str], *, decode: bool = True, nvidia: bool = True
+        self,
+        path: str | os.PathLike[str],
+        *,
+        decode: bool = True,
+        nvidia: bool = True,
+        build: BuildLines | None = None,
     ) -> None:
         self.path = Path(path)
         if not self.path.is_file():
@@ -92,6 +100,8 @@ class ReportReader:
         self._lookups: dict[int, NvidiaLaunch] = {}  # module -> the launch that answers for it
         self._locations: dict[tuple[str, int], dict[int, Location | None]] = {}
         self._may_load = nvidia
+        self._build = build
+        self._built: dict[int, dict[int, Location | None] | None] = {}  # by launch
         if nvidia:  # a process that may read with NVIDIA's reader: before numpy, if need be
             load_reader_first(unless_pip=True)
         if decode:
@@ -279,6 +289,7 @@ class ReportReader:
             and self._ctx is None
             and self._may_load
             and len(launches) >= _LINE_CHILD_FROM
+            and not all(self._build_table(lid, start) is not None for lid, start in launches)
         ):
             from .line_child import LineChild
 
@@ -350,6 +361,10 @@ class ReportReader:
         module, since a kernel's launches share their PCs."""
         known = self._locations.setdefault(self._location_key(launch_id, start), {})
         todo = [pc for pc in pcs if pc not in known]
+        built = self._build_table(launch_id, start) if todo else None
+        if built is not None and all(pc - start in built for pc in todo):
+            known.update((pc, built[pc - start]) for pc in todo)
+            todo = []
         if todo:
             a = self._lookup(launch_id, start)
             if a is None:
@@ -357,6 +372,29 @@ class ReportReader:
             for pc in todo:
                 known[pc] = a.source_info(pc)
         return [known[pc] for pc in pcs]
+
+    def _build_table(self, launch_id: int, start: int | None) -> dict[int, Location | None] | None:
+        """The launch's line table (offset -> location) from the workspace that built its
+        module, None when there is none (``build_lines``)."""
+        if launch_id in self._built:
+            return self._built[launch_id]
+        table = None
+        file = self._file
+        module = file.module_of(start) if file is not None else None
+        if self._build is not None and file is not None and module is not None:
+            try:
+                if self._build.matches(module, lambda: file.cubin(module)):
+                    a = self._decoded_launch(file, launch_id)
+                    name = a.name(NameBase.MANGLED) or a.name() if a is not None else None
+                    if name:
+                        recorded = list(file.modules[module].files)
+                        table = self._build.kernel_lines(name, recorded)
+            except Unsupported as exc:
+                _log.info(
+                    "%s: line table of launch %d not from the build: %s", self.path, launch_id, exc
+                )
+        self._built[launch_id] = table
+        return table
 
     def metrics(self, launch_id: int, names: Iterable[str]) -> LaunchMetrics:
         """Launch-level metrics by name (the Details view's), with NVIDIA's descriptions, the

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..build.model_loader import load_onnx
 from ..errors import KernelscopeError
 from ..workspace import TensorInfo
 from .identifier import C_TYPES, conv_suffix, identifier, pool_suffix
@@ -796,22 +797,6 @@ def _fused_identifier(n: GNode) -> str:
 # --- the whole thing --------------------------------------------------------------------
 
 
-def load_onnx(path: str | Path) -> Any:
-    import onnx
-
-    path = Path(path)
-    if not path.is_file():
-        raise KernelscopeError(f"{path}: no such file")
-    try:
-        return onnx.load(str(path), load_external_data=True)
-    except FileNotFoundError as exc:
-        raise KernelscopeError(
-            f"{path.name}: an external data file of this model is missing: {exc.filename}"
-        ) from exc
-    except Exception as exc:
-        raise KernelscopeError(f"{path.name}: not a readable ONNX model ({exc})") from exc
-
-
 def nnfusion_graph(
     model: str | Path | Any,
     has_row: Fetch | None = None,
@@ -826,7 +811,7 @@ def nnfusion_graph(
     mirror ``-fconst_folding_backend`` and ``-fbiasadd_fix``.
     """
     name = Path(model).name if isinstance(model, str | Path) else model.graph.name
-    proto = load_onnx(model) if isinstance(model, str | Path) else model
+    proto = load_onnx(Path(model)) if isinstance(model, str | Path) else model
     importer = _Importer(proto)
     outputs = importer.run()
     g = importer.g

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ..build.model_loader import weight_name
+from ..build.model_loader import load_onnx, weight_name
 from ..errors import KernelscopeError
 from ..workspace import Workspace
 from .onnx_graph import weight_inputs
@@ -88,7 +88,7 @@ def write_initializer_model(
             f"{out_path} is the model itself; refusing to overwrite it",
             hint="write the copy under another name",
         )
-    proto = onnx.load(str(source), load_external_data=True)
+    proto = load_onnx(source)
     values: dict[str, np.ndarray] = {}
     if "params" in ws.manifest.files:
         with np.load(ws.path / ws.manifest.files["params"]) as stored:

@@ -25,6 +25,7 @@ from .run_ncu import (
     same_kernel,
     timeline_command,
 )
+from .runner_site import RunnerSite, runner_site
 from .runtime_install import InstallResult, install_runtime, make_bundle
 
 __all__ = [
@@ -37,6 +38,7 @@ __all__ = [
     "ProfileRequest",
     "ProfileResult",
     "RemoteFolder",
+    "RunnerSite",
     "SshSession",
     "SshTarget",
     "Transfer",
@@ -51,6 +53,7 @@ __all__ = [
     "profile_workspace",
     "profiling_problem",
     "run_command",
+    "runner_site",
     "same_kernel",
     "ssh_options",
     "timeline_command",

@@ -18,7 +18,6 @@ import logging
 import os
 import re
 import shlex
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -31,15 +30,8 @@ from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import runner
 from .host_check import COUNTERS_FIX
-from .remote import (
-    RUNNER,
-    RemoteFolder,
-    SshSession,
-    SshTarget,
-    transfer_progress,
-    workspace_entries,
-)
-from .runner_app import runner_path
+from .remote import SshTarget, transfer_progress
+from .runner_site import runner_site
 
 logger = logging.getLogger(__name__)
 
@@ -146,10 +138,7 @@ def profile_workspace(
     final = ws.profiles_dir / f"{name}.ncu-rep"
     start = time.perf_counter()
     try:
-        if req.host:
-            log, launches = _profile_remote(ws, req, partial, expected, report, cancel)
-        else:
-            log, launches = _profile_local(ws, req, partial, expected, report, cancel)
+        log, launches = _profile(ws, req, partial, expected, report, cancel)
         produced = partial.with_name(partial.name + ".ncu-rep")
         if not produced.is_file():
             raise KernelscopeError("ncu finished but wrote no report", details=log)
@@ -305,7 +294,7 @@ def _expected_launches(ws: Workspace, req: ProfileRequest) -> int:
     return max(total, 1)
 
 
-def _profile_local(
+def _profile(
     ws: Workspace,
     req: ProfileRequest,
     partial: Path,
@@ -313,48 +302,26 @@ def _profile_local(
     report: ProgressFn,
     cancel: Cancel | None,
 ) -> tuple[str, int]:
-    ncu = find_tool("ncu").require()
-    cmd = [
-        str(ncu),
-        *ncu_arguments(req, str(partial), str(ws.path / "src")),
-        sys.executable,
-        str(runner_path()),
-        *runner_arguments(req, str(ws.path), str(req.inputs) if req.inputs else None),
-    ]
-    return _stream(cmd, expected, report, cancel)
-
-
-def _profile_remote(
-    ws: Workspace,
-    req: ProfileRequest,
-    partial: Path,
-    expected: int,
-    report: ProgressFn,
-    cancel: Cancel | None,
-) -> tuple[str, int]:
-    assert req.host
-    target = SshTarget(
-        req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
-    )
-    report("connect", None, f"connecting to {req.host}")  # busy while ssh connects
-    with SshSession(target, cancel) as session, RemoteFolder(session.target, cancel) as folder:
-        report("copy", 0.02, f"copying the workspace to {req.host}:{folder.path}")
-        extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
-        folder.upload([*workspace_entries(ws), *extra])
-        inputs = folder.file(f"inputs/{req.inputs.name}") if req.inputs else None
-        argv = [
-            req.remote_ncu,
-            *ncu_arguments(req, folder.file("report"), folder.file("ws/src")),
-            req.remote_python,
-            folder.file(RUNNER),
-            *runner_arguments(req, folder.file("ws"), inputs),
-            *target.runner_root_args(),
-        ]
-        cmd = folder.supervised(argv, find_ncu=req.remote_ncu == "ncu")
+    """ncu on the runner here, or on the host (the report fetched to ``partial``)."""
+    target = None
+    if req.host:
+        target = SshTarget(
+            req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
+        )
+    with runner_site(ws, target, req.inputs, report, cancel, copy_at=0.02) as site:
+        ncu = str(find_tool("ncu").require()) if site.folder is None else req.remote_ncu
+        output = str(partial) if site.folder is None else site.folder.file("report")
+        cmd = site.command(
+            runner_arguments(req, site.workspace, site.inputs),
+            before=[ncu, *ncu_arguments(req, output, f"{site.workspace}/src")],
+            find_ncu=site.folder is not None and req.remote_ncu == "ncu",
+        )
         log, launches = _stream(cmd, expected, report, cancel)
-        report("fetch", 0.96, f"fetching the report from {req.host}")
-        local = partial.with_name(partial.name + ".ncu-rep")
-        folder.fetch("report.ncu-rep", local, transfer_progress(report, "fetch", 0.96, 1.0))
+        if site.folder is not None:
+            report("fetch", 0.96, f"fetching the report from {site.where}")
+            local = partial.with_name(partial.name + ".ncu-rep")
+            fetched = transfer_progress(report, "fetch", 0.96, 1.0)
+            site.folder.fetch("report.ncu-rep", local, fetched)
         return log, launches
 
 

@@ -10,24 +10,19 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
 from ..errors import KernelscopeError
 from ..profiling import (
-    RUNNER,
     CommandResult,
-    RemoteFolder,
-    SshSession,
     SshTarget,
     explain_ssh_failure,
     run_command,
     runner,
-    workspace_entries,
+    runner_site,
 )
-from ..profiling.runner_app import runner_path
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..workspace import Workspace
 from .model import Timeline, TimelineCall
@@ -82,45 +77,23 @@ def measure_timeline(
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = _name(req)
-    where = req.host or "this machine"
+    target = None
     if req.host:
         target = SshTarget(
             req.host, req.ssh_options, req.remote_python, runtime_root=req.remote_runtime_root
         )
-        progress("connect", None, f"connecting to {req.host}")  # busy while ssh connects
-        with SshSession(target, cancel) as session, RemoteFolder(session.target, cancel) as folder:
-            progress("copy", 0.05, f"copying the workspace to {req.host}:{folder.path}")
-            extra = [(f"inputs/{req.inputs.name}", req.inputs)] if req.inputs else []
-            folder.upload([*workspace_entries(ws), *extra])
-            inputs = folder.file(f"inputs/{req.inputs.name}") if req.inputs else None
-            argv = [
-                req.remote_python,
-                folder.file(RUNNER),
-                *_runner_args(req, folder.file("ws"), inputs),
-                *target.runner_root_args(),
-            ]
-            progress("timeline", 0.2, f"timing {req.repeat} forward passes on {req.host}")
-            result = run_command(folder.supervised(argv), "timeline", cancel)
-            if result.code == 255:
-                raise explain_ssh_failure(target, result, "timeline")
-    else:
-        progress("timeline", 0.2, f"timing {req.repeat} forward passes on this machine")
-        cmd = [
-            sys.executable,
-            str(runner_path()),
-            *_runner_args(req, str(ws.path), _str(req.inputs)),
-        ]
+    with runner_site(ws, target, req.inputs, progress, cancel, copy_at=0.05) as site:
+        progress("timeline", 0.2, f"timing {req.repeat} forward passes on {site.where}")
+        cmd = site.command(_runner_args(req, site.workspace, site.inputs))
         result = run_command(cmd, "timeline", cancel)
-    raw = _result(result, where)
+        if target is not None and result.code == 255:
+            raise explain_ssh_failure(target, result, "timeline")
+    raw = _result(result, site.where)
     timeline = from_runner(raw, ws, req.host)
     if req.save:
         timeline.meta["file"] = str(timeline.save(timelines_dir(ws) / f"{name}.json"))
     progress("done", 1.0, f"{len(timeline.calls)} calls timed on {timeline.device}")
     return timeline
-
-
-def _str(path: Path | None) -> str | None:
-    return str(path) if path else None
 
 
 def _result(result: CommandResult, where: str) -> dict:

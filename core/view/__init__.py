@@ -1,8 +1,9 @@
 """What the panes show, Qt-free: a ``ViewDocument`` of kernels, each a ``KernelView`` with its
 source files, SASS and per-line metrics, made from a workspace, a profile or both; the live
-data behind it in its ``ProfileSession``, read by the feature functions (``read_details``,
-``read_roofline``, ``read_headroom``, ``read_export_facts``, ``hot_lines``,
-``compare_documents``).
+data behind it in the ``ProfileSession`` that the openers (``open_document``...) return with
+it, which alone reads it: the kernels (``ProfileSession.kernel``) and the feature functions
+(``read_details``, ``read_roofline``, ``read_headroom``, ``read_export_facts``,
+``hot_lines``, ``compare_documents``).
 
 ``HotLine``, ``KernelSummary`` and ``SourceFile`` are the Nsight Compute layer's own types
 (``kernelscope.core.ncu``), exported here too so that the viewer needs this package only.

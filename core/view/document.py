@@ -7,10 +7,12 @@ correlation (the line table of a workspace) is there even without a profile.
 
 Values, not services: a ``KernelView`` is complete when it is made and never changes (as KDAB
 Hotspot hands its views finished results), a ``KernelSummary`` likewise, and the document
-holds only such values. The live ``Profile`` behind a document has one owner, the document's
-``session.ProfileSession``: what a window needs of it beyond the values (Details, roofline,
-headroom, export facts, hot lines, a comparison) are the feature functions of ``features``,
-which read through the session and hand back finished values.
+holds only such values. The live ``Profile`` and workspace behind a document have one owner,
+a ``session.ProfileSession``, which the openers return (with the document as
+``session.document``) and a window keeps beside the document, on the thread that reads it:
+the kernels' views (``session.kernel``) and what a window needs beyond the values (Details,
+roofline, headroom, export facts, hot lines, a comparison: the feature functions of
+``features``) are read through it and handed back as finished values.
 
 Source locations are ``(file, line)`` pairs where ``file`` is the path as the line table
 recorded it (the build machine's path); ``KernelView.files`` maps each such path to the text
@@ -155,39 +157,40 @@ class KernelView:
 
 
 class ViewDocument:
-    """Everything one window shows, as values: the kernel list (``summaries``) and the metric
-    names are there from the start, each kernel's view (``kernel``) once first asked for.
-    Only ``kernel`` may read files (I/O on a kernel's first call: call it off the GUI thread,
-    where the document's other reads run); the rest read values, from any thread."""
+    """Everything one window shows, as values: the kernel list (``summaries``), the metric
+    names, where the build is; read from any thread, no I/O. Each kernel's view comes from
+    the document's ``ProfileSession`` (``session.kernel``), which the opener hands back with
+    it and which alone reads files."""
 
     def __init__(
         self,
         title: str,
         summaries: Sequence[KernelSummary],
-        session: ProfileSession,
         *,
+        has_profile: bool,
+        workspace: Workspace | None = None,
         path: Path | None = None,
         kernel_metric_names: Iterable[str] = (),
         line_metric_names: Iterable[str] = (),
         nvidia_descriptions: Mapping[str, str] | None = None,
     ) -> None:
         """``nvidia_descriptions``: NVIDIA's text for each metric name, from the report
-        (``Profile.metric_descriptions``); the tooltips use it where it has a metric."""
+        (``Profile.metric_descriptions``); the tooltips use it where it has a metric.
+        ``workspace``: the build the kernels come from, if any (what the document keeps of it
+        are values: its folder, its kernels)."""
         self.title = title
         self.path = path
         self.summaries = tuple(summaries)
         self.kernel_metric_names = tuple(kernel_metric_names)
         self.line_metric_names = (*line_metric_names, SASS_COUNT)
-        self.session = session  # the live data behind the document: read it through ``features``
-        self.workspace = session.workspace  # the build the kernels come from, if any
-        self.has_profile = session.has_profile  # whether Nsight Compute numbers come with it
+        self.has_profile = has_profile  # whether Nsight Compute numbers come with it
+        # the build the kernels come from (None for a report alone) and its kernels
+        self.workspace_path = workspace.path if workspace is not None else None
+        infos = workspace.manifest.kernels if workspace is not None else []
+        self.workspace_kernels = tuple(k.name for k in infos)
         # kernels the build has but the model never launches (TVM keeps reshape kernels that
         # run as views): the kernel list dims them and puts them last
-        self.never_launched = frozenset(
-            k.name
-            for k in (self.workspace.manifest.kernels if self.workspace else ())
-            if not k.launched
-        )
+        self.never_launched = frozenset(k.name for k in infos if not k.launched)
         self._nvidia_descriptions = dict(nvidia_descriptions or {})
 
     def add_nvidia_descriptions(self, descriptions: Mapping[str, str]) -> None:
@@ -201,11 +204,6 @@ class ViewDocument:
         if name == SASS_COUNT:
             return _SASS_COUNT_TIP
         return metric_description(name, self._nvidia_descriptions)
-
-    def kernel(self, name: str) -> KernelView:
-        """A kernel's view: I/O on the first call for a kernel (instructions, SASS, sources,
-        read by the session); the same value after."""
-        return self.session.kernel(name)
 
     def launched(self, name: str) -> bool:
         """False for a kernel the build's manifest says the model never launches (no I/O)."""
@@ -224,20 +222,21 @@ class ViewDocument:
         }
 
 
-def document_from_workspace(ws: Workspace) -> ViewDocument:
-    """Static view of a build: sources, SASS and the line table; no metrics yet."""
+def document_from_workspace(ws: Workspace) -> ProfileSession:
+    """Static view of a build: sources, SASS and the line table; no metrics yet. The session
+    that reads it, with its document (``session.document``)."""
     resolver = SourceResolver(None, ws)
-    title = ws.manifest.model or ws.path.name
-    session = ProfileSession(
+    document = ViewDocument(
+        title=ws.manifest.model or ws.path.name,
+        summaries=[summary_from_info(k) for k in ws.manifest.kernels],
+        has_profile=False,
+        workspace=ws,
+        path=ws.path,
+    )
+    return ProfileSession(
+        document,
         lambda name: kernel_from_workspace(ws, ws.manifest.kernel(name), resolver.resolve),
         workspace=ws,
-        title=title,
-    )
-    return ViewDocument(
-        title=title,
-        summaries=[summary_from_info(k) for k in ws.manifest.kernels],
-        session=session,
-        path=ws.path,
     )
 
 

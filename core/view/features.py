@@ -1,5 +1,5 @@
 """What a window asks of a document beyond its values: each feature read through the
-document's ``ProfileSession`` (I/O: call them off the GUI thread, where the document's other
+document's ``ProfileSession`` (I/O: call them off the GUI thread, where the session's other
 reads run), each answer a finished value.
 
 The feature packages load on first use (``roofline``, ``compare``, ``kernel_db``): a window
@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from ..ncu import HotLine, rank_lines, resolve_metric_name
-from .document import SASS_COUNT, ViewDocument
+from .document import SASS_COUNT
+from .session import ProfileSession
 
 if TYPE_CHECKING:
     from ..compare import Comparison, KernelComparison, KernelDelta, LineChange, ProfileDiff
@@ -21,68 +22,68 @@ if TYPE_CHECKING:
     from ..ncu import KernelDetails
     from ..roofline import Headroom, Roofline
     from ..tasks import Cancel
-    from .session import ProfileSession
 
 
-def read_details(document: ViewDocument, kernel: str, launch: int | None = None) -> KernelDetails:
+def read_details(session: ProfileSession, kernel: str, launch: int | None = None) -> KernelDetails:
     """The kernel's Details (``ncu.kernel_details``: its launches combined, or one launch),
     as ``kernelscope details --kernel`` shows them. A kernel the profile holds no launch of is
     a ``KernelscopeError`` saying why."""
     from ..ncu import kernel_details
 
-    if document.has_profile and not document.launched(kernel):
+    if session.has_profile and not session.document.launched(kernel):
         raise KernelscopeError(
             f"{kernel} has no launches: the model never launches it",
             hint="TVM keeps kernels that run as views (a reshape); nothing to measure",
         )
-    return document.session.read(
-        "the Details view", lambda profile: kernel_details(profile, kernel, launch)
-    )
+    return session.read("the Details view", lambda profile: kernel_details(profile, kernel, launch))
 
 
-def read_roofline(document: ViewDocument, kernel: str | None = None) -> Roofline:
+def read_roofline(session: ProfileSession, kernel: str | None = None) -> Roofline:
     """Every kernel on the roofline (or one kernel's launches), ``roofline.roofline``;
     ``Roofline.note`` says which counters are missing and the flag that collects them."""
     from ..roofline import roofline
 
-    return document.session.read("the roofline", lambda profile: roofline(profile, kernel))
+    return session.read("the roofline", lambda profile: roofline(profile, kernel))
 
 
-def read_headroom(document: ViewDocument, roof: Roofline | None = None) -> Headroom:
-    """The headroom list (``roofline.headroom``) with the document's workspace for the
-    operator column; ``roof``, the document's ``read_roofline`` if already computed."""
+def read_headroom(session: ProfileSession, roof: Roofline | None = None) -> Headroom:
+    """The headroom list (``roofline.headroom``) with the session's workspace for the
+    operator column; ``roof``, the session's ``read_roofline`` if already computed."""
     from ..roofline import headroom
 
-    return document.session.read(
-        "the headroom list", lambda profile: headroom(profile, document.workspace, roof)
+    return session.read(
+        "the headroom list", lambda profile: headroom(profile, session.workspace, roof)
     )
 
 
-def read_export_facts(document: ViewDocument, kernels: Sequence[str] | None = None) -> ProfileFacts:
+def read_export_facts(
+    session: ProfileSession, kernels: Sequence[str] | None = None
+) -> ProfileFacts:
     """What an export to the kernel DB stores from the profile (times, Nsight Compute
     version, line summaries) for these kernels (all when None); empty without a profile."""
     from ..kernel_db import ProfileFacts, profile_facts
 
-    if not document.has_profile:
+    if not session.has_profile:
         return ProfileFacts({}, None, {})
-    return document.session.read("an export", lambda profile: profile_facts(profile, kernels))
+    return session.read("an export", lambda profile: profile_facts(profile, kernels))
 
 
 def hot_lines(
-    document: ViewDocument, metric: str, kernel: str | None = None, limit: int = 50
+    session: ProfileSession, metric: str, kernel: str | None = None, limit: int = 50
 ) -> list[HotLine]:
     """The lines with the most ``metric`` (a line metric name, label or Nsight Compute metric
     name), in one kernel or over the whole model, ranked by ``ncu.rank_lines`` as
     ``kernelscope hot`` ranks them. Empty when the document has no such metric."""
+    document = session.document
     if metric != SASS_COUNT:
         key = resolve_metric_name(metric)
-        if not document.has_profile or key is None or kernel in document.never_launched:
+        if not session.has_profile or key is None or kernel in document.never_launched:
             return []
-        return document.session.read(
+        return session.read(
             "hot lines", lambda profile: profile.hot_lines(metric=key, top=limit, kernel=kernel)
         )
     names = [kernel] if kernel else [s.name for s in document.summaries]
-    views = [document.kernel(n) for n in names]
+    views = [session.kernel(n) for n in names]
     files = {path: f for v in views for path, f in v.files.items()}
 
     def text_of(path: str) -> list[str] | None:
@@ -93,7 +94,7 @@ def hot_lines(
     return rank_lines(tables, SASS_COUNT, limit, text_of)
 
 
-def compare_documents(base: ViewDocument, new: ViewDocument) -> DocumentComparison:
+def compare_documents(base: ProfileSession, new: ProfileSession) -> DocumentComparison:
     """``new``'s profile against ``base``'s, with their workspaces: a comparison that reads
     both profiles when asked for a kernel, each time with both sessions held."""
     from ..compare import Comparison
@@ -105,10 +106,10 @@ def compare_documents(base: ViewDocument, new: ViewDocument) -> DocumentComparis
             hint="compare two profiles: open a report, or a workspace with a profile",
         )
     what = "a comparison"
-    with base.session.both(new.session):
-        comparison = base.session.read(
+    with base.both(new):
+        comparison = base.read(
             what,
-            lambda old: new.session.read(
+            lambda old: new.read(
                 what,
                 lambda profile: Comparison(
                     old,
@@ -118,7 +119,7 @@ def compare_documents(base: ViewDocument, new: ViewDocument) -> DocumentComparis
                 ),
             ),
         )
-    return DocumentComparison(comparison, base.session, new.session)
+    return DocumentComparison(comparison, base, new)
 
 
 class DocumentComparison:

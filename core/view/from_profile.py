@@ -51,9 +51,10 @@ def document_from_profile(
     *,
     summary_profile: Profile | None = None,
     before_load: Callable[[str], None] | None = None,
-) -> ViewDocument:
+) -> ProfileSession:
     """Reads the kernel list and every kernel's totals (for its top stall): call it off the GUI
-    thread. Kernels are read when first asked for (``ViewDocument.kernel``).
+    thread. The session over ``profile`` with its document (``session.document``); kernels
+    are read when first asked for (``ProfileSession.kernel``).
 
     ``summary_profile``: where the kernel list and its totals come from instead (a first look
     at a report that has no line data yet); ``before_load(name)`` is called before a kernel
@@ -83,16 +84,18 @@ def document_from_profile(
         return kernel_from_profile(profile, name, workspace)
 
     title = profile.name if workspace is None else f"{workspace.manifest.model} — {profile.name}"
-    return ViewDocument(
+    document = ViewDocument(
         title=title,
         summaries=summaries,
-        session=ProfileSession(load, profile=profile, workspace=workspace, title=title),
+        has_profile=True,
+        workspace=workspace,
         path=profile.paths[0],
         kernel_metric_names=KERNEL_METRICS,
         line_metric_names=[label_of(key) for key in columns],
         # a first look has none yet (the child reads them with the Details: ``open``)
         nvidia_descriptions=_descriptions(profile) if summary_profile is None else None,
     )
+    return ProfileSession(document, load, profile=profile, workspace=workspace)
 
 
 def kernel_from_profile(

@@ -1,4 +1,4 @@
-"""Open whatever a user points the viewer at, as a ``ViewDocument``.
+"""Open whatever a user points the viewer at: a ``ViewDocument`` and its ``ProfileSession``.
 
 Models (``.onnx``...) are not documents: they have to be built first, which is the caller's
 decision (the viewer offers Build & Profile); ``is_model`` tells them apart.
@@ -23,9 +23,10 @@ from ..ncu import REPORT_SUFFIX, Profile
 from ..ncu.report import NeedsReader
 from ..tasks import Cancel
 from ..workspace import MANIFEST, Workspace
-from .document import ViewDocument, document_from_workspace
+from .document import document_from_workspace
 from .from_profile import document_from_profile
 from .prefill import ChildReader, fill_cache_in_child, is_cached
+from .session import ProfileSession
 
 # What the build reads (``build.model_format``); exported programs (.pt2) are not supported.
 MODEL_SUFFIXES = (".onnx", ".py")
@@ -43,14 +44,15 @@ def open_document(
     *,
     read_in_child: bool = False,
     cancel: Cancel | None = None,
-    first: Callable[[ViewDocument], None] | None = None,
-) -> ViewDocument:
+    first: Callable[[ProfileSession], None] | None = None,
+) -> ProfileSession:
     """A workspace folder (or its manifest.json), an Nsight Compute report, or the CSV
     exports of one report (a single file or several: details and source pages together).
 
+    The session that reads it, its document (the values shown) as ``session.document``.
     I/O (reads the kernel list and per-kernel totals): call it off the GUI thread. ``first``
-    (with ``read_in_child``): called, in this thread, with the document as soon as its kernel
-    list is known when the rest is still being read; the same document is returned when
+    (with ``read_in_child``): called, in this thread, with the session as soon as its kernel
+    list is known when the rest is still being read; the same session is returned when
     everything is read."""
     if not isinstance(path, str | os.PathLike):
         paths = [Path(p) for p in path]
@@ -63,7 +65,7 @@ def open_document(
             return document_from_profile(Profile.open(paths))
         path = paths[0]
 
-    def document(report: Path, workspace: Workspace | None = None) -> ViewDocument:
+    def document(report: Path, workspace: Workspace | None = None) -> ProfileSession:
         if not (read_in_child and report.suffix == REPORT_SUFFIX and report.is_file()):
             return document_from_profile(Profile.open(report, workspace=workspace), workspace)
         if first is not None and not is_cached(report, over_workspace=workspace is not None):
@@ -102,24 +104,24 @@ def _progressively(
     report: Path,
     workspace: Workspace | None,
     cancel: Cancel | None,
-    first: Callable[[ViewDocument], None],
-) -> ViewDocument:
+    first: Callable[[ProfileSession], None],
+) -> ProfileSession:
     """The kernel list from a first look at the file, handed to ``first``, while a child
     reads the rest into the cache; returns when the child is done."""
     glance = Profile.open(report, workspace=workspace, first_look=True)
     child = ChildReader(report, workspace=workspace.path if workspace else None, cancel=cancel)
     profile = Profile.open(report, workspace=workspace, await_child=child.wait_part, looked=glance)
-    doc = document_from_profile(
+    session = document_from_profile(
         profile, workspace, summary_profile=glance, before_load=child.wait_kernel
     )
-    first(doc)
+    first(session)
     try:
         child.run()
     finally:
         child.close()  # whoever still waits (a cancelled open) stops waiting
-    doc.add_nvidia_descriptions(doc.session.descriptions())  # read with the Details
+    session.document.add_nvidia_descriptions(session.descriptions())  # read with the Details
     _log.info("%s read in a child process, shown as it was read", report)
-    return doc
+    return session
 
 
 def _already_read(part: str) -> None:

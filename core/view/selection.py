@@ -20,8 +20,10 @@ from dataclasses import dataclass
 
 from psygnal import Signal
 
+from ..errors import KernelscopeError
 from ..ncu import first_and_hottest
 from .document import SASS_COUNT, KernelView, ViewDocument
+from .session import ProfileSession
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,9 @@ class Selection:
 
     def __init__(self) -> None:
         self.document: ViewDocument | None = None
+        # what reads the document's files (its kernels, the feature functions): only on the
+        # thread that reads the document (the viewer's document lane), never the GUI's
+        self.session: ProfileSession | None = None
         self.kernel: KernelView | None = None
         self.file: str = ""
         self.metric: str = SASS_COUNT
@@ -69,8 +74,12 @@ class Selection:
         return self._request.kernel if self._request else None
 
     # ---- document and kernel --------------------------------------------------------------
-    def set_document(self, document: ViewDocument | None) -> None:
+    def set_document(
+        self, document: ViewDocument | None, session: ProfileSession | None = None
+    ) -> None:
+        """Show ``document``; ``session``, the one it was opened with (``open_document``)."""
         self.document = document
+        self.session = session
         self.kernel = None
         self.file = ""
         self._views = {}
@@ -84,6 +93,12 @@ class Selection:
         self.kernel_changed.emit()
         self.file_changed.emit()
         self.selection_changed.emit()
+
+    def open_session(self) -> ProfileSession:
+        """The session of the document shown, for a job on the document lane to read."""
+        if self.session is None:
+            raise KernelscopeError("no document is open")
+        return self.session
 
     def show(
         self,

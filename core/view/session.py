@@ -2,17 +2,20 @@
 
 A ``Profile`` reads files on demand (the report, the profile cache) and is not meant for two
 threads at once. A ``ViewDocument`` holds values (the kernel list, metric names,
-descriptions) that any thread may read; everything that reads the profile goes through the
-document's ``ProfileSession``, one thread at a time (in the viewer, its ``document`` lane):
-the kernels' views (``kernel``) and the feature functions of ``features`` (Details, roofline,
-headroom, export facts, hot lines, a comparison of two documents), which hand back finished
-values.
+descriptions) that any thread may read; everything that reads files goes through the
+``ProfileSession`` the document was opened with, one thread at a time (in the viewer, its
+``document`` lane): the kernels' views (``kernel``), the reports saved beside the build
+(``saved_profiles``) and the feature functions of ``features`` (Details, roofline, headroom,
+export facts, hot lines, a comparison of two documents), which hand back finished values.
+The openers (``open_document``...) return the session; its ``document`` is the value a
+window shows.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import KernelscopeError
@@ -20,7 +23,7 @@ from ..workspace import Workspace
 
 if TYPE_CHECKING:
     from ..ncu import Profile
-    from .document import KernelView
+    from .document import KernelView, ViewDocument
 
 T = TypeVar("T")
 
@@ -28,19 +31,20 @@ T = TypeVar("T")
 class ProfileSession:
     """A document's live data: the profile (None for a build alone) and the workspace it is
     laid over (None for a report alone); its kernels' views, made on first use and kept.
-    Every read holds the session's lock."""
+    Every read of the profile holds the session's lock. ``document``: the values shown."""
 
     def __init__(
         self,
+        document: ViewDocument,
         load_kernel: Callable[[str], KernelView],
         *,
         profile: Profile | None = None,
         workspace: Workspace | None = None,
-        title: str = "",
     ) -> None:
-        self.workspace = workspace
+        self.document = document
+        self.workspace = workspace  # the build the kernels come from, if any
         self._profile = profile
-        self._title = title
+        self._title = document.title
         self._load_kernel = load_kernel
         self._kernels: dict[str, KernelView] = {}
         self._lock = threading.RLock()
@@ -68,6 +72,13 @@ class ProfileSession:
                     "kernelscope profile WORKSPACE) and open it again",
                 )
             return fn(self._profile)
+
+    def saved_profiles(self) -> list[Path]:
+        """I/O (one folder listing): the other reports attached to the document's build,
+        oldest first; none for a report alone."""
+        if self.workspace is None:
+            return []
+        return [p for p in self.workspace.profiles() if p != self.document.path]
 
     def descriptions(self) -> dict[str, str]:
         """I/O: NVIDIA's description of each metric read so far (none without a report)."""

@@ -34,6 +34,7 @@ from kernelscope.core.ncu import INST_EXECUTED, resolve_metric_name
 from kernelscope.core.view import (
     SASS_COUNT,
     DocumentComparison,
+    ProfileSession,
     Selection,
     ViewDocument,
     compare_documents,
@@ -71,6 +72,7 @@ class CompareController(QObject):
         super().__init__(parent)
         self.selection = selection
         self.baseline: ViewDocument | None = None
+        self._baseline_session: ProfileSession | None = None  # what reads ``baseline``
         self.document: ViewDocument | None = None  # the new side of ``comparison``
         self.comparison: DocumentComparison | None = None
         self.diff: ProfileDiff | None = None
@@ -122,21 +124,25 @@ class CompareController(QObject):
         self._opening.submit(open_job(paths), paths)
         self.changed.emit()
 
-    def set_baseline(self, document: ViewDocument | None = None) -> None:
-        """The shown document (or ``document``) becomes the baseline of the next one opened;
+    def set_baseline(self, session: ProfileSession | None = None) -> None:
+        """The shown document (or ``session``'s) becomes the baseline of the next one opened;
         what was compared before is left."""
-        chosen = document or self.selection.document
+        chosen = session or self.selection.session
         if chosen is None:
             return
         self._leave()
-        self.baseline = chosen
+        self._set_baseline(chosen)
         self.changed.emit()
         self._start()
+
+    def _set_baseline(self, session: ProfileSession | None) -> None:
+        self.baseline = session.document if session is not None else None
+        self._baseline_session = session
 
     def stop(self) -> None:
         """Leave compare mode: no baseline, no comparison; the panes show the document alone."""
         self._opening.cancel()
-        self.baseline = None
+        self._set_baseline(None)
         self._leave()
         self.changed.emit()
 
@@ -153,9 +159,9 @@ class CompareController(QObject):
             self.diff_ready.emit(None)
             self.kernel_ready.emit(None)
 
-    def _on_baseline_opened(self, document: ViewDocument, paths: list[Path]) -> None:
+    def _on_baseline_opened(self, session: ProfileSession, paths: list[Path]) -> None:
         self._leave()
-        self.baseline = document
+        self._set_baseline(session)
         self.changed.emit()
         self._start()
 
@@ -172,19 +178,19 @@ class CompareController(QObject):
         self.changed.emit()
 
     def _start(self) -> None:
-        new, base = self.selection.document, self.baseline
+        new, base = self.selection.session, self._baseline_session
         if new is None or base is None or new is base:
             return  # the baseline waits for another document
         if not new.has_profile:  # a build without a profile: nothing to compare yet
             return
-        self.document = new
+        self.document = new.document
         self.started.emit()
 
         def make(context: JobContext) -> tuple[DocumentComparison, ProfileDiff]:
             comparison = compare_documents(base, new)
             return comparison, comparison.summary()
 
-        self._making.submit(make, new)
+        self._making.submit(make, new.document)
 
     def _on_made(
         self, made: tuple[DocumentComparison, ProfileDiff], document: ViewDocument
@@ -228,7 +234,7 @@ class CompareController(QObject):
 
     def _on_make_failed(self, error: BaseException, document: ViewDocument) -> None:
         if document is self.document:  # a baseline that cannot be compared is no baseline
-            self.baseline = None
+            self._set_baseline(None)
             self._leave()
             self.changed.emit()
             self.failed.emit("Cannot compare these profiles", error)

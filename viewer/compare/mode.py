@@ -128,11 +128,9 @@ class CompareMode(QObject):
     def _fill_profiles(self) -> None:
         """The workspace's other profiles, listed when the menu opens (one small folder
         listing, as the file dialog makes)."""
-        menu, document = self.profiles_menu, self.selection.document
+        menu, session = self.profiles_menu, self.selection.session
         menu.clear()
-        others = []
-        if document is not None and document.workspace is not None:
-            others = [p for p in document.workspace.profiles() if p != document.path]
+        others = session.saved_profiles() if session is not None else []
         for path in reversed(others):  # newest first
             action = menu.addAction(path.name)
             action.setToolTip(str(path))

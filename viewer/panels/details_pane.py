@@ -422,7 +422,13 @@ class DetailsPane(QWidget):
             self._show(cached)
             return
         self.title.setText(f"{html.escape(kernel)} <i>(reading…)</i>")
-        self._latest.submit(lambda context: read_details(document, kernel, launch), (document, key))
+        session = self.selection.open_session()
+        self._latest.submit(lambda context: read_details(session, kernel, launch), (document, key))
+
+    def keep(self, document: ViewDocument, kernel: str, details: KernelDetails) -> None:
+        """A kernel's Details read ahead (``warm_ahead``), shown from here when it is chosen."""
+        if document is self.selection.document:
+            self._cache.setdefault((kernel, None), details)
 
     def _on_details(
         self, details: KernelDetails, context: tuple[ViewDocument, tuple[str, int | None]]

@@ -33,17 +33,13 @@ from kernelscope.core.roofline import Headroom, HeadroomRow
 from kernelscope.core.view import Selection, ViewDocument, read_headroom
 
 from ..code.delegates import BarDelegate
+from ..widgets.formatting import format_us
 from ..widgets.messages import error_html
 from ..widgets.roles import BarRole, KeyRole, SortRole
 from ..widgets.rows_model import Column, RowsModel
 from ..widgets.shown import ShownGate
 from ..widgets.sorting import LastRowsProxy, SortLastRole
 from ..workers.jobs import Latest, Workers
-
-
-def _us(ns: float | None) -> str:
-    return "-" if ns is None else f"{ns / 1000:,.1f}"
-
 
 COLUMNS: tuple[Column[HeadroomRow], ...] = (
     Column(
@@ -56,7 +52,7 @@ COLUMNS: tuple[Column[HeadroomRow], ...] = (
     Column(
         "Savings µs",
         lambda r: r.savings_ns,
-        lambda r: _us(r.savings_ns) if r.launched else "-",
+        lambda r: format_us(r.savings_ns) if r.launched else "-",
         number=True,
         tip="measured − the operator-bound ideal (measured − roofline time when the operators "
         "cannot be costed): the most a better schedule or tuning could save",
@@ -64,14 +60,14 @@ COLUMNS: tuple[Column[HeadroomRow], ...] = (
     Column(
         "Measured µs",
         lambda r: r.measured_ns,
-        lambda r: _us(r.measured_ns) if r.launched else "-",
+        lambda r: format_us(r.measured_ns) if r.launched else "-",
         number=True,
         tip="the kernel's launches' durations, summed",
     ),
     Column(
         "Roofline µs",
         lambda r: -1.0 if r.roofline_ns is None else r.roofline_ns,
-        lambda r: _us(r.roofline_ns),
+        lambda r: format_us(r.roofline_ns),
         number=True,
         tip="max(FLOPs / peak, bytes / bandwidth) for the work and traffic the counters measured: "
         "what a perfect schedule of this kernel's instructions would take",
@@ -79,7 +75,7 @@ COLUMNS: tuple[Column[HeadroomRow], ...] = (
     Column(
         "Operator µs",
         lambda r: -1.0 if r.operator_ns is None else r.operator_ns,
-        lambda r: _us(r.operator_ns),
+        lambda r: format_us(r.operator_ns),
         number=True,
         tip="max(FLOPs / peak, minimal bytes / DRAM bandwidth) from the analytic cost of the fused "
         "Relax operators and their shapes: what the operators need, whatever the schedule",
@@ -226,7 +222,8 @@ class HeadroomPanel(QWidget):
             return
         if self.headroom is None:
             self.caption.setText("Computing the headroom list…")
-            self._latest.submit(lambda context: read_headroom(document), document)
+            session = self.selection.open_session()
+            self._latest.submit(lambda context: read_headroom(session), document)
 
     def _on_headroom(self, headroom: Headroom, document: ViewDocument) -> None:
         if document is not self.selection.document:
@@ -239,7 +236,7 @@ class HeadroomPanel(QWidget):
             self.table.setColumnWidth(column, chars * width)
         parts = [html.escape(headroom.summary(), quote=False)]
         notes = headroom.notes
-        if document.workspace is None:  # the CLI's "-w" means nothing in the window
+        if document.workspace_path is None:  # the CLI's "-w" means nothing in the window
             notes = [n for n in notes if not n.startswith("no workspace given")]
             notes.append(
                 "a report on its own: open the build's workspace with this report attached "

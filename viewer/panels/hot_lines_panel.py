@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.view import HotLine, Selection, hot_lines
+from kernelscope.core.view import HotLine, Selection, ViewDocument, hot_lines
 
 from ..code.delegates import BarDelegate
 from ..widgets.columns import fit_column
@@ -168,6 +168,10 @@ class HotLinesPanel(QWidget):
         self.ranking.setToolTip("Hottest lines, or the lines whose metric grew or shrank most")
         self.ranking.hide()
         self._changes: LineChanges | None = None
+        # one kernel's rankings (metric, kernel) -> rows, for the document they were made of
+        self._ranked: dict[tuple[str, str], list[Any]] = {}
+        self._ranked_of: ViewDocument | None = None
+        self._asked: tuple[ViewDocument, str, str] | None = None  # the ranking on its way
         self.caption = QLabel()
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -235,14 +239,32 @@ class HotLinesPanel(QWidget):
             self.caption.setText(f"Comparing lines by {metric}…")
             self._ranking.submit(changes, (metric, ranking == 1))
             return
+        kept = self._ranked.get((metric, name)) if name and document is self._ranked_of else None
+        if kept is not None:
+            self._ranking.cancel()
+            self._asked = None
+            self._on_ranked(kept, metric)
+            return
         self.caption.setText(f"Ranking lines by {metric}…")
-        self._ranking.submit(lambda context: hot_lines(document, metric, name), metric)
+        self._asked = (document, metric, name) if name else None
+        session = self.selection.open_session()
+        self._ranking.submit(lambda context: hot_lines(session, metric, name), metric)
+
+    def keep(self, document: ViewDocument, metric: str, kernel: str, rows: list[Any]) -> None:
+        """One kernel's ranking (by ``refresh`` or read ahead, ``warm_ahead``), shown from
+        here when it is asked for again."""
+        if document is not self._ranked_of:
+            self._ranked, self._ranked_of = {}, document
+        self._ranked[(metric, kernel)] = rows
 
     def _on_ranked(self, rows: list[Any], metric: str | tuple[str, bool]) -> None:
         if isinstance(metric, tuple):  # compare mode's regressions or improvements
             if self._changes is not None:
                 self.caption.setText(self._changes.show(self.table, rows, *metric))
             return
+        if self._asked is not None:
+            self.keep(*self._asked, rows)
+            self._asked = None
         document = self.selection.document
         tip = document.metric_description(metric) if document is not None else ""
         self.model.value_tip = tip

@@ -417,8 +417,7 @@ class KernelDbPanel(QWidget):
         """The document open in the window: its profile's mean times go beside the entries,
         its workspace's model is offered for coverage."""
         self._document = document
-        workspace = document.workspace if document is not None else None
-        self.coverage.set_workspace(workspace.path if workspace is not None else None)
+        self.coverage.set_workspace(document.workspace_path if document is not None else None)
         if self._loaded:
             self._read_times()
 

@@ -115,7 +115,8 @@ class RooflinePanel(QWidget):
             self._plots_job = load_plots(self.workers, self._on_plots, self._on_plots_failed)
         if self.roof is None:
             self.placeholder.setText("Placing the kernels on the roofline…")
-            self._latest.submit(lambda context: read_roofline(document), document)
+            session = self.selection.open_session()
+            self._latest.submit(lambda context: read_roofline(session), document)
         else:
             self._draw()
 

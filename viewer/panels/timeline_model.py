@@ -7,16 +7,8 @@ from PySide6.QtCore import QObject
 
 from kernelscope.core.timeline import Agreement, CallAgreement, Share, Timeline, TimelineCall
 
-from ..widgets.formatting import format_number
+from ..widgets.formatting import format_number, format_signed
 from ..widgets.rows_model import Column, RowsModel
-
-
-def _us(value: float | None) -> str:
-    return "" if value is None else f"{value:,.2f}"
-
-
-def _signed(value: float | None) -> str:
-    return "" if value is None else f"{value:+,.2f}"
 
 
 def _pct(share: float) -> str:
@@ -34,22 +26,22 @@ class CallsModel(RowsModel[TimelineCall]):
         super().__init__(
             [
                 Column("#", lambda c: c.index, lambda c: str(c.index)),
-                Column("Start µs", lambda c: c.start_us, lambda c: _us(c.start_us)),
+                Column("Start µs", lambda c: c.start_us, lambda c: format_number(c.start_us)),
                 Column(
                     "Time µs",
                     lambda c: c.duration_us,
-                    lambda c: _us(c.duration_us),
+                    lambda c: format_number(c.duration_us),
                     bar=lambda c: c.duration_us / self.peak if self.peak else 0.0,
                 ),
                 Column(
                     "ncu µs",
                     lambda c: self._ncu(c).ncu_us or 0.0,
-                    lambda c: _us(self._ncu(c).ncu_us),
+                    lambda c: format_number(self._ncu(c).ncu_us),
                 ),
                 Column(
                     "Δ µs",
                     lambda c: self._ncu(c).diff_us or 0.0,
-                    lambda c: _signed(self._ncu(c).diff_us),
+                    lambda c: format_signed(self._ncu(c).diff_us),
                 ),
                 Column("Share", lambda c: c.duration_us, lambda c: _pct(self._share(c))),
                 Column("Kernel", lambda c: c.name, lambda c: c.name, number=False),
@@ -95,9 +87,9 @@ class SharesModel(RowsModel[Share]):
             [
                 Column(what, lambda s: s.name, lambda s: s.name, number=False),
                 Column("Calls", lambda s: s.calls, lambda s: format_number(s.calls)),
-                Column("Total µs", lambda s: s.total_us, lambda s: _us(s.total_us)),
+                Column("Total µs", lambda s: s.total_us, lambda s: format_number(s.total_us)),
                 Column("Share", lambda s: s.share, lambda s: _pct(s.share), bar=lambda s: s.share),
-                Column("Mean µs", lambda s: s.mean_us, lambda s: _us(s.mean_us)),
+                Column("Mean µs", lambda s: s.mean_us, lambda s: format_number(s.mean_us)),
             ],
             parent,
         )

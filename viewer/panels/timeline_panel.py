@@ -47,6 +47,7 @@ from ..code.delegates import BarDelegate
 from ..dialogs.host_choice import THIS_MACHINE, HostStore
 from ..dialogs.profile_options import remembered_ncu_options
 from ..widgets.busy import BusyIndicator
+from ..widgets.formatting import format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
 from ..workers.jobs import Job, JobFn, Latest, Workers
 from ..workers.remote_jobs import (
@@ -343,14 +344,15 @@ class TimelinePanel(QWidget):
             how = f"CUDA events, median of {meta.get('repeat', '?')} passes on {meta.get('host')}"
             overhead = meta.get("event_overhead_us")
             if overhead is not None:
-                how += f", {overhead:.2f} µs event cost taken off each call"
+                how += f", {format_number(overhead)} µs event cost taken off each call"
         else:
             how = f"Nsight Systems {meta.get('nsys_version', '')}".rstrip()
         kernels = len({k for c in timeline.calls for k in c.kernels})
         text = (
             f"<b>{Path(timeline.origin).name}</b> on {timeline.device} ({how}): "
             f"{len(timeline.calls)} calls of {kernels} kernels, "
-            f"{timeline.kernel_time_us:,.1f} µs in kernels, {timeline.span_us:,.1f} µs span"
+            f"{format_number(timeline.kernel_time_us)} µs in kernels, "
+            f"{format_number(timeline.span_us)} µs span"
         )
         if timeline.source == "runner" and not all(meta.get("saturated", [True])):
             text += " — the GPU waited for the CPU in some passes: times include launch gaps"

@@ -31,6 +31,8 @@ from kernelscope.core.roofline import (
     relevant_precisions,
 )
 
+from .formatting import format_us
+
 pg.setConfigOptions(antialias=True)
 
 # the memory levels' colours, as kernelscope roofline --png draws them
@@ -366,11 +368,11 @@ def _tip(q: RooflinePoint, level: str, per_kernel: bool) -> str:
     lines = [
         who,
         f"{si(q.flops_per_s, 'FLOP/s')} at {intensity:.3g} FLOP/byte ({LEVEL_LABEL[level]})",
-        f"{q.duration_ns / 1000:.1f} µs, {100 * q.share:.1f}% of the model's time",
+        f"{format_us(q.duration_ns)} µs, {100 * q.share:.1f}% of the model's time",
         f"bound by {q.bound}",
     ]
     if q.roofline_time_ns:
-        lines.append(f"roofline time {q.roofline_time_ns / 1000:.1f} µs")
+        lines.append(f"roofline time {format_us(q.roofline_time_ns)} µs")
     return "\n".join(lines)
 
 

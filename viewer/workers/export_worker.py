@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.view import ViewDocument, read_export_facts
+from kernelscope.core.view import ProfileSession, read_export_facts
 
 if TYPE_CHECKING:  # core.kernel_db (sqlite-utils) is imported by the first export's jobs
     from kernelscope.core.kernel_db import ExportReport, ProfileFacts
@@ -50,16 +50,18 @@ class ExportController(QObject):
 
     def start(
         self,
-        document: ViewDocument | None,
+        session: ProfileSession | None,
         db: Path,
         kernels: list[str] | None,
         options: ExportOptions | None = None,
     ) -> bool:
-        """Export these kernels (all when None or empty) of the document's workspace into
-        ``db``. False, with ``failed`` telling why, when there is nothing to export."""
+        """Export these kernels (all when None or empty) of the workspace of the document
+        ``session`` reads into ``db``. False, with ``failed`` telling why, when there is
+        nothing to export."""
         if self._job is not None:
             return False
-        if document is None or document.workspace is None:
+        document = session.document if session is not None else None
+        if session is None or document is None or document.workspace_path is None:
             self.failed.emit(
                 "Nothing to export",
                 KernelscopeError(
@@ -69,7 +71,7 @@ class ExportController(QObject):
                 ),
             )
             return False
-        known = {k.name for k in document.workspace.manifest.kernels}
+        known = set(document.workspace_kernels)
         chosen = [k for k in kernels or [] if k in known]
         if kernels and not chosen:
             self.failed.emit(
@@ -80,10 +82,10 @@ class ExportController(QObject):
                 ),
             )
             return False
-        workspace = document.workspace.path
+        workspace = document.workspace_path
 
         def facts(context: JobContext) -> ProfileFacts:
-            return read_export_facts(document, chosen or None)
+            return read_export_facts(session, chosen or None)
 
         job = self._workers.start("document", facts, "reading export facts")
         self._run(job)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kernelscope.core.view import ViewDocument, open_document
+from kernelscope.core.view import ProfileSession, open_document
 
 from .jobs import JobContext, JobFn
 
 
 def open_job(paths: list[Path]) -> JobFn:
-    def run(context: JobContext) -> ViewDocument:
+    def run(context: JobContext) -> ProfileSession:
         return open_document(paths, read_in_child=True, cancel=context.cancel, first=context.send)
 
     return run

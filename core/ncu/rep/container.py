@@ -10,8 +10,9 @@ payload size, 7 range results) and a payload of size-prefixed protobuf 2 message
 one launch, decoded by ``decoded``). The message definitions ship with Nsight Compute
 (``extras/FileFormat``). Decoded here:
 
-* ``ProfileSource``: 1 module id, 8 embedded files (1 path, 2 text), 9 functions (1 name,
-  2 address); a later entry with the same module id adds functions.
+* ``ProfileSource``: 1 module id, 4 the module's cubin (an ELF file), 8 embedded files
+  (1 path, 2 text), 9 functions (1 name, 2 address); a later entry with the same module id
+  adds functions.
 
 What was not seen in a real report (another container version, several string tables or
 ranges, a compressed ``.ncu-repz``) raises ``Unsupported``.
@@ -43,6 +44,7 @@ class SourceModule:
 
     files: dict[str, str]
     functions: frozenset[tuple[str, int]]  # (name, load address)
+    cubin_at: tuple[int, int] | None = None  # (offset, size) of its cubin in the file
 
     @property
     def addresses(self) -> frozenset[int]:
@@ -214,25 +216,41 @@ class ReportFile:
         functions resolved since) are one module."""
         if self._modules is None:
             merged: dict[int | None, tuple[dict[str, str], set[tuple[str, int]]]] = {}
+            cubins: dict[int | None, tuple[int, int]] = {}
             for entry in self._sources:
                 if entry.size:
-                    ident, files, functions = self._module(entry)
+                    ident, files, functions, cubin = self._module(entry)
                     known = merged.setdefault(ident, ({}, set()))
                     for path, body in files.items():
                         if body or path not in known[0]:
                             known[0][path] = body
                     known[1].update(functions)
-            self._modules = [SourceModule(f, frozenset(fn)) for f, fn in merged.values()]
+                    if cubin is not None:
+                        cubins.setdefault(ident, cubin)
+            self._modules = [
+                SourceModule(f, frozenset(fn), cubins.get(ident))
+                for ident, (f, fn) in merged.items()
+            ]
         return self._modules
 
-    def _module(self, entry: _Entry) -> tuple[int | None, dict[str, str], set[tuple[str, int]]]:
+    def cubin(self, module: int) -> bytes | None:
+        """The cubin of module ``module`` (an index into ``modules``) as the report holds it."""
+        at = self.modules[module].cubin_at
+        return self._read(at[0], at[1]) if at is not None else None
+
+    def _module(
+        self, entry: _Entry
+    ) -> tuple[int | None, dict[str, str], set[tuple[str, int]], tuple[int, int] | None]:
         buf = self._bytes(entry)
+        cubin: tuple[int, int] | None = None
         ident: int | None = None
         files: dict[str, str] = {}
         functions: set[tuple[str, int]] = set()
         for field, wire, v in fields(buf):
             if field == 1 and wire == 0:
                 ident = v
+            elif field == 4 and wire == 2:
+                cubin = (entry.offset + v[0], v[1] - v[0])
             elif field == 8 and wire == 2:
                 for f2, w2, file in fields(buf, *v):
                     if f2 != 1 or w2 != 2:
@@ -247,7 +265,7 @@ class ReportFile:
                     parts = dict((f3, x) for f3, _, x in fields(buf, *fn))
                     if isinstance(parts.get(1), tuple) and isinstance(parts.get(2), int):
                         functions.add((text(buf, parts[1]), parts[2]))
-        return ident, files, functions
+        return ident, files, functions, cubin
 
     def module_of(self, function_start: int | None) -> int | None:
         """The index of the one module that has a function at this address, else None."""
