@@ -188,3 +188,20 @@ def test_a_report_shown_while_it_is_read_gets_nvidias_metric_descriptions(
         cached.metric_description(n) for n in names
     ]
     assert any(read.metric_description(n) != metric_description(n, {}) for n in names)
+
+
+def test_a_report_shown_while_it_is_read_is_decoded_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The window's profile of a report the child reads takes the first look's launches (the
+    kernel list) instead of walking every launch again: ~2 ms a launch, a second of a
+    500-launch report before the kernel list shows; the child finds them in the cache."""
+    from kernelscope.core.ncu import Profile
+    from kernelscope.core.ncu.cache import ProfileCache, content_key
+
+    monkeypatch.setenv("KERNELSCOPE_CACHE_DIR", str(tmp_path))
+    glance = Profile.open(REPORT, first_look=True)
+    profile = Profile.open(REPORT, await_child=lambda part: None, looked=glance)
+    assert profile.launches == glance.launches
+    assert profile._loader._reader is None  # the file was not opened a second time
+    assert ProfileCache(content_key([REPORT])).load("launches")[0] == glance.launches

@@ -194,6 +194,36 @@ def test_a_kernels_launches_are_combined_once_and_cached(
     assert (expected["mean_kernel"][0].inlined is not None) == with_workspace
 
 
+@pytest.mark.parametrize("with_workspace", [False, True])
+def test_what_a_profile_forgets_comes_back_the_same_from_the_cache(
+    tmp_path: Path, cache_dir: Path, with_workspace: bool
+) -> None:
+    """``forget`` (the child that fills the cache keeps nothing per launch, so its memory
+    does not grow with a report's launches): what is asked for again comes from the cache,
+    the same as before it forgot, the workspace's header frames included."""
+    pairs = Path(__file__).parent / "data" / "compare"
+    ws = Workspace.open(pairs / "cnn3_b8.kscope") if with_workspace else None
+    copy = tmp_path / "3passes.ncu-rep"
+    shutil.copyfile(pairs / "cnn3_b8_3passes.ncu-rep", copy)
+    profile = Profile.open(copy, workspace=ws)
+    names = [k.name for k in profile.kernels()]
+    firsts = {n: profile.kernel(n).launches[0].id for n in names}
+    before = {
+        n: (profile.instructions(n), profile.lines(n), profile.launch_instructions(firsts[n]))
+        for n in names
+    }
+    details = [profile.launch_metrics(x.id) for x in profile.launches]
+    profile.forget()
+    assert not profile._tables and not profile._combined and not profile._launch_metrics
+    copy.write_bytes(b"")  # from here on nothing can be read from the report
+    for name in names:
+        table, lines, first = before[name]
+        _same_table(table, profile.instructions(name))
+        assert profile.lines(name) == lines
+        _same_table(first, profile.launch_instructions(firsts[name]))
+    assert [profile.launch_metrics(x.id) for x in profile.launches] == details
+
+
 def test_a_launch_without_instruction_data_is_remembered(tmp_path: Path, cache_dir: Path) -> None:
     """A report without SourceCounters: the second open knows there is nothing to read."""
     copy = tmp_path / "nosource.ncu-rep"

@@ -145,6 +145,8 @@ def test_a_first_look_gives_the_kernel_list_a_full_read_gives(report: Path) -> N
     full = Profile.open(report, use_cache=False)
     glance = Profile.open(report, first_look=True)
     assert glance._cache is None
+    # the totals were decoded with the kernel list, each launch's message read once
+    assert len(glance._loader.reader._totals) == len(glance.launches)
     first_look, read = document_from_profile(glance).document, document_from_profile(full).document
     assert first_look.summaries == read.summaries
     assert first_look.line_metric_names == read.line_metric_names

@@ -95,6 +95,8 @@ def test_the_welcome_page_paints_without_the_other_commands_or_heavy_libraries(
     loaded = _loaded_at_first_paint(tmp_path)
     assert "kernelscope.viewer.panels.welcome" in loaded
     assert not LATER & {m.split(".")[0] for m in loaded}
+    # numpy (~0.1 s) loads with the first instruction table: a report's or a workspace's
+    assert "numpy" not in loaded
     assert not LATER_OURS & loaded
 
 

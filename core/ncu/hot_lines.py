@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 
-from . import aggregate as agg
 from .records import HotLine, InstructionTable, LineMetrics, Location
 
 # A file's lines (None when its text is unknown), by recorded path.
@@ -28,7 +27,9 @@ def rank_lines(
 ) -> list[HotLine]:
     """The ``top`` lines with the most ``metric`` over (kernel name, its instruction table)
     pairs, descending; ties by kernel, file, line. Lines where the metric is 0 are left out."""
-    import numpy as np
+    import numpy as np  # these two not at the window's start-up, which imports this module
+
+    from . import aggregate as agg
 
     entries: list[tuple[str, Location, LineMetrics, InstructionTable]] = []
     grand = 0.0

@@ -125,12 +125,15 @@ class Profile:
         use_cache: bool = True,
         first_look: bool = False,
         await_child: Callable[[str], None] | None = None,
+        looked: Profile | None = None,
     ) -> Profile:
         """``first_look``: a report's kernel list and per-instruction numbers without line
         data, decoded from the file alone (cached nowhere, never NVIDIA's reader), for a
         kernel list that shows at once. ``await_child(part)``: another process (a child
         reading the report) fills the cache; this one never loads NVIDIA's reader and calls
-        ``await_child`` with the cache part it misses, to wait for it (``view.prefill``)."""
+        ``await_child`` with the cache part it misses, to wait for it (``view.prefill``).
+        ``looked``: a first look at the same files, whose launches are taken (when the cache
+        lacks them) instead of decoded a second time."""
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
@@ -157,6 +160,10 @@ class Profile:
             else _CsvLoader(files)
         )
         cached = cache.load("launches") if cache else None
+        if cached is None and looked is not None:
+            cached = looked.launches, looked.session, looked.warnings
+            if cache:
+                cache.store("launches", cached)
         if cached is not None:
             launches, session, warnings = cached
         else:
@@ -314,6 +321,16 @@ class Profile:
         for i in new:  # workspace-dependent: added after the cache, never stored in it (once)
             if self._with_inline_frames(self.launch(i), self._tables[i]):
                 self._framed.add(i)
+
+    def forget(self) -> None:
+        """Drop the launches' tables, the kernels' combined tables and the Details kept in
+        memory (~0.3 MB a ``--set full`` launch): what a process that fills the cache
+        (``view.prefill``) does once it stored them. What is asked for again comes from the
+        cache (or is read again when there is none)."""
+        self._tables.clear()
+        self._combined.clear()
+        self._framed.clear()
+        self._launch_metrics.clear()
 
     def instructions(self, kernel: str, launch: int | None = None) -> InstructionTable | None:
         """Per-instruction metrics of a kernel, its launches combined (or one launch); kept,
@@ -602,7 +619,7 @@ class _ReportLoader(_Loader):
         return self._reader
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
-        launches = self.reader.launches()
+        launches = self.reader.launches(totals=not self._lines)  # a first look's totals
         session: dict[str, str] = {}
         if launches and launches[0].device_name:
             session["display_name"] = launches[0].device_name

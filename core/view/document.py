@@ -29,8 +29,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from ..ncu import (
     InstructionTable,
     KernelSummary,
@@ -148,6 +146,8 @@ class KernelView:
     def count_table(self) -> InstructionTable:
         """The instructions as a table with one metric, ``SASS_COUNT`` (1 each), at their line
         in the kernel's own file: what ranks lines by instruction count."""
+        import numpy as np  # not at start-up: the window's first paint needs none
+
         frames = [insn.kernel_line for insn in self.instructions]
         return InstructionTable(
             offsets=np.array([insn.offset for insn in self.instructions], dtype=np.int64),

@@ -14,8 +14,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
-import numpy as np
-
 from ..errors import KernelscopeError
 from ..ncu import KERNEL_METRICS, REPORT_SUFFIX, InstructionTable, KernelSummary, Profile
 from ..ncu.metrics import (
@@ -180,6 +178,8 @@ def _counts(table: InstructionTable, offsets: Sequence[int]) -> list[Metrics]:
     out: list[Metrics] = [{} for _ in offsets]
     if not len(table) or not keys:
         return out
+    import numpy as np  # not at start-up: a table is there, so numpy is loaded already
+
     wanted = np.asarray(offsets, dtype=np.int64)
     rows = np.minimum(np.searchsorted(table.offsets, wanted), len(table) - 1)
     found = table.offsets[rows] == wanted

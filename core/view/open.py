@@ -110,7 +110,7 @@ def _progressively(
     reads the rest into the cache; returns when the child is done."""
     glance = Profile.open(report, workspace=workspace, first_look=True)
     child = ChildReader(report, workspace=workspace.path if workspace else None, cancel=cancel)
-    profile = Profile.open(report, workspace=workspace, await_child=child.wait_part)
+    profile = Profile.open(report, workspace=workspace, await_child=child.wait_part, looked=glance)
     session = document_from_profile(
         profile, workspace, summary_profile=glance, before_load=child.wait_kernel
     )

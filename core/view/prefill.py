@@ -46,6 +46,9 @@ WORKSPACE_VIEWS = "views over a workspace"
 # kernel (the message) has all its view needs.
 TABLES_READY = "tables-ready"
 KERNEL_READY = "kernel-ready"
+# Launches read into the cache between two ``Profile.forget``: the child's memory then grows
+# by ~0.05 MB a launch, not ~0.4 MB (a 500-launch ``--set full`` report: 330 MB, not 470).
+_BATCH = 64
 
 
 def is_cached(report: str | os.PathLike[str], *, over_workspace: bool = False) -> bool:
@@ -76,16 +79,22 @@ def fill_cache(
     # the hottest kernel first: the one a window selects when the report opens
     kernels = sorted(profile.kernels(), key=lambda k: -(k.duration_ns or 0.0))
     count = len(kernels)
+    ids = [x.id for x in profile.launches]
     for i, kernel in enumerate(kernels):
         progress("read", i / max(count, 1), f"reading {kernel.name}")
         kernel_from_profile(profile, kernel.name, ws)  # its line data, SASS and sources
         progress(KERNEL_READY, None, kernel.name)
+        profile.forget()  # what is stored is not kept: memory stays flat with launches
         if i == 0:
-            profile.prefetch([x.id for x in profile.launches])  # every launch's line data
+            for k in range(0, len(ids), _BATCH):  # every launch's line data
+                profile.prefetch(ids[k : k + _BATCH])
+                profile.forget()
             progress(TABLES_READY, None, "line data read")
-    for launch in profile.launches:
-        progress("read", None, f"reading the Details of launch {launch.id}")
-        profile.launch_metrics(launch.id)  # the Details view and the roofline
+    for k, launch_id in enumerate(ids):
+        progress("read", None, f"reading the Details of launch {launch_id}")
+        profile.launch_metrics(launch_id)  # the Details view and the roofline
+        if k % _BATCH == _BATCH - 1:
+            profile.forget()
     cache = ProfileCache(content_key([path]))
     if cache.load(COMPLETE) != ALL_VIEWS:  # a read over a workspace narrows nothing
         cache.store(COMPLETE, ALL_VIEWS if ws is None else WORKSPACE_VIEWS)

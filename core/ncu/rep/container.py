@@ -20,10 +20,7 @@ ranges, a compressed ``.ncu-repz``) raises ``Unsupported``.
 
 from __future__ import annotations
 
-import contextlib
-import mmap
 import os
-import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,28 +53,47 @@ class SourceModule:
 
 class ReportFile:
     """An ``.ncu-rep`` opened without ncu_report. Launches are numbered in file order, which is
-    ncu_report's order for the single-range reports this reads (others are Unsupported)."""
+    ncu_report's order for the single-range reports this reads (others are Unsupported).
+
+    The file is read with ``os.pread``, piece by piece, never mapped: a mapped report's pages
+    count in the reading process's resident memory once touched (all of it after a walk over
+    every launch: 550 MB for a 500-launch ``--set full`` report), read ones stay in the
+    system's page cache only."""
 
     def __init__(self, path: str | os.PathLike[str]) -> None:
         self.path = Path(path)
-        with open(self.path, "rb") as f:
-            try:
-                self._map: mmap.mmap | bytes = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
-            except ValueError:  # an empty file cannot be mapped
-                self._map = b""
+        self._fd: int | None = os.open(self.path, os.O_RDONLY)
+        try:
+            self._size = os.fstat(self._fd).st_size
+        except OSError:
+            self.close()
+            raise
         self._table = b""  # the string table: metric names, decoded on first use
         self._names: list[str] | None = None
         self._ids: dict[str, int] | None = None
         self._results: list[_Entry] = []
         self._sources: list[_Entry] = []
         self._modules: list[SourceModule] | None = None
-        self._index()
+        try:
+            self._index()
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
-        """Unmap the file (left to the garbage collector while decoded launches use it)."""
-        if isinstance(self._map, mmap.mmap):
-            with contextlib.suppress(BufferError):
-                self._map.close()
+        """Close the file (decoded launches keep their own copy of their bytes)."""
+        fd, self._fd = getattr(self, "_fd", None), None  # None: os.open failed in __init__
+        if fd is not None:
+            os.close(fd)
+
+    def __del__(self) -> None:
+        self.close()
+
+    def _read(self, offset: int, size: int) -> bytes:
+        """``size`` bytes from ``offset`` (fewer at the end of the file)."""
+        if self._fd is None:
+            raise ValueError(f"{self.path}: read after close")
+        return os.pread(self._fd, size, offset)
 
     def __enter__(self) -> ReportFile:
         return self
@@ -111,43 +127,54 @@ class ReportFile:
         resolving sources, merging or cutting reports) changes the modules, the block
         headers or the results' sizes. Not seen: an edit inside a result's metrics that
         keeps its size, which only a byte editor makes."""
-        data = self._map
-        update(len(data).to_bytes(8, "little"))
-        view = memoryview(data)
+        update(self._size.to_bytes(8, "little"))
         at = 0
         for entry in self._results:
-            update(view[at : entry.offset])
+            self._feed(update, at, entry.offset)
             update(entry.size.to_bytes(8, "little"))
             if entry.size <= 2 * _EDGE:
-                update(view[entry.offset : entry.offset + entry.size])
+                update(self._read(entry.offset, entry.size))
             else:
-                update(view[entry.offset : entry.offset + _EDGE])
-                update(view[entry.offset + entry.size - _EDGE : entry.offset + entry.size])
+                update(self._read(entry.offset, _EDGE))
+                update(self._read(entry.offset + entry.size - _EDGE, _EDGE))
             at = entry.offset + entry.size
-        update(view[at:])
-        view.release()
+        self._feed(update, at, self._size)
+
+    def _feed(self, update: Callable[[bytes | memoryview], object], start: int, end: int) -> None:
+        """The bytes from ``start`` to ``end`` fed to ``update`` in pieces of at most 1 MB."""
+        while start < end:
+            piece = self._read(start, min(end - start, 1 << 20))
+            if not piece:
+                return
+            update(piece)
+            start += len(piece)
 
     def __len__(self) -> int:
         """Launches, complete or not (a truncated report's last ones are cut)."""
         return len(self._results)
 
+    def _u32(self, offset: int) -> int:
+        """The little-endian uint32 at ``offset`` (the caller checked it is in the file)."""
+        return int.from_bytes(self._read(offset, 4), "little")
+
     def _index(self) -> None:
-        data = self._map
-        size = len(data)
-        if data[:4] != MAGIC:
+        size = self._size
+        if self._read(0, 4) != MAGIC:
             raise Unsupported("no NVR magic (a compressed or foreign file)")
-        (header_size,) = struct.unpack_from("<I", data, 4)
-        header = bytes(data[8 : 8 + header_size])
+        if size < 8:
+            raise Unsupported("a file header cut short")
+        header_size = self._u32(4)
+        header = self._read(8, header_size)
         version = dict((f, v) for f, w, v in fields(header) if w == 0).get(1)
         if version != VERSION:
             raise Unsupported(f"report format version {version}")
         off = 8 + header_size
         seen: bytes | None = None
         while off + 4 <= size:
-            (n,) = struct.unpack_from("<I", data, off)
+            n = self._u32(off)
             if off + 4 + n > size:
                 break  # a cut block header: a truncated report
-            block = bytes(data[off + 4 : off + 4 + n])
+            block = self._read(off + 4, n)
             off += 4 + n
             counts = {1: 0, 2: 0, 5: 0}
             for field, wire, v in fields(block):
@@ -165,7 +192,7 @@ class ReportFile:
             payload_end = min(off + counts[5], size)
             for k in range(counts[1] + counts[2]):
                 whole = entry + 4 <= payload_end
-                length = struct.unpack_from("<I", data, entry)[0] if whole else 0
+                length = self._u32(entry) if whole else 0
                 complete = whole and entry + 4 + length <= payload_end
                 item = _Entry(entry + 4, length if complete else 0)
                 (self._sources if k < counts[1] else self._results).append(item)
@@ -173,13 +200,14 @@ class ReportFile:
             off += counts[5]
 
     def result(self, i: int) -> bytes | None:
-        """Launch ``i``'s ``ProfileResult`` message, a copy (indexing bytes is twice as fast
-        as a memoryview); None when the file does not hold all of it (a truncated report)."""
+        """Launch ``i``'s ``ProfileResult`` message, read from the file (bytes: indexing
+        them is twice as fast as a memoryview); None when the file does not hold all of it
+        (a truncated report)."""
         entry = self._results[i]
         return self._bytes(entry) if entry.size else None
 
     def _bytes(self, entry: _Entry) -> bytes:
-        return bytes(self._map[entry.offset : entry.offset + entry.size])
+        return self._read(entry.offset, entry.size)
 
     # ---- modules ---------------------------------------------------------------------------
     @property
@@ -208,7 +236,7 @@ class ReportFile:
     def cubin(self, module: int) -> bytes | None:
         """The cubin of module ``module`` (an index into ``modules``) as the report holds it."""
         at = self.modules[module].cubin_at
-        return bytes(self._map[at[0] : at[0] + at[1]]) if at is not None else None
+        return self._read(at[0], at[1]) if at is not None else None
 
     def _module(
         self, entry: _Entry
