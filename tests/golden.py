@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import difflib
 import os
-from pathlib import Path
 
 import pytest
+from paths_support import DATA
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = DATA / "golden"
 UPDATE = "KERNELSCOPE_UPDATE_GOLDEN"
 
 
