@@ -15,8 +15,8 @@ read from the source with ``ast``:
   function a package exports under its module's name from that module);
 * every module inside ``core/`` and ``viewer/`` reaches its own package relatively.
 
-(``tests/test_cli_imports.py`` keeps ``cli.COMMANDS`` true: which module registers which
-command.) Nothing here writes into the checkout: it may be read-only.
+(``tests/architecture/test_cli_imports.py`` keeps ``cli.COMMANDS`` true: which module registers
+which command.) Nothing here writes into the checkout: it may be read-only.
 """
 
 from __future__ import annotations

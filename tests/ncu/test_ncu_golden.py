@@ -4,7 +4,7 @@ as text and compared with ``tests/data/golden/*.txt``.
 A mismatch prints a unified diff (expected -> actual). When a change is intended, regenerate
 the files and review their diff in git::
 
-    KERNELSCOPE_UPDATE_GOLDEN=1 python -m pytest tests/test_ncu_golden.py
+    KERNELSCOPE_UPDATE_GOLDEN=1 python -m pytest tests/ncu/test_ncu_golden.py
 """
 
 from __future__ import annotations
