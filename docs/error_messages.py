@@ -4,7 +4,7 @@ with the parts filled in at run time written as ``…``.
 
     python docs/error_messages.py     # print them all: message, then hint, per line pair
 
-docs/troubleshooting.md quotes messages in this form; tests/test_docs_troubleshooting.py
+docs/troubleshooting.md quotes messages in this form; tests/docs/test_docs_troubleshooting.py
 checks that each one it lists is still raised somewhere.
 """
 

@@ -21,7 +21,7 @@ HEADER = """\
 # Command-line reference
 
 Generated from kernelscope's argument parser by `python docs/make_cli_reference.py`; do not
-edit by hand (`tests/test_docs_cli.py` fails when this file is stale). `kernelscope PATH`
+edit by hand (`tests/docs/test_docs_cli.py` fails when this file is stale). `kernelscope PATH`
 with no command opens the window on PATH (the `gui` command), and `kernelscope` alone opens
 it on its welcome page. Commands that list things take `--json`. Errors are printed as
 `kernelscope: error: MESSAGE` with a `hint:` line and exit with status 1 (130 when

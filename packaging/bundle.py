@@ -1,5 +1,6 @@
 """What the frozen app carries and what it leaves out: read by kernelscope.spec (PyInstaller)
-and by build.sh (the .deb's dependencies), and checked by tests/test_packaging.py.
+and by build.sh (the .deb's dependencies), and checked by
+tests/packaging/test_packaging_bundle.py.
 
 The app needs: kernelscope, TVM's compiler (libtvm_compiler.so and its Python package, as
 source because TVMScript reads function sources), the NVIDIA compiler wheels (nvcc, cicc,

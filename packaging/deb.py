@@ -21,7 +21,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 RESOURCES = HERE.parent / "resources"
-# The AppStream id, the metainfo's <id> (tests/test_packaging_desktop.py checks they agree)
+# The AppStream id, the metainfo's <id> (tests/packaging/test_packaging_desktop.py checks that
+# they agree)
 APP_ID = "io.github.kernelscope.kernelscope"
 PREFIX = Path("opt/kernelscope")
 

@@ -1,4 +1,4 @@
-"""A child process for tests/test_process.py (``python -m child_probe WHAT``, with tests/ on
+"""A child process for tests/process/test_process.py (``python -m child_probe WHAT``, with tests/ on
 PYTHONPATH): reports progress, prints, then does WHAT."""
 
 import json

@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from paths_support import DATA
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 # Viewer fixtures (make_window, the Qt leak guard); Qt is imported only by the tests using it.
 pytest_plugins = ["viewer_support"]
 
-DATA = Path(__file__).parent / "data"
 MODELS = DATA / "models"
 H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 

@@ -8,10 +8,10 @@ import shutil
 from pathlib import Path
 
 from ncu_support import MLP
+from paths_support import DATA
 
 from kernelscope.core.workspace import Workspace
 
-DATA = Path(__file__).parent / "data"
 WS_MLP = DATA / "ws_mlp"
 WS_OPS = DATA / "ws_ops" / "mlp"
 REPORT = MLP / "mlp.ncu-rep"

@@ -3,18 +3,18 @@
 On a mismatch the test fails with a unified diff. After a deliberate change, rewrite the
 expected files and review them with ``git diff``:
 
-    KERNELSCOPE_UPDATE_GOLDEN=1 python -m pytest tests/test_nvdisasm.py
+    KERNELSCOPE_UPDATE_GOLDEN=1 python -m pytest tests/tvm_build/test_nvdisasm.py
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-from pathlib import Path
 
 import pytest
+from paths_support import DATA
 
-GOLDEN = Path(__file__).parent / "data" / "golden"
+GOLDEN = DATA / "golden"
 UPDATE = "KERNELSCOPE_UPDATE_GOLDEN"
 
 

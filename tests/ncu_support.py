@@ -8,15 +8,17 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from paths_support import DATA
+
 from kernelscope.core.workspace import MANIFEST, KernelInfo, Manifest
 
-NCU = Path(__file__).parent / "data" / "ncu"
-BAD = Path(__file__).parent / "data" / "bad"
+NCU = DATA / "ncu"
+BAD = DATA / "bad"
 MLP = NCU / "mlp"
 CNN = NCU / "cnn"
 SMALL = NCU / "small"
 # The mlp fixture's split kernel files, as the hand-made workspace tests/data/ws_mlp holds them.
-MLP_KERNELS = Path(__file__).parent / "data" / "ws_mlp" / "src" / "kernels"
+MLP_KERNELS = DATA / "ws_mlp" / "src" / "kernels"
 
 MLP_CSVS = [MLP / f for f in ("details.csv", "raw.csv", "session.csv", "source_sass.csv")] + [
     MLP / "source_cuda_sass.csv",

@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from paths_support import DATA
 
-WORKSPACE = Path(__file__).parent / "data" / "ws_mlp"
+WORKSPACE = DATA / "ws_mlp"
 QT_FIXTURES = {"qapp", "qtbot", "qtmodeltester", "make_window"}
 WAIT_MS = 120_000
 

@@ -31,7 +31,7 @@ COMMAND_MODULES = (
     "nnfusion",
     "environment",
 )
-# Which module registers each command (tests/test_cli_imports.py keeps this true).
+# Which module registers each command (tests/architecture/test_cli_imports.py keeps this true).
 COMMANDS = {
     "build": "build",
     "tune": "tune",

@@ -7,8 +7,8 @@ list that drifts with each Qt release, this module walks the ELF ``NEEDED`` entr
 installed PySide6's platform plugins (and the Qt libraries they pull in, through their
 ``RUNPATH``), and asks the dynamic loader's cache which of the libraries outside PySide6 are
 there. ``DEBIAN_PACKAGES`` names the Debian/Ubuntu package of each such library;
-tests/test_setup_qt_runtime.py checks it against the installed PySide6 and, where a library
-is installed, against ``dpkg -S``.
+tests/packaging/test_setup_qt_runtime.py checks it against the installed PySide6 and, where a
+library is installed, against ``dpkg -S``.
 
 No Qt import: PySide6 is located with ``importlib.util.find_spec``, which does not load it.
 """

@@ -3,7 +3,7 @@
 
 * the GPU for ``-fproduct_name``: the one the rows' times were measured on. NNFusion reads a
   row's time only under that name; a row without one counts as 10 µs. What it does with the
-  times (checked with the real NNFusion, tests/test_nnfusion_real.py): its kernel selection
+  times (checked with the real NNFusion, tests/nnfusion/test_nnfusion_real.py): its kernel selection
   takes the *first* External row of an identifier (SQLite's rowid order) whatever the times;
   only block fusion ranks rows, when kernels that run side by side need more than 4 x 80
   blocks: it re-fetches each and takes the row with the smallest time x resource, and uses

@@ -14,7 +14,7 @@ answers) is the workspace's, and is read from it:
 
 File names are the report's (``recorded_name``: the embedded file the workspace's path
 ends like). Where any of this does not hold, ``kernel_lines`` answers None and the caller
-asks NVIDIA's reader. ``tests/test_build_lines.py`` checks the answers against
+asks NVIDIA's reader. ``tests/ncu/test_build_lines.py`` checks the answers against
 ``ncu_report``'s for every instruction of real reports.
 """
 

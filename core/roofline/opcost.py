@@ -1,7 +1,7 @@
 """What a TVM operator costs by itself: floating-point operations and the minimal bytes, from
 the Relax operators, attributes and shapes a workspace's manifest records for each kernel.
 
-Conventions (hand-checkable, see tests/test_roofline_opcost.py):
+Conventions (hand-checkable, see tests/roofline/test_roofline_opcost.py):
 
 * a multiply-add is 2 FLOPs; ``matmul`` of ``[..., M, K] @ [..., K, N]`` is ``2·M·N·K`` per
   batch element of the (broadcast) output;

@@ -8,7 +8,7 @@ needs ~20 numbers per launch, the Source view's numbers ~40 instanced metrics. D
 straight from the file costs ~1 ms per launch and no memory that stays.
 
 The field numbers decoded (from the message definitions in Nsight Compute's
-``extras/FileFormat``; ``tests/test_report_format.py`` checks every value against
+``extras/FileFormat``; ``tests/ncu/test_report_format.py`` checks every value against
 ``ncu_report`` on every report in ``tests/data``):
 
 * ``ProfileResult``: 5 mangled name, 6 function name, 7 demangled name, 13 metrics

@@ -2,7 +2,7 @@
 
 Two readers answer it: ``decoded.DecodedLaunch`` decodes the launch straight from the file
 (~1-3 ms a launch, nothing kept), ``nvidia.NvidiaLaunch`` asks NVIDIA's ``ncu_report``. Both
-give the same answers (``tests/test_report_format.py`` checks every value on every report in
+give the same answers (``tests/ncu/test_report_format.py`` checks every value on every report in
 tests/data); ``report.ReportReader`` picks one per launch and works on this interface only.
 
 ``ReportLaunch`` is what both answer: names, launch-level metrics, per-instruction metrics,

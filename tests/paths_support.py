@@ -1,0 +1,10 @@
+"""Where the tests' own files are, for test modules at any depth under tests/ (they sit in one
+folder per feature): the repository, tests/ (on ``sys.path``, see conftest.py) and tests/data."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+DATA = TESTS / "data"

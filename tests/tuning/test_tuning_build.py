@@ -1,0 +1,103 @@
+"""``build --tuning-db``: records applied exactly as TVM's compile_relax applies them, the
+manifest saying which kernels came from a record, and the databases that must be refused."""
+
+from __future__ import annotations
+
+import runpy
+import shutil
+from pathlib import Path
+
+import pytest
+from paths_support import DATA
+
+from kernelscope.core.build import BuildRequest, build_model, plan_build
+from kernelscope.core.errors import KernelscopeError
+
+MODELS = DATA / "models"
+STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # written by TVM's tune_relax (make_stock_db.py)
+
+
+@pytest.fixture(scope="module")
+def tuned_ws(tmp_path_factory: pytest.TempPathFactory) -> object:
+    out = tmp_path_factory.mktemp("tuned") / "mlp.kscope"
+    return build_model(BuildRequest(model=MODELS / "tiny_mlp.py", output=out, tuning_db=STOCK_DB))
+
+
+@pytest.mark.slow
+def test_a_stock_tvm_database_applies_and_the_manifest_says_which_kernels(tuned_ws: object) -> None:
+    manifest = tuned_ws.manifest  # type: ignore[attr-defined]
+    tuned = {k.primfunc: k.tuned for k in manifest.kernels}
+    assert tuned["fused_matmul_add_relu"] is not None
+    assert tuned["fused_matmul_add_relu"].trials >= 1
+    assert tuned["fused_matmul_add_relu"].best_us == pytest.approx(96.0)
+    assert tuned["softmax"] is None  # no record: the default schedule
+    assert manifest.tuning_db == str(STOCK_DB.resolve())
+
+
+@pytest.mark.slow
+def test_kernels_equal_compile_relax_with_the_same_database(tuned_ws: object) -> None:
+    from tvm.s_tir import meta_schedule as ms
+
+    from kernelscope.core.build import records
+    from kernelscope.core.build.pipeline import _cuda_source
+
+    mod = runpy.run_path(str(MODELS / "tiny_mlp.py"))["mod"]
+    database = ms.database.JSONDatabase(work_dir=str(STOCK_DB))
+    stock = ms.relax_integration.compile_relax(database, mod, records.cuda_target("sm_90"), None)
+    ours = (tuned_ws.path / "src" / "tvm_kernels.cu").read_text()  # type: ignore[attr-defined]
+    assert _cuda_source(stock) == ours
+    untuned = ms.relax_integration.compile_relax(
+        ms.database.MemoryDatabase(), mod, records.cuda_target("sm_90"), None
+    )
+    assert _cuda_source(untuned) != ours  # the record changed a kernel
+
+
+@pytest.mark.slow
+def test_records_for_another_model_apply_to_nothing_and_say_so(tmp_path: Path) -> None:
+    request = BuildRequest(
+        model=MODELS / "small_cnn.onnx", output=tmp_path / "cnn.kscope", tuning_db=STOCK_DB
+    )
+    with pytest.raises(KernelscopeError, match="none of the records .* is for a kernel of"):
+        build_model(request)
+    assert not (tmp_path / "cnn.kscope").exists()  # no default build in its place
+
+
+@pytest.mark.slow
+def test_records_for_another_gpu_are_refused_naming_it(tmp_path: Path) -> None:
+    request = BuildRequest(
+        model=MODELS / "tiny_mlp.py", output=tmp_path / "a.kscope", arch="sm_80", tuning_db=STOCK_DB
+    )
+    with pytest.raises(KernelscopeError, match="tuned for sm_90; this build is for sm_80"):
+        build_model(request)
+
+
+def test_records_from_another_tvm_version_are_refused_naming_it(tmp_path: Path) -> None:
+    from kernelscope.core.build import records
+
+    db = tmp_path / "db"
+    shutil.copytree(STOCK_DB, db)
+    (db / records.META).write_text('{"tvm": "0.19.0"}', encoding="utf-8")
+    with pytest.raises(KernelscopeError, match="tuned with TVM 0.19.0; this is TVM 0.27"):
+        records.check_compatible(db, records.open_database(db), "sm_90", "0.27.0.post1")
+
+
+def test_a_folder_without_records_is_not_a_tuning_database(tmp_path: Path) -> None:
+    request = BuildRequest(
+        model=MODELS / "tiny_mlp.py", output=tmp_path / "a.kscope", tuning_db=tmp_path
+    )
+    with pytest.raises(KernelscopeError, match="not a tuning database"):
+        plan_build(request)
+
+
+@pytest.mark.slow
+def test_the_kernel_table_says_which_schedule_each_kernel_has(
+    tuned_ws: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kernelscope.core.cli.build import print_kernel_table
+
+    print_kernel_table(tuned_ws)  # type: ignore[arg-type]
+    lines = capsys.readouterr().out.splitlines()
+    row = next(ln for ln in lines if ln.startswith("fused_matmul_add_relu_kernel"))
+    assert "record: 8 trials, 96.00 µs" in row
+    assert next(ln for ln in lines if ln.startswith("softmax_kernel")).endswith("default")
+    assert any(ln.startswith("1 of 5 kernels from tuning records") for ln in lines)
