@@ -657,7 +657,9 @@ def _compile_with_records(
             "this one with `kernelscope tune`, or build without --tuning-db",
         )
     summary = records.summarise(database)
-    defaults = records.read_meta(folder).get("defaults", {})
+    meta = records.read_meta(folder)
+    defaults = meta.get("defaults", {})
+    measured_on = records.measured_on(meta)
     tuned = {}
     for name, shash in applied.from_record.items():
         found = summary.get(shash)
@@ -666,6 +668,7 @@ def _compile_with_records(
             trials=found.trials if found else 0,
             best_us=found.best_us if found else None,
             default_us=float(default) if default is not None else None,
+            measured_on=measured_on,
         )
     return executable, tuned
 
