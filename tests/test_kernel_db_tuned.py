@@ -125,8 +125,15 @@ def test_the_gpu_a_database_was_measured_on_comes_from_its_batch_rounds() -> Non
     }
     assert measured_on(meta) == "NVIDIA H200"
     assert measured_on({}) == ""
-    tuning = {"schedule": "tuned", "trials": 64, "best_us": 12.25, "default_us": 30.0,
-              "tuner": "MetaSchedule", "tuning_db": "/db", "measured_on": "NVIDIA H200"}  # fmt: skip
+    tuning = {
+        "schedule": "tuned",
+        "trials": 64,
+        "best_us": 12.25,
+        "default_us": 30.0,
+        "tuner": "MetaSchedule",
+        "tuning_db": "/db",
+        "measured_on": "NVIDIA H200",
+    }
     assert describe_tuning(tuning) == (
         "tuned: 64 trials, best 12.25 µs on NVIDIA H200 (default schedule 30 µs) "
         "(MetaSchedule, from /db)"
