@@ -81,6 +81,21 @@ def test_exported_rows_carry_where_their_schedule_came_from(
 
 
 @pytest.mark.slow
+def test_a_build_from_the_cache_names_the_database_it_was_given(
+    tuned_ws: object, tmp_path: Path
+) -> None:
+    copy = tmp_path / "elsewhere"
+    shutil.copytree(STOCK_DB, copy)
+    again = build_model(BuildRequest(model=DATA / "models" / "tiny_mlp.py",
+                                     output=tmp_path / "again.kscope", tuning_db=copy))  # fmt: skip
+    assert "restore_from_cache" in again.manifest.timings
+    assert again.manifest.tuning_db == str(copy.resolve())
+    export_workspace(again, tmp_path / "cache.db")
+    with KernelDB.open(tmp_path / "cache.db") as db:
+        assert {e.tuning["tuning_db"] for e in db.list_entries()} == {str(copy.resolve())}
+
+
+@pytest.mark.slow
 def test_a_default_build_exports_default_schedules(build_once, tmp_path: Path) -> None:  # noqa: ANN001
     ws = build_once("tiny_mlp.py")
     export_workspace(ws, tmp_path / "cache.db")

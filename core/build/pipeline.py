@@ -394,6 +394,7 @@ def _restore(plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
     manifest = Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
     # the same contents, maybe under another name or in another folder than the cached build's
     manifest.model, manifest.model_path = plan.model.name, str(plan.model)
+    manifest.tuning_db = plan.tuning_db  # same records (their digest is in the key), this folder
     manifest.timings["restore_from_cache"] = time.perf_counter() - started
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     return manifest
