@@ -394,6 +394,7 @@ def _restore(plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
     manifest = Manifest.from_json((stage / MANIFEST).read_text(encoding="utf-8"))
     # the same contents, maybe under another name or in another folder than the cached build's
     manifest.model, manifest.model_path = plan.model.name, str(plan.model)
+    manifest.tuning_db = plan.tuning_db  # same records (their digest is in the key), this folder
     manifest.timings["restore_from_cache"] = time.perf_counter() - started
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     return manifest
@@ -657,7 +658,9 @@ def _compile_with_records(
             "this one with `kernelscope tune`, or build without --tuning-db",
         )
     summary = records.summarise(database)
-    defaults = records.read_meta(folder).get("defaults", {})
+    meta = records.read_meta(folder)
+    defaults = meta.get("defaults", {})
+    measured_on = records.measured_on(meta)
     tuned = {}
     for name, shash in applied.from_record.items():
         found = summary.get(shash)
@@ -666,6 +669,7 @@ def _compile_with_records(
             trials=found.trials if found else 0,
             best_us=found.best_us if found else None,
             default_us=float(default) if default is not None else None,
+            measured_on=measured_on,
         )
     return executable, tuned
 

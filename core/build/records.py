@@ -17,6 +17,7 @@ TVM is imported inside the functions: the build child and the tuning child impor
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -182,6 +183,18 @@ def read_meta(folder: Path) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         raise KernelscopeError(f"{path}: unreadable ({exc})") from exc
     return data if isinstance(data, dict) else {}
+
+
+def measured_on(meta: dict[str, Any]) -> str:
+    """The GPUs the batch rounds in ``meta`` were measured on ("NVIDIA H200"), comma
+    separated; "" when no run names one (local and RPC runs, a database stock TVM wrote)."""
+    names: list[str] = []
+    for run in meta.get("runs", []):
+        how = str(run.get("measure", "")) if isinstance(run, dict) else ""
+        found = re.fullmatch(r"batch round \S+ on (.+)", how)
+        if found and found[1] != "cpu" and found[1] not in names:
+            names.append(found[1])
+    return ", ".join(names)
 
 
 @dataclass

@@ -17,6 +17,7 @@ from ..kernel_db import (
     ProfileFacts,
     default_db_path,
     describe_line_summary,
+    describe_tuning,
     export_workspace,
     nnfusion_settings,
     profile_facts,
@@ -174,7 +175,8 @@ def _list(args: argparse.Namespace) -> int:
         rows = db.list_entries(**filters, limit=args.limit, offset=args.offset)
         total = db.count_entries(**filters)
         if args.json:
-            print(json.dumps([dataclasses.asdict(r) for r in rows], indent=1))
+            print(json.dumps([{**dataclasses.asdict(r), "schedule": r.schedule} for r in rows],
+                             indent=1))  # fmt: skip
             return 0
         print(_table(rows))
         shown = f"{len(rows)} of {total}" if total != len(rows) else str(total)
@@ -186,7 +188,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _table(rows: list[EntrySummary]) -> str:
-    header = ("key", "op type", "kernel", "time µs", "grid", "block", "NNFusion")
+    header = ("key", "op type", "kernel", "time µs", "grid", "block", "schedule", "NNFusion")
     body = [
         (
             r.key[:12],
@@ -195,6 +197,7 @@ def _table(rows: list[EntrySummary]) -> str:
             format_number(r.time_us, "-"),
             format_dims(r.grid),
             format_dims(r.block),
+            r.schedule or "-",
             "yes" if r.usable else "no",
         )
         for r in rows
@@ -208,7 +211,7 @@ def _show(args: argparse.Namespace) -> int:
         settings = nnfusion_settings(db.cache_rows(), args.product_name)
     command = settings.command(args.db) if d.usable and settings.usable else None
     if args.json:
-        data = dataclasses.asdict(d)
+        data = {**dataclasses.asdict(d), "schedule": d.schedule}
         if not args.source:
             data.pop("sources")
             data.pop("sass")
@@ -242,6 +245,8 @@ def _describe(d: EntryDetail, with_source: bool) -> str:
         f"signature    {f.get('function_signature')}",
     ]
     lines += [f"{k:<12} {v}" for k, v in d.provenance.items()]
+    if d.tuning:
+        lines.append(f"schedule     {describe_tuning(d.tuning)}")
     lines += [f"measured     {text}" for text in describe_line_summary(d.metrics)[:1]]
     lines += [f"  hot        {text}" for text in describe_line_summary(d.metrics)[1:]]
     if d.twins:

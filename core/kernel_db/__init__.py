@@ -7,6 +7,7 @@ What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``
     with KernelDB.open(path) as db:                     # browsing: see store.KernelDB
         page = db.list_entries(**filters, limit=200)    # filters: EntryFilters
         rows = db.cache_rows()
+    entry.schedule, describe_tuning(entry.tuning)   # "tuned 64 trials"; the provenance
     settings = nnfusion_settings(rows, product_name=None)  # KernelscopeError: no such GPU
     settings.command(path, model)        # argv; settings.for_model(model) for one model
     settings.explain(model)              # [(flag, why each flag is there)]; .describe: CLI
@@ -36,6 +37,7 @@ from .coverage import (
 )
 from .export import ExportReport, KernelTimes, export_workspace
 from .filters import EntryFilters
+from .records import describe_tuning, schedule_label
 from .schema import default_db_path
 from .settings import (
     MODEL_PLACEHOLDER,
@@ -80,6 +82,7 @@ __all__ = [
     "default_db_path",
     "default_missing_workspace",
     "describe_line_summary",
+    "describe_tuning",
     "export_workspace",
     "model_coverage",
     "nnfusion_settings",
@@ -87,4 +90,5 @@ __all__ = [
     "profile_line_summaries",
     "profile_times",
     "row_verdict",
+    "schedule_label",
 ]

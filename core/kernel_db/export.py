@@ -32,6 +32,7 @@ from ..nnfusion import identifier as nnfusion_ident
 from ..nnfusion.onnx_model import InitializerModel, find_model, write_initializer_model
 from ..tasks import ProgressFn
 from ..workspace import KernelInfo, KernelSass, Workspace
+from .records import describe_tuning
 from .store import DbEntry, EntryChange, KernelDB
 
 EMITTER_TAGS = ["KernelEmitter", "CudaEmitter", "BlockCudaEmitter"]
@@ -139,6 +140,7 @@ def entries_for_kernel(
         identifier = f"{nnfusion_ident.FOREIGN_PREFIX}{kernel.name}:{op.identifier}"
     resource = math.ceil(math.prod(kernel.block) / 32) * 32 * math.prod(kernel.grid)
     device_name, time_us = (time[0], time[1] / 1000.0) if time else (None, None)
+    tuning = tuning_provenance(ws, kernel)
     miscs = {
         "external_profile": {
             "time": f"{device_name}:{time_us:.4f};" if time else "",
@@ -150,6 +152,8 @@ def entries_for_kernel(
             "usable": usable,
             "reasons": reasons,
             "notes": notes,
+            # how it was scheduled, for readers of the DB that do not know ks_tuning
+            **({"schedule": describe_tuning(tuning)} if kernel.tuned is not None else {}),
         },
     }
     manifest = ws.manifest
@@ -190,6 +194,7 @@ def entries_for_kernel(
         metrics=metrics,
         sources={kernel.file: text, **({prelude_path: prelude} if prelude_path else {})},
         sass=_sass_text(ws, kernel.name),
+        tuning=tuning,
     )
     entries = [entry]
     if usable and op.pattern:
@@ -205,6 +210,29 @@ def entries_for_kernel(
             )
         )
     return entries
+
+
+def tuning_provenance(ws: Workspace, kernel: KernelInfo) -> dict[str, Any]:
+    """Where a kernel's schedule came from, as ``ks_tuning`` stores it: "tuned" with the
+    tuning's trials and times when the build took it from a record, else "default" (with the
+    database that had no record for it, when the build applied one)."""
+    manifest = ws.manifest
+    tuning: dict[str, Any] = {
+        "schedule": "default",
+        "tuning_db": manifest.tuning_db,
+        "arch": str(manifest.target.get("arch", "")),
+    }
+    tuned = kernel.tuned
+    if tuned is not None:
+        tuning.update(
+            schedule="tuned",
+            trials=tuned.trials,
+            best_us=tuned.best_us,
+            default_us=tuned.default_us,
+            tuner="MetaSchedule",
+            measured_on=tuned.measured_on,
+        )
+    return tuning
 
 
 def entries_from_workspace(

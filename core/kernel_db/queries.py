@@ -36,6 +36,7 @@ def list_entries(
         [*args, limit, offset],
     ).fetchall()
     extra = _source_and_tags(conn, [r[0] for r in rows])
+    tuning = _tuning(conn, [r[0] for r in rows])
     return [
         EntrySummary(
             key=r[0],
@@ -53,9 +54,26 @@ def list_entries(
             block=json.loads(r[10]) if r[10] else None,
             exported_at=r[11] or "",
             reasons=json.loads(r[12]) if r[12] else [],
+            tuning=tuning.get(r[0], {}),
         )
         for r in rows
     ]
+
+
+def _tuning(conn: sqlite3.Connection, keys: list[str]) -> dict[str, dict[str, Any]]:
+    """``ks_tuning`` rows by key, without the key and without what is not recorded."""
+    found: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(keys), CHUNK):
+        chunk = keys[start : start + CHUNK]
+        cur = conn.execute(
+            f"SELECT * FROM ks_tuning WHERE key IN ({','.join('?' * len(chunk))})", chunk
+        )
+        names = [d[0] for d in cur.description]
+        for row in cur:
+            values = dict(zip(names, row, strict=True))
+            key = values.pop("key")
+            found[key] = {k: v for k, v in values.items() if v is not None}
+    return found
 
 
 def _source_and_tags(conn: sqlite3.Connection, keys: list[str]) -> dict[str, tuple[str, list[str]]]:
@@ -236,4 +254,5 @@ def _detail(conn: sqlite3.Connection, key: str) -> EntryDetail:
         sources=sources,
         sass=sass[0] if sass else None,
         twins=twins,
+        tuning=_tuning(conn, [key]).get(key, {}),
     )

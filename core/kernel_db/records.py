@@ -43,6 +43,7 @@ class DbEntry:
     sources: dict[str, str] = field(default_factory=dict)  # path -> text
     sass: str | None = None
     twin_of: str | None = None
+    tuning: dict[str, Any] = field(default_factory=dict)  # ``ks_tuning`` columns but key
 
     def cache_row(self) -> dict[str, str]:
         return {
@@ -75,6 +76,13 @@ class EntrySummary:
     block: list[int] | None
     exported_at: str
     reasons: list[str]
+    # Where the schedule came from (``ks_tuning``: schedule, trials, best_us, ...); {} for
+    # rows exported before kernelscope recorded it, and for rows of other tools.
+    tuning: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def schedule(self) -> str:
+        return schedule_label(self.tuning)
 
 
 @dataclass
@@ -125,6 +133,32 @@ class EntryChange:
     reasons: list[str]
     replaced: list[str] = field(default_factory=list)  # keys removed (replace_identifier)
     others_for_identifier: int = 0  # other usable rows NNFusion may pick instead
+
+
+def schedule_label(tuning: dict[str, Any]) -> str:
+    """Short: "default", "tuned 64 trials", or "" when not recorded."""
+    if tuning.get("schedule") == "tuned":
+        return f"tuned {tuning.get('trials') or 0} trials"
+    return str(tuning.get("schedule") or "")
+
+
+def describe_tuning(tuning: dict[str, Any]) -> str:
+    """The whole provenance in a line: "tuned: 64 trials, best 12.3 µs on NVIDIA H200
+    (MetaSchedule, from /db)", "default schedule" (with the database that had no record for
+    it, if any), or "" when not recorded."""
+    db = tuning.get("tuning_db") or ""
+    if tuning.get("schedule") == "tuned":
+        best = tuning.get("best_us")
+        where = tuning.get("measured_on") or tuning.get("arch") or "an unnamed GPU"
+        text = f"tuned: {tuning.get('trials') or 0} trials"
+        text += f", best {best:.4g} µs on {where}" if best is not None else f" on {where}"
+        default = tuning.get("default_us")
+        if default is not None:
+            text += f" (default schedule {default:.4g} µs)"
+        return f"{text} ({tuning.get('tuner') or 'MetaSchedule'}, from {db})"
+    if tuning.get("schedule") == "default":
+        return "default schedule" + (f" (no record for it in {db})" if db else "")
+    return ""
 
 
 def json_or(text: str | None, default: Any) -> Any:

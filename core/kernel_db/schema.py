@@ -81,6 +81,22 @@ ENTRY_COLUMNS: dict[str, type] = {
     "exported_at": str,
     "updated_at": str,
 }
+# Where each row's schedule came from (added after schema 1 without a version change: a
+# kernelscope that does not know it ignores it; reading a file without it makes an empty one
+# in TEMP). "schedule" is "default" or "tuned"; the rest describe a tuned one: candidates
+# measured, the best and the default schedule's time in µs as the tuning measured them, the
+# tuner, the database the build applied, the GPUs it named and the architecture.
+TUNING_COLUMNS: dict[str, type] = {
+    "key": str,
+    "schedule": str,
+    "trials": int,
+    "best_us": float,
+    "default_us": float,
+    "tuner": str,
+    "tuning_db": str,
+    "measured_on": str,
+    "arch": str,
+}
 FTS_COLUMNS = ["kernel_name", "identifier", "op_type", "relax_ops", "model"]
 
 
@@ -208,6 +224,8 @@ def create_tables(conn: sqlite3.Connection) -> None:
     if not db["ks_shapes"].exists():
         db["ks_shapes"].create({"key": str, "shape": str}, pk=("key", "shape"))
         db["ks_shapes"].create_index(["shape"])
+    if not db["ks_tuning"].exists():
+        db["ks_tuning"].create(TUNING_COLUMNS, pk="key", not_null={"key"})
 
 
 def create_temp_tables(conn: sqlite3.Connection) -> None:
@@ -216,11 +234,7 @@ def create_temp_tables(conn: sqlite3.Connection) -> None:
     They live in the connection's TEMP schema, so the file is not touched, and the
     queries stay the same for every kind of file.
     """
-    cols = ", ".join(
-        f"{c} {'TEXT' if t is str else 'INTEGER' if t is int else 'REAL'}"
-        for c, t in ENTRY_COLUMNS.items()
-    )
-    conn.execute(f"CREATE TEMP TABLE ks_entries ({cols}, PRIMARY KEY(key))")
+    conn.execute(f"CREATE TEMP TABLE ks_entries ({_columns(ENTRY_COLUMNS)}, PRIMARY KEY(key))")
     conn.execute(
         "CREATE VIRTUAL TABLE temp.ks_entries_fts USING fts5("
         + ", ".join(FTS_COLUMNS)
@@ -229,3 +243,23 @@ def create_temp_tables(conn: sqlite3.Connection) -> None:
     conn.execute("CREATE TEMP TABLE ks_sources (key TEXT, path TEXT, text TEXT)")
     conn.execute("CREATE TEMP TABLE ks_sass (key TEXT PRIMARY KEY, text TEXT)")
     conn.execute("CREATE TEMP TABLE ks_shapes (key TEXT, shape TEXT)")
+    create_temp_tuning(conn)
+
+
+def has_tuning_table(conn: sqlite3.Connection) -> bool:
+    found = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'ks_tuning'"
+    ).fetchone()
+    return found is not None
+
+
+def create_temp_tuning(conn: sqlite3.Connection) -> None:
+    """An empty ``ks_tuning`` in TEMP, for reading a file written before it existed."""
+    conn.execute(f"CREATE TEMP TABLE ks_tuning ({_columns(TUNING_COLUMNS)}, PRIMARY KEY(key))")
+
+
+def _columns(columns: dict[str, type]) -> str:
+    return ", ".join(
+        f"{c} {'TEXT' if t is str else 'INTEGER' if t is int else 'REAL'}"
+        for c, t in columns.items()
+    )

@@ -80,8 +80,11 @@ class KernelDB:
                 schema.create_temp_tables(conn)
                 indexer.index_foreign_rows(conn)
                 conn.execute("INSERT INTO ks_entries_fts(ks_entries_fts) VALUES ('rebuild')")
-            elif indexer.missing_keys(conn):
-                db._index_missing_read_mode(timeout)
+            else:
+                if not schema.has_tuning_table(conn):
+                    schema.create_temp_tuning(conn)  # written before ks_tuning existed
+                if indexer.missing_keys(conn):
+                    db._index_missing_read_mode(timeout)
         except BaseException:
             conn.close()
             raise

@@ -12,6 +12,7 @@ from typing import Any
 
 from .indexer import insert_index
 from .records import CHUNK, LAUNCH, PROVENANCE, DbEntry, EntryChange, json_or, shape_texts
+from .schema import TUNING_COLUMNS
 
 
 def write_entries(
@@ -46,6 +47,12 @@ def write_entries(
         )
         if e.sass is not None:
             conn.execute("INSERT INTO ks_sass (key, text) VALUES (?, ?)", (e.key, e.sass))
+        if e.tuning:
+            row = {"key": e.key, **{k: e.tuning.get(k) for k in TUNING_COLUMNS if k != "key"}}
+            conn.execute(
+                f"INSERT INTO ks_tuning ({', '.join(row)}) VALUES ({','.join('?' * len(row))})",
+                list(row.values()),
+            )
         others = 0
         if e.usable and e.twin_of is None:
             others = conn.execute(
@@ -119,7 +126,7 @@ def _delete_same_identifier(conn: sqlite3.Connection, e: DbEntry) -> list[str]:
 
 
 def _delete_side_rows(conn: sqlite3.Connection, keys: list[str]) -> None:
-    for table in ("ks_entries", "ks_sources", "ks_sass", "ks_shapes"):
+    for table in ("ks_entries", "ks_sources", "ks_sass", "ks_shapes", "ks_tuning"):
         conn.executemany(f"DELETE FROM {table} WHERE key = ?", [(k,) for k in keys])
 
 

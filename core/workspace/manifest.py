@@ -41,11 +41,13 @@ class OpInfo:
 class TunedFrom:
     """A kernel built from a MetaSchedule tuning record: how many schedules of its workload
     were measured, the best (the one built) and the default schedule's time, in µs (None
-    when not measured: a database stock TVM wrote has no default times)."""
+    when not measured: a database stock TVM wrote has no default times), and the GPUs the
+    database's batch rounds named ("" when it does not say: local and RPC runs, stock TVM)."""
 
     trials: int
     best_us: float | None
     default_us: float | None = None
+    measured_on: str = ""
 
 
 @dataclass

@@ -16,7 +16,7 @@ from .nnfusion_colours import colour
 if TYPE_CHECKING:  # the DB (sqlite-utils) is imported when it is first read
     from kernelscope.core.kernel_db import EntrySummary, RowVerdict
 
-NNFUSION, WHY, STORED, PROFILE, IDENTIFIER = 2, 3, 4, 5, 6
+SCHEDULE, NNFUSION, WHY, STORED, PROFILE, IDENTIFIER = 2, 3, 4, 5, 6, 7
 ALLOW_HINT = (
     "Export options: let NNFusion use ambiguous rows, then export the kernel again "
     "to make it usable anyway"
@@ -44,6 +44,13 @@ class KernelDbModel(RowsModel["EntrySummary"]):
             [
                 column("Kernel", lambda e: e.kernel_name, number=False),
                 column("Op type", lambda e: e.op_type, number=False),
+                column(
+                    "Schedule",
+                    lambda e: e.schedule,
+                    number=False,
+                    tip="Where the kernel's schedule came from: TVM's default, or a tuning "
+                    "database (how many candidates were measured)",
+                ),
                 column(
                     "NNFusion",
                     self._nnfusion,
@@ -119,6 +126,10 @@ class KernelDbModel(RowsModel["EntrySummary"]):
             return f"{text}\n{ALLOW_HINT}" if ambiguous else text
         if column == STORED and row.device_name:
             return f"measured on {row.device_name}"
+        if column == SCHEDULE:
+            from kernelscope.core.kernel_db import describe_tuning  # loaded with the DB
+
+            return describe_tuning(row.tuning) or "not recorded (exported by an older kernelscope)"
         if column in (0, IDENTIFIER):
             return self.columns[column].text(row)
         return None

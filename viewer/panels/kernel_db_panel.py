@@ -228,7 +228,7 @@ class KernelDbPanel(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the DB's order: newest first
         chars = self.fontMetrics().horizontalAdvance("0")
-        for column, width in enumerate((28, 16, 13, 36, 9, 9)):
+        for column, width in enumerate((28, 16, 14, 13, 36, 9, 9)):
             self.table.setColumnWidth(column, chars * width)
         self.delete_button = QPushButton("Delete…")
         self.delete_button.setToolTip("Delete the selected entries from the DB (asks first)")
@@ -616,7 +616,10 @@ class KernelDbPanel(QWidget):
 
 
 def _describe(d: EntryDetail) -> str:
-    from kernelscope.core.kernel_db import describe_line_summary  # loaded with the DB
+    from kernelscope.core.kernel_db import (  # loaded with the DB
+        describe_line_summary,
+        describe_tuning,
+    )
 
     grid = format_dims(d.grid) if d.grid else "?"
     block = format_dims(d.block) if d.block else "?"
@@ -632,6 +635,9 @@ def _describe(d: EntryDetail) -> str:
         )
     if d.model:
         parts.append(f"Model: {html.escape(d.model)}, exported {d.exported_at}")
+    schedule = describe_tuning(d.tuning)
+    if schedule:
+        parts.append(f"Schedule: {html.escape(schedule)}")
     parts += [html.escape(text) for text in describe_line_summary(d.metrics)]
     if d.usable:
         parts.append("Usable by NNFusion")
