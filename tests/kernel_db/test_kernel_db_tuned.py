@@ -11,6 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from paths_support import DATA
 
 from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.build.records import measured_on
@@ -18,7 +19,6 @@ from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB, describe_tuning, export_workspace
 from kernelscope.core.kernel_db.schema import KERNEL_CACHE_COLUMNS
 
-DATA = Path(__file__).parent / "data"
 STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # written by TVM's tune_relax (make_stock_db.py)
 # A DB the kernelscope before ks_tuning wrote (tiny_mlp exported, see data/kernel_db/README.md)
 OLD_DB = DATA / "kernel_db" / "schema1_before_tuning.db"

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from paths_support import DATA
 from PySide6.QtCore import Qt
 from viewer_support import settle
 
@@ -14,7 +15,6 @@ from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.kernel_db import export_workspace
 from kernelscope.viewer.panels.kernel_db_model import SCHEDULE
 
-DATA = Path(__file__).parent / "data"
 STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # written by TVM's tune_relax (make_stock_db.py)
 OLD_DB = DATA / "kernel_db" / "schema1_before_tuning.db"  # written before ks_tuning existed
 
