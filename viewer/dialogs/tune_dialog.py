@@ -96,7 +96,12 @@ class TuneDialog(QDialog):
         top_row.addWidget(QLabel("kernels with the most microseconds to save"))
         top_row.addStretch(1)
         which.addLayout(top_row)
-        self.host = HostChoice(HostStore(self.settings))
+        self.host = HostChoice(HostStore(self.settings), label="Measure on:", profiling=False)
+        self.host.where.setToolTip(
+            "Measure the candidates on this machine's GPU, or on an SSH host's: kernelscope "
+            "starts TVM's RPC server there with the host's Python (it must import TVM; the "
+            "runtime is enough) and forwards it over SSH"
+        )
         self.use_tracker = QCheckBox("Through TVM's RPC tracker instead:")
         self.tracker = QLineEdit()
         self.tracker.setObjectName("tracker")
@@ -119,7 +124,11 @@ class TuneDialog(QDialog):
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form = QFormLayout()
-        form.addRow("Trials:", self.trials)
+        trials_row = QHBoxLayout()
+        trials_row.addWidget(self.trials)
+        trials_row.addWidget(QLabel("candidates per kernel"))
+        trials_row.addStretch(1)
+        form.addRow("Trials:", trials_row)
         form.addRow("Kernels:", which)
         form.addRow(self.host)
         form.addRow(tracker_row)
@@ -186,7 +195,7 @@ class TuneDialog(QDialog):
         self.key.setText(str(s.value(f"{SETTINGS}/key", "")))
         n = len(self.kernels)
         shown = ", ".join(self.kernels[:2]) + (f" and {n - 2} more" if n > 2 else "")
-        self.selected.setText(f"The selected: {shown}" if n else "The selected (none)")
+        self.selected.setText(f"The selected: {shown}" if n else "The selected (none selected)")
         self.selected.setEnabled(bool(n))
         (self.selected if n else self.top).setChecked(True)
 
@@ -273,6 +282,7 @@ class TuneDialog(QDialog):
             self._rows[task] = row
             self.tasks.setItem(row, 0, QTableWidgetItem(task))
             self.tasks.setItem(row, 1, QTableWidgetItem("waiting"))
+        self.tasks.resizeColumnToContents(0)
 
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
         if fraction >= 0:
