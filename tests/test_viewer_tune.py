@@ -150,3 +150,32 @@ def test_the_build_dialogs_records_reach_the_build_and_the_list_says_which(
     ws = Workspace.open(tmp_path / "mlp.kscope")
     again = BuildDialog(window.workers, window, settings=window.settings, workspace=ws)
     assert again.tuning_db.text() == str(STOCK_DB.resolve())
+
+
+@pytest.mark.slow
+def test_cancel_keeps_what_was_measured(qtbot, make_window, mlp_ws: Path, tmp_path: Path) -> None:
+    window = make_window(mlp_ws)
+    db = tmp_path / "records"
+    dialog = TuneDialog(
+        window.workers, mlp_ws, [KERNEL, "softmax_kernel"], window, settings=window.settings
+    )
+    qtbot.addWidget(dialog)
+    dialog.database_field.setText(str(db))
+    dialog.cpu.setChecked(True)
+    dialog.trials.setValue(2)
+    dialog.population = 16
+    dialog.start.click()
+
+    def first_task_measured() -> bool:
+        item = dialog.tasks.item(0, 1) if dialog.tasks.rowCount() else None
+        return item is not None and item.text().startswith("2 trials")
+
+    qtbot.waitUntil(first_task_measured, timeout=600_000)
+    dialog.cancel.click()  # the second task is still being tuned
+    assert not dialog.cancel.isEnabled()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=120_000)
+    outcome = dialog.outcome
+    assert outcome is not None and outcome.cancelled, dialog.status.text()
+    assert outcome.records >= 2 and outcome.database == db.resolve()
+    assert f"the {outcome.records} records measured so far are kept" in dialog.status.text()
+    assert dialog.build_button.isEnabled()  # what was measured can be built from
