@@ -10,14 +10,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from details_support import unlaunched_workspace
 from PySide6.QtCore import Qt
 from viewer_support import WORKSPACE, settle
 
+from kernelscope.core.ncu import KernelSummary
 from kernelscope.core.toolchain import local_gpu_arch
-from kernelscope.core.workspace import Workspace
+from kernelscope.core.workspace import TunedFrom, Workspace
 from kernelscope.viewer.dialogs.build_dialog import BuildDialog
 from kernelscope.viewer.dialogs.tune_dialog import TuneDialog
-from kernelscope.viewer.panels.kernel_list_model import TUNED
+from kernelscope.viewer.panels.kernel_list_model import TUNED, tuned_column, tuned_text
+from kernelscope.viewer.widgets.roles import KeyRole
 from kernelscope.viewer.workers.tune_job import NO_GPU
 
 DATA = Path(__file__).parent / "data"
@@ -50,6 +53,40 @@ def test_tune_is_one_action_in_both_context_menus(qtbot, make_window) -> None:
     dialog = _dialog(window)
     assert dialog.kernels == selected and dialog.selected.isChecked()
     assert selected[0] in dialog.selected.text()
+
+
+def test_tune_from_the_headroom_list_takes_its_row_and_its_savings(
+    qtbot, make_window, tmp_path: Path
+) -> None:
+    window = make_window(unlaunched_workspace(tmp_path, profiled=True))
+    panel = window.show_pane("headroom")
+    settle(qtbot, window)
+    second = panel.proxy.data(panel.proxy.index(1, 0), KeyRole)  # the 2nd most µs to save
+    panel.table.selectRow(1)
+    assert window.kernels.selected_names() != [second]  # the kernel list's is another
+    window.activateWindow()
+    panel.table.setFocus()
+    qtbot.waitUntil(panel.table.hasFocus)
+    window.action("tune").trigger()
+    dialog = _dialog(window)
+    assert dialog.kernels == [second]
+    assert panel.headroom is not None
+    assert dialog.savings_us == {r.kernel: r.savings_us for r in panel.headroom.rows}
+    dialog.top.setChecked(True)
+    request = dialog.request()
+    assert request.top == 3 and not request.kernels and request.savings_us == dialog.savings_us
+
+
+def test_the_tuned_column_says_a_records_speedup() -> None:
+    column = tuned_column()
+    measured = KernelSummary("k", tuned=TunedFrom(trials=64, best_us=3.0, default_us=6.0))
+    stock = KernelSummary("k", tuned=TunedFrom(trials=5, best_us=96.0))
+    assert column.text(measured) == "2.00×" and column.text(stock) == "record"
+    assert column.text(KernelSummary("k")) == ""
+    assert tuned_text(measured) == (
+        "built from a tuning record: 64 trials, best 3 µs against the default schedule's 6 µs"
+    )
+    assert "the default schedule was not measured" in tuned_text(stock)
 
 
 def test_bad_input_is_told_in_the_dialog(qtbot, make_window, tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ def _static_columns() -> list[Column[KernelSummary]]:
     ]
 
 
-def _tuned_column() -> Column[KernelSummary]:
+def tuned_column() -> Column[KernelSummary]:
     """Where the schedule came from, for a build with a tuning database: the record's speedup
     over the default schedule ("record" when the default was not measured), blank: default."""
 
@@ -153,7 +153,7 @@ class KernelListModel(RowsModel[KernelSummary]):
         # build facts
         lead = list(columns) if columns else metrics[:1]
         rest = metrics if columns else metrics[1:]
-        tuned = [_tuned_column()] if self.tuned_shown else []
+        tuned = [tuned_column()] if self.tuned_shown else []
         self.columns = [static[0], *lead, *tuned, *rest, *static[1:]]
         self._max = [
             max((float(c.value(r)) for r in self.rows), default=0.0) if c.number else 0.0
