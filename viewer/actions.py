@@ -44,6 +44,7 @@ class ActionSpec:
     section: int = 0  # separators go between the sections of a menu
     toolbar: int | None = None  # the toolbar section it is in, if any
     context: bool = False  # also in the kernel list's context menu
+    headroom: bool = False  # also in the Headroom list's context menu
     enabled: Callable[[ActionState], bool] = _always
 
 
@@ -74,6 +75,18 @@ ACTIONS: tuple[ActionSpec, ...] = (
         tip="Time every kernel call of one forward pass of the open workspace (Timeline pane)",
         menu="&File",
         section=1,
+        enabled=lambda s: s.workspace,
+    ),
+    ActionSpec(
+        "tune",
+        "T&une…",
+        "tune",
+        tip="Tune kernels with TVM's MetaSchedule (the selected ones or the top N by "
+        "microseconds to save), measured on this machine, an SSH host or a tracker",
+        menu="&File",
+        section=1,
+        context=True,
+        headroom=True,
         enabled=lambda s: s.workspace,
     ),
     ActionSpec(

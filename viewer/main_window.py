@@ -62,6 +62,8 @@ from .workers.open_worker import open_job
 if TYPE_CHECKING:  # core.kernel_db (sqlite-utils, 0.3 s) loads when the DB is first used
     from kernelscope.core.kernel_db import ExportReport
 
+    from .dialogs.build_dialog import BuildDialog
+
 OPEN_FILTER = (
     "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx *.nsys-rep *.sqlite);;"
     "Workspaces (manifest.json);;Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;"
@@ -270,6 +272,8 @@ class MainWindow(QMainWindow):
                 toolbar.addAction(action)
             if spec.context:
                 self.kernels.table.addAction(action)
+            if spec.headroom:
+                self.headroom_panel.table.addAction(action)
 
     def _docks(self) -> tuple[QDockWidget, ...]:
         return (
@@ -422,7 +426,7 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
-    def build_and_profile(self, model: Path | None = None) -> None:
+    def build_and_profile(self, model: Path | None = None) -> BuildDialog:
         from .dialogs.build_dialog import BuildDialog  # core.build on first use only
 
         session = self.selection.session
@@ -433,6 +437,40 @@ class MainWindow(QMainWindow):
         dialog.finished_document.connect(self.open_path)
         dialog.import_requested.connect(self.choose_file)
         dialog.open()
+        return dialog
+
+    # ---- tuning -------------------------------------------------------------------------
+    def tune(self, kernels: list[str] | None = None) -> None:
+        """Tune dialog for these kernels: the Headroom list's selection when its context menu
+        asked (it has the focus), else the kernel list's."""
+        from .dialogs.tune_dialog import TuneDialog  # core.tuning on first use only
+
+        document = self.selection.document
+        if document is None or document.workspace_path is None:
+            return
+        if kernels is None:
+            headroom = self.headroom_panel
+            kernels = (
+                headroom.selected_names()
+                if headroom.table.hasFocus()
+                else self.kernels.selected_names()
+            )
+        dialog = TuneDialog(
+            self.workers,
+            document.workspace_path,
+            kernels,
+            self,
+            settings=self.settings,
+            savings_us=self.headroom_panel.savings_us(),
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.build_requested.connect(self.build_with_records)
+        dialog.open()
+
+    def build_with_records(self, folder: str) -> None:
+        """Build & Profile, set to rebuild the open workspace's model with ``folder``'s
+        tuning records."""
+        self.build_and_profile().use_tuning_records(Path(folder))
 
     # ---- compare mode -------------------------------------------------------------------
     def compare_with(self) -> None:

@@ -22,7 +22,7 @@ import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..workspace import Location
+from ..workspace import Location, TunedFrom
 from .metrics import STALL_REASONS, stall_key
 
 if TYPE_CHECKING:  # numpy loads with the first table, not with the kernel list
@@ -189,6 +189,7 @@ class KernelSummary:
     sass_instructions: int | None = None
     source_lines: int | None = None
     top_stall: str = ""  # the stall reason with the most samples over the kernel
+    tuned: TunedFrom | None = None  # built from a tuning record (the build's; None: default)
 
     @property
     def first(self) -> Launch | None:

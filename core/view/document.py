@@ -250,6 +250,7 @@ def summary_from_info(k: KernelInfo) -> KernelSummary:
         registers=k.registers,
         sass_instructions=k.sass_instructions,
         source_lines=k.source_lines,
+        tuned=k.tuned,
     )
 
 

@@ -148,6 +148,7 @@ def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str)
         sass_instructions=info.sass_instructions,
         source_lines=info.source_lines,
         top_stall=top_stall,
+        tuned=info.tuned,
     )
 
 

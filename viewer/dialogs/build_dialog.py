@@ -196,6 +196,18 @@ class BuildDialog(QDialog):
         self.seed.setToolTip("Seed of the random weights and input data")
         self.use_cache = QCheckBox("Reuse an earlier build of the same model")
         self.use_cache.setChecked(True)
+        self.tuning_db = QLineEdit()
+        self.tuning_db.setObjectName("tuning_db")
+        self.tuning_db.setPlaceholderText("none: TVM's default schedules")
+        self.tuning_db.setToolTip(
+            "A folder of MetaSchedule tuning records (Tune…, kernelscope tune): kernels with a "
+            "record are built with its best schedule, the others with the default one"
+        )
+        browse_db = QPushButton("Browse…")
+        browse_db.clicked.connect(self._browse_tuning_db)
+        db_row = QHBoxLayout()
+        db_row.addWidget(self.tuning_db, 1)
+        db_row.addWidget(browse_db)
         page = QWidget()
         form = QFormLayout(page)
         form.addRow("Model:", model_row)
@@ -206,7 +218,10 @@ class BuildDialog(QDialog):
         form.addRow("Weights:", self.params)
         form.addRow("Seed:", self.seed)
         form.addRow("", self.use_cache)
-        self._build_fields = [self.arch, self.shapes, self.params, self.use_cache]
+        form.addRow("Tuning records:", db_row)
+        self._build_fields = [
+            self.arch, self.shapes, self.params, self.use_cache, self.tuning_db, browse_db,
+        ]  # fmt: skip
         return page
 
     def _profile_tab(self) -> QWidget:
@@ -380,6 +395,7 @@ class BuildDialog(QDialog):
             self.params.setCurrentText(manifest.params_mode)
         if manifest.params_seed is not None:
             self.seed.setValue(manifest.params_seed)
+        self.tuning_db.setText(manifest.tuning_db)  # a rebuild keeps its records
         self.build.setChecked(False)
         self.profile.setChecked(True)
 
@@ -419,6 +435,17 @@ class BuildDialog(QDialog):
             self.model.setText(path)  # the Workspace field follows unless typed
             self._model_chosen()
 
+    def _browse_tuning_db(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Tuning records", self.tuning_db.text())
+        if path:
+            self.tuning_db.setText(path)
+
+    def use_tuning_records(self, folder: Path) -> None:
+        """Rebuild the model with the records in ``folder`` (Tune's "Build with these
+        records")."""
+        self.tuning_db.setText(str(folder))
+        self.build.setChecked(True)
+
     def _browse_inputs(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
             self, "Inputs", "", "NumPy archives (*.npz);;All files (*)"
@@ -435,6 +462,7 @@ class BuildDialog(QDialog):
         if not model.name:
             raise KernelscopeError("choose a model to build", hint="an .onnx or .py file")
         output = self.output.text().strip()
+        tuning_db = self.tuning_db.text().strip()
         return BuildRequest(
             model=model,
             output=Path(output).expanduser() if output else default_workspace(model),
@@ -443,6 +471,7 @@ class BuildDialog(QDialog):
             params=self.params.currentText(),
             seed=self.seed.value(),
             use_cache=self.use_cache.isChecked(),
+            tuning_db=Path(tuning_db).expanduser() if tuning_db else None,
         )
 
     def existing_workspace(self) -> Path:

@@ -114,7 +114,16 @@ class HostChoice(QWidget):
 
     changed = Signal()
 
-    def __init__(self, store: HostStore, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        store: HostStore,
+        parent: QWidget | None = None,
+        *,
+        label: str = "Run on:",
+        profiling: bool = True,
+    ) -> None:
+        """``label``: the host row's; ``profiling``: whether the host's ncu and runtime folder
+        are asked for (tuning runs TVM's RPC server with the host's Python, nothing else)."""
         super().__init__(parent)
         self.store = store
         self.where = QComboBox()
@@ -160,13 +169,15 @@ class HostChoice(QWidget):
         ]  # fmt: skip
         form = QFormLayout(self)
         form.setContentsMargins(0, 0, 0, 0)
-        form.addRow("Run on:", self.where)
+        form.addRow(label, self.where)
         form.addRow("SSH port:", self.port)
         form.addRow("Identity:", key_row)
         form.addRow("Python there:", self.python)
         form.addRow("ncu there:", self.ncu)
         form.addRow("SSH options:", self.extra)
         form.addRow("Runtime folder:", self.runtime_root)
+        form.setRowVisible(self.ncu, profiling)
+        form.setRowVisible(self.runtime_root, profiling)
         self.reload()
         self.where.currentTextChanged.connect(self._on_where)
         self._on_where(self.where.currentText())

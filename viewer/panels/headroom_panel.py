@@ -181,6 +181,7 @@ class HeadroomPanel(QWidget):
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         self.table.setToolTip("Double-click (or Enter) to select the kernel")
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)  # Tune…
         self._bars = BarDelegate(self.table)
         self.table.setItemDelegateForColumn(SAVINGS, self._bars)
         layout = QVBoxLayout(self)
@@ -262,6 +263,17 @@ class HeadroomPanel(QWidget):
                 | QItemSelectionModel.SelectionFlag.Rows,
             )
             self.table.scrollTo(index)
+
+    def selected_names(self) -> list[str]:
+        """The kernels of the selected rows."""
+        rows = self.table.selectionModel().selectedRows()
+        return [str(k) for k in (self.proxy.data(i, KeyRole) for i in rows) if k]
+
+    def savings_us(self) -> dict[str, float] | None:
+        """kernel -> microseconds to save, once the list was computed (None before)."""
+        if self.headroom is None:
+            return None
+        return {row.kernel: row.savings_us for row in self.headroom.rows}
 
     def _go(self, index: QModelIndex) -> None:
         kernel = self.proxy.data(index, KeyRole)

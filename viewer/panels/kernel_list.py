@@ -75,7 +75,7 @@ class KernelList(QWidget):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
             delegate = self._bars if bar else self.table.itemDelegate()
             self.table.setItemDelegateForColumn(column, delegate)
-        self.fit_columns(1)  # the time beside the name
+        self.fit_columns(1 + self.model.tuned_shown)  # the time (and Tuned) beside the name
         # hottest first when a profile measured time, else program order (column -1 sorted
         # descending would be program order reversed)
         timed = bool(self.selection.document and self.selection.document.kernel_metric_names)
@@ -109,7 +109,7 @@ class KernelList(QWidget):
                 delegate = self.table.itemDelegate()
             self.table.setItemDelegateForColumn(column, delegate)
         # compared: the change and the ratio beside the name, else the time
-        self.fit_columns(2 if columns else 1)
+        self.fit_columns((2 if columns else 1) + self.model.tuned_shown)
         if change_column >= 0:  # worst regressions first
             self.table.sortByColumn(change_column, Qt.SortOrder.DescendingOrder)
         elif model.columnCount() > 1 and self.selection.document is not None:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from kernelscope.core.ncu import TIME_US
 from kernelscope.core.view import KernelSummary, ViewDocument
 
-from ..widgets.formatting import format_dims, format_number
+from ..widgets.formatting import format_dims, format_number, format_us
 from ..widgets.roles import BarRole
 from ..widgets.rows_model import Column, RowsModel
 from ..widgets.sorting import SortLastRole
@@ -38,6 +38,40 @@ def _static_columns() -> list[Column[KernelSummary]]:
     ]
 
 
+def tuned_column() -> Column[KernelSummary]:
+    """Where the schedule came from, for a build with a tuning database: the record's speedup
+    over the default schedule ("record" when the default was not measured), blank: default."""
+
+    def gain(s: KernelSummary) -> float:
+        t = s.tuned
+        if t is None:
+            return 0.0
+        return t.default_us / t.best_us if t.best_us and t.default_us else 1.0
+
+    def text(s: KernelSummary) -> str:
+        if s.tuned is None:
+            return ""
+        g = gain(s)
+        return f"{g:.2f}×" if s.tuned.best_us and s.tuned.default_us else "record"
+
+    return _column(TUNED, gain, text)
+
+
+def tuned_text(s: KernelSummary) -> str:
+    """The tooltip line of a kernel built from a tuning record ("" for one that was not)."""
+    t = s.tuned
+    if t is None:
+        return ""
+    best = f", best {format_us(t.best_us * 1e3)} µs" if t.best_us is not None else ""
+    default = (
+        f" against the default schedule's {format_us(t.default_us * 1e3)} µs"
+        if t.default_us is not None
+        else " (the default schedule was not measured)"
+    )
+    return f"built from a tuning record: {t.trials} trials{best}{default}"
+
+
+TUNED = "Tuned"
 # What the build's columns mean (the profile's columns say it with their metric's description).
 _STATIC_TIPS = {
     "Kernel": "The kernel's name, as TVM wrote it",
@@ -48,6 +82,8 @@ _STATIC_TIPS = {
     "SASS": "SASS instructions in the kernel (the build's; blank for a report opened alone)",
     "Lines": "Lines of the kernel's .cu file (the build's; blank for a report opened alone)",
     "Top stall": "The stall reason with most warp samples over the whole kernel",
+    TUNED: "Built from a tuning record (Build's Tuning records): the default schedule's time "
+    "over the record's; 'record' when the default was not measured; blank: default schedule",
 }
 
 
@@ -86,6 +122,7 @@ class KernelListModel(RowsModel[KernelSummary]):
         self._document: ViewDocument | None = None
         self._own = 0  # rows of the document; compare mode adds the baseline's own after them
         self._baseline_only: set[int] = set()  # id() of those rows
+        self.tuned_shown = False  # the Tuned column is there (a build with tuning records)
 
     def set_document(self, document: ViewDocument | None) -> None:
         self._document = document
@@ -104,14 +141,20 @@ class KernelListModel(RowsModel[KernelSummary]):
         rows = list(document.summaries) if document else []
         self.rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
         self._own = len(self.rows)
+        self.tuned_shown = any(r.tuned is not None for r in self.rows)
         self.rows += extra_rows
         self._baseline_only = {id(r) for r in extra_rows}
         static = _static_columns()
         names = document.kernel_metric_names if document else ()
         # compared, "New µs" is the time per pass: the profile's total would repeat it
         metrics = [_metric_column(m) for m in names if not (columns and m == TIME_US)]
-        # name first, then what the profile measured, then the build facts
-        self.columns = [static[0], *columns, *metrics, *static[1:]]
+        # name first, then the time (or the comparison), then which kernels came from a
+        # tuning record (a build with one), then the rest of what the profile measured and the
+        # build facts
+        lead = list(columns) if columns else metrics[:1]
+        rest = metrics if columns else metrics[1:]
+        tuned = [tuned_column()] if self.tuned_shown else []
+        self.columns = [static[0], *lead, *tuned, *rest, *static[1:]]
         self._max = [
             max((float(c.value(r)) for r in self.rows), default=0.0) if c.number else 0.0
             for c in self.columns
@@ -162,4 +205,6 @@ def _tooltip(row: KernelSummary) -> str:
         lines.append("Fused Relax operators:<br>" + "<br>".join(f"• {op}" for op in row.ops))
     if row.grid:
         lines.append(f"grid {format_dims(row.grid)}, block {format_dims(row.block)}")
+    if row.tuned is not None:
+        lines.append(tuned_text(row))
     return "<br>".join(lines)

@@ -13,7 +13,8 @@ Jobs run on named *lanes*, each a ``ThreadPoolExecutor``:
   thread that opened it, and one thread it stays);
 * ``highlight``: colouring a whole Kernel DB entry's source (pygments needs ~0.4 ms a
   line), so that the entry shows at once and its colours follow;
-* ``open``, ``build``, ``export``: reading a report, building, writing the DB.
+* ``open``, ``build``, ``export``, ``tune``: reading a report, building, writing the DB,
+  tuning.
 
 A job is a function of a ``JobContext`` (``progress``, ``cancel``, ``send`` for results along
 the way); it never touches a widget. Its signals reach the GUI thread through a queued
@@ -36,7 +37,7 @@ from kernelscope.core.errors import Cancelled
 log = logging.getLogger(__name__)
 
 THREAD_PREFIX = "kernelscope-job"
-LANES = {"document": 1, "db": 1, "highlight": 1, "open": 4, "build": 1, "export": 1}
+LANES = {"document": 1, "db": 1, "highlight": 1, "open": 4, "build": 1, "export": 1, "tune": 1}
 
 
 @dataclass

@@ -1,0 +1,218 @@
+"""Tuning in the window (issue 21 points 1 and 4): the Tune action on the kernel list and the
+Headroom list, its dialog running core's tuning on this machine's CPU for real (the same code
+measures on a GPU), Cancel-free and bad-input paths, "Build with these records", the Build
+dialog's Tuning records field and the kernel list saying which kernels came from a record."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from details_support import unlaunched_workspace
+from PySide6.QtCore import Qt
+from viewer_support import WORKSPACE, settle
+
+from kernelscope.core.ncu import KernelSummary
+from kernelscope.core.toolchain import local_gpu_arch
+from kernelscope.core.workspace import TunedFrom, Workspace
+from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.dialogs.tune_dialog import TuneDialog
+from kernelscope.viewer.panels.kernel_list_model import TUNED, tuned_column, tuned_text
+from kernelscope.viewer.widgets.roles import KeyRole
+from kernelscope.viewer.workers.tune_job import NO_GPU
+
+DATA = Path(__file__).parent / "data"
+MODEL = DATA / "models" / "tiny_mlp.py"
+STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # TVM's tune_relax wrote it (make_stock_db.py)
+KERNEL = "fused_matmul_add_relu_kernel"
+TASK = "fused_matmul_add_relu"
+
+
+def _dialog(window: object) -> TuneDialog:
+    dialog = window.findChild(TuneDialog, "tune_dialog")  # type: ignore[attr-defined]
+    assert dialog is not None
+    return dialog
+
+
+def test_tune_is_one_action_in_both_context_menus(qtbot, make_window) -> None:
+    window = make_window()
+    action = window.action("tune")
+    assert not action.isEnabled()  # nothing open: nothing to tune
+    assert action in window.kernels.table.actions()
+    assert action in window.headroom_panel.table.actions()
+    menu = window.headroom_panel.table.contextMenuPolicy()
+    assert menu == Qt.ContextMenuPolicy.ActionsContextMenu
+    window.open_path(WORKSPACE)
+    settle(qtbot, window)
+    assert action.isEnabled()
+    window.kernels.table.selectRow(0)
+    selected = window.kernels.selected_names()
+    action.trigger()
+    dialog = _dialog(window)
+    assert dialog.kernels == selected and dialog.selected.isChecked()
+    assert selected[0] in dialog.selected.text()
+
+
+def test_tune_from_the_headroom_list_takes_its_row_and_its_savings(
+    qtbot, make_window, tmp_path: Path
+) -> None:
+    window = make_window(unlaunched_workspace(tmp_path, profiled=True))
+    panel = window.show_pane("headroom")
+    settle(qtbot, window)
+    second = panel.proxy.data(panel.proxy.index(1, 0), KeyRole)  # the 2nd most µs to save
+    panel.table.selectRow(1)
+    assert window.kernels.selected_names() != [second]  # the kernel list's is another
+    window.activateWindow()
+    panel.table.setFocus()
+    qtbot.waitUntil(panel.table.hasFocus)
+    window.action("tune").trigger()
+    dialog = _dialog(window)
+    assert dialog.kernels == [second]
+    assert panel.headroom is not None
+    assert dialog.savings_us == {r.kernel: r.savings_us for r in panel.headroom.rows}
+    dialog.top.setChecked(True)
+    request = dialog.request()
+    assert request.top == 3 and not request.kernels and request.savings_us == dialog.savings_us
+
+
+def test_the_tuned_column_says_a_records_speedup() -> None:
+    column = tuned_column()
+    measured = KernelSummary("k", tuned=TunedFrom(trials=64, best_us=3.0, default_us=6.0))
+    stock = KernelSummary("k", tuned=TunedFrom(trials=5, best_us=96.0))
+    assert column.text(measured) == "2.00×" and column.text(stock) == "record"
+    assert column.text(KernelSummary("k")) == ""
+    assert tuned_text(measured) == (
+        "built from a tuning record: 64 trials, best 3 µs against the default schedule's 6 µs"
+    )
+    assert "the default schedule was not measured" in tuned_text(stock)
+
+
+def test_bad_input_is_told_in_the_dialog(qtbot, make_window, tmp_path: Path) -> None:
+    window = make_window(WORKSPACE)
+    dialog = TuneDialog(window.workers, WORKSPACE, [], window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    assert not dialog.selected.isEnabled() and dialog.top.isChecked()  # nothing selected
+    dialog.use_tracker.setChecked(True)
+    dialog.start.click()
+    assert "HOST:PORT" in dialog.status.text() and dialog.job is None
+    dialog.tracker.setText("gpu-gate")
+    dialog.key.setText("h200")
+    dialog.cpu.setChecked(True)
+    dialog.start.click()  # refused by the job's plan check: no port
+    qtbot.waitUntil(lambda: dialog.job is None and "Cannot tune" in dialog.status.text())
+    assert "expected HOST:PORT" in dialog.status.text()
+    assert not dialog.build_button.isEnabled()
+
+
+@pytest.mark.skipif(local_gpu_arch() is not None, reason="this machine has a GPU to measure on")
+def test_without_a_gpu_or_a_host_the_dialog_says_measuring_needs_one(qtbot, make_window) -> None:
+    window = make_window(WORKSPACE)
+    dialog = TuneDialog(window.workers, WORKSPACE, ["softmax_kernel"], window)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitUntil(lambda: dialog.note.isVisible())
+    assert dialog.note.text() == NO_GPU and not dialog.start.isEnabled()
+    dialog.cpu.setChecked(True)  # the CPU path needs no GPU
+    assert not dialog.note.isVisible() and dialog.start.isEnabled()
+    dialog.use_tracker.setChecked(True)  # nor does a tracker's GPU
+    dialog.cpu.setChecked(False)
+    assert dialog.start.isEnabled()
+
+
+@pytest.fixture(scope="module")
+def mlp_ws(build_once: Callable[..., object]) -> Path:
+    return build_once("tiny_mlp.py").path  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow
+def test_tuning_from_the_window_on_the_cpu_then_build_with_the_records(
+    qtbot, make_window, mlp_ws: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "mlp.kscope"
+    shutil.copytree(mlp_ws, ws)
+    window = make_window(ws)
+    window.selection.show(KERNEL)
+    settle(qtbot, window)
+    window.tune([KERNEL])
+    dialog = _dialog(window)
+    dialog.cpu.setChecked(True)
+    dialog.trials.setValue(2)
+    dialog.population = 16  # a round of the CPU search costs seconds on two shared cores
+    dialog.start.click()
+    assert dialog.job is not None and not dialog.start.isEnabled()
+    assert dialog.cancel.text() == "Cancel"
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=600_000)
+    result = dialog.outcome
+    assert result is not None, dialog.status.text()
+    assert not result.cancelled and result.records >= 2
+    assert result.database == (ws / "tuning").resolve()
+    assert [dialog.tasks.item(r, 0).text() for r in range(dialog.tasks.rowCount())] == [TASK]
+    row = dialog.tasks.item(0, 1).text()
+    assert row.startswith("2 trials") and "best" in row and "default" in row, row
+    assert "records in" in dialog.status.text()
+    assert dialog.build_button.isEnabled() and dialog.cancel.text() == "Close"
+    dialog.build_button.click()
+    build = window.findChild(BuildDialog, "build_dialog")
+    assert build is not None
+    assert build.tuning_db.text() == str(result.database) and build.build.isChecked()
+    assert build.request().tuning_db == result.database
+
+
+@pytest.mark.slow
+def test_the_build_dialogs_records_reach_the_build_and_the_list_says_which(
+    qtbot, make_window, tmp_path: Path
+) -> None:
+    window = make_window()
+    dialog = window.build_and_profile(MODEL)
+    dialog.output.setText(str(tmp_path / "mlp.kscope"))
+    dialog.tuning_db.setText(str(STOCK_DB))
+    dialog.profile.setChecked(False)
+    dialog.show()
+    with qtbot.waitSignal(dialog.finished_document, timeout=300_000):
+        dialog.start.click()
+    settle(qtbot, window)
+    assert Workspace.open(tmp_path / "mlp.kscope").manifest.tuning_db == str(STOCK_DB.resolve())
+    model = window.kernels.model
+    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    column = titles.index(TUNED)
+    assert column <= 2  # beside the name, in sight
+    tuned = model.index(model.row_of(KERNEL), column)
+    assert model.data(tuned) == "record"  # stock TVM measured no default schedule
+    assert "built from a tuning record" in model.data(tuned, Qt.ItemDataRole.ToolTipRole)
+    plain = model.index(model.row_of("softmax_kernel"), column)
+    assert model.data(plain) == ""
+    # a rebuild of this workspace starts with its records
+    ws = Workspace.open(tmp_path / "mlp.kscope")
+    again = BuildDialog(window.workers, window, settings=window.settings, workspace=ws)
+    assert again.tuning_db.text() == str(STOCK_DB.resolve())
+
+
+@pytest.mark.slow
+def test_cancel_keeps_what_was_measured(qtbot, make_window, mlp_ws: Path, tmp_path: Path) -> None:
+    window = make_window(mlp_ws)
+    db = tmp_path / "records"
+    dialog = TuneDialog(
+        window.workers, mlp_ws, [KERNEL, "softmax_kernel"], window, settings=window.settings
+    )
+    qtbot.addWidget(dialog)
+    dialog.database_field.setText(str(db))
+    dialog.cpu.setChecked(True)
+    dialog.trials.setValue(2)
+    dialog.population = 16
+    dialog.start.click()
+
+    def first_task_measured() -> bool:
+        item = dialog.tasks.item(0, 1) if dialog.tasks.rowCount() else None
+        return item is not None and item.text().startswith("2 trials")
+
+    qtbot.waitUntil(first_task_measured, timeout=600_000)
+    dialog.cancel.click()  # the second task is still being tuned
+    assert not dialog.cancel.isEnabled()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=120_000)
+    outcome = dialog.outcome
+    assert outcome is not None and outcome.cancelled, dialog.status.text()
+    assert outcome.records >= 2 and outcome.database == db.resolve()
+    assert f"the {outcome.records} records measured so far are kept" in dialog.status.text()
+    assert dialog.build_button.isEnabled()  # what was measured can be built from
