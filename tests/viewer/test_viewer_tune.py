@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from details_support import unlaunched_workspace
+from paths_support import DATA
 from PySide6.QtCore import Qt
 from viewer_support import WORKSPACE, settle
 
@@ -23,7 +24,6 @@ from kernelscope.viewer.panels.kernel_list_model import TUNED, tuned_column, tun
 from kernelscope.viewer.widgets.roles import KeyRole
 from kernelscope.viewer.workers.tune_job import NO_GPU
 
-DATA = Path(__file__).parent / "data"
 MODEL = DATA / "models" / "tiny_mlp.py"
 STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # TVM's tune_relax wrote it (make_stock_db.py)
 KERNEL = "fused_matmul_add_relu_kernel"
