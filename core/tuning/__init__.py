@@ -4,12 +4,15 @@ writes are what ``build --tuning-db`` applies. ``plan`` decides what to tune wit
 ``session`` runs it in the child ``child`` starts."""
 
 from .child import TuningResult, measure_batch, tune_in_child
-from .plan import Measure, TuningPlan, choose_tasks, default_database, plan_tuning
+from .plan import DEFAULT_DB, Measure, TuningPlan, choose_tasks, default_database, plan_tuning
 from .rpc_host import ForwardedServer
+from .session import TaskProgress
 
 __all__ = [
+    "DEFAULT_DB",
     "ForwardedServer",
     "Measure",
+    "TaskProgress",
     "TuningPlan",
     "TuningResult",
     "choose_tasks",

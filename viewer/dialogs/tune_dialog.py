@@ -35,9 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.tuning import TuningResult
-from kernelscope.core.tuning.plan import DEFAULT_DB
-from kernelscope.core.tuning.session import TaskProgress
+from kernelscope.core.tuning import DEFAULT_DB, TaskProgress, TuningResult
 
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
