@@ -234,13 +234,22 @@ def summarise(database: Any) -> dict[str, RecordSummary]:
 
 
 def check_compatible(folder: Path, database: Any, arch: str, tvm_version: str) -> None:
-    """Refuse a database tuned for another GPU architecture or by another TVM version."""
+    """Refuse a database tuned for the CPU, another GPU architecture or another TVM version."""
     meta = read_meta(folder)
     other_tvm = meta.get("tvm")
     if other_tvm and other_tvm != tvm_version:
         raise KernelscopeError(
             f"{folder}: these records were tuned with TVM {other_tvm}; this is TVM {tvm_version}",
             hint="records do not carry over between TVM versions: tune again with this one",
+        )
+    kinds = {
+        str(r.target.kind.name) for r in database.get_all_tuning_records() if r.target is not None
+    }
+    if kinds and "cuda" not in kinds:  # the same fused functions, but no CUDA schedules
+        raise KernelscopeError(
+            f"{folder}: these records were tuned for {', '.join(sorted(kinds))} "
+            f"(not a GPU); this build is for CUDA {arch}",
+            hint=f"tune for the GPU (kernelscope tune without --target cpu) for {arch}",
         )
     archs = {s.arch for s in summarise(database).values() if s.arch}
     if archs and arch not in archs:

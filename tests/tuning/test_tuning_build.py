@@ -81,6 +81,26 @@ def test_records_from_another_tvm_version_are_refused_naming_it(tmp_path: Path) 
         records.check_compatible(db, records.open_database(db), "sm_90", "0.27.0.post1")
 
 
+def test_records_tuned_for_the_cpu_are_refused_naming_it(tmp_path: Path) -> None:
+    """The fused functions are the same on every target, so CPU records (kernelscope tune
+    --target cpu) match every kernel, yet hold no CUDA schedule: a build from them would
+    quietly be all default schedules."""
+    import json
+
+    from kernelscope.core.build import records
+
+    db = tmp_path / "db"
+    shutil.copytree(STOCK_DB, db)
+    lines = []
+    for line in (db / "database_tuning_record.json").read_text().splitlines():
+        record = json.loads(line)
+        record[1][2] = {"kind": "llvm", "keys": ["cpu"], "tag": "", "mcpu": "", "mtriple": ""}
+        lines.append(json.dumps(record))
+    (db / "database_tuning_record.json").write_text("\n".join(lines) + "\n")
+    with pytest.raises(KernelscopeError, match=r"tuned for llvm \(not a GPU\); this build is for"):
+        records.check_compatible(db, records.open_database(db), "sm_90", "0.27.0.post1")
+
+
 def test_a_folder_without_records_is_not_a_tuning_database(tmp_path: Path) -> None:
     request = BuildRequest(
         model=MODELS / "tiny_mlp.py", output=tmp_path / "a.kscope", tuning_db=tmp_path
