@@ -13,8 +13,8 @@ kernelscope  ``core.tuning.batch._write_round``: what ``kernelscope tune --expor
 stock        the same search (the same TuneContext, seed and database: ``session.prepare``)
              proposes the same candidates, built by ``LocalBuilder()`` with its defaults
              (a worker per logical core, TVM's ``.tar`` export, no cubin) but kernelscope's
-             300 s timeout: with TVM's 30 s every CUDA candidate timed out on a loaded
-             2-core machine (a worker imports TVM and runs nvcc per candidate).
+             300 s timeout: with TVM's 30 s, a first try on a loaded 2-core machine built no
+             CUDA candidate at all (see results/tuning_local.md).
 Both are timed from the proposal to the last candidate built (the search is the same
 work in both); the task's default schedule, which a first round also builds, is left out
 so both count candidates only. Runs alternate (kernelscope, stock, ...) with a fresh
@@ -97,7 +97,7 @@ def stock_round(plan: Any) -> tuple[int, float]:
     from tvm.s_tir.meta_schedule.builder import BuilderInput, LocalBuilder
 
     run = _prepared(plan)
-    builder = LocalBuilder(timeout_sec=300)  # as kernelscope's: 30 s times out here
+    builder = LocalBuilder(timeout_sec=300)  # kernelscope's; see the docstring
     built = 0
     t = time.perf_counter()
     for _task, context, _told in run.states:
