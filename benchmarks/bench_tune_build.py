@@ -11,7 +11,7 @@ kernelscope  ``core.tuning.batch._write_round``: what ``kernelscope tune --expor
              a runtime-only TVM loads and, for CUDA, also compiles its cubin with nvcc; the
              round is written. Builds without measuring, so no GPU is needed.
 stock        the same search (the same TuneContext, seed and database: ``session.prepare``)
-             proposes the same candidates, built by ``LocalBuilder()`` with its defaults
+             proposes as many candidates, built by ``LocalBuilder()`` with its defaults
              (a worker per logical core, TVM's ``.tar`` export, no cubin) but kernelscope's
              300 s timeout: with TVM's 30 s, a first try on a loaded 2-core machine built no
              CUDA candidate at all (see results/tuning_local.md).
