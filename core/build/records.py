@@ -94,7 +94,6 @@ def database_pipeline(target: Any, applied: Applied) -> Any:
     from tvm import relax
     from tvm.relax import pipeline as relax_pipeline
     from tvm.relax.transform import MetaScheduleApplyDatabase
-    from tvm.s_tir import dlight as dl
 
     try:
         lower = list(relax_pipeline.dataflow_lower_passes(target))
@@ -129,16 +128,28 @@ def database_pipeline(target: Any, applied: Applied) -> Any:
             if old is not None and not func.same_as(old):
                 applied.from_record[gv.name_hint] = workload_hash(old)
         if is_gpu:
-            mod = dl.ApplyDefaultSchedule(
-                dl.gpu.Matmul(),
-                dl.gpu.GEMV(),
-                dl.gpu.Reduction(),
-                dl.gpu.GeneralReduction(),
-                dl.gpu.Fallback(),
-            )(mod)
+            mod = default_schedule(mod, target)
         return tvm.transform.Sequential(lower + finalize)(mod)
 
     return pipeline
+
+
+def default_schedule(mod: Any, target: Any) -> Any:
+    """TVM's default (DLight) GPU schedule of the functions in ``mod``: what compile_relax
+    gives a kernel no record covers, and what tuning measures a kernel's gain against. A
+    CPU target's functions are returned as they are."""
+    if target.kind.name != "cuda":
+        return mod
+    from tvm.s_tir import dlight as dl
+
+    with target:
+        return dl.ApplyDefaultSchedule(
+            dl.gpu.Matmul(),
+            dl.gpu.GEMV(),
+            dl.gpu.Reduction(),
+            dl.gpu.GeneralReduction(),
+            dl.gpu.Fallback(),
+        )(mod)
 
 
 def _is_primfunc(func: Any) -> bool:

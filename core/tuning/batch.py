@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..build.records import default_schedule
 from ..errors import KernelscopeError
 from ..tasks import ProgressFn
 from .batch_measure import RESULTS, ROUND
@@ -143,20 +144,10 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
 
 def _defaults(run: Prepared, task: Any, t: int, folder: Path) -> list[dict[str, Any]]:
     """The task's default schedule as a candidate of the round (measured like the others)."""
-    from tvm.s_tir import dlight as dl
     from tvm.s_tir.meta_schedule.arg_info import ArgInfo
     from tvm.s_tir.meta_schedule.builder import BuilderInput
 
-    mod = task.dispatched[0]
-    if run.target.kind.name == "cuda":
-        with run.target:
-            mod = dl.ApplyDefaultSchedule(
-                dl.gpu.Matmul(),
-                dl.gpu.GEMV(),
-                dl.gpu.Reduction(),
-                dl.gpu.GeneralReduction(),
-                dl.gpu.Fallback(),
-            )(mod)
+    mod = default_schedule(task.dispatched[0], run.target)
     built = run.builder.build([BuilderInput(mod, run.target)])[0]
     if built.error_msg is not None:
         return []

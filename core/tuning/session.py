@@ -27,7 +27,14 @@ from pathlib import Path
 from typing import Any
 
 from ..build.model_loader import load_model
-from ..build.records import META, cuda_target, fused_module, open_database, summarise
+from ..build.records import (
+    META,
+    cuda_target,
+    default_schedule,
+    fused_module,
+    open_database,
+    summarise,
+)
 from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
 from ..formatting import format_us
@@ -284,21 +291,11 @@ def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> float
     """The task's time with the schedule a build without records gives it (DLight's on a
     GPU, as compile_relax's fallback), in µs; None when it did not build or run."""
     import tvm
-    from tvm.s_tir import dlight as dl
     from tvm.s_tir.meta_schedule.arg_info import ArgInfo
     from tvm.s_tir.meta_schedule.builder import BuilderInput
     from tvm.s_tir.meta_schedule.runner import RunnerInput
 
-    mod = task.dispatched[0]
-    if target.kind.name == "cuda":
-        with target:
-            mod = dl.ApplyDefaultSchedule(
-                dl.gpu.Matmul(),
-                dl.gpu.GEMV(),
-                dl.gpu.Reduction(),
-                dl.gpu.GeneralReduction(),
-                dl.gpu.Fallback(),
-            )(mod)
+    mod = default_schedule(task.dispatched[0], target)
     built = builder.build([BuilderInput(mod, target)])[0]
     if built.error_msg is not None:
         logger.warning(
