@@ -19,6 +19,7 @@ from .records import (
     EntrySummary,
     json_or,
     parse_profile_time,
+    rows_by_key,
     split_tags,
 )
 
@@ -62,18 +63,10 @@ def list_entries(
 
 def _tuning(conn: sqlite3.Connection, keys: list[str]) -> dict[str, dict[str, Any]]:
     """``ks_tuning`` rows by key, without the key and without what is not recorded."""
-    found: dict[str, dict[str, Any]] = {}
-    for start in range(0, len(keys), CHUNK):
-        chunk = keys[start : start + CHUNK]
-        cur = conn.execute(
-            f"SELECT * FROM ks_tuning WHERE key IN ({','.join('?' * len(chunk))})", chunk
-        )
-        names = [d[0] for d in cur.description]
-        for row in cur:
-            values = dict(zip(names, row, strict=True))
-            key = values.pop("key")
-            found[key] = {k: v for k, v in values.items() if v is not None}
-    return found
+    return {
+        key: {k: v for k, v in values.items() if k != "key" and v is not None}
+        for key, values in rows_by_key(conn, "ks_tuning", "key", keys).items()
+    }
 
 
 def _source_and_tags(conn: sqlite3.Connection, keys: list[str]) -> dict[str, tuple[str, list[str]]]:

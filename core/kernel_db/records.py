@@ -5,6 +5,7 @@ returns (``EntrySummary``, ``EntryDetail``, ``CacheRow``) and what a write chang
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -192,3 +193,21 @@ def parse_profile_time(text: str) -> dict[str, float]:
             except ValueError:
                 continue
     return times
+
+
+def rows_by_key(
+    conn: sqlite3.Connection, table: str, key: str, keys: list[str]
+) -> dict[str, dict[str, Any]]:
+    """Every column of ``table``'s rows whose ``key`` column is one of ``keys``, by that key
+    (queried ``CHUNK`` keys at a time)."""
+    found: dict[str, dict[str, Any]] = {}
+    for start in range(0, len(keys), CHUNK):
+        chunk = keys[start : start + CHUNK]
+        cur = conn.execute(
+            f"SELECT * FROM {table} WHERE {key} IN ({','.join('?' * len(chunk))})", chunk
+        )
+        names = [d[0] for d in cur.description]
+        for row in cur:
+            values = dict(zip(names, row, strict=True))
+            found[values[key]] = values
+    return found

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from .indexer import insert_index
-from .records import CHUNK, LAUNCH, PROVENANCE, DbEntry, EntryChange, json_or, shape_texts
+from .records import LAUNCH, PROVENANCE, DbEntry, EntryChange, json_or, rows_by_key, shape_texts
 from .schema import TUNING_COLUMNS
 
 
@@ -99,16 +99,7 @@ def _exported_at(conn: sqlite3.Connection, key: str) -> str | None:
 
 
 def _cache_rows(conn: sqlite3.Connection, keys: list[str]) -> dict[str, dict[str, str]]:
-    found: dict[str, dict[str, str]] = {}
-    for start in range(0, len(keys), CHUNK):
-        chunk = keys[start : start + CHUNK]
-        cur = conn.execute(
-            f"SELECT * FROM KernelCache WHERE Key IN ({','.join('?' * len(chunk))})", chunk
-        )
-        names = [d[0] for d in cur.description]
-        for row in cur:
-            found[row[0]] = dict(zip(names, row, strict=True))
-    return found
+    return rows_by_key(conn, "KernelCache", "Key", keys)
 
 
 def _delete_same_identifier(conn: sqlite3.Connection, e: DbEntry) -> list[str]:

@@ -4,8 +4,9 @@ one source-file lookup."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from .build_match import check_against_workspace
@@ -40,41 +41,41 @@ if TYPE_CHECKING:
 # loads the profile and its records, not numpy's aggregation, the Details model or the hot
 # lines. Add a name here and under TYPE_CHECKING above.
 _EXPORTS = {
-    "check_against_workspace": "build_match",
-    "metric_description": "descriptions",
-    "DURATION": "detail_metrics",
-    "LaunchMetrics": "detail_metrics",
-    "MetricRecord": "detail_metrics",
-    "SourceMarker": "detail_metrics",
-    "DetailMetric": "details",
-    "DetailView": "details",
-    "KernelDetails": "details",
-    "OccupancyCurve": "details",
-    "format_value": "details",
-    "kernel_details": "details",
-    "rank_lines": "hot_lines",
-    "load_reader_first": "report",
-    "INST_EXECUTED": "metrics",
-    "SAMPLES": "metrics",
-    "label_of": "metrics",
-    "resolve_metric_name": "metrics",
-    "Profile": "profile",
-    "REPORT_SUFFIX": "profile",
-    "is_report": "profile",
-    "HotLine": "records",
-    "InstructionTable": "records",
-    "KERNEL_METRICS": "records",
-    "TIME_US": "records",
-    "KernelSummary": "records",
-    "Launch": "records",
-    "LineMetrics": "records",
-    "RuleResult": "records",
-    "SourceFile": "sources",
-    "SourceResolver": "sources",
-    "StallBreakdown": "stalls",
-    "StallShare": "stalls",
-    "first_and_hottest": "stalls",
-    "stall_breakdown": "stalls",
+    "check_against_workspace": ".build_match",
+    "metric_description": ".descriptions",
+    "DURATION": ".detail_metrics",
+    "LaunchMetrics": ".detail_metrics",
+    "MetricRecord": ".detail_metrics",
+    "SourceMarker": ".detail_metrics",
+    "DetailMetric": ".details",
+    "DetailView": ".details",
+    "KernelDetails": ".details",
+    "OccupancyCurve": ".details",
+    "format_value": ".details",
+    "kernel_details": ".details",
+    "rank_lines": ".hot_lines",
+    "load_reader_first": ".report",
+    "INST_EXECUTED": ".metrics",
+    "SAMPLES": ".metrics",
+    "label_of": ".metrics",
+    "resolve_metric_name": ".metrics",
+    "Profile": ".profile",
+    "REPORT_SUFFIX": ".profile",
+    "is_report": ".profile",
+    "HotLine": ".records",
+    "InstructionTable": ".records",
+    "KERNEL_METRICS": ".records",
+    "TIME_US": ".records",
+    "KernelSummary": ".records",
+    "Launch": ".records",
+    "LineMetrics": ".records",
+    "RuleResult": ".records",
+    "SourceFile": ".sources",
+    "SourceResolver": ".sources",
+    "StallBreakdown": ".stalls",
+    "StallShare": ".stalls",
+    "first_and_hottest": ".stalls",
+    "stall_breakdown": ".stalls",
 }
 
 __all__ = [
@@ -116,10 +117,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f".{module}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

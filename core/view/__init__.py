@@ -11,8 +11,9 @@ it, which alone reads it: the kernels (``ProfileSession.kernel``) and the featur
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_getattr
 
 if TYPE_CHECKING:
     from ..ncu import HotLine, KernelSummary, SourceFile
@@ -94,10 +95,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

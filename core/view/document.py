@@ -36,7 +36,7 @@ from ..ncu import (
     SourceResolver,
     metric_description,
 )
-from ..workspace import KernelInfo, Location, SassInstruction, Workspace
+from ..workspace import KernelInfo, Location, SassInstruction, Workspace, frame_index
 from .ptx import NO_WORKSPACE, PtxView, ptx_view
 from .session import ProfileSession
 
@@ -70,11 +70,7 @@ class KernelView:
 
     @cached_property
     def _line_index(self) -> dict[Location, list[int]]:
-        index: dict[Location, list[int]] = {}
-        for i, insn in enumerate(self.instructions):
-            for loc in insn.frames:
-                index.setdefault(loc, []).append(i)
-        return index
+        return frame_index(self.instructions)
 
     @cached_property
     def offset_index(self) -> dict[int, int]:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from ..workspace import Location, PtxRow, SassInstruction, Workspace
+from ..workspace import Location, PtxRow, SassInstruction, Workspace, frame_index
 
 NO_WORKSPACE = (
     "PTX comes with a kernelscope build: open the workspace this report was profiled from "
@@ -39,11 +39,7 @@ class PtxView:
 
     @cached_property
     def _line_index(self) -> dict[Location, list[int]]:
-        index: dict[Location, list[int]] = {}
-        for r, row in enumerate(self.rows):
-            for loc in row.frames:
-                index.setdefault(loc, []).append(r)
-        return index
+        return frame_index(self.rows)
 
     def rows_at(self, file: str, line: int) -> list[int]:
         """The rows a source line produced (through inlined frames too)."""

@@ -17,6 +17,7 @@ from .sass_table import (
     Location,
     SassInstruction,
     branch_target,
+    frame_index,
     read_sass,
     write_sass,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "Workspace",
     "branch_target",
     "check_target_folder",
+    "frame_index",
     "other_model_in",
     "parse_ptx",
     "read_ptx_lines",

@@ -8,11 +8,29 @@ from the workspace.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Protocol
 
 # A source line: (file path as the line table or report recorded it, 1-based line number).
 Location = tuple[str, int]
+
+
+class _Framed(Protocol):
+    @property
+    def frames(self) -> Sequence[Location]: ...
+
+
+def frame_index(items: Iterable[_Framed]) -> dict[Location, list[int]]:
+    """The positions in ``items`` (SASS instructions, PTX rows) of those each source line is one
+    of the frames of: what a click on a source line selects."""
+    index: dict[Location, list[int]] = {}
+    for i, item in enumerate(items):
+        for loc in item.frames:
+            index.setdefault(loc, []).append(i)
+    return index
+
 
 # Opcodes whose last operand is a code address (a label in nvdisasm's text).
 _BRANCHES = frozenset({"BRA", "BRX", "JMP", "JMX", "CALL", "BSSY", "SSY", "PBK", "PCNT"})

@@ -344,17 +344,25 @@ def _no_texts(name: str) -> None:
     return None
 
 
-def _rules(buf: Buffer, span: Span) -> list[RuleResult]:
-    """A ``RuleResult``'s items that have a message (one result per item of its body)."""
+def _rule_parts(buf: Buffer, span: Span, part: int) -> tuple[str, str, list[Span]]:
+    """A ``RuleResult``'s rule identifier, section and the spans of its field ``part`` (3: the
+    body, 5: the source markers), the two readers' shared walk over its fields."""
     ident = section = ""
-    items: list[Span] = []
+    spans: list[Span] = []
     for field, wire, v in fields(buf, *span):
         if field == 1 and wire == 2:
             ident = text(buf, v)
         elif field == 4 and wire == 2:
             section = text(buf, v)
-        elif field == 3 and wire == 2:
-            items.extend(s for f, w, s in fields(buf, *v) if f == 1 and w == 2)
+        elif field == part and wire == 2:
+            spans.append(v)
+    return ident, section, spans
+
+
+def _rules(buf: Buffer, span: Span) -> list[RuleResult]:
+    """A ``RuleResult``'s items that have a message (one result per item of its body)."""
+    ident, section, bodies = _rule_parts(buf, span, 3)
+    items = [s for body in bodies for f, w, s in fields(buf, *body) if f == 1 and w == 2]
     out = []
     for item in items:
         message: dict[int, Any] = {}
@@ -388,15 +396,10 @@ def _rules(buf: Buffer, span: Span) -> list[RuleResult]:
 
 def _markers(buf: Buffer, span: Span, start: int | None) -> list[SourceMarker]:
     """A ``RuleResult``'s source markers."""
-    ident = section = ""
-    raw: list[dict[int, Any]] = []
-    for field, wire, v in fields(buf, *span):
-        if field == 1 and wire == 2:
-            ident = text(buf, v)
-        elif field == 4 and wire == 2:
-            section = text(buf, v)
-        elif field == 5 and wire == 2:
-            raw.append({f: (text(buf, x) if w == 2 else x) for f, w, x in fields(buf, *v)})
+    ident, section, markers = _rule_parts(buf, span, 5)
+    raw: list[dict[int, Any]] = [
+        {f: (text(buf, x) if w == 2 else x) for f, w, x in fields(buf, *v)} for v in markers
+    ]
     out = []
     for m in raw:
         kind = m.get(1, 0)
