@@ -9,10 +9,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QHeaderView,
     QLabel,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -20,7 +17,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.compare import FASTER, SLOWER, WITHIN_NOISE, KernelComparison, OpcodeDelta
 
 from ..code.delta_delegate import DeltaDelegate, DeltaRole
-from ..widgets.columns import fit_column
+from ..widgets.columns import fit_column, rows_table
 from ..widgets.formatting import format_number, format_signed
 from ..widgets.rows_model import Column, RowsModel
 
@@ -85,16 +82,8 @@ class OpcodeTable(QWidget):
         self.comparison: KernelComparison | None = None  # shown
         self.caption = QLabel()
         self.caption.setWordWrap(True)
-        self.table = QTableView()
-        self.table.setModel(self.model)
+        self.table = rows_table(self.model)
         self.table.setSortingEnabled(False)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
         self._delta = DeltaDelegate(self.table)
         for column in DELTA_COLUMNS:
             self.table.setItemDelegateForColumn(column, self._delta)

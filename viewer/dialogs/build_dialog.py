@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QCloseEvent, QFontDatabase, QTextCursor
+from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
     QComboBox,
-    QDialog,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -63,6 +62,7 @@ from ..workers.jobs import Job, JobFn, Workers
 from ..workers.remote_jobs import check_job, install_job
 from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
+from .job_dialog import JobDialog
 from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
@@ -95,7 +95,7 @@ def model_of(workspace: Workspace) -> Path | None:
     return next((c for c in candidates if c.is_file()), None)
 
 
-class BuildDialog(QDialog):
+class BuildDialog(JobDialog):
     finished_document = Signal(str)  # a workspace to open
     import_requested = Signal()
 
@@ -595,13 +595,8 @@ class BuildDialog(QDialog):
         self.cancel.setText("Cancel")
         self._update_state()
 
-    def _cancel_or_close(self) -> None:
-        if self.job is not None:
-            self._append("cancelling…")
-            self.job.cancel()
-            self.cancel.setEnabled(False)
-        else:
-            self.close()
+    def _say_cancelling(self) -> None:
+        self._append("cancelling…")
 
     def _profile_for(self, host: HostEntry | None) -> Callable[[Path], ProfileRequest]:
         """The fields as they are now: the job reads them when the build is done."""
@@ -719,22 +714,10 @@ class BuildDialog(QDialog):
             self.log.ensureCursorVisible()
 
     def _on_job_finished(self) -> None:
-        self.job = None
-        self.cancel.setEnabled(True)
-        self.cancel.setText("Close")
-        self._update_state()
+        super()._on_job_finished()
         if self._replace is not None:
             error, self._replace = self._replace, None
             self._ask_replace(error)
 
     def _append(self, text: str) -> None:
         self.log.appendPlainText(text)
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        """Closing while a job runs cancels it and waits for it to stop."""
-        if self.job is not None:
-            self.job.cancel()
-            self.job.wait()
-            self._on_job_finished()
-        self.remember()
-        super().closeEvent(event)

@@ -13,12 +13,10 @@ import html
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
-    QDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -41,11 +39,12 @@ from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
 from ..workers.tune_job import TuneRequest, TuneStarted, local_gpu_problem, tune_job
 from .host_choice import HostChoice, HostStore
+from .job_dialog import JobDialog
 
 SETTINGS = "tune"
 
 
-class TuneDialog(QDialog):
+class TuneDialog(JobDialog):
     build_requested = Signal(str)  # the records folder: rebuild the model with it
 
     def __init__(
@@ -322,30 +321,10 @@ class TuneDialog(QDialog):
             return
         self.status.setText(error_html("Cannot tune", error))
 
-    def _on_job_finished(self) -> None:
-        self.job = None
-        self.cancel.setEnabled(True)
-        self.cancel.setText("Close")
-        self._update_state()
-
-    def _cancel_or_close(self) -> None:
-        if self.job is not None:
-            self.status.setText("Cancelling… (what was measured is kept)")
-            self.job.cancel()
-            self.cancel.setEnabled(False)
-        else:
-            self.close()
+    def _say_cancelling(self) -> None:
+        self.status.setText("Cancelling… (what was measured is kept)")
 
     def _build(self) -> None:
         if self.outcome is not None:
             self.build_requested.emit(str(self.outcome.database))
             self.close()
-
-    def closeEvent(self, event: QCloseEvent) -> None:
-        """Closing while tuning cancels it (what was measured is kept) and waits for it."""
-        if self.job is not None:
-            self.job.cancel()
-            self.job.wait()
-            self._on_job_finished()
-        self.remember()
-        super().closeEvent(event)

@@ -22,9 +22,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
-    QHeaderView,
     QLabel,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -33,6 +31,7 @@ from kernelscope.core.roofline import Headroom, HeadroomRow
 from kernelscope.core.view import Selection, ViewDocument, read_headroom
 
 from ..code.delegates import BarDelegate
+from ..widgets.columns import rows_table
 from ..widgets.formatting import format_us
 from ..widgets.messages import error_html
 from ..widgets.roles import BarRole, KeyRole, SortRole
@@ -168,17 +167,9 @@ class HeadroomPanel(QWidget):
         self.caption.setObjectName("headroom_caption")
         self.caption.setWordWrap(True)
         self.caption.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableView()
-        self.table.setModel(self.proxy)
+        self.table = rows_table(self.proxy)
         self.table.setSortingEnabled(True)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(True)
         self.table.setToolTip("Double-click (or Enter) to select the kernel")
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)  # Tune…

@@ -14,11 +14,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QApplication,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QStyle,
     QStyledItemDelegate,
@@ -31,7 +29,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.view import HotLine, Selection, ViewDocument, hot_lines
 
 from ..code.delegates import BarDelegate
-from ..widgets.columns import fit_column
+from ..widgets.columns import fit_column, rows_table
 from ..widgets.formatting import format_number
 from ..widgets.rows_model import Column, RowsModel
 from ..workers.jobs import JobFn, Latest, Workers
@@ -173,15 +171,7 @@ class HotLinesPanel(QWidget):
         self._ranked_of: ViewDocument | None = None
         self._asked: tuple[ViewDocument, str, str] | None = None  # the ranking on its way
         self.caption = QLabel()
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.setShowGrid(False)
-        self.table.setWordWrap(False)
+        self.table = rows_table(self.model)
         self._bars = BarDelegate(self.table)
         self.table.setItemDelegateForColumn(0, self._bars)
         self.table.setItemDelegateForColumn(1, self._bars)

@@ -3,13 +3,29 @@ text, measured on every row (the kernel list, hot lines, the opcode table: tens 
 
 Delegates right-align numbers and draw them unclipped, so a number wider than its column runs
 over the column on its left (9-digit instruction counts did). Code panes, thousands of rows,
-compute their widest figure instead (``CodeModel.widest_text``).
+compute their widest figure instead (``CodeModel.widest_text``). ``rows_table`` sets up such a
+short table the way they all look: whole rows, read-only, no grid, no row numbers.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QTableView
+from PySide6.QtCore import QAbstractItemModel, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+
+
+def rows_table(model: QAbstractItemModel) -> QTableView:
+    """A read-only table of whole rows over ``model``: no row numbers, grid or wrapping, rows of
+    one height, the last column stretched."""
+    table = QTableView()
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.verticalHeader().hide()
+    table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    table.horizontalHeader().setStretchLastSection(True)
+    table.setShowGrid(False)
+    table.setWordWrap(False)
+    return table
 
 
 def widest_text(table: QTableView, column: int) -> int:
