@@ -8,3 +8,5 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 DATA = TESTS / "data"
+# A MetaSchedule database written by stock TVM's tune_relax (data/tuning/make_stock_db.py).
+STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"
