@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from paths_support import DATA, STOCK_DB
+from paths_support import DATA, H200_REPORT, STOCK_DB
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -20,7 +20,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest_plugins = ["viewer_support"]
 
 MODELS = DATA / "models"
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 
 @pytest.fixture(scope="session", autouse=True)

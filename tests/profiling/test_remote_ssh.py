@@ -14,7 +14,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
 from ssh_support import (  # noqa: F401 - fixture_*: fixtures
     NCU_VERSION,
     NVIDIA_SMI,
@@ -40,7 +39,6 @@ from kernelscope.core.profiling import (
 )
 from kernelscope.core.timeline import TimelineRequest, measure_timeline
 
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 # This Python's own interpreter without the venv: same version as here (no wheel to
 # download), and without kernelscope's packages.
 BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import H200_REPORT
 from ssh_support import SshServer, fixture_ssh_server, stand_in  # noqa: F401 - a fixture
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
@@ -29,7 +29,6 @@ from kernelscope.core.profiling import (
     remote,
 )
 
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 # ncu on a host without a GPU: profiles nothing, answers with the H200's report.
