@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from ssh_support import (  # noqa: F401 - fixture_*: fixtures
+    BASE_PYTHON,
     NCU_VERSION,
     NVIDIA_SMI,
     SshServer,
@@ -38,10 +39,6 @@ from kernelscope.core.profiling import (
     profile_workspace,
 )
 from kernelscope.core.timeline import TimelineRequest, measure_timeline
-
-# This Python's own interpreter without the venv: same version as here (no wheel to
-# download), and without kernelscope's packages.
-BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 
 def _target(server: SshServer, **kw: object) -> SshTarget:

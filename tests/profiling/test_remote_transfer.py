@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from paths_support import H200_REPORT
-from ssh_support import SshServer, fixture_ssh_server, stand_in  # noqa: F401 - a fixture
+from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # noqa: F401
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import (
@@ -28,8 +28,6 @@ from kernelscope.core.profiling import (
     profile_workspace,
     remote,
 )
-
-BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 # ncu on a host without a GPU: profiles nothing, answers with the H200's report.
 NCU = """out=""; args=("$@")
