@@ -27,10 +27,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import bench_import  # noqa: E402
-from bench_viewer import WAIT  # noqa: E402
+from bench_viewer import OPEN_TIMED, WAIT  # noqa: E402
 
-OPEN = WAIT + textwrap.dedent(
-    """
+OPEN = (
+    WAIT
+    + textwrap.dedent(
+        """
     import resource, sys, time
     t0 = float(sys.argv[1])
     from PySide6.QtCore import QEventLoop, QTimer
@@ -57,20 +59,12 @@ OPEN = WAIT + textwrap.dedent(
     window.show()
     app.processEvents()
     marks = {"window": time.time() - t0}
-    started = time.perf_counter()
-    def listed(document):
-        window.repaint()
-        marks.setdefault("list", time.perf_counter() - started)
-    window.document_opened.connect(listed)
-    window.open_path(sys.argv[2])
-    wait_shown(window)
-    window.repaint()
-    marks["kernel"] = time.perf_counter() - started
-    if window.loader.busy:  # the child still reads the rest
-        loop = QEventLoop()
-        window.loader.busy_changed.connect(lambda busy: None if busy else loop.quit())
-        loop.exec()
-    marks["all"] = time.perf_counter() - started
+    REPORT = sys.argv[2]
+    """
+    )
+    + OPEN_TIMED
+    + textwrap.dedent(
+        """
     summaries = window.selection.document.summaries
     names = list(dict.fromkeys(s.name for s in summaries))  # a repeated report repeats names
     shown = int(sys.argv[3])
@@ -91,6 +85,7 @@ OPEN = WAIT + textwrap.dedent(
           status["RssAnon"] / 1024, status["RssFile"] / 1024, flush=True)
     window.close()
     """
+    )
 )
 
 

@@ -29,6 +29,7 @@ background as the window does once the comparison is made).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -36,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from bench_import import _blocks, _is_result_header
@@ -118,41 +120,54 @@ def _compared(window: object, name: str) -> bool:
     return current is not None and current.kernel.match.new == name
 
 
-def _window(args: list[str], compare: bool) -> dict[str, float]:
-    """An offscreen window, in compare mode or on the new profile alone (what switching costs
-    without comparing): each kernel chosen in turn, a first look at each."""
+def open_window(scratch: str, args: list[str | None]) -> tuple[object, list[Path]]:
+    """A shown offscreen window (settings of its own in ``scratch``) and the paths to open:
+    the new and the base report (``args``: base, new, their workspaces), each attached to a
+    copy of its workspace in ``scratch``, or the report itself where it has none. The caller
+    has made the QApplication."""
     import shutil
 
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QCoreApplication, QSettings
-    from PySide6.QtWidgets import QApplication
 
     from kernelscope.core.workspace import Workspace
     from kernelscope.viewer.main_window import MainWindow
 
+    base, new, wb, wn = args
+    paths: list[Path] = []
+    for report, ws in ((new, wn), (base, wb)):
+        assert report is not None
+        if ws is None:
+            paths.append(Path(report))
+            continue
+        folder = Path(scratch) / f"{len(paths)}_{Path(ws).name}"
+        shutil.copytree(ws, folder)
+        Workspace.open(folder).attach_profile(Path(report))
+        paths.append(folder)
+    QCoreApplication.setOrganizationName("kernelscope-bench")
+    settings = QSettings(str(Path(scratch) / "bench.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(restore_layout=False, settings=settings)
+    window.resize(1600, 1000)
+    window.show()
+    return window, paths
+
+
+def wait_until(app: object, done: Callable[[], bool]) -> None:
+    """Handle the application's events until ``done()``."""
+    while not done():
+        app.processEvents()  # type: ignore[attr-defined]
+        time.sleep(0.001)
+
+
+def _window(args: list[str], compare: bool) -> dict[str, float]:
+    """An offscreen window, in compare mode or on the new profile alone (what switching costs
+    without comparing): each kernel chosen in turn, a first look at each."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication
+
     app = QApplication([])
-    base, new, wb, wn = (a or None for a in args)
-    paths = []
+    wait = functools.partial(wait_until, app)
     with tempfile.TemporaryDirectory() as scratch:
-        for report, ws in ((new, wn), (base, wb)):
-            if ws is None:
-                paths.append(Path(report))
-                continue
-            folder = Path(scratch) / f"{len(paths)}_{Path(ws).name}"
-            shutil.copytree(ws, folder)
-            Workspace.open(folder).attach_profile(Path(report))
-            paths.append(folder)
-        QCoreApplication.setOrganizationName("kernelscope-bench")
-        settings = QSettings(str(Path(scratch) / "bench.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(restore_layout=False, settings=settings)
-        window.resize(1600, 1000)
-        window.show()
-
-        def wait(done) -> None:
-            while not done():
-                app.processEvents()
-                time.sleep(0.001)
-
+        window, paths = open_window(scratch, [a or None for a in args])
         t = time.perf_counter()
         window.open_path(paths[0])
         if compare:

@@ -22,9 +22,9 @@ each run's slowest, the process CPU time of a switch (all threads), and the load
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -40,32 +40,12 @@ TARGETS = {"median s": 0.1, "slowest s": 0.15}
 def _window(args: list[str], compare: bool, profile: str | None) -> dict[str, list[float]]:
     """One window: each kernel chosen in turn; per switch its wall and CPU seconds."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QCoreApplication, QSettings
     from PySide6.QtWidgets import QApplication
 
-    from kernelscope.core.workspace import Workspace
-    from kernelscope.viewer.main_window import MainWindow
-
     app = QApplication([])
-    base, new, wb, wn = args
+    wait = functools.partial(bench_compare.wait_until, app)
     with tempfile.TemporaryDirectory() as scratch:
-        paths = []
-        for report, ws in ((new, wn), (base, wb)):
-            folder = Path(scratch) / f"{len(paths)}_{Path(ws).name}"
-            shutil.copytree(ws, folder)
-            Workspace.open(folder).attach_profile(Path(report))
-            paths.append(folder)
-        QCoreApplication.setOrganizationName("kernelscope-bench")
-        settings = QSettings(str(Path(scratch) / "bench.ini"), QSettings.Format.IniFormat)
-        window = MainWindow(restore_layout=False, settings=settings)
-        window.resize(1600, 1000)
-        window.show()
-
-        def wait(done) -> None:
-            while not done():
-                app.processEvents()
-                time.sleep(0.001)
-
+        window, paths = bench_compare.open_window(scratch, list(args))
         window.open_path(paths[0])
         if compare:
             window.compare_with_paths([paths[1]])

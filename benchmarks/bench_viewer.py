@@ -114,8 +114,31 @@ SELECT = WAIT + textwrap.dedent(
     """
 )
 
-MEMORY = WAIT + textwrap.dedent(
+# Opens ``REPORT`` in ``window`` (both set before it) and times into ``marks`` the kernel
+# list shown, the first kernel shown and everything read (a child reads the rest).
+OPEN_TIMED = textwrap.dedent(
     """
+    started = time.perf_counter()
+    def listed(document):
+        window.repaint()
+        marks.setdefault("list", time.perf_counter() - started)
+    window.document_opened.connect(listed)
+    window.open_path(REPORT)
+    wait_shown(window)
+    window.repaint()
+    marks["kernel"] = time.perf_counter() - started
+    if window.loader.busy:  # the child still reads the rest
+        loop = QEventLoop()
+        window.loader.busy_changed.connect(lambda busy: None if busy else loop.quit())
+        loop.exec()
+    marks["all"] = time.perf_counter() - started
+    """
+)
+
+MEMORY = (
+    WAIT
+    + textwrap.dedent(
+        """
     import resource, sys, time
     from PySide6.QtCore import QEventLoop
     from kernelscope.viewer.app import application
@@ -126,20 +149,12 @@ MEMORY = WAIT + textwrap.dedent(
     window.show()
     app.processEvents()
     marks = {}
-    started = time.perf_counter()
-    def listed(document):
-        window.repaint()
-        marks.setdefault("list", time.perf_counter() - started)
-    window.document_opened.connect(listed)
-    window.open_path(sys.argv[1])
-    wait_shown(window)
-    window.repaint()
-    marks["kernel"] = time.perf_counter() - started
-    if window.loader.busy:  # the child still reads the rest
-        loop = QEventLoop()
-        window.loader.busy_changed.connect(lambda busy: None if busy else loop.quit())
-        loop.exec()
-    marks["all"] = time.perf_counter() - started
+    REPORT = sys.argv[1]
+    """
+    )
+    + OPEN_TIMED
+    + textwrap.dedent(
+        """
     window.hot.scope.setCurrentIndex(1)
     for s in window.selection.document.summaries:
         window.selection.show(s.name)
@@ -153,6 +168,7 @@ MEMORY = WAIT + textwrap.dedent(
           status["VmRSS"] / 1024, child)
     window.close()
     """
+    )
 )
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from kernelscope.core.cli import main as cli
@@ -14,3 +17,14 @@ def run_cli(args: list[object], capsys: pytest.CaptureFixture[str]) -> tuple[int
     out, err = capsys.readouterr()
     assert "Traceback" not in out + err
     return rc, out, err
+
+
+def run_cli_process(*args: str) -> subprocess.CompletedProcess:
+    """``kernelscope ARGS`` in a child Python, for what only a separate process shows (its
+    exit code and output as a user sees them)."""
+    return subprocess.run(
+        [sys.executable, "-m", "kernelscope.core.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT, STOCK_DB
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -20,7 +20,6 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 pytest_plugins = ["viewer_support"]
 
 MODELS = DATA / "models"
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -66,6 +65,16 @@ def build_once(tmp_path_factory: pytest.TempPathFactory) -> Callable[..., object
         return built[key]
 
     return build
+
+
+@pytest.fixture(scope="module")
+def tuned_ws(tmp_path_factory: pytest.TempPathFactory) -> object:
+    """tiny_mlp built with the stock tuning database's records (one per test module; the
+    tests using it carry the ``slow`` mark)."""
+    from kernelscope.core.build import BuildRequest, build_model
+
+    out = tmp_path_factory.mktemp("tuned") / "mlp.kscope"
+    return build_model(BuildRequest(model=MODELS / "tiny_mlp.py", output=out, tuning_db=STOCK_DB))
 
 
 @pytest.fixture()

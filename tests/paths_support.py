@@ -8,3 +8,7 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 DATA = TESTS / "data"
+# A report Nsight Compute made of small_cnn on an H200.
+H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
+# A MetaSchedule database written by stock TVM's tune_relax (data/tuning/make_stock_db.py).
+STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"

@@ -19,6 +19,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -198,6 +199,11 @@ NCU_VERSION = """if [ "$1" = --version ]; then
   exit 0
 fi
 """
+
+
+# This Python's own interpreter without the venv, as a host's Python: same version as here (no
+# wheel to download), and without kernelscope's packages.
+BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 
 def pids_gone(pids: list[int], timeout: float = 20) -> bool:

@@ -113,6 +113,18 @@ def settle_all(qtbot, window) -> None:
     qtbot.waitUntil(lambda: not window.workers.busy, timeout=WAIT_MS)
 
 
+def click_row(qtbot, table, row: int, column: int = 0) -> None:
+    """Click a cell of an item view (a ``QAbstractItemView``) the way a person does,
+    scrolled into view first."""
+    from PySide6.QtCore import Qt
+
+    index = table.model().index(row, column)
+    table.scrollTo(index)
+    qtbot.mouseClick(
+        table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center()
+    )
+
+
 def open_and_settle(qtbot, window, path: str | Path | list) -> None:
     if isinstance(path, list):
         window.open_paths(path)

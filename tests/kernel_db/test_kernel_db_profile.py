@@ -8,13 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import H200_REPORT
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB
 from kernelscope.core.workspace import Workspace
-
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 
 def test_export_with_a_profile_stores_time_and_hot_lines(

@@ -11,7 +11,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, STOCK_DB
 
 from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.build.records import measured_on
@@ -19,17 +19,9 @@ from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB, describe_tuning, export_workspace
 from kernelscope.core.kernel_db.schema import KERNEL_CACHE_COLUMNS
 
-STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # written by TVM's tune_relax (make_stock_db.py)
 # A DB the kernelscope before ks_tuning wrote (tiny_mlp exported, see data/kernel_db/README.md)
 OLD_DB = DATA / "kernel_db" / "schema1_before_tuning.db"
 TUNED = "fused_matmul_add_relu"  # the PrimFunc the stock database has a record for
-
-
-@pytest.fixture(scope="module")
-def tuned_ws(tmp_path_factory: pytest.TempPathFactory) -> object:
-    out = tmp_path_factory.mktemp("tuned") / "mlp.kscope"
-    return build_model(BuildRequest(model=DATA / "models" / "tiny_mlp.py", output=out,
-                                    tuning_db=STOCK_DB))  # fmt: skip
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from ncu_support import MLP
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB
@@ -21,7 +21,6 @@ from kernelscope.core.ncu import SAMPLES, label_of
 from kernelscope.core.view import HotLine, hot_lines, open_document, read_export_facts
 
 WS_MLP = DATA / "ws_mlp"
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 DB_TOP = 10  # lines a DB summary keeps per kernel
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from paths_support import DATA
+from paths_support import H200_REPORT
 from process_support import descendants, still_alive
 
 from kernelscope.core.cli.main import main
@@ -27,8 +27,6 @@ from kernelscope.core.profiling.run_ncu import (
 from kernelscope.core.profiling.runner.main import main as runner_main
 from kernelscope.core.profiling.runner.model import install_cubin
 from kernelscope.core.profiling.runner_app import runner_path, stdin_script
-
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 
 def test_h200_report_matches_the_workspace_kernel_for_kernel(build_once) -> None:

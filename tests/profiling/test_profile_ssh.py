@@ -9,14 +9,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import H200_REPORT
 from ssh_support import SshServer, fixture_ssh_server, free_port  # noqa: F401 - a fixture
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
 from kernelscope.core.profiling import ProfileRequest, profile_workspace
-
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 
 @pytest.fixture()

@@ -12,12 +12,11 @@ import tarfile
 from pathlib import Path
 
 import pytest
+from ssh_support import BASE_PYTHON
 
 from kernelscope.core.profiling import local_tvm_version, make_bundle
 from kernelscope.core.profiling import runner as model_runner
 from kernelscope.core.profiling.runner_app import runner_path
-
-BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 
 def _cudart() -> Path | None:

@@ -14,8 +14,8 @@ import threading
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
 from ssh_support import (  # noqa: F401 - fixture_*: fixtures
+    BASE_PYTHON,
     NCU_VERSION,
     NVIDIA_SMI,
     SshServer,
@@ -39,11 +39,6 @@ from kernelscope.core.profiling import (
     profile_workspace,
 )
 from kernelscope.core.timeline import TimelineRequest, measure_timeline
-
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
-# This Python's own interpreter without the venv: same version as here (no wheel to
-# download), and without kernelscope's packages.
-BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 
 def _target(server: SshServer, **kw: object) -> SshTarget:

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
-from ssh_support import SshServer, fixture_ssh_server, stand_in  # noqa: F401 - a fixture
+from paths_support import H200_REPORT
+from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # noqa: F401
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import (
@@ -28,9 +28,6 @@ from kernelscope.core.profiling import (
     profile_workspace,
     remote,
 )
-
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
-BASE_PYTHON = getattr(sys, "_base_executable", sys.executable)
 
 # ncu on a host without a GPU: profiles nothing, answers with the H200's report.
 NCU = """out=""; args=("$@")

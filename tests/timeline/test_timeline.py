@@ -9,11 +9,11 @@ import json
 import re
 import shutil
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli_process as _cli
 from paths_support import DATA
 
 from kernelscope.core.errors import KernelscopeError
@@ -27,15 +27,6 @@ from kernelscope.core.timeline import (
 )
 
 NSYS_SMALL = DATA / "nsys" / "power_iteration_small.sqlite"
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "kernelscope.core.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 # --- Nsight Systems ------------------------------------------------------------------------

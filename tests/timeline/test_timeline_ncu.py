@@ -18,11 +18,10 @@ import json
 import os
 import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli_process as _cli
 from paths_support import DATA, ROOT
 
 from kernelscope.core.errors import KernelscopeError
@@ -41,15 +40,6 @@ from kernelscope.core.workspace import Workspace
 MOBILENET = DATA / "timeline_h200" / "mobilenet_v2.kscope"
 CALL7_LOG = DATA / "timeline_h200" / "call7_ncu_log.txt"
 TRANSFORMER = DATA / "ncu" / "transformer"
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "kernelscope.core.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
 
 
 # --- ncu's shortened names -------------------------------------------------------------------

@@ -8,19 +8,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, STOCK_DB
 
 from kernelscope.core.build import BuildRequest, build_model, plan_build
 from kernelscope.core.errors import KernelscopeError
 
 MODELS = DATA / "models"
-STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # written by TVM's tune_relax (make_stock_db.py)
-
-
-@pytest.fixture(scope="module")
-def tuned_ws(tmp_path_factory: pytest.TempPathFactory) -> object:
-    out = tmp_path_factory.mktemp("tuned") / "mlp.kscope"
-    return build_model(BuildRequest(model=MODELS / "tiny_mlp.py", output=out, tuning_db=STOCK_DB))
 
 
 @pytest.mark.slow

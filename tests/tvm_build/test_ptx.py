@@ -14,11 +14,11 @@ import shutil
 from pathlib import Path
 
 import pytest
+from cli_support import run_cli as _cli
 from golden import check_golden
 from paths_support import DATA
 
 from kernelscope.core.build.nvdisasm import parse_nvdisasm, parse_ptx_lines
-from kernelscope.core.cli import main as cli
 from kernelscope.core.view import SASS_COUNT, ProfileSession, Selection, open_document
 from kernelscope.core.view.ptx import NOT_KEPT
 from kernelscope.core.workspace import (
@@ -264,13 +264,6 @@ def _sass_text(text: str) -> str:
     """An instruction's opcode and first operand, as both print them (nvdisasm marks register
     reuse, ncu prints branch targets as addresses and numbers labels its own way)."""
     return " ".join(text.replace(".reuse", "").split("`")[0].split()[:2])
-
-
-def _cli(args: list[object], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    rc = cli.main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return rc, out, err
 
 
 def test_cli_prints_a_kernels_ptx_with_source_lines_and_sass_counts(

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import H200_REPORT
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from ssh_support import (  # noqa: F401 - fixture_*: fixtures
@@ -31,7 +31,6 @@ from kernelscope.core.timeline import timelines_dir
 from kernelscope.viewer.dialogs.build_dialog import BuildDialog
 from kernelscope.viewer.dialogs.host_choice import HostEntry, HostStore
 
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 SMALL_CNN = ["fused_conv2d_add_relu_kernel", "max_pool2d_kernel", "transpose_kernel",
              "fused_matmul_add1_kernel"]  # fmt: skip
 WAIT = 120_000

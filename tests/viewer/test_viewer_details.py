@@ -27,8 +27,8 @@ from details_support import (
 from ncu_support import MLP, SMALL
 from PySide6.QtCore import QEvent, QPoint, Qt, QUrl
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QApplication, QToolTip
-from viewer_support import open_and_settle, settle
+from PySide6.QtWidgets import QApplication, QToolTip
+from viewer_support import click_row, open_and_settle, settle
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.ncu import Profile, kernel_details, stall_breakdown
@@ -41,18 +41,10 @@ from kernelscope.viewer.widgets.roles import KeyRole, item_data
 from kernelscope.viewer.widgets.sorting import SortLastRole
 
 
-def _click_row(qtbot, table: QAbstractItemView, row: int, column: int = 0) -> None:
-    index = table.model().index(row, column)
-    table.scrollTo(index)
-    qtbot.mouseClick(
-        table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center()
-    )
-
-
 def _choose_kernel(qtbot, window, name: str) -> None:
     table = window.kernels.table
     rows = [item_data(table.model().index(r, 0), KeyRole) for r in range(table.model().rowCount())]
-    _click_row(qtbot, table, rows.index(name))
+    click_row(qtbot, table, rows.index(name))
     settle(qtbot, window)
     assert window.selection.kernel.name == name
     assert window.details_pane.details.kernel == name
@@ -93,7 +85,7 @@ def test_details_follow_the_kernel_and_every_number_has_its_description(qtbot, m
     assert pane.title.text() == SOFTMAX
     table = window.kernels.table
     rows = [item_data(table.model().index(r, 0), KeyRole) for r in range(table.model().rowCount())]
-    _click_row(qtbot, table, rows.index(MATMUL))
+    click_row(qtbot, table, rows.index(MATMUL))
     assert pane.details.kernel == MATMUL and not pane.busy, "shown without reading again"
     assert [r.text for r in pane.occupancy_rows.rows][:2] == ["50.00 %", "6.25 %"]
     limiter = next(r for r in pane.occupancy_rows.rows if r.label == "Occupancy Limiter")
@@ -116,7 +108,7 @@ def test_the_chosen_line_and_instruction_show_every_stall_reason(qtbot, make_win
     line = max(counts, key=lambda n: counts[n].get("# Samples", 0.0))
     indices = kernel.instructions_at(kernel.main_file, line)
     window.sass.show_row(window.sass.model.rowCount() - 1, center=True)  # SASS scrolled away
-    _click_row(qtbot, window.source.table, line - 1, window.source.model.code_column)
+    click_row(qtbot, window.source.table, line - 1, window.source.model.code_column)
     assert window.selection.line == line
     breakdown = stall_breakdown([kernel.instruction_metrics[i] for i in indices])
     assert len(breakdown.reasons) > 3, "all reasons, not the top one"
@@ -133,7 +125,7 @@ def test_the_chosen_line_and_instruction_show_every_stall_reason(qtbot, make_win
     assert "hottest instruction" in pane.insn_caption.text()
     # an instruction chosen in the SASS pane: its own reasons
     other = next(i for i in indices if i != hottest and any(kernel.instruction_metrics[i]))
-    _click_row(qtbot, window.sass.table, other, window.sass.model.code_column)
+    click_row(qtbot, window.sass.table, other, window.sass.model.code_column)
     assert window.selection.instruction == other
     mine = stall_breakdown([kernel.instruction_metrics[other]])
     assert [(r.label, r.text) for r in pane.insn_stalls.rows] == [
@@ -266,7 +258,7 @@ def test_kernels_never_launched_are_dimmed_and_last(qtbot, make_window, tmp_path
     for order in (Qt.SortOrder.AscendingOrder, Qt.SortOrder.DescendingOrder):
         table.sortByColumn(0, order)
         assert item_data(model.index(model.rowCount() - 1, 0), KeyRole) == RESHAPE
-    _click_row(qtbot, table, model.rowCount() - 1)
+    click_row(qtbot, table, model.rowCount() - 1)
     settle(qtbot, window)
     assert window.selection.kernel.name == RESHAPE
     if profiled:

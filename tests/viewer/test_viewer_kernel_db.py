@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import H200_REPORT
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 from viewer_support import WORKSPACE, open_and_settle, settle
@@ -18,8 +18,6 @@ from kernelscope.core.kernel_db import KernelDB, export_workspace
 from kernelscope.core.view import open_document
 from kernelscope.core.view.prefill import is_cached
 from kernelscope.viewer.panels.kernel_db_model import PROFILE, STORED, KernelDbModel
-
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 
 
 def _visible_box(window) -> QMessageBox:

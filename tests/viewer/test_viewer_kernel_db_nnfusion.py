@@ -14,7 +14,7 @@ from pathlib import Path
 import onnx
 import pytest
 from nnfusion_models import nnfusion_binary, residual_cnn, run_printed, square_gemm, square_matmul
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
@@ -30,7 +30,6 @@ from kernelscope.viewer.panels.nnfusion_coverage_model import STATUS, CoverageMo
 from kernelscope.viewer.workers.export_worker import ExportOptions
 
 MODELS = DATA / "models"
-H200_REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
 BUILD_MS = 600_000  # a TVM build of a few single-operator kernels, on a busy machine
 
 

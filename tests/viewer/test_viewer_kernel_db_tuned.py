@@ -11,19 +11,10 @@ from paths_support import DATA
 from PySide6.QtCore import Qt
 from viewer_support import settle
 
-from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.kernel_db import export_workspace
 from kernelscope.viewer.panels.kernel_db_model import SCHEDULE
 
-STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # written by TVM's tune_relax (make_stock_db.py)
 OLD_DB = DATA / "kernel_db" / "schema1_before_tuning.db"  # written before ks_tuning existed
-
-
-@pytest.fixture(scope="module")
-def tuned_ws(tmp_path_factory: pytest.TempPathFactory) -> object:
-    out = tmp_path_factory.mktemp("tuned") / "mlp.kscope"
-    return build_model(BuildRequest(model=DATA / "models" / "tiny_mlp.py", output=out,
-                                    tuning_db=STOCK_DB))  # fmt: skip
 
 
 @pytest.mark.slow

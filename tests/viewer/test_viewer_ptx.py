@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QAbstractItemView
-from viewer_support import WORKSPACE, settle
+from viewer_support import WORKSPACE, click_row, settle
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import SASS_COUNT, KernelView, open_document
@@ -23,14 +22,6 @@ from kernelscope.viewer.widgets.roles import HighlightRole, KeyRole, item_data
 SOFTMAX = "softmax_kernel"
 
 
-def _click_row(qtbot, table: QAbstractItemView, row: int, column: int = 0) -> None:
-    index = table.model().index(row, column)
-    table.scrollTo(index)
-    qtbot.mouseClick(
-        table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center()
-    )
-
-
 def _show_kernel(qtbot, window, name: str) -> KernelView:
     table = window.kernels.table
     row = next(
@@ -38,7 +29,7 @@ def _show_kernel(qtbot, window, name: str) -> KernelView:
         for r in range(table.model().rowCount())
         if item_data(table.model().index(r, 0), KeyRole) == name
     )
-    _click_row(qtbot, table, row)
+    click_row(qtbot, table, row)
     settle(qtbot, window)
     window.focus_ptx()
     return window.selection.kernel
@@ -59,7 +50,7 @@ def test_a_source_line_highlights_its_ptx_rows(qtbot, make_window) -> None:
     kernel = _show_kernel(qtbot, window, SOFTMAX)
     assert window.code_tabs.currentWidget() is window.ptx
     assert window.ptx.model.rowCount() == len(kernel.ptx.rows)
-    _click_row(qtbot, window.source.table, 13 - 1)
+    click_row(qtbot, window.source.table, 13 - 1)
     rows = set(kernel.ptx.rows_at(kernel.main_file, 13))
     assert len(rows) == 2
     assert _highlighted(window.ptx.model) == rows
@@ -76,7 +67,7 @@ def test_clicking_a_ptx_row_selects_its_line_and_its_sass(qtbot, make_window) ->
         for r, p in enumerate(kernel.ptx.rows)
         if len(p.frames) == 2 and kernel.ptx.instructions[r]
     )
-    _click_row(qtbot, window.ptx.table, row, window.ptx.model.code_column)
+    click_row(qtbot, window.ptx.table, row, window.ptx.model.code_column)
     selection = window.selection
     assert selection.picked == "ptx"
     assert selection.line == kernel.ptx.rows[row].frames[-1][1]  # the call site, in the kernel
@@ -99,7 +90,7 @@ def test_clicking_an_instruction_shows_the_ptx_row_it_came_from(qtbot, make_wind
     kernel = _show_kernel(qtbot, window, SOFTMAX)
     window.focus_sass()
     index = next(i for i, insn in enumerate(kernel.instructions) if insn.opcode == "SHFL.DOWN")
-    _click_row(qtbot, window.sass.table, index)
+    click_row(qtbot, window.sass.table, index)
     window.focus_ptx()
     row = kernel.ptx.row_of(index)
     assert row is not None and "shfl.sync.down" in kernel.ptx.rows[row].text
@@ -119,7 +110,7 @@ def test_a_workspace_without_ptx_says_how_to_get_it(qtbot, make_window, tmp_path
     assert window.ptx.model.rowCount() == 0
     assert window.ptx.missing.isVisible()
     assert "kernelscope build" in window.ptx.missing.text()
-    _click_row(qtbot, window.source.table, 13 - 1)  # the other panes work as before
+    click_row(qtbot, window.source.table, 13 - 1)  # the other panes work as before
     assert window.selection.line == 13 and window.selection.instructions
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from details_support import unlaunched_workspace
-from paths_support import DATA
+from paths_support import DATA, STOCK_DB
 from PySide6.QtCore import Qt
 from viewer_support import WORKSPACE, settle
 
@@ -25,7 +25,6 @@ from kernelscope.viewer.widgets.roles import KeyRole
 from kernelscope.viewer.workers.tune_job import NO_GPU
 
 MODEL = DATA / "models" / "tiny_mlp.py"
-STOCK_DB = DATA / "tuning" / "stock_tiny_mlp"  # TVM's tune_relax wrote it (make_stock_db.py)
 KERNEL = "fused_matmul_add_relu_kernel"
 TASK = "fused_matmul_add_relu"
 

@@ -9,8 +9,8 @@ import pytest
 from ncu_support import MLP
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QAbstractItemView, QFileDialog, QMessageBox
-from viewer_support import WORKSPACE, open_and_settle, settle
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+from viewer_support import WORKSPACE, click_row, open_and_settle, settle
 
 from kernelscope.core.view import SASS_COUNT, KernelView, SourceFile, hot_lines, open_document
 from kernelscope.viewer.app import run
@@ -24,13 +24,6 @@ MATMUL = "fused_matmul_add_relu_kernel"
 MLP_CSVS = [MLP / "details.csv", MLP / "source_cuda_sass.csv"]
 
 
-def _click_row(qtbot, table: QAbstractItemView, row: int, column: int = 0) -> None:
-    index = table.model().index(row, column)
-    table.scrollTo(index)
-    rect = table.visualRect(index)
-    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-
-
 def _choose_kernel(qtbot, window, name: str) -> KernelView:
     """Click the kernel's row in the kernel list and wait until it is shown."""
     table = window.kernels.table
@@ -39,7 +32,7 @@ def _choose_kernel(qtbot, window, name: str) -> KernelView:
         for r in range(table.model().rowCount())
         if item_data(table.model().index(r, 0), KeyRole) == name
     )
-    _click_row(qtbot, table, row)
+    click_row(qtbot, table, row)
     settle(qtbot, window)
     assert window.selection.kernel.name == name
     return window.selection.kernel
@@ -79,7 +72,7 @@ def test_clicking_a_source_line_selects_its_sass(qtbot, make_window) -> None:
     kernel = _choose_kernel(qtbot, window, MATMUL)
     assert window.sass.model.rowCount() == len(kernel.instructions)
     line, count = _busiest_line(kernel)
-    _click_row(qtbot, window.source.table, line - 1)
+    click_row(qtbot, window.source.table, line - 1)
     expected = set(kernel.instructions_at(kernel.main_file, line))
     assert window.selection.line == line
     assert len(expected) == count > 1
@@ -92,7 +85,7 @@ def test_clicking_an_instruction_selects_its_source_line(qtbot, make_window) -> 
     window = make_window(WORKSPACE)
     kernel = _choose_kernel(qtbot, window, "softmax_kernel")
     index = next(i for i, insn in enumerate(kernel.instructions) if insn.inlined_at)
-    _click_row(qtbot, window.sass.table, index)
+    click_row(qtbot, window.sass.table, index)
     # an instruction inlined from a CUDA header shows its call site in the kernel's file
     assert window.selection.file == kernel.main_file
     assert window.selection.line == kernel.instructions[index].inlined_at[-1][1]
@@ -111,7 +104,7 @@ def test_the_file_switcher_shows_a_header_and_keeps_correlation(qtbot, make_wind
     assert window.selection.file == header
     assert window.source.model.rowCount() == len(kernel.files[header].lines)
     line = next(n for i in range(len(kernel.instructions)) if (n := kernel.line_of(i, header)))
-    _click_row(qtbot, window.source.table, line - 1)
+    click_row(qtbot, window.source.table, line - 1)
     assert window.selection.instructions
     assert all(kernel.line_of(i, header) == line for i in window.selection.instructions)
 
@@ -127,7 +120,7 @@ def test_a_kernel_loads_in_the_background_and_the_newest_click_wins(qtbot, make_
     selection.kernel_changed.connect(lambda: seen.append(selection.kernel.name))
     selection.show(first)
     assert selection.kernel is shown and selection.loading, "the panes keep it until it is here"
-    _click_row(qtbot, table, rows[second])
+    click_row(qtbot, table, rows[second])
     settle(qtbot, window)
     assert selection.kernel.name == second and seen[-1] == second
     assert first not in seen[seen.index(second) :], "an older request never wins"
@@ -194,10 +187,10 @@ def test_f8_goes_to_the_hottest_line_and_ctrl_return_follows_a_branch(qtbot, mak
     assert window.selection.line == _busiest_line(kernel)[0]
     follow = window.action("follow_branch")
     plain = next(i for i in range(len(kernel.instructions)) if kernel.target_offset(i) is None)
-    _click_row(qtbot, window.sass.table, plain)
+    click_row(qtbot, window.sass.table, plain)
     assert not follow.isEnabled(), "only a branch can be followed"
     branch = next(i for i in range(len(kernel.instructions)) if kernel.target_offset(i))
-    _click_row(qtbot, window.sass.table, branch)
+    click_row(qtbot, window.sass.table, branch)
     assert follow.isEnabled()
     qtbot.keyClick(window.sass.table, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     target = kernel.offset_index[kernel.target_offset(branch)]
@@ -219,7 +212,7 @@ def test_hot_lines_panel_ranks_the_whole_model_and_goes_to_a_line(qtbot, make_wi
     assert len({h.kernel for h in expected}) > 1
     top = next(h for h in expected if h.kernel != window.selection.kernel.name)
     row = expected.index(top)
-    _click_row(qtbot, hot.table, row)
+    click_row(qtbot, hot.table, row)
     qtbot.keyClick(hot.table, Qt.Key.Key_Return)
     settle(qtbot, window)
     selection = window.selection
