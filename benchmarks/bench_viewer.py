@@ -77,24 +77,21 @@ SELECT = WAIT + textwrap.dedent(
     """
     import sys, time
     from dataclasses import replace
-    from kernelscope.core.view import ViewDocument, open_document
+    from kernelscope.core.view import open_document
     from kernelscope.viewer.app import application
     from kernelscope.viewer.main_window import MainWindow
     app = application()
     window = MainWindow(restore_layout=False)
     window.resize(1600, 1000)
     window.show()
-    opened = open_document(sys.argv[1])
-    base = opened.kernel("fused_matmul_add_relu_kernel")
+    session = open_document(sys.argv[1])
+    document = session.document
+    base = session.kernel("fused_matmul_add_relu_kernel")
     insns = [replace(base.instructions[i % len(base.instructions)], offset=16 * i)
              for i in range(5000)]
     big = replace(base, instructions=insns, instruction_metrics=[{} for _ in insns])
-    document = ViewDocument(  # the workspace, with one kernel grown to 5,000 instructions
-        opened.title, opened.summaries,
-        lambda name: big if name == big.name else opened.kernel(name),
-        path=opened.path, line_metric_names=opened.line_metric_names[:-1],
-    )
-    window.selection.set_document(document)
+    window.selection.set_document(document, session)
+    window.selection.kernel_loaded(document, big)  # the kernel, grown to 5,000 instructions
     for name in ["fused_matmul_add_relu_kernel", "softmax_kernel"]:  # loaded and coloured
         window.selection.show(name)
         wait_shown(window)
