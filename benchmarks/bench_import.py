@@ -86,16 +86,16 @@ t0 = time.perf_counter()
 from kernelscope.core.view import open_document
 marks, threads = {}, []
 
-def first(document):
+def first(session):
     marks["list"] = time.perf_counter() - t0
-    name = max(document.summaries, key=lambda s: s.duration_ns or 0.0).name
+    name = max(session.document.summaries, key=lambda s: s.duration_ns or 0.0).name
     def show():
-        document.kernel(name)
+        session.kernel(name)
         marks["kernel"] = time.perf_counter() - t0
     threads.append(threading.Thread(target=show))
     threads[-1].start()
 
-document = open_document(sys.argv[1], read_in_child=True, first=first)
+open_document(sys.argv[1], read_in_child=True, first=first)
 marks["all"] = time.perf_counter() - t0
 for t in threads:
     t.join()
