@@ -234,7 +234,8 @@ class ReportFile:
 
         What for: NVIDIA's reader reads every launch of a report when it loads it (0.36-0.54
         s for a 60-launch ``--set full`` report on the H200 host, 0.04-0.05 s for 5 of them),
-        and a process that only asks it for line tables needs one launch of each module."""
+        and a process that only asks it for line tables needs one launch of each module.
+        Raises ``Unsupported`` where a module the copy needs is cut short."""
         wanted = {i for i in keep if 0 <= i < len(self._results) and self._results[i].size}
         written: list[int] = []
         with open(dst, "wb") as out:
@@ -248,6 +249,8 @@ class ReportFile:
                     written += kept
                     continue
                 sources = self._sources[block.sources : block.sources + block.counts[0]]
+                if not all(e.size for e in sources):
+                    raise Unsupported("a module cut short (a truncated report)")
                 parts = [self._read(e.offset - 4, 4 + e.size) for e in sources]
                 parts += [
                     self._read(self._results[i].offset - 4, 4 + self._results[i].size) for i in kept
