@@ -6,13 +6,25 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import sys
 from collections.abc import Iterator
+from dataclasses import asdict, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
+from .build import add_force_argument
+from .profile import _profile_options as profile_options
+from .profile import _request as profile_request
 from .progress import TerminalProgress
 from .remote import add_ssh_arguments, target_from
 from .table import format_table
+
+if TYPE_CHECKING:
+    from ..profiling import ProfileRequest
+    from ..tuning.gain import TunedGain
+    from ..workspace import Workspace
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,6 +82,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     m.add_argument("folder", type=Path, help="the round's folder")
     m.set_defaults(func=_measure_batch)
+    g = sub.add_parser(
+        "tune-gain",
+        help="build a workspace's model with its tuning records beside it (WS-tuned), profile "
+        "it as WS was profiled and print each kernel's gain",
+        description="Build the model of WS again with the tuning records (--db, default "
+        "WS/tuning) into WS-tuned (or -o), profile it with the settings WS's newest report was "
+        "made with (any profiling option given here replaces that one), and compare the two "
+        "profiles kernel by kernel. Exits 1 when the tuned build cannot be profiled (it stays; "
+        "the command to profile it is printed).",
+    )
+    g.add_argument("workspace", type=Path, help="the untuned workspace, profiled")
+    g.add_argument("--db", type=Path, metavar="DIR", help="the tuning records (default WS/tuning)")
+    g.add_argument("-o", "--output", type=Path, help="the tuned workspace (default: WS-tuned)")
+    add_force_argument(g)
+    g.add_argument("--json", action="store_true", help="print the result as JSON")
+    profile_options(g)
+    g.set_defaults(func=_tune_gain)
 
 
 def _measure_batch(args: argparse.Namespace) -> int:
@@ -168,3 +197,99 @@ def _server(args: argparse.Namespace) -> Iterator[str]:
 
     with ForwardedServer(target_from(args, args.host)) as server:
         yield server.address
+
+
+def _tune_gain(args: argparse.Namespace) -> int:
+    from ..tuning import default_database
+    from ..tuning.gain import see_gain
+    from ..workspace import Workspace
+
+    ws = Workspace.open(args.workspace)
+    database = args.db or default_database(ws)
+    with TerminalProgress() as progress:
+        gain = see_gain(
+            ws.path,
+            database,
+            output=args.output,
+            profile=_given_profile(args, ws),
+            force=args.force,
+            progress=progress,
+        )
+    if args.json:
+        print(json.dumps(_gain_json(gain), indent=1))
+    else:
+        print(format_gain(gain))
+    if gain.profile_problem:
+        print(
+            f"kernelscope: error: the tuned build in {gain.tuned} was not profiled: "
+            f"{gain.profile_problem}\n{_later(gain)}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+def _later(gain: TunedGain) -> str:
+    return f"profile it on a GPU: {gain.profile_later}\nthen compare: {gain.diff_command()}"
+
+
+def _given_profile(args: argparse.Namespace, ws: Workspace) -> ProfileRequest | None:
+    """The profiling options given on the command line over those WS's newest report was
+    made with (None: none given, take those as they are)."""
+    from ..tuning.gain import profile_request_for
+
+    defaults = argparse.Namespace(**{**vars(args), **_profile_defaults(args)})
+    given, default = profile_request(args, ws.path), profile_request(defaults, ws.path)
+    changed = {f.name for f in fields(given) if getattr(given, f.name) != getattr(default, f.name)}
+    if not changed:
+        return None
+    base = profile_request_for(ws, None)
+    return replace(base, **{name: getattr(given, name) for name in changed})
+
+
+def _profile_defaults(args: argparse.Namespace) -> dict[str, object]:
+    parser = argparse.ArgumentParser()
+    profile_options(parser)
+    return {k: v for k, v in vars(parser.parse_args([])).items() if k in vars(args)}
+
+
+def format_gain(gain: TunedGain) -> str:
+    """The per-kernel table: schedule, the tuning's default and record times, the profiled
+    untuned and tuned times, the speedup and the Headroom list's savings before and after."""
+    rows = [
+        [
+            k.kernel,
+            f"record, {k.trials} trials" if k.trials is not None else "default",
+            _us(k.default_us),
+            _us(k.record_us),
+            _us(k.base_us),
+            _us(k.tuned_us),
+            f"{k.speedup:.2f}x" if k.speedup else "-",
+            f"{_us(k.headroom_before_us)} -> {_us(k.headroom_after_us)}",
+        ]
+        for k in gain.kernels
+    ]
+    header = [
+        "kernel", "schedule", "default µs", "record µs", "untuned µs", "tuned µs", "speedup",
+        "headroom µs",
+    ]  # fmt: skip
+    out = [format_table(header, rows, {2, 3, 4, 5, 6, 7}), ""]
+    if gain.compared:
+        out.append(
+            f"model: {_us(gain.base_total_us)} -> {_us(gain.tuned_total_us)} µs per pass"
+            + (f", {gain.speedup:.2f}x" if gain.speedup else "")
+            + f"; headroom {_us(gain.headroom_before_us)} -> {_us(gain.headroom_after_us)} µs"
+        )
+        out.append(f"untuned: {gain.base_report}\ntuned:   {gain.tuned_report}")
+        out.append("default/record µs: the tuning's own measurements; untuned/tuned µs: profiled")
+        out += [f"note: {n}" for n in gain.notes]
+        out.append(f"per line: {gain.diff_command()} --kernel KERNEL")
+    return "\n".join(out)
+
+
+def _gain_json(gain: TunedGain) -> dict[str, object]:
+    out = asdict(gain)
+    out["speedup"] = gain.speedup
+    for row, k in zip(out["kernels"], gain.kernels, strict=True):
+        row["speedup"] = k.speedup
+    return json.loads(json.dumps(out, default=str))

@@ -176,7 +176,7 @@ def see_gain(
     report. Without a GPU here and no host, the tuned build stays unprofiled and the result
     says how to profile it (``profile_problem``, ``profile_later``)."""
     report = progress or no_progress
-    ws = Workspace.open(untuned)
+    ws = Workspace.open(untuned.expanduser().resolve())
     reports = ws.profiles()
     if not reports:
         raise KernelscopeError(
