@@ -23,7 +23,7 @@ from .table import format_table
 
 if TYPE_CHECKING:
     from ..profiling import ProfileRequest
-    from ..tuning.gain import TunedGain
+    from ..tuning import TunedGain
     from ..workspace import Workspace
 
 
@@ -200,8 +200,7 @@ def _server(args: argparse.Namespace) -> Iterator[str]:
 
 
 def _tune_gain(args: argparse.Namespace) -> int:
-    from ..tuning import default_database
-    from ..tuning.gain import see_gain
+    from ..tuning import default_database, see_gain
     from ..workspace import Workspace
 
     ws = Workspace.open(args.workspace)
@@ -236,7 +235,7 @@ def _later(gain: TunedGain) -> str:
 def _given_profile(args: argparse.Namespace, ws: Workspace) -> ProfileRequest | None:
     """The profiling options given on the command line over those WS's newest report was
     made with (None: none given, take those as they are)."""
-    from ..tuning.gain import profile_request_for
+    from ..tuning import profile_request_for
 
     defaults = argparse.Namespace(**{**vars(args), **_profile_defaults(args)})
     given, default = profile_request(args, ws.path), profile_request(defaults, ws.path)
