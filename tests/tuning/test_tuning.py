@@ -5,7 +5,6 @@ RPC path end to end through TVM's own RPC server behind the private sshd."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 import threading
@@ -13,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, DLIGHT_DB
 from ssh_support import fixture_ssh_server  # noqa: F401
 
 from kernelscope.core.errors import KernelscopeError
@@ -245,39 +244,7 @@ def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() ->
 
 # ---- seeing the gain: build with the records, profile, compare (issue 21, point 5) -----------
 
-DLIGHT_DB = DATA / "tuning" / "dlight_small_cnn"  # its record compiles to the untuned code
 CONV = "fused_conv2d_add_relu_kernel"
-# ncu and nvidia-smi for a machine without a GPU: ncu writes down how it was called and
-# "measures" the H200's report of small_cnn, which is a true report of the tuned build too
-# (its one record is the default schedule: see data/tuning/make_dlight_db.py)
-STAND_IN_NCU = """#!/usr/bin/env bash
-out=""; echo "$@" >> "$NCU_CALLS"
-while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
-[ -n "$out" ] || exit 0
-trap 'exit 130' INT
-[ -z "$NCU_SLEEP" ] || { echo '==PROF== Profiling "k" - 0: 0%'; sleep "$NCU_SLEEP" & wait; }
-echo '==PROF== Profiling "fused_conv2d_add_relu_kernel" - 0: 0%....50%....100% - 9 passes'
-cp "$H200" "$out.ncu-rep"
-"""
-
-
-@pytest.fixture()
-def gpu_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Stand-ins for the GPU's ncu and nvidia-smi; returns the file ncu's calls go to."""
-    from paths_support import H200_REPORT
-
-    folder = tmp_path / "gpu-bin"
-    folder.mkdir()
-    (folder / "ncu").write_text(STAND_IN_NCU)
-    (folder / "nvidia-smi").write_text("#!/bin/sh\necho 9.0\n")
-    for tool in folder.iterdir():
-        tool.chmod(0o755)
-    calls = tmp_path / "ncu-calls.txt"
-    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
-    monkeypatch.setenv("KERNELSCOPE_NCU", str(folder / "ncu"))
-    monkeypatch.setenv("H200", str(H200_REPORT))
-    monkeypatch.setenv("NCU_CALLS", str(calls))
-    return calls
 
 
 def _settings_of_earlier(ws: Path, **settings: object) -> None:
