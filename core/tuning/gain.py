@@ -107,10 +107,11 @@ class TunedGain:
         return shlex.join(["kernelscope", "diff", str(self.untuned), str(self.tuned)])
 
     def summary(self) -> str:
-        tuned = [k for k in self.kernels if k.tuned]
+        n = sum(1 for k in self.kernels if k.tuned)
+        kernels = f"{n} kernel{'s' * (n != 1)}"
         if not self.compared:
             return (
-                f"{len(tuned)} kernels built from the records in {self.tuned}; not profiled: "
+                f"{kernels} built from the records in {self.tuned}; not profiled: "
                 f"{self.profile_problem}"
             )
         total = (
@@ -118,7 +119,7 @@ class TunedGain:
             f"{format_us((self.tuned_total_us or 0) * 1e3)} µs per pass"
         )
         ratio = f" ({self.speedup:.2f}x)" if self.speedup else ""
-        return f"{len(tuned)} kernels from tuning records; the model {total}{ratio}"
+        return f"{kernels} from tuning records; the model {total}{ratio}"
 
 
 def _scaled(progress: ProgressFn, span: tuple[float, float]) -> ProgressFn:

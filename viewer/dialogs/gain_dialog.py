@@ -139,6 +139,7 @@ class GainDialog(JobDialog):
             return
         self.remember()
         self.outcome = None
+        self.bar.setFormat("%p%")
         self.bar.setRange(0, 0)
         self.status.setText("Building with the records…")
         fn = gain_job(
@@ -164,7 +165,8 @@ class GainDialog(JobDialog):
     def _on_returned(self, gain: TunedGain) -> None:
         self.outcome = gain
         self.bar.setRange(0, 1000)
-        if not gain.compared:
+        if not gain.compared:  # built: the bar stays where the build ended, saying so
+            self.bar.setFormat("built, not profiled")
             self.status.setText(
                 f"Built {html.escape(str(gain.tuned))}, but not profiled: "
                 f"{html.escape(gain.profile_problem)}.<br>Choose a GPU host under Profile on, "
@@ -178,6 +180,7 @@ class GainDialog(JobDialog):
 
     def _on_failed(self, error: BaseException) -> None:
         self.bar.setRange(0, 1000)
+        self.bar.setFormat("cancelled" if isinstance(error, Cancelled) else "failed at %p%")
         if isinstance(error, Cancelled):
             self.status.setText(
                 "Cancelled: the untuned workspace is as it was; a tuned build that finished "
