@@ -496,7 +496,7 @@ class MainWindow(QMainWindow):
         dialog.gain_ready.connect(self.show_gain)
         dialog.open()
         if folder is not None:
-            dialog.start_gain()
+            dialog.start_when_ready()
         return dialog
 
     def show_gain(self, gain: TunedGain) -> None:

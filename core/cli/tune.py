@@ -7,7 +7,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
-import sys
 from collections.abc import Iterator
 from dataclasses import asdict, fields, replace
 from pathlib import Path
@@ -219,17 +218,11 @@ def _tune_gain(args: argparse.Namespace) -> int:
     else:
         print(format_gain(gain))
     if gain.profile_problem:
-        print(
-            f"kernelscope: error: the tuned build in {gain.tuned} was not profiled: "
-            f"{gain.profile_problem}\n{_later(gain)}",
-            file=sys.stderr,
+        raise KernelscopeError(
+            f"the tuned build {gain.tuned} was not profiled: {gain.profile_problem}",
+            hint=gain.how_to_finish(),
         )
-        return 1
     return 0
-
-
-def _later(gain: TunedGain) -> str:
-    return f"profile it on a GPU: {gain.profile_later}\nthen compare: {gain.diff_command()}"
 
 
 def _given_profile(args: argparse.Namespace, ws: Workspace) -> ProfileRequest | None:

@@ -106,6 +106,10 @@ class TunedGain:
         """The ``kernelscope diff`` of the two workspaces (what CI runs)."""
         return shlex.join(["kernelscope", "diff", str(self.untuned), str(self.tuned)])
 
+    def how_to_finish(self) -> str:
+        """What to run when the tuned build was not profiled here."""
+        return f"profile it on a GPU: {self.profile_later}; then compare: {self.diff_command()}"
+
     def summary(self) -> str:
         n = sum(1 for k in self.kernels if k.tuned)
         kernels = f"{n} kernel{'s' * (n != 1)}"
@@ -203,7 +207,10 @@ def see_gain(
     problem = None if request.host else profiling_problem()
     if problem is not None:
         return replace(
-            gain, profile_problem=problem, kernels=tuple(_record_rows(built)), notes=(_later(gain),)
+            gain,
+            profile_problem=problem,
+            kernels=tuple(_record_rows(built)),
+            notes=(gain.how_to_finish(),),
         )
     try:
         profiled = profile_workspace(request, _scaled(report, _PROFILE), cancel)
@@ -228,10 +235,6 @@ def see_gain(
     result = compare_gain(comparison, replace(gain, tuned_report=profiled.report), built)
     report("done", 1.0, result.summary())
     return result
-
-
-def _later(gain: TunedGain) -> str:
-    return f"profile it on a GPU: {gain.profile_later}; then compare: {gain.diff_command()}"
 
 
 def _record_rows(built: Workspace) -> list[KernelGain]:

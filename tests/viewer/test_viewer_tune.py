@@ -242,7 +242,8 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     assert tune.gain_button.isEnabled()
     tune.gain_button.click()
     gain = window.findChild(GainDialog, "gain_dialog")
-    assert gain is not None and gain.job is not None  # started at once, off the GUI thread
+    assert gain is not None
+    qtbot.waitUntil(lambda: gain.job is not None)  # by itself, once the report's host is read
     assert gain.cancel.text() == "Cancel" and not gain.start.isEnabled()
     qtbot.waitUntil(lambda: gain.job is None, timeout=600_000)
     outcome = gain.outcome
@@ -280,12 +281,19 @@ def test_build_and_profile_tuned_without_a_gpu_or_with_records_of_another_model(
     qtbot, make_window, ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("KERNELSCOPE_NCU", str(tmp_path / "no-ncu-here"))
+    # the untuned report was made on a host: Profile on starts there
+    settings = ws_with_profile / "profiles" / "earlier.ncu-rep.settings.json"
+    settings.write_text('{"host": "me@gpu-box", "set": null}')
     window = make_window(ws_with_profile)
     action = window.action("build_tuned")
     assert action.isEnabled()
     action.trigger()
     gain = window.findChild(GainDialog, "gain_dialog")
-    assert gain is not None and gain.job is None  # from the menu: it waits for its fields
+    assert gain is not None
+    qtbot.waitUntil(lambda: gain.recorded_host is not None)
+    assert gain.host.where.currentText() == "me@gpu-box"
+    assert gain.job is None  # from the menu: it waits for its fields
+    gain.host.set_host(None)  # this machine, which has no GPU
     assert gain.records.text() == str(ws_with_profile / "tuning")
     gain.records.setText(str(STOCK_DB))  # tiny_mlp's records
     gain.start.click()

@@ -1,8 +1,9 @@
 """Build & Profile Tuned: the step after Tune. The open workspace's model is built again with
 the tuning records into a workspace beside it (``WS-tuned``), profiled with the settings its
-own report was made with (sections, passes, clocks, inputs) on the machine chosen here, and
-compared with it (``kernelscope tune-gain``); the window then opens the tuned run in compare
-mode against the untuned one (``gain_ready``). A job on the ``build`` lane; Cancel stops the
+own report was made with (sections, passes, clocks, inputs) on the machine chosen here (at
+first the one that report was made on, when it says), and compared with it (``kernelscope
+tune-gain``); the window then opens the tuned run in compare mode against the untuned one
+(``gain_ready``). A job on the ``build`` lane; Cancel stops the
 build or ncu, and leaves no half-written workspace or report.
 """
 
@@ -30,7 +31,7 @@ from kernelscope.core.tuning import DEFAULT_DB, TunedGain, tuned_workspace
 
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
-from ..workers.tune_job import gain_job
+from ..workers.tune_job import gain_job, recorded_host_job
 from .host_choice import HostChoice, HostStore
 from .job_dialog import JobDialog
 
@@ -104,8 +105,30 @@ class GainDialog(JobDialog):
         layout.addLayout(buttons)
         self.start.clicked.connect(self.start_gain)
         self.cancel.clicked.connect(self._cancel_or_close)
+        self._start_when_ready = False
+        self.recorded_host: str | None = None  # where the newest report was made, once read
+        self._ready = False
         self._update_state()
         self.resize(720, 420)
+        job = workers.start("open", recorded_host_job(workspace), "reading the profile settings")
+        job.returned.connect(self._on_recorded_host)
+        job.errored.connect(lambda error: self._on_recorded_host(None))
+
+    def start_when_ready(self) -> None:
+        """Start as soon as the untuned report's host is known (Profile on starts there)."""
+        if self._ready:
+            self.start_gain()
+        else:
+            self._start_when_ready = True
+
+    def _on_recorded_host(self, host: object) -> None:
+        self._ready = True
+        if isinstance(host, str) and host:
+            self.recorded_host = host
+            self.host.set_host(host)
+        if self._start_when_ready:
+            self._start_when_ready = False
+            self.start_gain()
 
     def _browse(self) -> None:
         path = QFileDialog.getExistingDirectory(self, "Tuning records", self.records.text())

@@ -119,10 +119,12 @@ def gain_job(untuned: Path, database: Path, output: Path | None, host: HostEntry
 
     def run(context: JobContext) -> TunedGain:
         recorded = profile_request_for(Workspace.open(untuned), None)
+        # the host the report was made on, chosen without options of its own: as it was reached
+        same = host is not None and host.host == recorded.host and not host.ssh_options()
         profile = replace(
             recorded,
             host=host.host if host else None,
-            ssh_options=host.ssh_options() if host else [],
+            ssh_options=recorded.ssh_options if same else host.ssh_options() if host else [],
             remote_ncu=host.ncu if host else "ncu",
             remote_python=host.python if host else "python3",
             remote_runtime_root=host.runtime_root or None if host else None,
@@ -135,5 +137,17 @@ def gain_job(untuned: Path, database: Path, output: Path | None, host: HostEntry
             progress=context.progress,
             cancel=context.cancel,
         )
+
+    return run
+
+
+def recorded_host_job(untuned: Path) -> JobFn:
+    """The SSH host the untuned workspace's newest report was made on (None: here, or not
+    recorded)."""
+    from kernelscope.core.tuning import profile_request_for
+    from kernelscope.core.workspace import Workspace
+
+    def run(context: JobContext) -> str | None:
+        return profile_request_for(Workspace.open(untuned), None).host
 
     return run
