@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
+from ..workspace import Workspace
 from .build import add_force_argument
 from .profile import _profile_options as profile_options
 from .profile import _request as profile_request
@@ -23,7 +24,6 @@ from .table import format_table
 if TYPE_CHECKING:
     from ..profiling import ProfileRequest
     from ..tuning import TunedGain
-    from ..workspace import Workspace
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -73,6 +73,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="batch mode: commit DIR's measured round and write the next one into it",
     )
+    p.add_argument(
+        "--then-gain",
+        action="store_true",
+        help="afterwards, build with the records beside WS (WS-tuned), profile it as WS's newest "
+        "report was made and print each kernel's gain (kernelscope tune-gain)",
+    )
     add_ssh_arguments(p)
     p.set_defaults(func=_tune)
     m = sub.add_parser(
@@ -118,6 +124,12 @@ def _tune(args: argparse.Namespace) -> int:
 
     if args.key and not args.tracker:
         raise KernelscopeError("--key goes with --tracker HOST:PORT")
+    if args.then_gain and (args.target == "cpu" or args.export_batch or args.import_batch):
+        raise KernelscopeError(
+            "--then-gain builds for the GPU from records measured on it: not with --target cpu "
+            "or a batch round",
+            hint="after the last round: kernelscope tune-gain WS",
+        )
     if args.tracker:
         _check_address(args.tracker)
     kind = "tracker" if args.tracker else "host" if args.host else "local"
@@ -172,8 +184,11 @@ def _tune(args: argparse.Namespace) -> int:
     header = ["task", "trials", "in DB", "default µs", "best µs", "speedup"]
     print(format_table(header, rows, {1, 2, 3, 4, 5}))
     print(f"\n{result.records} records in {plan.database}")
-    print(f"build from them: kernelscope build MODEL --tuning-db {plan.database}")
-    return 0
+    if not args.then_gain:
+        print(f"build from them: kernelscope build MODEL --tuning-db {plan.database}")
+        return 0
+    print()
+    return _show_gain(Workspace.open(args.workspace), plan.database, None, None, False, False)
 
 
 def _us(value: float | None) -> str:
@@ -199,24 +214,31 @@ def _server(args: argparse.Namespace) -> Iterator[str]:
 
 
 def _tune_gain(args: argparse.Namespace) -> int:
-    from ..tuning import default_database, see_gain
+    from ..tuning import default_database
     from ..workspace import Workspace
 
     ws = Workspace.open(args.workspace)
     database = args.db or default_database(ws)
+    profile = _given_profile(args, ws)
+    return _show_gain(ws, database, args.output, profile, args.force, args.json)
+
+
+def _show_gain(
+    ws: Workspace,
+    database: Path,
+    output: Path | None,
+    profile: ProfileRequest | None,
+    force: bool,
+    as_json: bool,
+) -> int:
+    """Build, profile and compare (``see_gain``), print the table; raise when not profiled."""
+    from ..tuning import see_gain
+
     with TerminalProgress() as progress:
         gain = see_gain(
-            ws.path,
-            database,
-            output=args.output,
-            profile=_given_profile(args, ws),
-            force=args.force,
-            progress=progress,
+            ws.path, database, output=output, profile=profile, force=force, progress=progress
         )
-    if args.json:
-        print(json.dumps(_gain_json(gain), indent=1))
-    else:
-        print(format_gain(gain))
+    print(json.dumps(_gain_json(gain), indent=1) if as_json else format_gain(gain))
     if gain.profile_problem:
         raise KernelscopeError(
             f"the tuned build {gain.tuned} was not profiled: {gain.profile_problem}",

@@ -319,6 +319,9 @@ def test_tune_gain_prints_each_kernels_gain_and_diff_names_the_records(
     schedules = {k["match"]["new"]: k["schedule"] for k in json.loads(out)["kernels"]}
     assert schedules[CONV]["base"] == "default" and schedules[CONV]["new"]["trials"] == 1
     assert schedules["max_pool2d_kernel"] == {"base": "default", "new": "default"}
+    # tune --then-gain goes on to the same step, for records measured on the GPU only
+    rc, out, err = run_cli(["tune", ws_with_profile, "--then-gain", "--target", "cpu"], capsys)
+    assert rc == 1 and "--then-gain builds for the GPU" in err and "tune-gain WS" in err
 
 
 @pytest.mark.slow
