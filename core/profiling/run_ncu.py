@@ -145,7 +145,8 @@ def profile_workspace(
             raise KernelscopeError("ncu finished but wrote no report", details=log)
         _check_expected(req, profiled_kernels(log, produced), log)
         os.replace(produced, final)
-        _record_settings(req, final)
+        if req.expect_kernel is None:  # a timeline's one call is not how the model is profiled
+            _record_settings(req, final)
     finally:
         for leftover in ws.profiles_dir.glob(f".partial-{name}*"):
             leftover.unlink(missing_ok=True)
