@@ -309,3 +309,22 @@ def test_build_and_profile_tuned_without_a_gpu_or_with_records_of_another_model(
     assert f"kernelscope profile {tuned}" in text and "kernelscope diff" in text
     assert Workspace.open(tuned).manifest.kernel(CONV).tuned is not None
     assert not window.compare.active  # nothing to compare: nothing opened
+
+
+@pytest.mark.slow
+def test_cancel_while_the_tuned_build_is_profiled_leaves_no_report(
+    qtbot, make_window, ws_with_profile: Path, gpu_here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NCU_SLEEP", "60")  # ncu takes its time
+    window = make_window(ws_with_profile)
+    gain = window.build_tuned(str(DLIGHT_DB))
+    assert gain is not None
+    qtbot.waitUntil(lambda: "profiling" in gain.status.text(), timeout=600_000)
+    gain.cancel.click()
+    assert not gain.cancel.isEnabled()
+    qtbot.waitUntil(lambda: gain.job is None, timeout=60_000)
+    assert gain.status.text().startswith("Cancelled") and gain.bar.format() == "cancelled"
+    tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
+    assert Workspace.open(tuned).profiles() == [] and not list((tuned / "profiles").iterdir())
+    assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == ["earlier.ncu-rep"]
+    assert not window.compare.active and gain.start.isEnabled()
