@@ -103,7 +103,10 @@ def prepare(
     with a ``runner``, measure the default schedule of each task not measured before."""
     from tvm.s_tir import meta_schedule as ms
 
+    from .tensor_intrinsics import register_tensor_intrinsics
+
     progress("load", 0.0, f"loading {plan.model.name}")
+    register_tensor_intrinsics()  # what a TuneContext imports first, quicker
     model = load_model(plan.model, plan.shapes, plan.params, plan.seed)
     target = target_of(plan)
     progress("tasks", 0.01, "extracting the tuning tasks")
