@@ -1,7 +1,9 @@
 """TVM's tensor intrinsics, registered in a quarter of the time TVM's own import takes.
 
 A MetaSchedule ``TuneContext`` imports ``tvm.s_tir.tensor_intrin`` when it is first made, and
-that registers 124 intrinsics, each parsed from TVMScript. Every ``T.prim_func`` decorator
+so does each build of a candidate (``LocalBuilder``'s ``default_build``, in a worker process
+started for each batch of builds, within the build's timeout). It registers 124 intrinsics,
+each parsed from TVMScript. Every ``T.prim_func`` decorator
 (evaluated once for the function and again for each decorator the parser meets) calls
 ``inspect.stack()``, which reads the source line of every frame on the stack (some forty
 while parsing), and for the parser's own ``<ast>`` frames searches every loaded module for
@@ -12,7 +14,9 @@ the third frame alone (``is_defined_in_class``: is the function decorated inside
 ``@I.ir_module`` class?). ``register_tensor_intrinsics`` imports the module with an
 ``inspect.stack`` that gives exactly those: every frame, the first three with their source
 line as before, the rest without, which leaves the same intrinsics registered (checked by
-tests/tuning/test_tensor_intrinsics.py) in ~5 s.
+tests/tuning/test_tensor_intrinsics.py) in ~5 s. The tuning session calls it before its first
+``TuneContext`` and has each builder worker call it first (an initializer, outside the
+timeout).
 """
 
 from __future__ import annotations
