@@ -125,11 +125,11 @@ def prepare(
     meta = _start_meta(plan, target)
     # a batch export also compiles each candidate's cubin with nvcc: more than TVM's 30 s
     extra = {"f_export": export, "timeout_sec": 300} if export else {}
+    builder = ms.builder.LocalBuilder(max_workers=1, **extra)
     # each build starts a worker that imports the intrinsics first: the quicker import, and
-    # outside the build's timeout (an initializer), else a loaded machine times builds out
-    builder = ms.builder.LocalBuilder(
-        max_workers=1, initializer=register_tensor_intrinsics, **extra
-    )
+    # outside the build's timeout (an initializer), else a loaded machine times builds out.
+    # Set after the builder's own start-up check, whose worker builds nothing.
+    builder.initializer = register_tensor_intrinsics
     cost_model = _cost_model(plan.database)
     states = []
     for i, name in enumerate(plan.tasks):
