@@ -264,7 +264,7 @@ def test_the_live_report_is_read_on_one_thread_while_kernels_switch_fast(
     assert set().union(*touched.values()) == {PROFILE_THREAD}
     chosen = window.selection.kernel.name
     assert window.details_pane.details.kernel == chosen
-    assert window.roofline_panel.plot is not None and window.headroom_panel.model.rowCount()
+    assert window.headroom_panel.model.rowCount(), "the headroom list, shown last, is there"
 
 
 @pytest.mark.parametrize("profiled", [False, True])
