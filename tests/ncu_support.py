@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
+import inspect
 import shutil
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from paths_support import DATA
 
+from kernelscope.core.ncu import Profile
 from kernelscope.core.workspace import MANIFEST, KernelInfo, Manifest
 
 NCU = DATA / "ncu"
@@ -77,3 +83,23 @@ def _fill(cls: type, **given: Any) -> Any:
         kind = str(f.type).split("[")[0].split("|")[0].strip()
         given[f.name] = None if "None" in str(f.type) else copy.copy(empty.get(kind))
     return cls(**given)
+
+
+def profile_threads(monkeypatch: pytest.MonkeyPatch) -> dict[int, set[str]]:
+    """The names of the threads that call a ``Profile``'s methods from now on (every method
+    of the class, private ones too, notes its caller before it runs), by ``id`` of the
+    profile: what shows whether a live report is ever touched by a second thread."""
+    touched: dict[int, set[str]] = {}
+
+    def noting(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def noted(self: Profile, *args: Any, **kwargs: Any) -> Any:
+            touched.setdefault(id(self), set()).add(threading.current_thread().name)
+            return fn(self, *args, **kwargs)
+
+        return noted
+
+    for name, fn in list(vars(Profile).items()):
+        if inspect.isfunction(fn) and name != "__init__":
+            monkeypatch.setattr(Profile, name, noting(fn))
+    return touched

@@ -192,3 +192,14 @@ def mystery_then_relu(path: Path) -> Path:
     )
     onnx.save(model, str(path))
     return path
+
+
+def foreign_then_relu(path: Path) -> Path:
+    """``mystery_then_relu`` without the import of its operator's domain: ONNX's shape
+    inference refuses the model (``InferenceError``), so nothing tells the operator's output
+    shape."""
+    model = onnx.load(str(mystery_then_relu(path)))
+    model.opset_import.pop()  # example.test
+    del model.graph.value_info[:]
+    onnx.save(model, str(path))
+    return path

@@ -8,7 +8,7 @@ What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``
         page = db.list_entries(**filters, limit=200)    # filters: EntryFilters
         rows = db.cache_rows()
     entry.schedule, describe_tuning(entry.tuning)   # "tuned 64 trials"; the provenance
-    settings = nnfusion_settings(rows, product_name=None)  # KernelscopeError: no such GPU
+    settings = nnfusion_settings(rows, product_name=None)  # NoTimesFor: no times of that GPU
     settings.command(path, model)        # argv; settings.for_model(model) for one model
     settings.explain(model)              # [(flag, why each flag is there)]; .describe: CLI
     settings.warnings                    # several GPUs' times, mixed Conv+Add+Relu kinds
@@ -42,6 +42,7 @@ from .schema import default_db_path
 from .settings import (
     MODEL_PLACEHOLDER,
     NNFusionSettings,
+    NoTimesFor,
     RowVerdict,
     nnfusion_settings,
     row_verdict,
@@ -85,6 +86,7 @@ __all__ = [
     "describe_tuning",
     "export_workspace",
     "model_coverage",
+    "NoTimesFor",
     "nnfusion_settings",
     "profile_facts",
     "profile_line_summaries",

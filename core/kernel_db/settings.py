@@ -184,8 +184,15 @@ def usable_for_selection(row: CacheRow) -> bool:
     )
 
 
+class NoTimesFor(KernelscopeError):
+    """The GPU asked for has no time in the DB, which has times of other GPUs: NNFusion
+    would rank every row as 10 µs with its name (the DB's own GPU is what a window falls
+    back to)."""
+
+
 def nnfusion_settings(rows: list[CacheRow], product_name: str | None = None) -> NNFusionSettings:
-    """The flags for a DB (or some of its rows); ``product_name`` overrides the GPU."""
+    """The flags for a DB (or some of its rows); ``product_name`` overrides the GPU (a
+    ``NoTimesFor`` when no row has a time measured on it but some have others')."""
     usable = [r for r in rows if usable_for_selection(r)]
     times: collections.Counter[str] = collections.Counter()
     for r in usable:
@@ -193,7 +200,7 @@ def nnfusion_settings(rows: list[CacheRow], product_name: str | None = None) -> 
     warnings: list[str] = []
     product = product_name
     if product_name is not None and times and product_name not in times:
-        raise KernelscopeError(
+        raise NoTimesFor(
             f"no row of this DB has a time measured on {product_name!r}; its times are for "
             + ", ".join(f"{g} ({n} row{'s' * (n != 1)})" for g, n in times.most_common())
             + f" (with -fproduct_name={product_name} NNFusion would rank every row as 10 µs)",

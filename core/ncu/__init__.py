@@ -21,8 +21,9 @@ if TYPE_CHECKING:
         kernel_details,
     )
     from .hot_lines import rank_lines
+    from .loaders import REPORT_SUFFIX, is_report
     from .metrics import INST_EXECUTED, SAMPLES, label_of, resolve_metric_name
-    from .profile import REPORT_SUFFIX, Profile, is_report
+    from .profile import Profile
     from .records import (
         KERNEL_METRICS,
         TIME_US,
@@ -60,8 +61,8 @@ _EXPORTS = {
     "label_of": ".metrics",
     "resolve_metric_name": ".metrics",
     "Profile": ".profile",
-    "REPORT_SUFFIX": ".profile",
-    "is_report": ".profile",
+    "REPORT_SUFFIX": ".loaders",
+    "is_report": ".loaders",
     "HotLine": ".records",
     "InstructionTable": ".records",
     "KERNEL_METRICS": ".records",

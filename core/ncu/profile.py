@@ -28,6 +28,10 @@ all of a kernel's launches combined. A Profile is not thread-safe: use it from o
 one worker) at a time. Metric keys are Nsight Compute metric names (``metrics.SOURCE_METRICS``
 lists them with their labels; ``resolve_metric`` accepts labels).
 
+Where the data come from is a ``loaders.Loader`` (a report or CSV exports); the kernel list is
+``kernel_list.group_kernels``; the header frames a report lacks come from the workspace
+(``header_frames``). This module keeps what was read, in memory and in the ``cache``.
+
 Speed: the kernel list is read first and alone; per-instruction data is read per kernel on
 demand, SASS text only when asked for. Everything read is cached by content (``cache``), so
 opening the same report again costs a hash of the file plus small pickle loads.
@@ -35,50 +39,22 @@ opening the same report again costs a hash of the file plus small pickle loads.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
-from .build_lines import recorded_name
 from .cache import ProfileCache, content_key, launches_part
-from .detail_metrics import METRIC_NAMES, LaunchMetrics
+from .detail_metrics import LaunchMetrics
+from .header_frames import header_frames
+from .kernel_list import group_kernels
+from .loaders import Loader, loader_for
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
 from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
 from .sources import SourceFile, SourceResolver
-
-if TYPE_CHECKING:
-    from .csv_merge import CsvImport
-    from .report import ReportReader
-
-_log = logging.getLogger(__name__)
-
-REPORT_SUFFIX = ".ncu-rep"
-REPORT_MAGIC = b"NVR\0"
-
-
-def is_report(path: Path) -> bool:
-    """An Nsight Compute report, by its first bytes (or its suffix when unreadable)."""
-    try:
-        with open(path, "rb") as f:
-            return f.read(4) == REPORT_MAGIC
-    except OSError:
-        return path.suffix == REPORT_SUFFIX
-
-
-def _weighted(launches: list[Launch], attr: str) -> float | None:
-    pairs = [(getattr(x, attr), x.duration_ns or 0.0) for x in launches]
-    pairs = [(v, w) for v, w in pairs if v is not None]
-    if not pairs:
-        return None
-    total = sum(w for _, w in pairs)
-    if total <= 0:
-        return sum(v for v, _ in pairs) / len(pairs)
-    return sum(v * w for v, w in pairs) / total
 
 
 class Profile:
@@ -87,7 +63,7 @@ class Profile:
         paths: list[Path],
         launches: list[Launch],
         *,
-        loader: _Loader,
+        loader: Loader,
         cache: ProfileCache | None,
         session: dict[str, str],
         warnings: list[str],
@@ -137,28 +113,13 @@ class Profile:
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
-        if not files:
-            raise KernelscopeError("no report or CSV files given")
-        for f in files:
-            if not f.is_file():
-                raise KernelscopeError(f"{f}: no such file")
-        reports = [f for f in files if f.suffix == REPORT_SUFFIX or is_report(f)]
-        if reports and len(files) > 1:
-            raise KernelscopeError(
-                "give either one .ncu-rep report or CSV exports, not both",
-                hint=f"got {', '.join(str(f) for f in files)}",
-            )
-        cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
-        loader: _Loader = (
-            _ReportLoader(
-                files[0],
-                nvidia=not (first_look or await_child),
-                lines=not first_look,
-                workspace=workspace,
-            )
-            if reports
-            else _CsvLoader(files)
+        loader = loader_for(
+            files,
+            nvidia=not (first_look or await_child),
+            lines=not first_look,
+            workspace=workspace,
         )
+        cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
         cached = cache.load("launches") if cache else None
         if cached is None and looked is not None:
             cached = looked.launches, looked.session, looked.warnings
@@ -206,35 +167,8 @@ class Profile:
     # ---- kernel list -----------------------------------------------------------------------
     def kernels(self) -> list[KernelSummary]:
         if self._kernels is None:
-            self._kernels = self._group_kernels()
+            self._kernels = group_kernels(self.launches)
         return self._kernels
-
-    def _group_kernels(self) -> list[KernelSummary]:
-        groups: dict[str, list[Launch]] = {}
-        for launch in self.launches:
-            groups.setdefault(launch.name, []).append(launch)
-        total = sum(x.duration_ns or 0.0 for x in self.launches)
-        out = []
-        for name, group in groups.items():
-            durations = [x.duration_ns for x in group if x.duration_ns is not None]
-            dur = sum(durations) if durations else None
-            regs = [x.registers for x in group if x.registers is not None]
-            first = group[0]
-            out.append(
-                KernelSummary(
-                    name=name,
-                    launches=tuple(group),
-                    duration_ns=dur,
-                    share=(dur or 0.0) / total if total else 0.0,
-                    sm_throughput_pct=_weighted(group, "sm_throughput_pct"),
-                    memory_throughput_pct=_weighted(group, "memory_throughput_pct"),
-                    achieved_occupancy_pct=_weighted(group, "achieved_occupancy_pct"),
-                    registers=max(regs) if regs else None,
-                    grid=first.grid or (),
-                    block=first.block or (),
-                )
-            )
-        return out
 
     def kernel(self, name: str) -> KernelSummary:
         for k in self.kernels():
@@ -258,46 +192,26 @@ class Profile:
         return self._tables[launch_id]
 
     def _with_inline_frames(self, launch: Launch, table: InstructionTable | None) -> bool:
-        """Fill the header frames ncu_report does not give from the workspace's line table;
-        True when it did.
-
-        Only when the workspace's instructions outside inlined code sit on the very lines the
-        report records for them (the same build): otherwise numbers would land on wrong lines.
-        """
+        """Fill the header frames ncu_report does not give from the workspace's line table
+        (``header_frames``); True when it did. The table is this process's copy (the cache
+        keeps the profile's own data, without them)."""
         if table is None or table.inlined is not None or self.workspace is None:
             return False
         try:
             sass = self.workspace.sass(launch.name)
         except (KeyError, OSError, ValueError):  # not this build's kernel, or no line table
             return False
-        by_offset = {i.offset: i for i in sass.instructions}
-        own_file = next((loc[0] for loc in table.locations if loc is not None), None)
+        inlined = header_frames(table, sass, self._embedded_paths)
+        if inlined is None:
+            return False
+        table.inlined = inlined
+        return True
+
+    def _embedded_paths(self, own_file: str | None) -> list[str]:
+        """The paths of the source files the profile carries, with ``own_file`` looked for."""
         if own_file is not None:
             self._embedded(own_file)  # loads the report's list of embedded files
-        embedded = [path for path, text in (self._sources or {}).items() if text]
-        names: dict[str, str] = {}  # a header's recorded name, once per header
-        inlined: list[Location | None] = []
-        for offset, loc in zip(table.offsets.tolist(), table.locations, strict=True):
-            insn = by_offset.get(int(offset))
-            if insn is None or insn.file is None or insn.line is None:
-                inlined.append(None)
-                continue
-            if not insn.inlined_at:
-                if loc is not None and insn.line != loc[1]:
-                    return False  # a different build of this kernel
-                inlined.append(None)
-                continue
-            # nvdisasm prints a location only when the innermost frame changes, so its call
-            # site can lag behind; the report's is exact and stays in table.locations.
-            name = names.get(insn.file)
-            if name is None:
-                recorded = recorded_name(insn.file, embedded) or os.path.normpath(insn.file)
-                name = names[insn.file] = recorded
-            inlined.append((name, insn.line))
-        if any(inlined):
-            table.inlined = inlined
-            return True
-        return False
+        return [path for path, text in (self._sources or {}).items() if text]
 
     def prefetch(self, launch_ids: Sequence[int]) -> None:
         """Load (from the cache, else the profile) the per-instruction data of these launches."""
@@ -551,154 +465,3 @@ class Profile:
                 self._cache.store("sources", self._sources)
         self._all_sources = True
         return {path: text for path, text in self._sources.items() if text}
-
-
-class _Loader:
-    """Where a profile's data comes from: a report through ncu_report, or CSV exports."""
-
-    def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
-        raise NotImplementedError
-
-    def instructions(self, launch: Launch) -> InstructionTable | None:
-        raise NotImplementedError
-
-    def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
-        """``instructions`` of each launch, by ID."""
-        return {launch.id: self.instructions(launch) for launch in launches}
-
-    def totals(self, launch: Launch) -> InstructionTable | None:
-        """A table with the launch's metrics and their totals (no more rows needed)."""
-        return self.instructions(launch)
-
-    def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
-        raise NotImplementedError
-
-    def sources_for(self, path: str | None) -> dict[str, str]:
-        """Source files known to the data, at least trying to include ``path``."""
-        raise NotImplementedError
-
-    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
-        raise NotImplementedError
-
-    def no_instructions_reason(self) -> str:
-        return (
-            "the profile has no per-instruction metrics for this kernel "
-            "(collect the SourceCounters section, e.g. --set full)"
-        )
-
-    def no_lines_reason(self) -> str:
-        return (
-            "the kernel was compiled without line information: SASS-level metrics only; "
-            "source correlation needs nvcc -lineinfo"
-        )
-
-
-class _ReportLoader(_Loader):
-    def __init__(
-        self,
-        path: Path,
-        *,
-        nvidia: bool = True,
-        lines: bool = True,
-        workspace: Workspace | None = None,
-    ) -> None:
-        self.path = path
-        self._nvidia = nvidia
-        self._lines = lines
-        self._workspace = workspace
-        self._reader: ReportReader | None = None
-
-    @property
-    def reader(self) -> ReportReader:
-        if self._reader is None:
-            from .build_lines import BuildLines
-            from .report import ReportReader
-
-            build = BuildLines(self._workspace) if self._workspace is not None else None
-            self._reader = ReportReader(self.path, nvidia=self._nvidia, build=build)
-        return self._reader
-
-    def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
-        launches = self.reader.launches(totals=not self._lines)  # a first look's totals
-        session: dict[str, str] = {}
-        if launches and launches[0].device_name:
-            session["display_name"] = launches[0].device_name
-        return launches, session, list(self.reader.warnings)
-
-    def instructions(self, launch: Launch) -> InstructionTable | None:
-        return self.reader.instructions(launch.id, launch.function_start, lines=self._lines)
-
-    def totals(self, launch: Launch) -> InstructionTable | None:
-        return self.reader.instructions(launch.id, launch.function_start, lines=False)
-
-    def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
-        if not self._lines or len(launches) < 2:
-            return super().instructions_many(launches)
-        return self.reader.instructions_many([(x.id, x.function_start) for x in launches])
-
-    def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
-        if launch.function_start is None:
-            return {}
-        last = int(table.offsets[-1]) // 16 + 1 if table is not None and len(table) else 0
-        return self.reader.sass(launch.id, launch.function_start, last)
-
-    def sources_for(self, path: str | None) -> dict[str, str]:
-        return self.reader.sources_for(path)
-
-    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
-        from .report import DAMAGED
-
-        try:
-            return self.reader.metrics(launch.id, METRIC_NAMES)
-        except DAMAGED as exc:  # a truncated launch: no Details; anything else is a bug
-            _log.info("%s: no Details for launch %d: %s", self.path, launch.id, exc)
-            return LaunchMetrics({}, source="none")
-
-
-class _CsvLoader(_Loader):
-    def __init__(self, paths: list[Path]) -> None:
-        self.paths = paths
-        self._data: CsvImport | None = None
-
-    @property
-    def data(self) -> CsvImport:
-        if self._data is None:
-            from .csv_merge import import_csvs
-
-            _log.info("reading %d CSV export(s): %s", len(self.paths), self.paths)
-            self._data = import_csvs(list(self.paths))
-        return self._data
-
-    def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
-        d = self.data
-        return d.launches, d.session, d.warnings
-
-    def instructions(self, launch: Launch) -> InstructionTable | None:
-        return self.data.tables.get(launch.id)
-
-    def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
-        if table is None or table.sass is None:
-            return {}
-        return {int(o): s for o, s in zip(table.offsets, table.sass, strict=True)}
-
-    def sources_for(self, path: str | None) -> dict[str, str]:
-        return self.data.sources
-
-    def launch_metrics(self, launch: Launch) -> LaunchMetrics:
-        return self.data.metrics.get(launch.id) or LaunchMetrics({}, source="none")
-
-    def no_instructions_reason(self) -> str:
-        if not self.data.tables:
-            return (
-                "these CSV exports hold no per-instruction metrics: "
-                "export --page source --print-source cuda,sass as well"
-            )
-        return super().no_instructions_reason()
-
-    def no_lines_reason(self) -> str:
-        if not self.data.has_line_view:
-            return (
-                "these CSV exports have no source lines: "
-                "export --print-source cuda,sass as well (or use the .ncu-rep)"
-            )
-        return super().no_lines_reason()

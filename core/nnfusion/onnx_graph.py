@@ -70,6 +70,8 @@ _BINARY = {
     "Add": "Add", "Sub": "Subtract", "Mul": "Multiply", "Div": "Divide", "Pow": "Power",
     "Max": "Maximum", "Min": "Minimum",
 }  # fmt: skip
+
+
 @dataclass(eq=False)
 class GNode:
     """One node of NNFusion's graph (single output)."""
@@ -239,10 +241,11 @@ def pool_output(
 def _inferred_shapes(model: Any) -> dict[str, tuple[list[int], str]]:
     """Value name -> (shape, numpy dtype) where ONNX's shape inference knows them fully."""
     import onnx
+    from onnx.shape_inference import InferenceError
 
     try:
         inferred = onnx.shape_inference.infer_shapes(model)
-    except Exception:  # an operator onnx cannot infer: none known
+    except InferenceError:  # an operator of a domain onnx does not know: none known
         return {}
     known = {}
     for vi in [*inferred.graph.value_info, *inferred.graph.output]:

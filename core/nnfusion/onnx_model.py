@@ -187,6 +187,7 @@ def _explicit_pool_padding(proto: Any) -> list[str]:
     (its importer ignores ceil_mode; ``onnx_graph`` says where that changes the result)."""
     import onnx
     from onnx import helper, numpy_helper
+    from onnx.shape_inference import InferenceError
 
     from .onnx_graph import pool_output
 
@@ -195,7 +196,7 @@ def _explicit_pool_padding(proto: Any) -> list[str]:
     graph = proto.graph
     try:
         inferred = onnx.shape_inference.infer_shapes(proto).graph
-    except Exception:  # an operator onnx cannot infer: leave the pools as they are
+    except InferenceError:  # an operator of a domain onnx does not know: pools as they are
         return []
     types = {vi.name: vi.type.tensor_type for vi in [*inferred.value_info, *inferred.input]}
     taken = {i.name for i in graph.initializer} | {o for n in graph.node for o in n.output}
@@ -268,12 +269,13 @@ def _broadcast_biases(proto: Any) -> int:
     the output's shape (so that NNFusion needs no constant folding for ``-fbiasadd_fix``)."""
     import onnx
     from onnx import helper, numpy_helper
+    from onnx.shape_inference import InferenceError
 
     graph = proto.graph
     inits = {i.name: i for i in graph.initializer}
     try:
         inferred = onnx.shape_inference.infer_shapes(proto)
-    except Exception:  # an operator onnx cannot infer: leave the model as it is
+    except InferenceError:  # an operator of a domain onnx does not know: model as it is
         return 0
     shapes = {
         vi.name: [d.dim_value for d in vi.type.tensor_type.shape.dim]

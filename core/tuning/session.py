@@ -103,7 +103,10 @@ def prepare(
     with a ``runner``, measure the default schedule of each task not measured before."""
     from tvm.s_tir import meta_schedule as ms
 
+    from .tensor_intrinsics import register_tensor_intrinsics
+
     progress("load", 0.0, f"loading {plan.model.name}")
+    register_tensor_intrinsics()  # what a TuneContext imports first, quicker
     model = load_model(plan.model, plan.shapes, plan.params, plan.seed)
     target = target_of(plan)
     progress("tasks", 0.01, "extracting the tuning tasks")
@@ -123,6 +126,10 @@ def prepare(
     # a batch export also compiles each candidate's cubin with nvcc: more than TVM's 30 s
     extra = {"f_export": export, "timeout_sec": 300} if export else {}
     builder = ms.builder.LocalBuilder(max_workers=1, **extra)
+    # each build starts a worker that imports the intrinsics first: the quicker import, and
+    # outside the build's timeout (an initializer), else a loaded machine times builds out.
+    # Set after the builder's own start-up check, whose worker builds nothing.
+    builder.initializer = register_tensor_intrinsics
     cost_model = _cost_model(plan.database)
     states = []
     for i, name in enumerate(plan.tasks):

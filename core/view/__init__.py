@@ -1,9 +1,9 @@
 """What the panes show, Qt-free: a ``ViewDocument`` of kernels, each a ``KernelView`` with its
 source files, SASS and per-line metrics, made from a workspace, a profile or both; the live
 data behind it in the ``ProfileSession`` that the openers (``open_document``...) return with
-it, which alone reads it: the kernels (``ProfileSession.kernel``) and the feature functions
-(``read_details``, ``read_roofline``, ``read_headroom``, ``read_export_facts``,
-``hot_lines``, ``compare_documents``).
+it, which alone reads it, on one thread (``PROFILE_THREAD``): the kernels
+(``ProfileSession.kernel``) and the feature functions (``read_details``, ``read_roofline``,
+``read_headroom``, ``read_export_facts``, ``hot_lines``, ``compare_documents``).
 
 ``HotLine``, ``KernelSummary`` and ``SourceFile`` are the Nsight Compute layer's own types
 (``kernelscope.core.ncu``), exported here too so that the viewer needs this package only.
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .from_profile import document_from_profile, kernel_from_profile
     from .open import MODEL_SUFFIXES, REPORT_SUFFIXES, is_model, open_document
     from .selection import Selection
-    from .session import ProfileSession
+    from .session import PROFILE_THREAD, ProfileSession
 
 # Each name is imported from its module on first use (PEP 562), as in ``ncu``: the child that
 # reads a report for the window (``python -m kernelscope.core.view.prefill``) imports this
@@ -65,11 +65,13 @@ _EXPORTS = {
     "is_model": ".open",
     "open_document": ".open",
     "Selection": ".selection",
+    "PROFILE_THREAD": ".session",
     "ProfileSession": ".session",
 }
 
 __all__ = [
     "MODEL_SUFFIXES",
+    "PROFILE_THREAD",
     "REPORT_SUFFIXES",
     "SASS_COUNT",
     "Selection",

@@ -9,9 +9,9 @@ Values, not services: a ``KernelView`` is complete when it is made and never cha
 Hotspot hands its views finished results), a ``KernelSummary`` likewise, and the document
 holds only such values. The live ``Profile`` and workspace behind a document have one owner,
 a ``session.ProfileSession``, which the openers return (with the document as
-``session.document``) and a window keeps beside the document, on the thread that reads it:
-the kernels' views (``session.kernel``) and what a window needs beyond the values (Details,
-roofline, headroom, export facts, hot lines, a comparison: the feature functions of
+``session.document``) and a window keeps beside the document; it reads them on one thread,
+whoever asks: the kernels' views (``session.kernel``) and what a window needs beyond the
+values (Details, roofline, headroom, export facts, hot lines, a comparison: the feature functions of
 ``features``) are read through it and handed back as finished values.
 
 Source locations are ``(file, line)`` pairs where ``file`` is the path as the line table

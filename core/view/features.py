@@ -1,6 +1,6 @@
 """What a window asks of a document beyond its values: each feature read through the
-document's ``ProfileSession`` (I/O: call them off the GUI thread, where the session's other
-reads run), each answer a finished value.
+document's ``ProfileSession`` (I/O, run on the profile thread and waited for: call them off
+the GUI thread), each answer a finished value.
 
 The feature packages load on first use (``roofline``, ``compare``, ``kernel_db``): a window
 that never shows a roofline or exports never imports them.
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from ..errors import KernelscopeError
 from ..ncu import HotLine, rank_lines, resolve_metric_name
 from .document import SASS_COUNT
-from .session import ProfileSession
+from .session import ProfileSession, on_profile_thread
 
 if TYPE_CHECKING:
     from ..compare import Comparison, KernelComparison, KernelDelta, LineChange, ProfileDiff
@@ -96,7 +96,7 @@ def hot_lines(
 
 def compare_documents(base: ProfileSession, new: ProfileSession) -> DocumentComparison:
     """``new``'s profile against ``base``'s, with their workspaces: a comparison that reads
-    both profiles when asked for a kernel, each time with both sessions held."""
+    both profiles when asked for a kernel, on the profile thread (``session``)."""
     from ..compare import Comparison
 
     if not new.has_profile or not base.has_profile:
@@ -106,43 +106,38 @@ def compare_documents(base: ProfileSession, new: ProfileSession) -> DocumentComp
             hint="compare two profiles: open a report, or a workspace with a profile",
         )
     what = "a comparison"
-    with base.both(new):
-        comparison = base.read(
+    comparison = base.read(  # the inner read runs at once: it is on the profile thread
+        what,
+        lambda old: new.read(
             what,
-            lambda old: new.read(
-                what,
-                lambda profile: Comparison(
-                    old,
-                    profile,
-                    base_workspace=base.workspace,
-                    new_workspace=new.workspace,
-                ),
+            lambda profile: Comparison(
+                old,
+                profile,
+                base_workspace=base.workspace,
+                new_workspace=new.workspace,
             ),
-        )
-    return DocumentComparison(comparison, base, new)
+        ),
+    )
+    return DocumentComparison(comparison)
 
 
 class DocumentComparison:
-    """A ``compare.Comparison`` of two documents' profiles whose reads hold both sessions
-    (the comparison reads each profile when first asked for a kernel)."""
+    """A ``compare.Comparison`` of two documents' profiles whose reads run on the profile
+    thread (the comparison reads each profile when first asked for a kernel)."""
 
-    def __init__(self, comparison: Comparison, base: ProfileSession, new: ProfileSession) -> None:
+    def __init__(self, comparison: Comparison) -> None:
         self._comparison = comparison
-        self._sessions = (base, new)
 
     def summary(self) -> ProfileDiff:
         """The kernel-by-kernel summary (``Comparison.summary``)."""
-        with self._sessions[0].both(self._sessions[1]):
-            return self._comparison.summary()
+        return on_profile_thread(self._comparison.summary)
 
     def kernel(self, which: str | KernelDelta, side: str | None = None) -> KernelComparison:
         """One matched kernel, both sides (``Comparison.kernel``)."""
-        with self._sessions[0].both(self._sessions[1]):
-            return self._comparison.kernel(which, side)
+        return on_profile_thread(lambda: self._comparison.kernel(which, side))
 
     def line_changes(
         self, metric: str, top: int = 20, kernel: str | None = None, cancel: Cancel | None = None
     ) -> tuple[list[LineChange], list[LineChange]]:
         """The lines that grew and shrank most (``Comparison.line_changes``)."""
-        with self._sessions[0].both(self._sessions[1]):
-            return self._comparison.line_changes(metric, top, kernel, cancel)
+        return on_profile_thread(lambda: self._comparison.line_changes(metric, top, kernel, cancel))

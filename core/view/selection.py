@@ -48,8 +48,8 @@ class Selection:
 
     def __init__(self) -> None:
         self.document: ViewDocument | None = None
-        # what reads the document's files (its kernels, the feature functions): only on the
-        # thread that reads the document (the viewer's document lane), never the GUI's
+        # what reads the document's files (its kernels, the feature functions): it waits for
+        # the profile thread, so only from a worker (the viewer's document lane), never the GUI
         self.session: ProfileSession | None = None
         self.kernel: KernelView | None = None
         self.file: str = ""

@@ -13,6 +13,7 @@ import onnx
 import pytest
 from nnfusion_models import (
     ceil_pool_cnn,
+    foreign_then_relu,
     mystery_then_relu,
     residual_cnn,
     square_gemm,
@@ -105,6 +106,30 @@ def test_a_node_kernelscope_does_not_follow_leaves_the_rest_listed(tmp_path: Pat
     graph = nnfusion_graph(mystery_then_relu(tmp_path / "mystery.onnx"))
     assert graph.unmodelled == ["mystery (Mystery)"]
     assert {lk.identifier for lk in graph.lookups} == {"Relu1,16;1,16floatfloat"}
+
+
+def test_an_operator_onnx_cannot_infer_ends_the_listing_and_says_so(tmp_path: Path) -> None:
+    graph = nnfusion_graph(foreign_then_relu(tmp_path / "foreign.onnx"))
+    assert graph.unmodelled == [
+        "mystery (Mystery; ONNX cannot infer its output's shape, so nothing after it is listed)"
+    ]
+    assert not graph.lookups
+
+
+def test_a_failing_shape_inference_is_a_failure_not_a_shorter_list(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only ONNX's refusal of an operator it does not know means "shapes unknown": anything
+    else its inference raises (here a bug) fails the coverage instead of leaving out every
+    lookup after the node as if ONNX could not infer it."""
+
+    def broken(model: onnx.ModelProto, *args: object, **kwargs: object) -> onnx.ModelProto:
+        raise RuntimeError("a bug in shape inference")
+
+    model = mystery_then_relu(tmp_path / "mystery.onnx")
+    monkeypatch.setattr(onnx.shape_inference, "infer_shapes", broken)
+    with pytest.raises(RuntimeError, match="a bug in shape inference"):
+        nnfusion_graph(model)
 
 
 def test_constant_folding_and_a_pattern_row_change_what_is_looked_up(tmp_path: Path) -> None:

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +26,34 @@ MODEL = DATA / "models" / "tiny_mlp.py"
 TASK = "fused_matmul_add_relu"
 # few, small rounds: a round of the CPU search costs seconds on two shared cores
 SMALL = {"model": MODEL, "kernel": TASK, "trials": 2, "per_round": 2, "population": 16}
+
+
+def _wait_for(ready: Callable[[], bool], what: str, timeout_s: float = 120.0) -> None:
+    """Poll ``ready`` until it holds (a process started beside the test is up)."""
+    end = time.monotonic() + timeout_s
+    while not ready():
+        if time.monotonic() > end:
+            pytest.fail(f"{what} did not come up in {timeout_s:.0f} s")
+        time.sleep(0.2)
+
+
+def _listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
+def _registered(port: int, key: str) -> bool:
+    """The tracker on ``port`` has a server of ``key`` (what the product checks first)."""
+    from kernelscope.core.tuning.session import check_reachable
+
+    try:
+        check_reachable(Measure(kind="tracker", address=f"127.0.0.1:{port}", key=key))
+    except KernelscopeError:
+        return False
+    return True
 
 
 def test_tasks_are_chosen_by_regex_or_by_savings_most_first() -> None:
@@ -143,7 +173,6 @@ def test_measuring_through_an_rpc_tracker_by_key(mlp_ws: Path, tmp_path: Path) -
     """TVM's own tracker and a server registered with it under a key (tornado: the rpc
     extra); kernelscope asks the tracker for a server of that key."""
     import subprocess
-    import time
 
     from ssh_support import free_port
 
@@ -155,13 +184,13 @@ def test_measuring_through_an_rpc_tracker_by_key(mlp_ws: Path, tmp_path: Path) -
              str(port), "--port-end", str(port + 1)],
         )  # fmt: skip
         started.append(tracker)
-        time.sleep(3)
+        _wait_for(lambda: _listening(port), "the RPC tracker")
         server = subprocess.Popen(
             [sys.executable, "-m", "tvm.exec.rpc_server", "--tracker", f"127.0.0.1:{port}",
              "--key", "cpu-test", "--host", "127.0.0.1"],
         )  # fmt: skip
         started.append(server)
-        time.sleep(3)
+        _wait_for(lambda: _registered(port, "cpu-test"), "the RPC server")
         plan = plan_tuning(
             mlp_ws,
             database=tmp_path / "db",
@@ -219,7 +248,6 @@ def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_pa
 
 def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() -> None:
     import subprocess
-    import time
 
     from ssh_support import free_port
 
@@ -231,7 +259,7 @@ def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() ->
          str(port), "--port-end", str(port + 1)],
     )  # fmt: skip
     try:
-        time.sleep(3)
+        _wait_for(lambda: _listening(port), "the RPC tracker")
         with pytest.raises(KernelscopeError, match="has no server with the key 'h200'"):
             check_reachable(Measure(kind="tracker", address=f"127.0.0.1:{port}", key="h200"))
     finally:

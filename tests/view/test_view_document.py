@@ -9,12 +9,13 @@ import threading
 from pathlib import Path
 
 import pytest
-from ncu_support import MLP, SMALL
+from ncu_support import MLP, SMALL, profile_threads
 from paths_support import DATA
 
 from kernelscope.core.kernel_db import profile_times
 from kernelscope.core.ncu import KERNEL_METRICS, Profile
 from kernelscope.core.view import (
+    PROFILE_THREAD,
     SASS_COUNT,
     ProfileSession,
     compare_documents,
@@ -22,6 +23,8 @@ from kernelscope.core.view import (
     document_from_workspace,
     hot_lines,
     open_document,
+    read_details,
+    read_roofline,
 )
 from kernelscope.core.workspace import Workspace
 
@@ -67,7 +70,8 @@ def test_a_document_hands_out_finished_values() -> None:
 
 def test_the_live_profile_is_read_through_the_documents_session_alone() -> None:
     """The document holds values, never the live profile; a comparison of two documents reads
-    their profiles only with both sessions held, so it waits while either is being read."""
+    their profiles on the one thread that reads them, so it waits while either is being
+    read."""
     base, new = open_document(MLP / "mlp.ncu-rep"), open_document(MLP / "mlp.ncu-rep")
     assert not [k for k, v in vars(base.document).items() if isinstance(v, Profile)]
     comparison = compare_documents(base, new)
@@ -85,11 +89,45 @@ def test_the_live_profile_is_read_through_the_documents_session_alone() -> None:
     reader = threading.Thread(target=lambda: compared.append(comparison.kernel("softmax_kernel")))
     reader.start()
     reader.join(0.5)
-    assert not compared, "the comparison read a profile while its document's session was held"
+    assert not compared, "the comparison read a profile while its document's was being read"
     release.set()
     holder.join()
     reader.join(60)
     assert compared == [known]
+
+
+def test_a_live_profile_is_read_on_one_thread_whoever_asks(monkeypatch) -> None:
+    """Threads that ask one session at the same time for kernels, Details, the roofline and
+    hot lines, and a comparison of two sessions: every read of either profile after they
+    were opened runs on the profile thread, none on the asking threads."""
+    base, new = open_document(MLP / "mlp.ncu-rep"), open_document(MLP / "mlp.ncu-rep")
+    touched = profile_threads(monkeypatch)
+    names = [s.name for s in new.document.summaries]
+    comparison = compare_documents(base, new)
+    asks = [
+        *(lambda name=name: new.kernel(name) for name in names),
+        *(lambda name=name: read_details(new, name) for name in names),
+        lambda: read_roofline(new),
+        lambda: hot_lines(new, "smsp__pcsamp_sample_count"),
+        lambda: comparison.kernel(names[0]),
+        comparison.summary,
+    ]
+    failed: list[BaseException] = []
+
+    def ask(fn) -> None:
+        try:
+            fn()
+        except BaseException as exc:
+            failed.append(exc)
+
+    threads = [threading.Thread(target=ask, args=(fn,)) for fn in asks]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not failed
+    assert len(touched) == 2, "both profiles were read"
+    assert set().union(*touched.values()) == {PROFILE_THREAD}
 
 
 def test_workspace_sources_come_from_the_one_lookup(tmp_path: Path) -> None:

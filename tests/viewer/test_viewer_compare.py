@@ -546,9 +546,7 @@ def test_profiles_of_two_models_say_so_and_show_what_matches(
     qtbot, make_window, builds, monkeypatch
 ) -> None:
     window = make_window(builds["cnn3_b8"])
-    _compare(
-        qtbot, window, DATA / "ncu" / "mlp" / "mlp.ncu-rep", monkeypatch
-    )
+    _compare(qtbot, window, DATA / "ncu" / "mlp" / "mlp.ncu-rep", monkeypatch)
     bar = window.compare.bar
     assert "look like profiles of different models" in bar.notes.toolTip()
     diff = window.compare.controller.diff

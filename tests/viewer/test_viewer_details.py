@@ -24,7 +24,7 @@ from details_support import (
     WS_MLP,
     unlaunched_workspace,
 )
-from ncu_support import MLP, SMALL
+from ncu_support import MLP, SMALL, profile_threads
 from PySide6.QtCore import QEvent, QPoint, Qt, QUrl
 from PySide6.QtGui import QColor, QHelpEvent, QImage, QPalette
 from PySide6.QtWidgets import QApplication, QToolTip
@@ -33,7 +33,7 @@ from viewer_support import click_row, open_and_settle, settle
 from kernelscope.core.cli import main as cli
 from kernelscope.core.ncu import Profile, kernel_details, stall_breakdown
 from kernelscope.core.roofline import roofline
-from kernelscope.core.view import open_document, read_headroom
+from kernelscope.core.view import PROFILE_THREAD, open_document, read_headroom
 from kernelscope.viewer.app import run
 from kernelscope.viewer.panels.details_pane import metric_rows, metric_tooltip, stall_rows
 from kernelscope.viewer.panels.headroom_panel import SAVINGS, HeadroomModel
@@ -241,6 +241,30 @@ def test_headroom_list_sorts_by_savings_and_keeps_never_launched_last(
     assert window.selection.kernel.name == item_data(index, KeyRole)
     model = HeadroomModel()
     qtmodeltester.check(model)
+
+
+def test_the_live_report_is_read_on_one_thread_while_kernels_switch_fast(
+    qtbot, make_window, tmp_path: Path, monkeypatch
+):
+    """Kernels chosen one after the other without waiting while the Details, the roofline and
+    the headroom list are computed: every read of the live report runs on the profile thread
+    (none on the window's job lanes), and what shows is the last kernel's."""
+    window = make_window(unlaunched_workspace(tmp_path, profiled=True))
+    touched = profile_threads(monkeypatch)
+    window.action("show_details").trigger()
+    window.show_pane("roofline")
+    window.show_pane("headroom")
+    table = window.kernels.table
+    rows = table.model().rowCount()
+    for _ in range(3):
+        for row in [*range(rows), *reversed(range(rows))]:
+            click_row(qtbot, table, row)  # no waiting: each one replaces the one before
+    settle(qtbot, window)
+    assert touched, "the report was read"
+    assert set().union(*touched.values()) == {PROFILE_THREAD}
+    chosen = window.selection.kernel.name
+    assert window.details_pane.details.kernel == chosen
+    assert window.headroom_panel.model.rowCount(), "the headroom list, shown last, is there"
 
 
 @pytest.mark.parametrize("profiled", [False, True])

@@ -20,11 +20,13 @@ from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtWidgets import QDialogButtonBox, QMessageBox
 from viewer_support import settle
 
+from kernelscope.core import kernel_db
 from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_db import KernelDB, export_workspace, model_coverage
 from kernelscope.viewer.app import run
 from kernelscope.viewer.dialogs.export_options import ExportOptionsDialog
+from kernelscope.viewer.panels.kernel_db_jobs import coverage_of
 from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY, KernelDbModel
 from kernelscope.viewer.panels.nnfusion_coverage_model import STATUS, CoverageModel
 from kernelscope.viewer.workers.export_worker import ExportOptions
@@ -178,6 +180,37 @@ def test_the_gpu_box_warns_about_several_gpus_and_refuses_one_without_times(
         "NVIDIA A100 (1 row)" in why and "-fproduct_name=NVIDIA B200" not in commands.command_text
     )
     assert not any(b.isVisible() for b in window.findChildren(QMessageBox)), "in the tab"
+
+
+def test_only_a_gpu_without_times_falls_back_to_the_dbs_own(
+    build_once, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The coverage tab's job retries without the chosen GPU only when the DB has no time of
+    it; a model it cannot read is said at once, not read a second time for the DB's GPU."""
+    db = tmp_path / "empty.db"
+    with KernelDB.open(db, write=True):
+        pass
+    bad = tmp_path / "text.onnx"
+    bad.write_text("not a model", encoding="utf-8")
+    asked: list[str | None] = []
+    real = kernel_db.model_coverage
+
+    def noting(model: Path, path: Path, product: str | None = None) -> object:
+        asked.append(product)
+        return real(model, path, product)
+
+    monkeypatch.setattr(kernel_db, "model_coverage", noting)
+    with pytest.raises(KernelscopeError, match="not a readable ONNX model"):
+        coverage_of(bad, db, "NVIDIA H200")
+    assert asked == ["NVIDIA H200"]
+    # a DB timed on another GPU: the coverage is for the DB's GPU, with why
+    ws = build_once("small_cnn.onnx")
+    a100 = tmp_path / "a100.db"
+    export_workspace(ws, a100, times={"max_pool2d_kernel": ("NVIDIA A100", 3000.0)})
+    result = coverage_of(MODELS / "small_cnn.onnx", a100, "NVIDIA H200")
+    assert "no row of this DB has a time measured on 'NVIDIA H200'" in result.note
+    assert result.coverage.settings.flags.product_name == "NVIDIA A100"
+    assert asked[1:] == ["NVIDIA H200", None]
 
 
 def test_a_db_timed_on_another_gpu_than_the_open_profile_is_pointed_out(

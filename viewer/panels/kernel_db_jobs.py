@@ -143,15 +143,11 @@ class CoverageResult:
 def coverage_of(model: Path, db: Path, product_name: str | None) -> CoverageResult:
     """What NNFusion looks up for ``model`` and which rows serve it (``db`` lane: it reads
     the DB and the ONNX). A GPU without times falls back to the DB's own, with a note."""
-    from kernelscope.core.kernel_db import WeightsAsInputs, model_coverage
+    from kernelscope.core.kernel_db import NoTimesFor, model_coverage
 
     try:
         return CoverageResult(model_coverage(model, db, product_name))
-    except WeightsAsInputs:
-        raise
-    except KernelscopeError as exc:
-        if product_name is None:
-            raise
+    except NoTimesFor as exc:  # what falls back; any other failure is said as it is
         return CoverageResult(model_coverage(model, db, None), note=exc.message)
 
 

@@ -8,7 +8,8 @@ about 0.4 s of start-up on this kind of machine for ~100 lines of code; the shap
 Jobs run on named *lanes*, each a ``ThreadPoolExecutor``:
 
 * ``document``: one thread, every read of the open document (a kernel's first load, hot
-  lines, export facts), because a ``Profile`` is not meant to be read by two threads at once;
+  lines, Details, export facts, a comparison), each waiting for the session's profile thread
+  (``core.view.session``), so that a newer request queued behind it replaces an older one;
 * ``db``: one thread, the Kernel DB panel's queries (a sqlite3 connection belongs to the
   thread that opened it, and one thread it stays);
 * ``highlight``: colouring a whole Kernel DB entry's source (pygments needs ~0.4 ms a
