@@ -30,6 +30,7 @@ from ..compare import (
 )
 from ..errors import KernelscopeError
 from ..formatting import format_number, format_signed, format_us
+from ..inductor import is_run_folder
 from ..ncu import SAMPLES, label_of
 from .table import format_table
 
@@ -109,6 +110,10 @@ def _passes(text: str | None) -> tuple[int | None, int | None]:
 
 
 def _diff(args: argparse.Namespace) -> int:
+    if is_run_folder(args.base) or is_run_folder(args.new):  # TVM against torch.compile
+        from .inductor import print_versus
+
+        return print_versus(args.base, args.new, as_json=args.json)
     kernel_re = None
     if args.kernel:
         try:

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import KernelscopeError
 from ..formatting import format_dims, format_number, format_us
+from ..inductor import is_run_folder, open_workspace, run_report
 from ..ncu import SAMPLES, HotLine, Launch, Profile, check_against_workspace, is_report, label_of
 from ..workspace import MANIFEST, Workspace
 from .table import format_table
@@ -84,6 +85,10 @@ def _num(value: float | None) -> str:
 
 # ---- kernels ---------------------------------------------------------------------------------
 def _kernels(args: argparse.Namespace) -> int:
+    if len(args.inputs) == 1 and is_run_folder(args.inputs[0]):
+        from .inductor import print_run_kernels
+
+        return print_run_kernels(args.inputs[0], as_json=args.json)
     if len(args.inputs) == 1 and _is_workspace(args.inputs[0]):
         from .build import print_kernel_table
 
@@ -229,7 +234,10 @@ def print_hot_lines(
     as_json: bool = False,
 ) -> int:
     """What ``kernelscope hot`` prints (also after ``profile`` and ``timeline --profile``)."""
-    ws = Workspace.open(workspace) if workspace else None
+    ws = open_workspace(workspace) if workspace else None
+    if len(inputs) == 1 and is_run_folder(inputs[0]):  # a torch.compile run and its report
+        report, ws = run_report(inputs[0])
+        inputs = [report]
     profile = Profile.open(list(inputs), workspace=ws, search_paths=list(search_paths))
     _warn(profile)
     metric = profile.resolve_metric(metric)

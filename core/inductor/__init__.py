@@ -12,7 +12,7 @@ group by operator group.
 
 from __future__ import annotations
 
-from .derived import derived_folder, run_workspace
+from .derived import derived_folder, open_workspace, run_report, run_workspace
 from .run_folder import InductorRun, TritonKernel, WrapperLaunch, is_run_folder, open_run
 
 __all__ = [
@@ -22,5 +22,7 @@ __all__ = [
     "derived_folder",
     "is_run_folder",
     "open_run",
+    "open_workspace",
+    "run_report",
     "run_workspace",
 ]

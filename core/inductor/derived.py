@@ -245,3 +245,24 @@ def _link_reports(run: InductorRun, folder: Path) -> None:
             shutil.copyfile(report, link)
         stamp = report.stat().st_mtime
         os.utime(link, (stamp, stamp), follow_symlinks=False)
+
+
+def open_workspace(path: str | os.PathLike[str]) -> Workspace:
+    """A kernelscope workspace folder, or the workspace of a torch.compile run folder."""
+    from .run_folder import is_run_folder
+
+    return run_workspace(path) if is_run_folder(path) else Workspace.open(path)
+
+
+def run_report(path: str | os.PathLike[str]) -> tuple[Path, Workspace]:
+    """A run folder's newest report and the run's workspace; says how to make a report when
+    the folder has none."""
+    run = open_run(path)
+    if run.report is None:
+        raise KernelscopeError(
+            f"{run.path} holds no Nsight Compute report",
+            hint="profile the compiled model's steady-state call into the folder with source "
+            "import: ncu --import-source yes --section SourceCounters -o RUN/profile "
+            "python MODEL.py (scripts/device/inductor_capture.py shows one way)",
+        )
+    return run.report, run_workspace(run)

@@ -161,7 +161,9 @@ class InductorRun:
 def is_run_folder(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` is a folder holding a torch.compile wrapper (cheap: no parsing)."""
     path = Path(path)
-    return path.is_dir() and next(_wrapper_candidates(path), None) is not None
+    if not path.is_dir() or (path / "manifest.json").is_file():  # a kernelscope workspace
+        return False
+    return next(_wrapper_candidates(path), None) is not None
 
 
 def open_run(path: str | os.PathLike[str]) -> InductorRun:
