@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ..formatting import format_us
 from ..inductor import InductorRun, open_run, run_workspace
-from ..inductor.launches import tie_launches
+from ..inductor.launches import report_problems, tie_launches
 from ..inductor.versus import HEADER, format_versus, open_versus
 from ..ncu import Profile
 from .table import format_table
@@ -46,6 +46,8 @@ def print_run_kernels(path: Path, *, as_json: bool = False) -> int:
 def _launch_table(run: InductorRun, as_json: bool) -> int:
     assert run.report is not None
     profile = Profile.open(run.report, workspace=run_workspace(run))
+    for problem in report_problems(run, profile):
+        print(f"kernelscope: warning: {problem}", file=sys.stderr)
     tied = tie_launches(run, profile)
     total = sum(t.duration_ns or 0.0 for t in tied)
     known = {k.name: k for k in run.kernels}

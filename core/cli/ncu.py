@@ -13,7 +13,8 @@ from typing import Any
 
 from ..errors import KernelscopeError
 from ..formatting import format_dims, format_number, format_us
-from ..inductor import is_run_folder, open_workspace, run_report
+from ..inductor import is_run_folder, open_run, open_workspace, run_report
+from ..inductor.launches import report_problems
 from ..ncu import SAMPLES, HotLine, Launch, Profile, check_against_workspace, is_report, label_of
 from ..workspace import MANIFEST, Workspace
 from .table import format_table
@@ -235,11 +236,16 @@ def print_hot_lines(
 ) -> int:
     """What ``kernelscope hot`` prints (also after ``profile`` and ``timeline --profile``)."""
     ws = open_workspace(workspace) if workspace else None
+    run_folder: Path | None = None
     if len(inputs) == 1 and is_run_folder(inputs[0]):  # a torch.compile run and its report
-        report, ws = run_report(inputs[0])
+        run_folder = inputs[0]
+        report, ws = run_report(run_folder)
         inputs = [report]
     profile = Profile.open(list(inputs), workspace=ws, search_paths=list(search_paths))
     _warn(profile)
+    if run_folder is not None:
+        for problem in report_problems(open_run(run_folder), profile):
+            print(f"kernelscope: warning: {problem}", file=sys.stderr)
     metric = profile.resolve_metric(metric)
     kernel = profile.kernel(kernel).name if kernel else None
     names = [kernel] if kernel else [k.name for k in profile.kernels()]

@@ -79,3 +79,40 @@ def tie_launches(run: InductorRun, profile: Profile) -> list[RunLaunch]:
         pos = at + 1
     flush(len(calls))
     return out
+
+
+def report_problems(run: InductorRun, profile: Profile) -> list[str]:
+    """Why ``profile`` may not be a profile of ``run``'s kernels, for people: Triton kernels
+    the run does not have, and kernels whose source the report embedded differs from the
+    run's (another PyTorch or Triton version, or another compile of the model). Empty when
+    the report fits."""
+    names = {k.name for k in run.kernels}
+    triton = [k.name for k in profile.kernels() if k.name.startswith("triton_")]
+    foreign = [n for n in triton if n not in names]
+    changed = []
+    for name in triton:
+        if name not in names:
+            continue
+        files = profile.source_files(name)
+        if files and profile.source(files[0]).status == "changed":
+            changed.append(name)
+    problems = []
+    redo = (
+        "open the run folder the report was made from, or profile this run's model again "
+        "(ncu --import-source yes) into it"
+    )
+    if foreign:
+        problems.append(
+            f"{len(foreign)} of the report's {len(triton)} Triton kernels are not in this run "
+            f"folder ({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}): the "
+            f"report comes from another compile (another PyTorch or Triton version, or another "
+            f"model); {redo}"
+        )
+    if changed:
+        problems.append(
+            f"{len(changed)} Triton kernels differ from the copies the report embedded "
+            f"({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}): the run folder "
+            f"was compiled again since it was profiled (another PyTorch or Triton version?); "
+            f"the report's copies are shown, its line numbers hold for them; {redo}"
+        )
+    return problems
