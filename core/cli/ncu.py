@@ -26,7 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="list the kernels of a profile (.ncu-rep or CSV exports) or of a build workspace",
     )
     k.add_argument(
-        "inputs", nargs="+", type=Path, help="REPORT.ncu-rep, CSV exports, or a workspace"
+        "inputs",
+        nargs="+",
+        type=Path,
+        help="REPORT.ncu-rep, CSV exports, a workspace or a torch.compile run folder",
     )
     k.add_argument("--by-kernel", action="store_true", help="one row per kernel, launches combined")
     k.add_argument("--rules", action="store_true", help="also print Nsight Compute's hints")
@@ -36,7 +39,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     h = sub.add_parser(
         "hot", help="the hottest source lines of a profile, with their stall reasons"
     )
-    h.add_argument("inputs", nargs="+", type=Path, help="REPORT.ncu-rep or CSV exports")
+    h.add_argument(
+        "inputs",
+        nargs="+",
+        type=Path,
+        help="REPORT.ncu-rep, CSV exports or a torch.compile run folder",
+    )
     h.add_argument("--top", type=int, default=20, help="how many lines (default 20)")
     h.add_argument("--kernel", help="only this kernel (default: the whole model)")
     h.add_argument(

@@ -22,6 +22,7 @@ import re
 import shutil
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from ..build.nvdisasm import parse_nvdisasm, parse_ptx_lines
@@ -103,16 +104,15 @@ def _write(run: InductorRun, stage: Path, start: float) -> None:
     kernels: list[KernelInfo] = []
     notes = list(run.notes)
     first_line, file_base = 1, 0
-    for k in run.kernels:
+    with ThreadPoolExecutor(max_workers=min(8, os.cpu_count() or 1)) as pool:
+        outputs = list(pool.map(lambda k: _disassemble(nvdisasm, k), run.kernels))
+    for k, out in zip(run.kernels, outputs, strict=True):
         rel = f"src/{k.file_name}"
         (stage / rel).write_text(k.source_text, encoding="utf-8")
         fix = _renamer(k, rel)
         ks = KernelSass()
         lines: dict[int, int] = {}
-        if k.cubin is not None:
-            out = run_process(
-                [nvdisasm, "-c", "-g", "-gi", "-gp", str(k.cubin)], f"nvdisasm {k.cubin.name}"
-            ).output
+        if out is not None:
             ks = parse_nvdisasm(out).get(k.name, ks)
             for insn in ks.instructions:
                 insn.file = fix(insn.file) if insn.file is not None else None
@@ -159,6 +159,14 @@ def _write(run: InductorRun, stage: Path, start: float) -> None:
     (stage / "inductor.json").write_text(
         json.dumps({"run": str(run.path.resolve()), "format": FORMAT}), encoding="utf-8"
     )
+
+
+def _disassemble(nvdisasm: str, kernel: TritonKernel) -> str | None:
+    """``nvdisasm -c -g -gi -gp`` of the kernel's cubin (SASS, line table, PTX lines)."""
+    if kernel.cubin is None:
+        return None
+    cmd = [nvdisasm, "-c", "-g", "-gi", "-gp", str(kernel.cubin)]
+    return run_process(cmd, f"nvdisasm {kernel.cubin.name}").output
 
 
 def _renamer(kernel: TritonKernel, rel: str) -> Callable[[str], str]:
