@@ -8,9 +8,16 @@ import sys
 from pathlib import Path
 
 from ..formatting import format_us
-from ..inductor import InductorRun, open_run, run_workspace
-from ..inductor.launches import report_problems, tie_launches
-from ..inductor.versus import HEADER, format_versus, open_versus
+from ..inductor import (
+    VERSUS_HEADER,
+    InductorRun,
+    format_versus,
+    open_run,
+    open_versus,
+    report_problems,
+    run_workspace,
+    tie_launches,
+)
 from ..ncu import Profile
 from .table import format_table
 
@@ -134,7 +141,7 @@ def print_versus(first: Path, second: Path, *, as_json: bool = False) -> int:
         return 0
     print(f"TVM {v.tvm_workspace.path.name} ({v.tvm_report}) against Inductor "
           f"{v.run.path.name} ({v.inductor_report}), kernel time per forward pass")  # fmt: skip
-    print(format_table(list(HEADER), format_versus(v), right={1, 2, 3, 4}))
+    print(format_table(list(VERSUS_HEADER), format_versus(v), right={1, 2, 3, 4}))
     for r in v.rows:
         a, b = r.tvm.slowest(), r.inductor.slowest()
         if a and b:

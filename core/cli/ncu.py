@@ -13,8 +13,7 @@ from typing import Any
 
 from ..errors import KernelscopeError
 from ..formatting import format_dims, format_number, format_us
-from ..inductor import is_run_folder, open_run, open_workspace, run_report
-from ..inductor.launches import report_problems
+from ..inductor import is_run_folder
 from ..ncu import SAMPLES, HotLine, Launch, Profile, check_against_workspace, is_report, label_of
 from ..workspace import MANIFEST, Workspace
 from .table import format_table
@@ -243,6 +242,8 @@ def print_hot_lines(
     as_json: bool = False,
 ) -> int:
     """What ``kernelscope hot`` prints (also after ``profile`` and ``timeline --profile``)."""
+    from ..inductor import open_run, open_workspace, report_problems, run_report
+
     ws = open_workspace(workspace) if workspace else None
     run_folder: Path | None = None
     if len(inputs) == 1 and is_run_folder(inputs[0]):  # a torch.compile run and its report

@@ -25,7 +25,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from ..build.nvdisasm import parse_nvdisasm, parse_ptx_lines
 from ..errors import KernelscopeError
 from ..paths import cache_root
 from ..process import run_process
@@ -97,6 +96,8 @@ def run_workspace(run: InductorRun | str | os.PathLike[str]) -> Workspace:
 
 
 def _write(run: InductorRun, stage: Path, start: float) -> None:
+    from ..build.nvdisasm import parse_nvdisasm, parse_ptx_lines  # the build package is big
+
     nvdisasm = str(find_tool("nvdisasm").require())
     sass: dict[str, KernelSass] = {}
     ptx_lines: dict[str, dict[int, int]] = {}

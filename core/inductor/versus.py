@@ -300,7 +300,7 @@ def _total_winner(v: Versus) -> str:
     return ("TVM" if a < b else "Inductor") + f" {max(a, b) / min(a, b):.2f}x"
 
 
-HEADER: Sequence[str] = ("group", "TVM n", "TVM us", "Inductor n", "Inductor us", "winner")
+VERSUS_HEADER: Sequence[str] = ("group", "TVM n", "TVM us", "Inductor n", "Inductor us", "winner")
 
 
 def open_versus(first: Path, second: Path) -> Versus:
