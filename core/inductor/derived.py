@@ -48,7 +48,7 @@ from .run_folder import InductorRun, TritonKernel, open_run
 
 _log = logging.getLogger(__name__)
 
-FORMAT = 1  # of the derived workspace: a change makes every run's workspace again
+FORMAT = 2  # of the derived workspace: a change makes every run's workspace again
 MODEL_FORMAT = "inductor"
 _FILE_RE = re.compile(r'^(\s*\.file\s+)(\d+)(\s+")([^"]*)(".*)$')
 _LOC_RE = re.compile(r"^(\s*\.loc\s+)(\d+)(\s.*)$")
@@ -206,7 +206,7 @@ def _kernel_info(k: TritonKernel, rel: str, instructions: int) -> KernelInfo:
         name=k.name,
         file=rel,
         primfunc=k.name,
-        grid=[0, 0, 0],  # chosen at launch from the sizes: a report has it
+        grid=[],  # chosen at launch from the sizes: a report has it
         block=[32 * warps if isinstance(warps, int) else 0, 1, 1],
         dynamic_smem_bytes=shared if isinstance(shared, int) else 0,
         params=_params(k.source_text),
@@ -214,7 +214,22 @@ def _kernel_info(k: TritonKernel, rel: str, instructions: int) -> KernelInfo:
         source_lines=len(k.source_text.splitlines()),
         sass_instructions=instructions,
         launched=bool(k.launches),
+        about=_about(k),
     )
+
+
+def _about(k: TritonKernel) -> list[str]:
+    """The kernel's autotune configuration and wrapper lines, for the kernel list's tooltip."""
+    lines = []
+    config = k.describe_config()
+    if config:
+        origin = f" ({k.config_origin})" if k.config_origin else ""
+        lines.append(f"Triton {k.kind or 'kernel'}: {config}{origin}")
+    for x in k.launches:
+        lines.append(f"{x.wrapper.name}:{x.line}: {x.text}")
+    if k.source_nodes:
+        lines.append("model: " + ", ".join(n for n in k.source_nodes if n))
+    return lines + k.notes
 
 
 _SIGNATURE_RE = re.compile(r"'signature': \{(?P<body>[^}]*)\}")

@@ -42,3 +42,17 @@ def test_open_folder_shows_a_torch_compile_run(qtbot, make_window, monkeypatch, 
     assert line["# Samples"] == 122  # what `kernelscope hot` ranks first
     assert kernel.instructions and kernel.ptx.rows
     assert window.recent.paths()[0] == str(run_dir.resolve())
+
+
+def test_the_kernel_list_tooltip_gives_config_and_wrapper_line(qtbot, make_window, run_dir) -> None:
+    from kernelscope.viewer.panels.kernel_list_model import KernelListModel
+
+    window = make_window(run_dir)
+    model = window.findChild(KernelListModel)
+    row = next(r for r in window.selection.document.summaries if r.name == GELU)
+    tip = model.tooltip(row, 0)
+    assert "Triton pointwise: XBLOCK=1024 warps=4 stages=1 (autotune record)" in tip
+    assert f"output_code.py:701: {GELU}.run(buf20, arg10_1, 1048576, stream=stream0)" in tip
+    assert "model: , linear_2, gelu" not in tip and "linear_2, gelu" in tip
+    grid = next(r for r in window.selection.document.summaries if r.name == GELU).grid
+    assert grid == (1024, 1, 1)  # the report's: the run folder does not know it
