@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..inductor import open_workspace
+from ..inductor import is_run_folder, open_run, run_workspace
 from ..ncu import REPORT_SUFFIX, Profile
 from ..ncu.report import NeedsReader
 from ..tasks import Cancel
@@ -87,8 +87,14 @@ def open_document(
         path = path.parent
     if not path.exists():
         raise KernelscopeError(f"{path} does not exist")
-    if path.is_dir():  # a workspace, or a torch.compile run folder (its derived workspace)
-        workspace = open_workspace(path)
+    if is_run_folder(path):  # its workspace, with its newest report where it is
+        run = open_run(path)
+        workspace = run_workspace(run)
+        if run.report is not None:
+            return document(run.report, workspace)
+        return document_from_workspace(workspace)
+    if path.is_dir():
+        workspace = Workspace.open(path)
         reports = workspace.profiles()
         if reports:  # the newest profile attached to this build
             return document(reports[-1], workspace)
