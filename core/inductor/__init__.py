@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from .derived import derived_folder, open_workspace, run_report, run_workspace
+    from .derived import derived_folder, open_workspace, run_of, run_report, run_workspace
     from .launches import RunLaunch, report_problems, tie_launches
     from .run_folder import InductorRun, TritonKernel, WrapperLaunch, is_run_folder, open_run
     from .versus import (
@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         format_versus,
         open_versus,
         operator_group,
+        versus_pair,
         versus_tvm,
     )
 
@@ -52,6 +53,8 @@ _EXPORTS = {
     "open_versus": ".versus",
     "operator_group": ".versus",
     "versus_tvm": ".versus",
+    "versus_pair": ".versus",
+    "run_of": ".derived",
 }
 
 __all__ = [
@@ -73,7 +76,9 @@ __all__ = [
     "run_report",
     "run_workspace",
     "tie_launches",
+    "versus_pair",
     "versus_tvm",
+    "run_of",
 ]
 
 __getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

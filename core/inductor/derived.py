@@ -271,6 +271,16 @@ def _link_reports(run: InductorRun, folder: Path) -> None:
         os.utime(link, (stamp, stamp), follow_symlinks=False)
 
 
+def run_of(workspace: str | os.PathLike[str]) -> Path | None:
+    """The run folder a workspace was made from; None for a workspace of a build."""
+    try:
+        raw = json.loads((Path(workspace) / "inductor.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    run = raw.get("run") if isinstance(raw, dict) else None
+    return Path(run) if isinstance(run, str) and Path(run).is_dir() else None
+
+
 def open_workspace(path: str | os.PathLike[str]) -> Workspace:
     """A kernelscope workspace folder, or the workspace of a torch.compile run folder."""
     from .run_folder import is_run_folder

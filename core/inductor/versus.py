@@ -24,7 +24,7 @@ from ..errors import KernelscopeError
 from ..ncu import Profile
 from ..workspace import Workspace
 from .launches import tie_launches
-from .run_folder import InductorRun
+from .run_folder import InductorRun, is_run_folder, open_run
 
 # group -> operator names (normalised: no "relax."/"aten." prefix, no leading "_", no overload)
 GROUPS: dict[str, frozenset[str]] = {
@@ -307,7 +307,6 @@ def open_versus(first: Path, second: Path) -> Versus:
     """I/O: ``versus_tvm`` of a TVM workspace and a torch.compile run folder (either order),
     each with its newest report."""
     from .derived import run_workspace
-    from .run_folder import is_run_folder, open_run
 
     if is_run_folder(first) and not is_run_folder(second):
         first, second = second, first
@@ -332,3 +331,19 @@ def open_versus(first: Path, second: Path) -> Versus:
         run,
         Profile.open(run.report, workspace=derived),
     )
+
+
+def versus_pair(shown: Path | None, chosen: Path) -> Versus | None:
+    """I/O: the TVM-against-Inductor table when the workspace shown (a TVM workspace, or a run
+    folder's workspace) and the folder chosen to compare with are one of each; None when
+    they are not (an ordinary comparison of two profiles)."""
+    from .derived import run_of
+
+    if shown is None:
+        return None
+    shown_run = run_of(shown)
+    if shown_run is not None and not is_run_folder(chosen) and (chosen / "manifest.json").is_file():
+        return open_versus(chosen, shown_run)
+    if shown_run is None and is_run_folder(chosen):
+        return open_versus(shown, chosen)
+    return None

@@ -56,3 +56,28 @@ def test_the_kernel_list_tooltip_gives_config_and_wrapper_line(qtbot, make_windo
     assert "model: , linear_2, gelu" not in tip and "linear_2, gelu" in tip
     grid = next(r for r in window.selection.document.summaries if r.name == GELU).grid
     assert grid == (1024, 1, 1)  # the report's: the run folder does not know it
+
+
+def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
+    qtbot, make_window, monkeypatch, run_dir, build_once, tmp_path
+) -> None:
+    """The run folder open, File > Compare With… the TVM twin's workspace (profiled on the
+    same H200): the per-group table instead of a kernel-by-kernel comparison."""
+    ws = Path(shutil.copytree(build_once("transformer_block.py").path, tmp_path / "tvm.kscope"))
+    (ws / "profiles").mkdir(exist_ok=True)
+    xz = DATA / "inductor" / "tvm_transformer.ncu-rep.xz"
+    (ws / "profiles" / "h200.ncu-rep").write_bytes(lzma.decompress(xz.read_bytes()))
+    window = make_window(run_dir)
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ws)], ""))
+    window.action("compare_with").trigger()
+    qtbot.waitUntil(lambda: window.versus_dialog is not None, timeout=120_000)
+    table = window.versus_dialog.table
+    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in range(table.columnCount())]
+            for r in range(table.rowCount())}  # fmt: skip
+    assert rows["matmul"][1:6] == ["6", "202.6", "7", "115.3", "Inductor 1.76x"]
+    assert rows["softmax"][6:] == [
+        "softmax_kernel",
+        "triton_per_fused__softmax_amax_mul_sub_view_3",
+    ]
+    assert not window.compare.controller.comparing
+    window.versus_dialog.close()
