@@ -188,6 +188,8 @@ def test_cli_kernels_hot_and_ptx_on_a_run_folder(
     assert rc == 0 and "tmp7 = libdevice.erf(tmp6)" in out.splitlines()[2]
     rc, out, _ = run_cli(["ptx", run_dir, "--kernel", "layer_norm_0", "--line", "34"], capsys)
     assert rc == 0 and "ld.global" in out
+    rc, out, _ = run_cli(["details", run_dir, "--kernel", "gelu_view_7"], capsys)
+    assert rc == 0 and GELU in out
 
 
 def test_a_run_folder_without_report_lists_kernels_and_says_how_to_profile(
