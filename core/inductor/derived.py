@@ -86,8 +86,14 @@ def run_workspace(run: InductorRun | str | os.PathLike[str]) -> Workspace:
     (stage / "src").mkdir(parents=True)
     try:
         _write(run, stage, start)
-        shutil.rmtree(target, ignore_errors=True)
-        os.replace(stage, target)
+        if not (target / MANIFEST).is_file():  # a damaged one; a whole one is kept
+            shutil.rmtree(target, ignore_errors=True)
+        try:
+            os.replace(stage, target)
+        except OSError:  # another process made it meanwhile: the same content
+            if not (target / MANIFEST).is_file():
+                raise
+            shutil.rmtree(stage, ignore_errors=True)
     except BaseException:
         shutil.rmtree(stage, ignore_errors=True)
         raise

@@ -214,11 +214,26 @@ def open_run(path: str | os.PathLike[str]) -> InductorRun:
     )
 
 
+_DEPTH = 6  # debug/torch_compile_debug/run_*/torchinductor/<graph>/output_code.py
+
+
 def _wrapper_candidates(path: Path) -> Iterator[Path]:
-    yield from path.rglob(WRAPPER)
-    for py in path.rglob("c*.py"):  # the compiled module in Inductor's cache
-        if py.parent.parent.name != "triton" and _looks_like_wrapper(py):
+    """Wrappers under ``path``, at most ``_DEPTH`` folders down (a home folder chosen by
+    mistake is not searched through)."""
+    files = list(_walk(path, _DEPTH))
+    yield from (f for f in files if f.name == WRAPPER)
+    for py in files:  # the compiled module in Inductor's cache
+        if py.name.startswith("c") and py.suffix == ".py" and _looks_like_wrapper(py):
             yield py
+
+
+def _walk(path: Path, depth: int) -> Iterator[Path]:
+    for root, dirs, names in os.walk(path):
+        if len(Path(root).relative_to(path).parts) >= depth:
+            dirs.clear()
+        for name in names:
+            if name.endswith(".py"):
+                yield Path(root) / name
 
 
 def _looks_like_wrapper(py: Path) -> bool:
