@@ -44,11 +44,11 @@ from ..workspace import (
     write_ptx_lines,
     write_sass,
 )
-from .run_folder import InductorRun, TritonKernel, open_run
+from .run_folder import WRAPPER, InductorRun, TritonKernel, WrapperLaunch, open_run
 
 _log = logging.getLogger(__name__)
 
-FORMAT = 2  # of the derived workspace: a change makes every run's workspace again
+FORMAT = 3  # of the derived workspace: a change makes every run's workspace again
 MODEL_FORMAT = "inductor"
 _FILE_RE = re.compile(r'^(\s*\.file\s+)(\d+)(\s+")([^"]*)(".*)$')
 _LOC_RE = re.compile(r"^(\s*\.loc\s+)(\d+)(\s.*)$")
@@ -135,6 +135,9 @@ def _write(run: InductorRun, stage: Path, start: float) -> None:
         sass[k.name] = ks
         notes += [f"{k.name}: {n}" for n in k.notes]
         kernels.append(_kernel_info(k, rel, len(ks.instructions)))
+    for info in _library_kernels(run, stage):
+        sass[info.name] = KernelSass()
+        kernels.append(info)
     write_sass(stage / SASS, sass)
     files = {"sass": SASS}
     if ptx_parts:
@@ -222,6 +225,50 @@ def _kernel_info(k: TritonKernel, rel: str, instructions: int) -> KernelInfo:
         launched=bool(k.launches),
         about=_about(k),
     )
+
+
+def _library_kernels(run: InductorRun, stage: Path) -> list[KernelInfo]:
+    """The kernels of the newest report that are not Triton's (cuBLAS, cuDNN...), each with
+    the operators of the wrapper calls that launched it and those calls' lines; their source
+    is the wrapper (``src/output_code.py``), their SASS the report's."""
+    if run.report is None:
+        return []
+    from ..ncu import Profile
+    from .launches import tie_launches
+
+    try:
+        profile = Profile.open(run.report, first_look=True)
+    except KernelscopeError as exc:  # the report is looked at again when shown
+        _log.info("%s: library kernels not listed: %s", run.report, exc)
+        return []
+    calls: dict[str, list[WrapperLaunch]] = {}
+    for tied in tie_launches(run, profile):
+        if not tied.triton and tied.call is not None:
+            calls.setdefault(tied.name, []).append(tied.call)
+    if not calls:
+        return []
+    wrapper = stage / "src" / WRAPPER
+    wrapper.write_text(run.wrappers[0].read_text(encoding="utf-8"), encoding="utf-8")
+    out = []
+    for name, made_by in calls.items():
+        operators = dict.fromkeys(f"aten.{c.operator}" for c in made_by)
+        lines = dict.fromkeys(f"{c.wrapper.name}:{c.line}: {c.text}" for c in made_by)
+        out.append(
+            KernelInfo(
+                name=name,
+                file=f"src/{WRAPPER}",
+                primfunc=made_by[0].kernel,
+                grid=[],
+                block=[],
+                dynamic_smem_bytes=0,
+                params=[],
+                ops=[
+                    OpInfo(op=o, prim=made_by[0].kernel, inputs=[], output=None) for o in operators
+                ],
+                about=["library kernel, launched by:", *lines],
+            )
+        )
+    return out
 
 
 def _about(k: TritonKernel) -> list[str]:

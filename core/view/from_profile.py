@@ -102,11 +102,13 @@ def kernel_from_profile(
     profile: Profile, name: str, workspace: Workspace | None = None
 ) -> KernelView:
     """One kernel with the profile's numbers: the workspace's SASS and line table when it is
-    one of the workspace's kernels, else the report's own. I/O (the report, the cache)."""
+    one of the workspace's kernels with SASS, else the report's own (a kernel the workspace
+    only names: a library kernel of a torch.compile run, one whose cubin is gone). I/O (the
+    report, the cache)."""
     table = profile.instructions(name)
     kernels = workspace.manifest.kernels if workspace is not None else []
     info = next((k for k in kernels if k.name == name), None)
-    if info is None or workspace is None:
+    if info is None or workspace is None or not info.sass_instructions:
         return _kernel_from_report(profile, name, table)
     instructions = workspace.sass(name).instructions
     metrics = None

@@ -81,3 +81,19 @@ def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
     ]
     assert not window.compare.controller.comparing
     window.versus_dialog.close()
+
+
+def test_library_kernels_have_their_operator_wrapper_line_and_the_reports_sass(
+    qtbot, make_window, run_dir
+) -> None:
+    window = make_window(run_dir)
+    document = window.selection.document
+    split_k = next(s for s in document.summaries if "split_k" in s.name)
+    assert split_k.ops == ("aten.mm",) and split_k.duration_ns == 7296
+    assert any(line.startswith("output_code.py:706: extern_kernels.mm(") for line in split_k.about)
+    bmm = next(s for s in document.summaries if s.ops == ("aten.bmm",))
+    assert len(bmm.launches) == 2 and sum("extern_kernels.bmm" in a for a in bmm.about) == 2
+    window.selection.show(split_k.name)
+    settle(qtbot, window)
+    assert window.selection.kernel.name == split_k.name
+    assert len(window.selection.kernel.instructions) > 100  # cuBLAS's SASS, from the report
