@@ -510,7 +510,9 @@ class MainWindow(QMainWindow):
         if versus is None:  # two profiles of one compiler: the ordinary comparison
             self.compare.compare_with(chosen)
             return
-        dialog = VersusDialog(versus, list(VERSUS_HEADER), format_versus(versus), self)
+        dialog = VersusDialog(
+            versus, list(VERSUS_HEADER), format_versus(versus), self.workers, self
+        )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.versus_dialog = dialog
         dialog.open()

@@ -80,7 +80,16 @@ def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
         "triton_per_fused__softmax_amax_mul_sub_view_3",
     ]
     assert not window.compare.controller.comparing
-    window.versus_dialog.close()
+    dialog = window.versus_dialog
+    dialog.table.selectRow(list(rows).index("softmax"))
+    qtbot.waitUntil(
+        lambda: "softmax_kernel" in dialog.sides[0].source.toPlainText(), timeout=60_000
+    )
+    qtbot.waitUntil(
+        lambda: "libdevice.exp(tmp8)" in dialog.sides[1].source.toPlainText(), timeout=60_000
+    )
+    assert all("MUFU.EX2" in side.sass.toPlainText() for side in dialog.sides)  # both exp
+    dialog.close()
 
 
 def test_library_kernels_have_their_operator_wrapper_line_and_the_reports_sass(
