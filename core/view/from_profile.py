@@ -15,7 +15,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from ..errors import KernelscopeError
-from ..ncu import KERNEL_METRICS, REPORT_SUFFIX, InstructionTable, KernelSummary, Profile
+from ..ncu import (
+    KERNEL_METRICS,
+    REPORT_SUFFIX,
+    InstructionTable,
+    KernelSummary,
+    Profile,
+    SourceFile,
+)
 from ..ncu.metrics import (
     INST_EXECUTED,
     SAMPLES,
@@ -108,8 +115,13 @@ def kernel_from_profile(
     table = profile.instructions(name)
     kernels = workspace.manifest.kernels if workspace is not None else []
     info = next((k for k in kernels if k.name == name), None)
-    if info is None or workspace is None or not info.sass_instructions:
+    if info is None or workspace is None:
         return _kernel_from_report(profile, name, table)
+    if not info.sass_instructions:  # its file (a torch.compile wrapper) beside the report's SASS
+        path = workspace.source_path(info)
+        text = path.read_text(encoding="utf-8") if path.is_file() else None
+        own = SourceFile(info.file, text, "workspace", "ok" if text else "missing", path)
+        return _kernel_from_report(profile, name, table, own)
     instructions = workspace.sass(name).instructions
     metrics = None
     if table is not None:
@@ -196,7 +208,10 @@ def _counts(table: InstructionTable, offsets: Sequence[int]) -> list[Metrics]:
     return out
 
 
-def _kernel_from_report(profile: Profile, name: str, table: InstructionTable | None) -> KernelView:
+def _kernel_from_report(
+    profile: Profile, name: str, table: InstructionTable | None, own: SourceFile | None = None
+) -> KernelView:
+    """The report's SASS and sources; ``own``: the file to show when the report has none."""
     texts = profile.sass(name)
     instructions: list[SassInstruction] = []
     if table is not None:
@@ -216,10 +231,13 @@ def _kernel_from_report(profile: Profile, name: str, table: InstructionTable | N
     else:
         instructions = [SassInstruction(o, t.strip(), None, None) for o, t in sorted(texts.items())]
     files = profile.source_files(name)
+    shown = {f: profile.source(f) for f in files}
+    if not files and own is not None:
+        files, shown = [own.path], {own.path: own}
     return KernelView(
         name=name,
         main_file=files[0] if files else "",
-        files={f: profile.source(f) for f in files},
+        files=shown,
         instructions=instructions,
         labels=_labels(instructions, profile.kernel(name).launches[0].function_start),
         instruction_metrics=_counts(table, [i.offset for i in instructions])
