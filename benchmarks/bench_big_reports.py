@@ -101,7 +101,7 @@ def report(launches: int) -> Path:
 
 def measure(path: Path, shown: int) -> list[float]:
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "KERNELSCOPE_CACHE_DIR": cache}
+        env = {**bench_import.child_env(cache), "QT_QPA_PLATFORM": "offscreen"}
         proc = subprocess.run(
             [sys.executable, "-c", OPEN, repr(time.time()), str(path), str(shown)],
             capture_output=True,

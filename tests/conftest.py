@@ -86,3 +86,35 @@ def ws_with_profile(build_once: Callable[..., object], tmp_path: Path) -> Path:
     (path / "profiles").mkdir()
     shutil.copy(H200_REPORT, path / "profiles" / "earlier.ncu-rep")
     return path
+
+
+# ncu and nvidia-smi for a machine without a GPU: ncu writes down how it was called and
+# "measures" the H200's report of small_cnn, which is also a true report of small_cnn built
+# with DLIGHT_DB (its one record is the default schedule). NCU_SLEEP: seconds it runs first.
+STAND_IN_NCU = """#!/usr/bin/env bash
+out=""; echo "$@" >> "$NCU_CALLS"
+while [ $# -gt 0 ]; do [ "$1" = -o ] && out="$2"; shift; done
+[ -n "$out" ] || exit 0
+trap 'exit 130' INT
+[ -z "$NCU_SLEEP" ] || { echo '==PROF== Profiling "k" - 0: 0%'; sleep "$NCU_SLEEP" & wait; }
+echo '==PROF== Profiling "fused_conv2d_add_relu_kernel" - 0: 0%....50%....100% - 9 passes'
+cp "$H200" "$out.ncu-rep"
+"""
+
+
+@pytest.fixture()
+def gpu_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Stand-ins for an H200's ncu and nvidia-smi (``STAND_IN_NCU``) on PATH; returns the
+    file ncu's calls go to, one line each."""
+    folder = tmp_path / "gpu-bin"
+    folder.mkdir()
+    (folder / "ncu").write_text(STAND_IN_NCU)
+    (folder / "nvidia-smi").write_text("#!/bin/sh\necho 9.0\n")
+    for tool in folder.iterdir():
+        tool.chmod(0o755)
+    calls = tmp_path / "ncu-calls.txt"
+    monkeypatch.setenv("PATH", f"{folder}:{os.environ['PATH']}")
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(folder / "ncu"))
+    monkeypatch.setenv("H200", str(H200_REPORT))
+    monkeypatch.setenv("NCU_CALLS", str(calls))
+    return calls

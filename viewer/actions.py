@@ -98,6 +98,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
         enabled=lambda s: s.workspace,
     ),
     ActionSpec(
+        "build_tuned",
+        "Build && Profile Tune&d…",
+        "build_tuned",
+        tip="Build the model with its tuning records beside the open workspace, profile it as "
+        "the open report was made and compare the two (each kernel's speedup)",
+        menu="&File",
+        section=1,
+        enabled=lambda s: s.workspace,
+    ),
+    ActionSpec(
         "compare_with",
         "&Compare With…",
         "compare_with",

@@ -63,8 +63,10 @@ from .workers.open_worker import open_job
 
 if TYPE_CHECKING:  # core.kernel_db (sqlite-utils, 0.3 s) loads when the DB is first used
     from kernelscope.core.kernel_db import ExportReport
+    from kernelscope.core.tuning import TunedGain
 
     from .dialogs.build_dialog import BuildDialog
+    from .dialogs.gain_dialog import GainDialog
 
 OPEN_FILTER = (
     "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx *.nsys-rep *.sqlite);;"
@@ -328,6 +330,11 @@ class MainWindow(QMainWindow):
         self.headroom_dock.visibilityChanged.connect(self.headroom_panel.set_shown)
         self.recent.open_requested.connect(self.open_path)
         self.compare.changed.connect(self.update_actions)
+        self.compare.controller.diff_ready.connect(
+            lambda diff: self.headroom_panel.set_baseline(
+                self.compare.controller.baseline_session, diff
+            )
+        )
         self.welcome.open_requested.connect(self.open_path)
         self.welcome.open_chosen.connect(self.choose_file)
         self.welcome.build_chosen.connect(self.build_and_profile)
@@ -478,12 +485,44 @@ class MainWindow(QMainWindow):
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.build_requested.connect(self.build_with_records)
+        dialog.gain_requested.connect(self.build_tuned)
         dialog.open()
 
     def build_with_records(self, folder: str) -> None:
         """Build & Profile, set to rebuild the open workspace's model with ``folder``'s
         tuning records."""
         self.build_and_profile().use_tuning_records(Path(folder))
+
+    def build_tuned(self, database: str | None = None) -> GainDialog | None:
+        """Build & Profile Tuned for the open workspace: with ``database`` (Tune's records)
+        it starts at once; from the menu it waits for its fields (records: WS/tuning)."""
+        from .dialogs.gain_dialog import GainDialog  # core.tuning on first use only
+
+        document = self.selection.document
+        if document is None or document.workspace_path is None:
+            return None
+        folder = Path(database) if database else None
+        dialog = GainDialog(
+            self.workers, document.workspace_path, folder, self, settings=self.settings
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.gain_ready.connect(self.show_gain)
+        dialog.open()
+        if folder is not None:
+            dialog.start_when_ready()
+        return dialog
+
+    def show_gain(self, gain: TunedGain) -> None:
+        """Open the tuned run, then compare it with the untuned workspace (its newest report,
+        the one ``see_gain`` measured against) as compare mode's baseline."""
+
+        def compare(document: ViewDocument) -> None:
+            self.document_opened.disconnect(compare)
+            self.compare_with_paths([gain.untuned])
+
+        self.compare.controller.stop()
+        self.document_opened.connect(compare)
+        self.open_path(gain.tuned)
 
     # ---- compare mode -------------------------------------------------------------------
     def compare_with(self) -> None:

@@ -32,6 +32,8 @@ from ..errors import KernelscopeError
 from ..formatting import format_number, format_signed, format_us
 from ..inductor import is_run_folder
 from ..ncu import SAMPLES, label_of
+from ..workspace import KernelInfo
+from .build import schedule_of
 from .table import format_table
 
 EXIT_REGRESSION = 3  # 1 is an error, 2 a usage error
@@ -148,12 +150,19 @@ def _diff(args: argparse.Namespace) -> int:
         )
     kernels = [cmp.kernel(k) for k in selected if k.match.base and k.match.new]
     hot = cmp.line_changes(metric, args.hot) if args.hot else ([], [])
+    tuned = schedules(cmp)
     if args.json:
-        print(json.dumps(_json(diff, kernels, hot, metric), indent=1))
+        out = _json(diff, kernels, hot, metric)
+        if tuned is not None:
+            for row, k in zip(out["kernels"], diff.kernels, strict=True):
+                row["schedule"] = {
+                    side: _tuned_json(cmp, side, name) for side, name in _sides(k).items()
+                }
+        print(json.dumps(out, indent=1))
     elif args.markdown:
-        print(_markdown(diff, kernels, hot, metric, args.all_lines))
+        print(_markdown(diff, kernels, hot, metric, args.all_lines, tuned))
     else:
-        print(_text(diff, kernels, hot, metric, args.all_lines, selected))
+        print(_text(diff, kernels, hot, metric, args.all_lines, selected, tuned))
     if args.fail_above is not None:
         failed = regressions(diff, args.fail_above)
         for line in failed:
@@ -161,6 +170,50 @@ def _diff(args: argparse.Namespace) -> int:
         if failed:
             return EXIT_REGRESSION
     return 0
+
+
+Schedules = dict[tuple[str | None, str | None], str]
+
+
+def schedules(cmp: Comparison) -> Schedules | None:
+    """Where each kernel's schedule came from, when a workspace was built with tuning records
+    (``build --tuning-db``): per matched pair (base, new) "record: N trials..." or "default",
+    as ``kernelscope build`` prints it, both sides' when both were; None when neither was."""
+    tuned = [r for r, ws in cmp.workspaces.items() if ws is not None and ws.manifest.tuning_db]
+    if not tuned:
+        return None
+    out: Schedules = {}
+    for k in cmp.summary().kernels:
+        said = []
+        for side, name in _sides(k).items():
+            info = _info(cmp, side, name)
+            if side in tuned and info is not None:
+                text = schedule_of(info)
+                said.append(f"{side}: {text}" if len(tuned) > 1 else text)
+        out[(k.match.base, k.match.new)] = "; ".join(said) or "-"
+    return out
+
+
+def _sides(k: KernelDelta) -> dict[str, str | None]:
+    return {"base": k.match.base, "new": k.match.new}
+
+
+def _info(cmp: Comparison, side: str, name: str | None) -> KernelInfo | None:
+    ws = cmp.workspaces[side]
+    if ws is None or name is None:
+        return None
+    try:
+        return ws.manifest.kernel(name)
+    except KeyError:
+        return None
+
+
+def _tuned_json(cmp: Comparison, side: str, name: str | None) -> dict[str, Any] | str | None:
+    """A kernel's record (``TunedFrom``), "default", or None (no such kernel or workspace)."""
+    info = _info(cmp, side, name)
+    if info is None:
+        return None
+    return asdict(info.tuned) if info.tuned is not None else "default"
 
 
 def _metric(cmp: Comparison, text: str) -> str:
@@ -215,9 +268,10 @@ def _side_line(s: Side) -> str:
     )
 
 
-def _kernel_rows(diff: ProfileDiff) -> list[list[str]]:
+def _kernel_rows(diff: ProfileDiff, tuned: Schedules | None = None) -> list[list[str]]:
     rows = []
     for k in diff.kernels:
+        schedule = [tuned.get((k.match.base, k.match.new), "-")] if tuned is not None else []
         rows.append(
             [
                 k.match.label,
@@ -230,6 +284,7 @@ def _kernel_rows(diff: ProfileDiff) -> list[list[str]]:
                 _ratio(k.ratio),
                 format_us(k.noise_ns),
                 STATUS.get(k.status, k.status),
+                *schedule,
             ]
         )
     t = diff.total
@@ -245,6 +300,7 @@ def _kernel_rows(diff: ProfileDiff) -> list[list[str]]:
             _ratio(t.ratio),
             format_us(t.noise_ns),
             STATUS.get(t.status, t.status),
+            *([""] if tuned is not None else []),
         ]
     )
     return rows
@@ -287,9 +343,11 @@ def _text(
     metric: str,
     all_lines: bool,
     selected: list[KernelDelta],
+    tuned: Schedules | None = None,
 ) -> str:
     out = [_side_line(diff.base), _side_line(diff.new), ""]
-    out.append(format_table(KERNEL_HEADER, _kernel_rows(diff), right={2, 3, 4, 5, 6, 7, 8}))
+    header = KERNEL_HEADER + (["schedule"] if tuned is not None else [])
+    out.append(format_table(header, _kernel_rows(diff, tuned), right={2, 3, 4, 5, 6, 7, 8}))
     out += ["", f"{TIMES_NOTE} {diff.noise.describe()}"]
     if evidence := _evidence(diff):
         out += ["", "matching:", *(f"  {e}" for e in evidence)]
@@ -424,6 +482,7 @@ def _markdown(
     hot: tuple[list[LineChange], list[LineChange]],
     metric: str,
     all_lines: bool,
+    tuned: Schedules | None = None,
 ) -> str:
     t = diff.total
     out = [
@@ -435,8 +494,8 @@ def _markdown(
         *(f"- note: {n}" for n in diff.notes),
         "",
     ]
-    header = [h or "status" for h in KERNEL_HEADER]
-    rows = _kernel_rows(diff)
+    header = [h or "status" for h in KERNEL_HEADER] + (["schedule"] if tuned is not None else [])
+    rows = _kernel_rows(diff, tuned)
     rows = [
         [f"`{r[0]}`" if i < len(rows) - 1 else f"**{r[0]}**", *r[1:]] for i, r in enumerate(rows)
     ]

@@ -36,6 +36,7 @@ COMMANDS = {
     "build": "build",
     "tune": "tune",
     "measure-batch": "tune",
+    "tune-gain": "tune",
     "doctor": "environment",
     "profile": "profile",
     "run": "profile",

@@ -6,13 +6,24 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 from collections.abc import Iterator
+from dataclasses import asdict, fields, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
+from ..workspace import Workspace
+from .build import add_force_argument
+from .profile import _profile_options as profile_options
+from .profile import _request as profile_request
 from .progress import TerminalProgress
 from .remote import add_ssh_arguments, target_from
 from .table import format_table
+
+if TYPE_CHECKING:
+    from ..profiling import ProfileRequest
+    from ..tuning import TunedGain
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -62,6 +73,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="batch mode: commit DIR's measured round and write the next one into it",
     )
+    p.add_argument(
+        "--then-gain",
+        action="store_true",
+        help="afterwards, build with the records beside WS (WS-tuned), profile it as WS's newest "
+        "report was made and print each kernel's gain (kernelscope tune-gain)",
+    )
     add_ssh_arguments(p)
     p.set_defaults(func=_tune)
     m = sub.add_parser(
@@ -70,6 +87,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     m.add_argument("folder", type=Path, help="the round's folder")
     m.set_defaults(func=_measure_batch)
+    g = sub.add_parser(
+        "tune-gain",
+        help="build a workspace's model with its tuning records beside it (WS-tuned), profile "
+        "it as WS was profiled and print each kernel's gain",
+        description="Build the model of WS again with the tuning records (--db, default "
+        "WS/tuning) into WS-tuned (or -o), profile it with the settings WS's newest report was "
+        "made with (any profiling option given here replaces that one), and compare the two "
+        "profiles kernel by kernel. Exits 1 when the tuned build cannot be profiled (it stays; "
+        "the command to profile it is printed).",
+    )
+    g.add_argument("workspace", type=Path, help="the untuned workspace, profiled")
+    g.add_argument("--db", type=Path, metavar="DIR", help="the tuning records (default WS/tuning)")
+    g.add_argument("-o", "--output", type=Path, help="the tuned workspace (default: WS-tuned)")
+    add_force_argument(g)
+    g.add_argument("--json", action="store_true", help="print the result as JSON")
+    profile_options(g)
+    g.set_defaults(func=_tune_gain)
 
 
 def _measure_batch(args: argparse.Namespace) -> int:
@@ -90,6 +124,12 @@ def _tune(args: argparse.Namespace) -> int:
 
     if args.key and not args.tracker:
         raise KernelscopeError("--key goes with --tracker HOST:PORT")
+    if args.then_gain and (args.target == "cpu" or args.export_batch or args.import_batch):
+        raise KernelscopeError(
+            "--then-gain builds for the GPU from records measured on it: not with --target cpu "
+            "or a batch round",
+            hint="after the last round: kernelscope tune-gain WS",
+        )
     if args.tracker:
         _check_address(args.tracker)
     kind = "tracker" if args.tracker else "host" if args.host else "local"
@@ -144,8 +184,11 @@ def _tune(args: argparse.Namespace) -> int:
     header = ["task", "trials", "in DB", "default µs", "best µs", "speedup"]
     print(format_table(header, rows, {1, 2, 3, 4, 5}))
     print(f"\n{result.records} records in {plan.database}")
-    print(f"build from them: kernelscope build MODEL --tuning-db {plan.database}")
-    return 0
+    if not args.then_gain:
+        print(f"build from them: kernelscope build MODEL --tuning-db {plan.database}")
+        return 0
+    print()
+    return _show_gain(Workspace.open(args.workspace), plan.database, None, None, False, False)
 
 
 def _us(value: float | None) -> str:
@@ -168,3 +211,99 @@ def _server(args: argparse.Namespace) -> Iterator[str]:
 
     with ForwardedServer(target_from(args, args.host)) as server:
         yield server.address
+
+
+def _tune_gain(args: argparse.Namespace) -> int:
+    from ..tuning import default_database
+    from ..workspace import Workspace
+
+    ws = Workspace.open(args.workspace)
+    database = args.db or default_database(ws)
+    profile = _given_profile(args, ws)
+    return _show_gain(ws, database, args.output, profile, args.force, args.json)
+
+
+def _show_gain(
+    ws: Workspace,
+    database: Path,
+    output: Path | None,
+    profile: ProfileRequest | None,
+    force: bool,
+    as_json: bool,
+) -> int:
+    """Build, profile and compare (``see_gain``), print the table; raise when not profiled."""
+    from ..tuning import see_gain
+
+    with TerminalProgress() as progress:
+        gain = see_gain(
+            ws.path, database, output=output, profile=profile, force=force, progress=progress
+        )
+    print(json.dumps(_gain_json(gain), indent=1) if as_json else format_gain(gain))
+    if gain.profile_problem:
+        raise KernelscopeError(
+            f"the tuned build {gain.tuned} was not profiled: {gain.profile_problem}",
+            hint=gain.how_to_finish(),
+        )
+    return 0
+
+
+def _given_profile(args: argparse.Namespace, ws: Workspace) -> ProfileRequest | None:
+    """The profiling options given on the command line over those WS's newest report was
+    made with (None: none given, take those as they are)."""
+    from ..tuning import profile_request_for
+
+    defaults = argparse.Namespace(**{**vars(args), **_profile_defaults(args)})
+    given, default = profile_request(args, ws.path), profile_request(defaults, ws.path)
+    changed = {f.name for f in fields(given) if getattr(given, f.name) != getattr(default, f.name)}
+    if not changed:
+        return None
+    base = profile_request_for(ws, None)
+    return replace(base, **{name: getattr(given, name) for name in changed})
+
+
+def _profile_defaults(args: argparse.Namespace) -> dict[str, object]:
+    parser = argparse.ArgumentParser()
+    profile_options(parser)
+    return {k: v for k, v in vars(parser.parse_args([])).items() if k in vars(args)}
+
+
+def format_gain(gain: TunedGain) -> str:
+    """The per-kernel table: schedule, the tuning's default and record times, the profiled
+    untuned and tuned times, the speedup and the Headroom list's savings before and after."""
+    rows = [
+        [
+            k.kernel,
+            f"record, {k.trials} trials" if k.trials is not None else "default",
+            _us(k.default_us),
+            _us(k.record_us),
+            _us(k.base_us),
+            _us(k.tuned_us),
+            f"{k.speedup:.2f}x" if k.speedup else "-",
+            f"{_us(k.headroom_before_us)} -> {_us(k.headroom_after_us)}",
+        ]
+        for k in gain.kernels
+    ]
+    header = [
+        "kernel", "schedule", "default µs", "record µs", "untuned µs", "tuned µs", "speedup",
+        "headroom µs",
+    ]  # fmt: skip
+    out = [format_table(header, rows, {2, 3, 4, 5, 6, 7}), ""]
+    if gain.compared:
+        out.append(
+            f"model: {_us(gain.base_total_us)} -> {_us(gain.tuned_total_us)} µs per pass"
+            + (f", {gain.speedup:.2f}x" if gain.speedup else "")
+            + f"; headroom {_us(gain.headroom_before_us)} -> {_us(gain.headroom_after_us)} µs"
+        )
+        out.append(f"untuned: {gain.base_report}\ntuned:   {gain.tuned_report}")
+        out.append("default/record µs: the tuning's own measurements; untuned/tuned µs: profiled")
+        out += [f"note: {n}" for n in gain.notes]
+        out.append(f"per line: {gain.diff_command()} --kernel KERNEL")
+    return "\n".join(out)
+
+
+def _gain_json(gain: TunedGain) -> dict[str, object]:
+    out = asdict(gain)
+    out["speedup"] = gain.speedup
+    for row, k in zip(out["kernels"], gain.kernels, strict=True):
+        row["speedup"] = k.speedup
+    return json.loads(json.dumps(out, default=str))

@@ -55,16 +55,23 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
         w = np.zeros(n)
         w[pos] = np.nan_to_num(t.metric(INST_EXECUTED))
         weights.append(w)
+    weight_rows = np.vstack(weights)
+    # every table has every row (launches' totals rows; launches with the same instructions
+    # sampled): one stack a metric instead of one assignment a metric and launch
+    aligned = all(len(pos) == n for pos in positions)
     numbers: dict[str, np.ndarray] = {}
     for key in keys:
-        stacked = np.full((len(tables), n), np.nan)
-        for row, (t, pos) in enumerate(zip(tables, positions, strict=True)):
-            stacked[row, pos] = t.metric(key)
+        if aligned:
+            stacked = np.vstack([t.metric(key) for t in tables]).astype(float)
+        else:
+            stacked = np.full((len(tables), n), np.nan)
+            for row, (t, pos) in enumerate(zip(tables, positions, strict=True)):
+                stacked[row, pos] = t.metric(key)
         present = ~np.isnan(stacked)
         if key in ZERO_IS_ABSENT:
             present &= stacked != 0
         if kind_of(key) is Kind.AVERAGE:
-            w = np.where(present, np.vstack(weights), 0.0)
+            w = np.where(present, weight_rows, 0.0)
             wsum = w.sum(axis=0)
             vals = np.where(present, stacked, 0.0)
             mean = vals.sum(axis=0) / np.maximum(present.sum(0), 1)

@@ -6,7 +6,9 @@ the GIL while it works, so a process that needs the line table of a whole report
 lines of the model, every launch's table) starts this child first: it imports and loads the
 report and parses a launch, then reads one request from its stdin (the PCs of each lookup
 launch: a launch of each module, ``report.ReportReader._lookup``), answers with their
-(file, line) and exits. The caller meanwhile decodes what it needs from the file.
+(file, line) and exits. Told those launches when it starts, it loads a copy of the report
+with only them (NVIDIA's reader reads every launch of what it loads). The caller meanwhile
+decodes what it needs from the file.
 
 This is the caller's side; the child is ``line_child_main``
 (``python -m kernelscope.core.ncu.line_child_main REPORT``). One request, one line of JSON on
@@ -17,6 +19,7 @@ the child's stdin: ``{"lookups": [[launch, [pc, ...]], ...]}``; the answer, the 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..process import StartedChild
@@ -28,11 +31,18 @@ class LineChild:
     """One child (``process.StartedChild``) answering one request; ``lines`` hands it over
     and waits."""
 
-    def __init__(self, report: str | os.PathLike[str], cancel: Cancel | None = None) -> None:
+    def __init__(
+        self,
+        report: str | os.PathLike[str],
+        cancel: Cancel | None = None,
+        launches: Sequence[int] = (),
+    ) -> None:
+        """``launches``: those the request will name, when known (the child then loads a
+        copy of the report with only these: much less for NVIDIA's reader to read)."""
         self.report = Path(report)
         self._child = StartedChild(
             "kernelscope.core.ncu.line_child_main",
-            [str(self.report)],
+            [str(self.report), *map(str, launches)],
             f"reading the line table of {self.report.name}",
             cancel=cancel,
         )

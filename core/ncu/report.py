@@ -293,7 +293,12 @@ class ReportReader:
         ):
             from .line_child import LineChild
 
-            child = LineChild(self.path)
+            # the launch that answers for each module, known now where every start is
+            lookup: dict[tuple[str, int], int] = {}
+            for lid, start in launches if all(s is not None for _, s in launches) else []:
+                if start is not None:
+                    lookup.setdefault(self._location_key(lid, start), lid)
+            child = LineChild(self.path, launches=sorted(lookup.values()))
         try:
             decoded = {lid: (start, self._decoded(lid, _per_pc_arrays)) for lid, start in launches}
             if child is not None:
@@ -305,7 +310,7 @@ class ReportReader:
                     first = int(pcs[0]) if start is None else start
                     key = self._location_key(lid, first)
                     known = self._locations.get(key, {})
-                    missing = wanted.setdefault(key, (lid, set()))[1]
+                    missing = wanted.setdefault(key, (lookup.get(key, lid), set()))[1]
                     missing.update(pc for pc in pcs.astype(np.int64).tolist() if pc not in known)
                 asked = [(key, lid, sorted(todo)) for key, (lid, todo) in wanted.items() if todo]
                 found = child.lines([(lid, todo) for _, lid, todo in asked]) if asked else []

@@ -22,6 +22,7 @@ from .run_ncu import (
     profile_command,
     profile_workspace,
     profiling_problem,
+    recorded_request,
     same_kernel,
     timeline_command,
 )
@@ -52,6 +53,7 @@ __all__ = [
     "profile_command",
     "profile_workspace",
     "profiling_problem",
+    "recorded_request",
     "run_command",
     "runner_site",
     "same_kernel",

@@ -14,12 +14,13 @@ login (``remote.SshSession``).
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
 import shlex
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -144,12 +145,50 @@ def profile_workspace(
             raise KernelscopeError("ncu finished but wrote no report", details=log)
         _check_expected(req, profiled_kernels(log, produced), log)
         os.replace(produced, final)
+        if req.expect_kernel is None:  # a timeline's one call is not how the model is profiled
+            _record_settings(req, final)
     finally:
         for leftover in ws.profiles_dir.glob(f".partial-{name}*"):
             leftover.unlink(missing_ok=True)
     report("done", 1.0, f"report: {final}")
     logger.info("%s: %d kernel launches profiled into %s", ws.path.name, launches, final)
     return ProfileResult(final, time.perf_counter() - start, launches, log)
+
+
+# Beside each report: the settings it was made with (``recorded_request``), so that another
+# build of the model (its tuned build, say) can be profiled the same way and compared.
+SETTINGS_SUFFIX = ".settings.json"
+_NOT_RECORDED = ("workspace", "name", "expect_kernel")  # this report's own, not its way
+
+
+def _record_settings(req: ProfileRequest, report: Path) -> None:
+    settings = {k: v for k, v in asdict(req).items() if k not in _NOT_RECORDED}
+    settings["inputs"] = str(req.inputs) if req.inputs is not None else None
+    path = report.with_name(report.name + SETTINGS_SUFFIX)
+    try:
+        path.write_text(json.dumps(settings, indent=1), encoding="utf-8")
+    except OSError as exc:  # the report is what matters; its settings are a convenience
+        logger.warning("%s: settings not recorded: %s", path, exc)
+
+
+def recorded_request(report: Path, workspace: Path) -> ProfileRequest | None:
+    """The request ``report`` was made with (its sections, passes, clocks, inputs, host), for
+    ``workspace``; None when it has no record (made elsewhere, or before they were kept)."""
+    path = report.with_name(report.name + SETTINGS_SUFFIX)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    known = {f.name for f in fields(ProfileRequest)} - set(_NOT_RECORDED)
+    if not isinstance(raw, dict):
+        return None
+    values = {k: v for k, v in raw.items() if k in known}
+    if values.get("inputs"):
+        values["inputs"] = Path(values["inputs"])
+    try:
+        return replace(ProfileRequest(workspace=workspace), **values)
+    except TypeError:
+        return None
 
 
 def same_kernel(printed: str, name: str) -> bool:

@@ -14,7 +14,8 @@ Layout (paths relative to the workspace folder)::
     model.so                 TVM's exported library (what profiling runs)
     params.npz               weights given seeded random values, when the model had none
     build.log                what nvcc/ptxas printed
-    profiles/                Nsight Compute reports attached to this build
+    profiles/                Nsight Compute reports attached to this build (a report made
+                             here: its settings beside it, REPORT.settings.json)
 
 A build writes everything into a hidden sibling folder and swaps it in with renames at the
 end, so a failed or cancelled build leaves the previous workspace as it was.

@@ -235,3 +235,33 @@ def test_a_launch_without_instruction_data_is_remembered(tmp_path: Path, cache_d
     copy.write_bytes(b"")
     assert all(second.instructions(k.name) is None for k in second.kernels())
     assert "SourceCounters" in (second.correlation_problem("mean_kernel") or "")
+
+
+class _CountedRules(list):  # type: ignore[type-arg]
+    """A launch's rules that count how often they are gone through."""
+
+    walks = 0
+
+    def __iter__(self):  # noqa: ANN204
+        _CountedRules.walks += 1
+        return super().__iter__()
+
+
+def test_a_kernel_summary_goes_over_its_launches_rules_once() -> None:
+    """The kernel list asks a summary for its numbers on every paint and column fit (each
+    asks for the estimated speedup, the largest over every rule of every launch: 0.1 s a fit
+    at 500 launches); the summary works them out once."""
+    from kernelscope.core.ncu.records import KernelSummary, Launch, RuleResult
+
+    rules = [RuleResult("R", "S", "OPT", "m", speedup_pct=p) for p in (3.0, 7.5)]
+    launches = tuple(
+        Launch(id=i, name="k", duration_ns=100.0 * (i + 1), rules=_CountedRules(rules))
+        for i in range(3)
+    )
+    summary = KernelSummary("k", launches, duration_ns=600.0)
+    _CountedRules.walks = 0
+    for _ in range(5):
+        assert summary.metrics["Est. speedup %"] == 7.5
+        assert summary.speedup_pct == 7.5
+        assert summary.mean_ns == 200.0
+    assert _CountedRules.walks == len(launches)

@@ -171,3 +171,45 @@ def test_a_child_reads_the_line_tables_of_many_launches(monkeypatch: pytest.Monk
     assert reader._ctx is None
     for lid, table in tables.items():
         _same_table(table, expected[lid])
+
+
+@pytest.mark.parametrize(
+    ("name", "keep"),
+    [
+        ("ncu/mlp/mlp.ncu-rep", [1, 3]),
+        ("h200/small_cnn_h200.ncu-rep", [0, 2]),
+        ("ncu/cnn/cnn.ncu-rep", [3]),
+    ],
+)
+def test_a_copy_with_some_launches_reads_as_they_do(
+    tmp_path: Path, name: str, keep: list[int]
+) -> None:
+    """``ReportFile.write_launches``: NVIDIA's reader reads the copy (what the line child
+    loads) with only those launches, each with the original's name, duration and the line
+    of every sampled PC; the decoder reads it too."""
+    from kernelscope.core.ncu.rep.nvidia import import_ncu_report
+
+    ncu_report = import_ncu_report()
+    copy = tmp_path / "some.ncu-rep"
+    with ReportFile(DATA / name) as file:
+        assert file.write_launches(copy, keep) == keep
+    whole = ncu_report.load_report(str(DATA / name)).range_by_idx(0)
+    some = ncu_report.load_report(str(copy)).range_by_idx(0)
+    assert some.num_actions() == len(keep)
+    with ReportFile(copy) as decoded:
+        assert len(decoded) == len(keep)
+    for k, i in enumerate(keep):
+        a, b = whole.action_by_idx(i), some.action_by_idx(k)
+        assert a.name() == b.name()
+        duration = "gpu__time_duration.sum"
+        assert a.metric_by_name(duration).as_double() == b.metric_by_name(duration).as_double()
+        samples = a.metric_by_name("smsp__pcsamp_sample_count")
+        ids = samples.correlation_ids()
+        pcs = [ids.as_uint64(j) for j in range(samples.num_instances())]
+        assert pcs
+
+        def where(action, pc):  # noqa: ANN001, ANN202
+            found = action.source_info(pc)
+            return None if found is None else (found.file_name(), found.line())
+
+        assert [where(a, pc) for pc in pcs] == [where(b, pc) for pc in pcs]

@@ -163,6 +163,7 @@ def test_runner_refuses_runtime_weights_without_values(
 def test_runner_refuses_a_cuda_source_that_is_not_the_built_one(build_once, tmp_path: Path):
     """The compile callback is what TVM's runtime calls with the module's CUDA source."""
     import tvm_ffi
+    from tvm.support import nvcc  # TVM registers its own callback on import: before ours
 
     ws = build_once("tiny_mlp.py")
     calls = install_cubin(tvm_ffi, ws.path, ws.manifest.files)
@@ -174,9 +175,7 @@ def test_runner_refuses_a_cuda_source_that_is_not_the_built_one(build_once, tmp_
         with pytest.raises(RuntimeError, match="refusing to run different code"):
             callback(good.replace("max(", "fmaxf(", 1))
         assert calls == {"count": 1, "mismatch": 1}
-    finally:
-        from tvm.support import nvcc  # re-register TVM's own compiler callback
-
+    finally:  # re-register TVM's own compiler callback
         tvm_ffi.register_global_func(
             "tvm_callback_cuda_compile", nvcc.tvm_callback_cuda_compile, override=True
         )

@@ -68,7 +68,8 @@ def test_profile_over_ssh_copies_runs_and_fetches_the_report(
     assert [step for step, _ in steps[:2]] == ["connect", "copy"]
     assert steps[0][1] is None  # busy while ssh connects
     assert "fetch" in [step for step, _ in steps]
-    assert sorted(os.listdir(ws / "profiles")) == ["remote.ncu-rep"]
+    # with the settings it was made with (how another build is profiled to compare with it)
+    assert sorted(os.listdir(ws / "profiles")) == ["remote.ncu-rep", "remote.ncu-rep.settings.json"]
     kernels = {k.name for k in Profile.open(result.report).kernels()}
     assert kernels == {k.name for k in build_once("small_cnn.onnx").manifest.kernels if k.launched}
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, DLIGHT_DB
 from ssh_support import fixture_ssh_server  # noqa: F401
 
 from kernelscope.core.errors import KernelscopeError
@@ -240,3 +240,134 @@ def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() ->
     closed = free_port()
     with pytest.raises(KernelscopeError, match="RPC server at .* does not answer"):
         check_reachable(Measure(kind="host", address=f"127.0.0.1:{closed}"))
+
+
+# ---- seeing the gain: build with the records, profile, compare (issue 21, point 5) -----------
+
+CONV = "fused_conv2d_add_relu_kernel"
+
+
+def _settings_of_earlier(ws: Path, **settings: object) -> None:
+    """What ``profile_workspace`` records beside a report, as if the earlier one was made so."""
+    record = ws / "profiles" / "earlier.ncu-rep.settings.json"
+    record.write_text(json.dumps({"set": None, "sections": [], "iterations": 1, **settings}))
+
+
+@pytest.mark.slow
+def test_the_gain_is_built_profiled_as_before_and_compared(
+    ws_with_profile: Path, gpu_here: Path
+) -> None:
+    from kernelscope.core.tuning.gain import see_gain, tuned_workspace
+
+    _settings_of_earlier(ws_with_profile, sections=["SourceCounters"], warmup=2)
+    steps: list[tuple[str, float | None]] = []
+    gain = see_gain(ws_with_profile, DLIGHT_DB, progress=lambda s, f, m: steps.append((s, f)))
+    assert (
+        gain.tuned
+        == tuned_workspace(ws_with_profile)
+        == ws_with_profile.parent / ("small_cnn-tuned.kscope")
+    )
+    built = Workspace.open(gain.tuned)
+    assert built.manifest.tuning_db == str(DLIGHT_DB.resolve())
+    assert [k.name for k in built.manifest.kernels if k.tuned] == [CONV]
+    # profiled as the untuned report was made (its recorded settings), and kept beside it
+    call = gpu_here.read_text().splitlines()[-1]
+    assert "--section SourceCounters" in call and "--set" not in call and "--warmup 2" in call
+    assert gain.tuned_report is not None and gain.tuned_report.parent == built.profiles_dir
+    assert built.profiles() == [gain.tuned_report]
+    # per kernel: the record and both profiled times, matched to its untuned self
+    rows = {k.kernel: k for k in gain.kernels}
+    assert set(rows) == {k.name for k in built.manifest.kernels if k.launched}
+    conv = rows[CONV]
+    assert conv.base_kernel == CONV and conv.trials == 1
+    assert conv.record_us == pytest.approx(6.144) and conv.default_us == pytest.approx(6.144)
+    assert conv.base_us == pytest.approx(6.144) and conv.speedup == pytest.approx(1.0)
+    assert not rows["max_pool2d_kernel"].tuned
+    assert gain.base_total_us == pytest.approx(40.736) and gain.speedup == pytest.approx(1.0)
+    # the headroom list recomputed on the tuned run, with the tuned build's operators
+    assert gain.headroom_after_us is not None and gain.headroom_after_us > 0
+    assert conv.headroom_after_us is not None and gain.notes == ()
+    fractions = [f for _, f in steps if f is not None]
+    assert fractions == sorted(fractions) and fractions[-1] == 1.0
+    assert [s for s, _ in steps].index("profile") > [s for s, _ in steps].index("build")
+
+
+@pytest.mark.slow
+def test_tune_gain_prints_each_kernels_gain_and_diff_names_the_records(
+    ws_with_profile: Path, gpu_here: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli_support import run_cli
+
+    tuned = ws_with_profile.parent / "mine.kscope"
+    rc, out, err = run_cli(
+        ["tune-gain", ws_with_profile, "--db", DLIGHT_DB, "-o", tuned, "--section", "Occupancy"],
+        capsys,
+    )
+    assert rc == 0, err
+    row = next(line for line in out.splitlines() if line.startswith(CONV)).split()
+    assert row[1:4] == ["record,", "1", "trials"] and row[-4] == "1.00x"
+    assert "model: 40.74 -> 40.74 µs per pass, 1.00x" in out
+    assert "--section Occupancy" in gpu_here.read_text()  # given here: it wins
+    rc, out, err = run_cli(["diff", ws_with_profile, tuned], capsys)
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[3].split()[-1] == "schedule"
+    conv = next(x for x in lines if x.startswith(CONV))
+    assert conv.endswith("record: 1 trials, 6.14 µs (default 6.14)")
+    assert next(x for x in lines if x.startswith("max_pool2d_kernel")).endswith("default")
+    rc, out, err = run_cli(["diff", ws_with_profile, tuned, "--json"], capsys)
+    schedules = {k["match"]["new"]: k["schedule"] for k in json.loads(out)["kernels"]}
+    assert schedules[CONV]["base"] == "default" and schedules[CONV]["new"]["trials"] == 1
+    assert schedules["max_pool2d_kernel"] == {"base": "default", "new": "default"}
+    # tune --then-gain goes on to the same step, for records measured on the GPU only
+    rc, out, err = run_cli(["tune", ws_with_profile, "--then-gain", "--target", "cpu"], capsys)
+    assert rc == 1 and "--then-gain builds for the GPU" in err and "tune-gain WS" in err
+
+
+@pytest.mark.slow
+def test_without_a_gpu_the_tuned_build_stays_and_the_command_to_profile_it_is_said(
+    ws_with_profile: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from cli_support import run_cli
+
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(tmp_path / "no-ncu-here"))
+    rc, out, err = run_cli(["tune-gain", ws_with_profile, "--db", DLIGHT_DB], capsys)
+    assert rc == 1
+    tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
+    assert "Nsight Compute (ncu) is not installed here" in err
+    assert f"kernelscope profile {tuned} --set full" in err
+    assert f"then compare: kernelscope diff {ws_with_profile} {tuned}" in err
+    assert Workspace.open(tuned).manifest.kernel(CONV).tuned is not None
+    assert not (tuned / "profiles").exists()
+    assert next(x for x in out.splitlines() if x.startswith(CONV)).split()[1] == "record,"
+
+
+@pytest.mark.slow
+def test_records_of_another_model_and_a_cancel_leave_nothing_half_written(
+    ws_with_profile: Path, gpu_here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernelscope.core.errors import Cancelled
+    from kernelscope.core.tuning.gain import see_gain
+
+    tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
+    with pytest.raises(KernelscopeError, match="none of the records .* for a kernel of small_cnn"):
+        see_gain(ws_with_profile, DATA / "tuning" / "stock_tiny_mlp")
+    assert not tuned.exists()
+    with pytest.raises(KernelscopeError, match="tuned build needs a folder of its own"):
+        see_gain(ws_with_profile, DLIGHT_DB, output=ws_with_profile)
+    # Cancel while ncu runs: the tuned build is whole, no report is left as if complete
+    monkeypatch.setenv("NCU_SLEEP", "60")
+    cancel = threading.Event()
+
+    def progress(step: str, fraction: float | None, message: str) -> None:
+        if step == "profile":
+            cancel.set()
+
+    with pytest.raises(Cancelled):
+        see_gain(ws_with_profile, DLIGHT_DB, progress=progress, cancel=cancel)
+    assert Workspace.open(tuned).manifest.kernel(CONV).tuned is not None
+    assert sorted(p.name for p in (tuned / "profiles").iterdir()) == []
+    assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == ["earlier.ncu-rep"]

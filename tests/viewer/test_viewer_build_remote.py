@@ -174,6 +174,7 @@ def test_profile_on_the_host_streams_each_kernel_and_opens_the_report(
     assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == [
         "earlier.ncu-rep",
         "on-host.ncu-rep",
+        "on-host.ncu-rep.settings.json",  # the host and options, to profile a rebuild alike
     ]
     assert ssh_server.leftovers() == []
     dialog.close()

@@ -1,7 +1,9 @@
 """Tuning in the window (issue 21 points 1 and 4): the Tune action on the kernel list and the
 Headroom list, its dialog running core's tuning on this machine's CPU for real (the same code
 measures on a GPU), Cancel-free and bad-input paths, "Build with these records", the Build
-dialog's Tuning records field and the kernel list saying which kernels came from a record."""
+dialog's Tuning records field and the kernel list saying which kernels came from a record;
+Build & Profile Tuned (point 5): the tuned build profiled and opened compared with the untuned
+run by itself, speedups in the kernel list, the Headroom list recomputed."""
 
 from __future__ import annotations
 
@@ -11,14 +13,16 @@ from pathlib import Path
 
 import pytest
 from details_support import unlaunched_workspace
-from paths_support import DATA, STOCK_DB
+from paths_support import DATA, DLIGHT_DB, STOCK_DB
 from PySide6.QtCore import Qt
 from viewer_support import WORKSPACE, settle
 
 from kernelscope.core.ncu import KernelSummary
 from kernelscope.core.toolchain import local_gpu_arch
+from kernelscope.core.tuning import TuningResult
 from kernelscope.core.workspace import TunedFrom, Workspace
 from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.dialogs.gain_dialog import GainDialog
 from kernelscope.viewer.dialogs.tune_dialog import TuneDialog
 from kernelscope.viewer.panels.kernel_list_model import TUNED, tuned_column, tuned_text
 from kernelscope.viewer.widgets.roles import KeyRole
@@ -215,3 +219,112 @@ def test_cancel_keeps_what_was_measured(qtbot, make_window, mlp_ws: Path, tmp_pa
     assert outcome.records >= 2 and outcome.database == db.resolve()
     assert f"the {outcome.records} records measured so far are kept" in dialog.status.text()
     assert dialog.build_button.isEnabled()  # what was measured can be built from
+
+
+CONV = "fused_conv2d_add_relu_kernel"
+
+
+def _column_text(model: object, kernel: str, title: str) -> str:
+    titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    return model.data(model.index(model.row_of(kernel), titles.index(title)))
+
+
+@pytest.mark.slow
+def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
+    qtbot, make_window, ws_with_profile: Path, gpu_here: Path
+) -> None:
+    window = make_window(ws_with_profile)
+    window.tune([CONV])
+    tune = _dialog(window)
+    assert not tune.gain_button.isEnabled()  # nothing tuned yet
+    tune._on_returned(TuningResult(DLIGHT_DB, records=1))  # as a finished run ends
+    tune._on_job_finished()
+    assert tune.gain_button.isEnabled()
+    tune.gain_button.click()
+    gain = window.findChild(GainDialog, "gain_dialog")
+    assert gain is not None
+    qtbot.waitUntil(lambda: gain.job is not None)  # by itself, once the report's host is read
+    assert gain.cancel.text() == "Cancel" and not gain.start.isEnabled()
+    qtbot.waitUntil(lambda: gain.job is None, timeout=600_000)
+    outcome = gain.outcome
+    assert outcome is not None and outcome.compared, gain.status.text()
+    assert "opened in compare mode" in gain.status.text()
+    tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
+    controller = window.compare.controller
+    qtbot.waitUntil(lambda: controller.diff is not None, timeout=120_000)
+    settle(qtbot, window)
+    document = window.selection.document
+    assert document is not None and document.workspace_path == tuned
+    assert controller.baseline is not None
+    assert controller.baseline.path == ws_with_profile / "profiles" / "earlier.ncu-rep"
+    # the kernel list: the measured speedup of each kernel and the record it was built from
+    model = window.kernels.model
+    assert _column_text(model, CONV, "Speedup") == "1.00×"
+    assert _column_text(model, CONV, TUNED) == "1.00×"  # the record is the default schedule
+    assert _column_text(model, "max_pool2d_kernel", TUNED) == ""
+    # the Headroom list recomputed on the tuned run, the untuned run's beside it
+    panel = window.show_pane("headroom")
+    qtbot.waitUntil(lambda: panel.baseline_headroom is not None, timeout=60_000)
+    settle(qtbot, window)
+    titles = [c.title for c in panel.model.columns]
+    assert titles[1:3] == ["Savings µs", "Before µs"]
+    row = panel.model.rows[panel.model.row_of(CONV)]
+    assert panel.model.columns[2].text(row) == panel.model.columns[1].text(row)  # same code
+    assert "Recomputed on this run" in panel.caption.text()
+    window.stop_comparing()
+    settle(qtbot, window)
+    assert [c.title for c in panel.model.columns][2] != "Before µs"
+
+
+@pytest.mark.slow
+def test_build_and_profile_tuned_without_a_gpu_or_with_records_of_another_model(
+    qtbot, make_window, ws_with_profile: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KERNELSCOPE_NCU", str(tmp_path / "no-ncu-here"))
+    # the untuned report was made on a host: Profile on starts there
+    settings = ws_with_profile / "profiles" / "earlier.ncu-rep.settings.json"
+    settings.write_text('{"host": "me@gpu-box", "set": null}')
+    window = make_window(ws_with_profile)
+    action = window.action("build_tuned")
+    assert action.isEnabled()
+    action.trigger()
+    gain = window.findChild(GainDialog, "gain_dialog")
+    assert gain is not None
+    qtbot.waitUntil(lambda: gain.recorded_host is not None)
+    assert gain.host.where.currentText() == "me@gpu-box"
+    assert gain.job is None  # from the menu: it waits for its fields
+    gain.host.set_host(None)  # this machine, which has no GPU
+    assert gain.records.text() == str(ws_with_profile / "tuning")
+    gain.records.setText(str(STOCK_DB))  # tiny_mlp's records
+    gain.start.click()
+    qtbot.waitUntil(lambda: gain.job is None, timeout=600_000)
+    assert "none of the records" in gain.status.text()
+    tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
+    assert not tuned.exists()
+    gain.records.setText(str(DLIGHT_DB))
+    gain.start.click()
+    qtbot.waitUntil(lambda: gain.job is None, timeout=600_000)
+    text = gain.status.text()
+    assert "but not profiled" in text and "ncu) is not installed here" in text, text
+    assert f"kernelscope profile {tuned}" in text and "kernelscope diff" in text
+    assert Workspace.open(tuned).manifest.kernel(CONV).tuned is not None
+    assert not window.compare.active  # nothing to compare: nothing opened
+
+
+@pytest.mark.slow
+def test_cancel_while_the_tuned_build_is_profiled_leaves_no_report(
+    qtbot, make_window, ws_with_profile: Path, gpu_here: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("NCU_SLEEP", "60")  # ncu takes its time
+    window = make_window(ws_with_profile)
+    gain = window.build_tuned(str(DLIGHT_DB))
+    assert gain is not None
+    qtbot.waitUntil(lambda: "profiling" in gain.status.text(), timeout=600_000)
+    gain.cancel.click()
+    assert not gain.cancel.isEnabled()
+    qtbot.waitUntil(lambda: gain.job is None, timeout=60_000)
+    assert gain.status.text().startswith("Cancelled") and gain.bar.format() == "cancelled"
+    tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
+    assert Workspace.open(tuned).profiles() == [] and not list((tuned / "profiles").iterdir())
+    assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == ["earlier.ncu-rep"]
+    assert not window.compare.active and gain.start.isEnabled()

@@ -108,6 +108,11 @@ class CompareController(QObject):
     def opening(self) -> bool:
         return self._opening.busy
 
+    @property
+    def baseline_session(self) -> ProfileSession | None:
+        """What reads ``baseline`` (another pane's baseline-side figures come from it)."""
+        return self._baseline_session
+
     def delta_of(self, kernel: str) -> KernelDelta | None:
         """The row of the shown document's kernel in the comparison, once it is made."""
         if self.diff is None:

@@ -29,6 +29,7 @@ from ..widgets.formatting import format_number, format_signed
 from ..widgets.rows_model import Column
 
 DELTA_TITLE = "Δ µs"
+SPEEDUP = "Speedup"  # base / new, in place of the ratio for a tuned build
 STATUS_TEXT = {ONLY_BASE: "only in base", ONLY_NEW: "only in new"}
 
 
@@ -50,9 +51,11 @@ def _tooltip(d: KernelDelta) -> str:
 
 
 def compare_columns(
-    diff: ProfileDiff, baseline: ViewDocument
+    diff: ProfileDiff, baseline: ViewDocument, speedup: bool = False
 ) -> tuple[list[Column[KernelSummary]], list[KernelSummary]]:
-    """The kernel list's compare columns and the rows of kernels only in the baseline."""
+    """The kernel list's compare columns and the rows of kernels only in the baseline;
+    ``speedup`` (the new side is a build from tuning records): the ratio as the speedup,
+    base over new, which is what tuning is read by."""
     by_new = {d.match.new: d for d in diff.kernels if d.match.new}
     extra: list[KernelSummary] = []
     by_row: dict[int, KernelDelta] = {}
@@ -129,6 +132,13 @@ def compare_columns(
         d = delta(s)
         return (d.ratio or 0.0) if d is not None else 0.0
 
+    def speedup_value(s: KernelSummary) -> float:
+        r = ratio_value(s)
+        return 1 / r if r else 0.0
+
+    def speedup_text(s: KernelSummary) -> str:
+        return f"{speedup_value(s):.2f}×" if ratio_text(s) else ""
+
     def us_text(side: str) -> Callable[[KernelSummary], str]:
         get = time(side)
 
@@ -141,7 +151,9 @@ def compare_columns(
 
     columns = [
         Column(DELTA_TITLE, ordered, delta_text, number=False, roles=roles(change=True)),
-        Column("Ratio", ratio_value, ratio_text, number=False, roles=roles()),
+        Column(SPEEDUP, speedup_value, speedup_text, number=False, roles=roles())
+        if speedup
+        else Column("Ratio", ratio_value, ratio_text, number=False, roles=roles()),
         Column("Base µs", time("base"), us_text("base"), roles=roles()),  # numbers: a bar
         Column("New µs", time("new"), us_text("new"), roles=roles()),
     ]

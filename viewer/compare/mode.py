@@ -8,7 +8,8 @@ table (``opcodes``) under the SASS, the "Side by Side" button (``split``) in the
 header.
 
 * the header (``CompareBar``) above the code: both profiles, GPUs, totals, the kernel shown;
-* the kernel list's baseline / new / change / ratio columns and baseline-only rows;
+* the kernel list's baseline / new / change / ratio columns (the speedup for a build from
+  tuning records) and baseline-only rows;
 * the source pane's baseline value and change per line, or, when the two builds' sources
   differ, the side-by-side ``DiffPane`` in its place (a button switches between them);
 * the SASS pane's change per instruction where the streams align, and the opcode table;
@@ -156,7 +157,9 @@ class CompareMode(QObject):
         c = self.controller
         self._columns.clear()
         if c.diff is not None and c.baseline is not None:
-            self.kernels.show_comparison(*compare_columns(c.diff, c.baseline), DELTA_TITLE)
+            tuned = c.document is not None and any(s.tuned for s in c.document.summaries)
+            columns = compare_columns(c.diff, c.baseline, speedup=tuned)
+            self.kernels.show_comparison(*columns, DELTA_TITLE)
         else:
             self.kernels.show_comparison()
         self.hot.set_changes(self.line_changes if c.diff is not None else None)

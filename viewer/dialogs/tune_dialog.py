@@ -3,7 +3,8 @@ selected, or the top N by microseconds to save) and where candidates are measure
 machine, an SSH host's GPU through its RPC server, or TVM's RPC tracker by key); the run is a
 job on the ``tune`` lane with a row per task (trials measured, best time against the default
 schedule's). Cancel keeps what was measured; once there are records, "Build with these
-records" rebuilds the model from them (the Build dialog's Tuning records).
+records" rebuilds the model from them (the Build dialog's Tuning records), and "Build &
+Profile Tuned" builds them beside the workspace, profiles and compares (``GainDialog``).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ SETTINGS = "tune"
 
 class TuneDialog(JobDialog):
     build_requested = Signal(str)  # the records folder: rebuild the model with it
+    gain_requested = Signal(str)  # the records folder: build beside, profile and compare
 
     def __init__(
         self,
@@ -155,8 +157,15 @@ class TuneDialog(JobDialog):
         self.build_button = QPushButton("Build with These Records")
         self.build_button.setObjectName("build_with_records")
         self.build_button.setToolTip("Rebuild the model with the records (Build & Profile)")
+        self.gain_button = QPushButton("Build && Profile Tuned…")
+        self.gain_button.setObjectName("build_tuned")
+        self.gain_button.setToolTip(
+            "Build the model with the records beside this workspace, profile it as this one "
+            "was profiled and compare the two: each kernel's speedup"
+        )
         self.cancel = QPushButton("Close")
         buttons = QHBoxLayout()
+        buttons.addWidget(self.gain_button)
         buttons.addWidget(self.build_button)
         buttons.addStretch(1)
         buttons.addWidget(self.start)
@@ -172,6 +181,7 @@ class TuneDialog(JobDialog):
         self.start.clicked.connect(self.start_tuning)
         self.cancel.clicked.connect(self._cancel_or_close)
         self.build_button.clicked.connect(self._build)
+        self.gain_button.clicked.connect(self._see_gain)
         for box in (self.use_tracker, self.cpu, self.selected, self.top):
             box.toggled.connect(self._update_state)
         self.host.changed.connect(self._update_state)
@@ -247,6 +257,8 @@ class TuneDialog(JobDialog):
         self.start.setEnabled(not running and not blocked)
         records = self.outcome is not None and self.outcome.records > 0
         self.build_button.setEnabled(not running and records)
+        # the tuned build runs on the GPU target: records tuned for the CPU do not apply
+        self.gain_button.setEnabled(not running and records and not self.cpu.isChecked())
 
     # ---- the run ------------------------------------------------------------------------
     def start_tuning(self) -> None:
@@ -327,4 +339,9 @@ class TuneDialog(JobDialog):
     def _build(self) -> None:
         if self.outcome is not None:
             self.build_requested.emit(str(self.outcome.database))
+            self.close()
+
+    def _see_gain(self) -> None:
+        if self.outcome is not None:
+            self.gain_requested.emit(str(self.outcome.database))
             self.close()

@@ -4,7 +4,10 @@ model could save; sortable, most savings first, kernels never launched last. Dou
 (or Enter) a row to select its kernel.
 
 The rows are ``view.read_headroom`` (what ``kernelscope details REPORT -w WS`` prints),
-computed once per document on the document lane when the panel is first shown.
+computed once per document on the document lane when the panel is first shown. In compare
+mode (``set_baseline``) the list stays the shown run's, recomputed on it (the tuned run,
+after Build & Profile Tuned), with a "Before µs" column: the matched kernel's savings in the
+baseline's list, and both totals in the caption.
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.compare import ProfileDiff
 from kernelscope.core.roofline import Headroom, HeadroomRow
-from kernelscope.core.view import Selection, ViewDocument, read_headroom
+from kernelscope.core.view import ProfileSession, Selection, ViewDocument, read_headroom
 
 from ..code.delegates import BarDelegate
 from ..widgets.columns import rows_table
@@ -112,12 +116,33 @@ COLUMNS: tuple[Column[HeadroomRow], ...] = (
     ),
 )
 SAVINGS = 1
+BEFORE = "Before µs"
+WIDTHS = {"Kernel": 36, "Operators": 22, "Note": 60, "Bound": 22, "Launches": 9}  # chars; else 12
 
 
 class HeadroomModel(RowsModel[HeadroomRow]):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(COLUMNS, parent)
         self._top = 0.0
+
+    def set_before(self, before: dict[str, float] | None) -> None:
+        """Compare mode: a "Before µs" column after the savings, the baseline's savings of
+        each kernel (ns, by this run's kernel name); None: no such column."""
+        self.beginResetModel()
+        self.columns = list(COLUMNS)
+        if before is not None:
+            self.columns.insert(
+                SAVINGS + 1,
+                Column(
+                    BEFORE,
+                    lambda r: before.get(r.kernel, -1.0),
+                    lambda r: format_us(before[r.kernel]) if r.kernel in before else "-",
+                    number=True,
+                    tip="the same kernel's savings in the baseline's headroom list (the untuned "
+                    "run's, when comparing a tuned build): what there was to gain before",
+                ),
+            )
+        self.endResetModel()
 
     def set_headroom(self, headroom: Headroom | None) -> None:
         rows = list(headroom.rows) if headroom else []
@@ -158,6 +183,13 @@ class HeadroomPanel(QWidget):
         self._latest = Latest(workers, "document", "computing the headroom list", self)
         self._latest.result.connect(self._on_headroom)
         self._latest.failed.connect(self._on_failed)
+        self._before = Latest(workers, "document", "computing the baseline's headroom list", self)
+        self._before.result.connect(self._on_before)
+        self._before.failed.connect(self._on_failed)
+        # compare mode: the baseline's session, this run's kernel -> the baseline's, and the
+        # baseline's list once computed
+        self._baseline: tuple[ProfileSession, dict[str, str]] | None = None
+        self.baseline_headroom: Headroom | None = None
         self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self.model = HeadroomModel(self)
         self.proxy = LastRowsProxy(self)
@@ -186,7 +218,20 @@ class HeadroomPanel(QWidget):
 
     @property
     def busy(self) -> bool:
-        return self._latest.busy
+        return self._latest.busy or self._before.busy
+
+    def set_baseline(self, session: ProfileSession | None, diff: ProfileDiff | None) -> None:
+        """Compare mode's baseline and the comparison's kernel matches (None: not comparing)."""
+        self._before.cancel()
+        self.baseline_headroom = None
+        pairs = {d.match.new: d.match.base for d in diff.kernels} if diff is not None else {}
+        matched = {new: base for new, base in pairs.items() if new and base}
+        self._baseline = (session, matched) if session is not None and diff is not None else None
+        self.model.set_before(None)
+        self._fit_columns()
+        if self.headroom is not None:
+            self._show_caption()
+        self.refresh()
 
     def set_shown(self, shown: bool) -> None:
         """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
@@ -196,7 +241,7 @@ class HeadroomPanel(QWidget):
         self._latest.cancel()
         self.headroom = None
         self.model.set_headroom(None)
-        self.refresh()
+        self.set_baseline(None, None)  # compare mode says so again once it has compared
 
     def refresh(self) -> None:
         if not self._gate.due():
@@ -216,6 +261,20 @@ class HeadroomPanel(QWidget):
             self.caption.setText("Computing the headroom list…")
             session = self.selection.open_session()
             self._latest.submit(lambda context: read_headroom(session), document)
+        if self._baseline is not None and self.baseline_headroom is None and not self._before.busy:
+            base = self._baseline[0]
+            self._before.submit(lambda context: read_headroom(base), self._baseline)
+
+    def _on_before(self, headroom: Headroom, baseline: object) -> None:
+        if baseline is not self._baseline or self._baseline is None:
+            return
+        self.baseline_headroom = headroom
+        saved = {r.kernel: r.savings_ns for r in headroom.rows if r.launched}
+        before = {new: saved[base] for new, base in self._baseline[1].items() if base in saved}
+        self.model.set_before(before)
+        self._fit_columns()
+        if self.headroom is not None:
+            self._show_caption()
 
     def _on_headroom(self, headroom: Headroom, document: ViewDocument) -> None:
         if document is not self.selection.document:
@@ -223,10 +282,28 @@ class HeadroomPanel(QWidget):
         self.headroom = headroom
         self.model.set_headroom(headroom)
         self.table.sortByColumn(SAVINGS, Qt.SortOrder.DescendingOrder)
+        self._fit_columns()
+        self._show_caption()
+        self._on_kernel()
+
+    def _fit_columns(self) -> None:
         chars = self.fontMetrics().horizontalAdvance("0")
-        for column, width in enumerate([36, 12, 12, 12, 12, 9, 22, 60]):
-            self.table.setColumnWidth(column, chars * width)
+        for column, spec in enumerate(self.model.columns):
+            self.table.setColumnWidth(column, chars * WIDTHS.get(spec.title, 12))
+
+    def _show_caption(self) -> None:
+        headroom, document = self.headroom, self.selection.document
+        if headroom is None or document is None:
+            return
         parts = [html.escape(headroom.summary(), quote=False)]
+        before = self.baseline_headroom
+        if self._baseline is not None and before is not None:
+            parts.insert(
+                0,
+                f"<b>Recomputed on this run</b>: {format_us(headroom.savings_ns)} µs to save; "
+                f"the baseline {html.escape(self._baseline[0].document.title)} had "
+                f"{format_us(before.savings_ns)} µs (Before µs: each kernel's there).",
+            )
         notes = headroom.notes
         if document.workspace_path is None:  # the CLI's "-w" means nothing in the window
             notes = [n for n in notes if not n.startswith("no workspace given")]
@@ -236,7 +313,6 @@ class HeadroomPanel(QWidget):
             )
         parts += [html.escape(n, quote=False) for n in notes]
         self.caption.setText("<br>".join(parts))
-        self._on_kernel()
 
     def _on_failed(self, error: BaseException, document: object) -> None:
         self.caption.setText(error_html("Cannot compute the headroom list", error))

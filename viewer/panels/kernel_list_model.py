@@ -152,8 +152,9 @@ class KernelListModel(RowsModel[KernelSummary]):
         # name first, then the time (or the comparison), then which kernels came from a
         # tuning record (a build with one), then the rest of what the profile measured and the
         # build facts
-        lead = list(columns) if columns else metrics[:1]
-        rest = metrics if columns else metrics[1:]
+        # (compared: the record's speedup beside the measured change and ratio or speedup)
+        lead = list(columns[:2]) if columns else metrics[:1]
+        rest = [*columns[2:], *metrics] if columns else metrics[1:]
         tuned = [tuned_column()] if self.tuned_shown else []
         self.columns = [static[0], *lead, *tuned, *rest, *static[1:]]
         self._max = [

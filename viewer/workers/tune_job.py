@@ -1,7 +1,8 @@
 """Tuning as a job for the ``tune`` lane: ``kernelscope tune``'s core calls (``plan_tuning``,
 then ``tune_in_child``, measured through an SSH host's forwarded RPC server when one is
 chosen). It sends the plan's tasks as soon as they are known; Cancel stops the child and
-returns what the database holds (each candidate is committed as it is measured)."""
+returns what the database holds (each candidate is committed as it is measured).
+``gain_job`` is the step after it: build with the records, profile, compare."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import SshTarget
@@ -17,6 +19,11 @@ from kernelscope.core.toolchain import local_gpu_arch
 from kernelscope.core.tuning import Measure, TuningPlan, TuningResult, plan_tuning, tune_in_child
 
 from .jobs import JobContext, JobFn
+
+if TYPE_CHECKING:
+    from kernelscope.core.tuning import TunedGain
+
+    from ..dialogs.host_choice import HostEntry
 
 NO_GPU = (
     "measuring needs a GPU: this machine has none (nvidia-smi lists none); measure on an SSH "
@@ -101,3 +108,46 @@ def _server(host: SshTarget | None) -> Iterator[str]:
 
     with ForwardedServer(host) as server:
         yield server.address
+
+
+def gain_job(untuned: Path, database: Path, output: Path | None, host: HostEntry | None) -> JobFn:
+    """See the gain (``see_gain``): the untuned build's model built with ``database``'s
+    records, profiled with the settings the untuned report was made with on ``host`` (None:
+    this machine), and compared with it."""
+    from kernelscope.core.tuning import profile_request_for, see_gain
+    from kernelscope.core.workspace import Workspace
+
+    def run(context: JobContext) -> TunedGain:
+        recorded = profile_request_for(Workspace.open(untuned), None)
+        # the host the report was made on, chosen without options of its own: as it was reached
+        same = host is not None and host.host == recorded.host and not host.ssh_options()
+        profile = replace(
+            recorded,
+            host=host.host if host else None,
+            ssh_options=recorded.ssh_options if same else host.ssh_options() if host else [],
+            remote_ncu=host.ncu if host else "ncu",
+            remote_python=host.python if host else "python3",
+            remote_runtime_root=host.runtime_root or None if host else None,
+        )
+        return see_gain(
+            untuned,
+            database,
+            output=output,
+            profile=profile,
+            progress=context.progress,
+            cancel=context.cancel,
+        )
+
+    return run
+
+
+def recorded_host_job(untuned: Path) -> JobFn:
+    """The SSH host the untuned workspace's newest report was made on (None: here, or not
+    recorded)."""
+    from kernelscope.core.tuning import profile_request_for
+    from kernelscope.core.workspace import Workspace
+
+    def run(context: JobContext) -> str | None:
+        return profile_request_for(Workspace.open(untuned), None).host
+
+    return run
