@@ -197,6 +197,10 @@ def open_run(path: str | os.PathLike[str]) -> InductorRun:
                 )
             kernels.setdefault(kernel.name, kernel)
         launches.extend(_launches(wrapper, text, len(launches)))
+    missing = {n for n in kernels if n not in cache}
+    if missing:  # Triton's cache was left where it is by default, outside the run folder
+        for name, found in _outside_caches(missing, records).items():
+            cache.setdefault(name, []).extend(found)
     for kernel in kernels.values():
         _locate_source(kernel, files)
         _link_cache(kernel, cache.get(kernel.name, []), records)
@@ -390,13 +394,51 @@ def _triton_cache(files: dict[str, list[Path]]) -> dict[str, list[tuple[Path, di
         if not (name.startswith("triton_") and name.endswith(".json")):
             continue
         for path in paths:
-            try:
-                meta = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                continue
-            if isinstance(meta, dict) and meta.get("name") == name[: -len(".json")]:
-                found.setdefault(str(meta["name"]), []).append((path.parent, meta))
+            meta = _metadata(path)
+            if meta is not None:
+                found.setdefault(path.stem, []).append((path.parent, meta))
     return found
+
+
+def triton_cache_dirs() -> list[Path]:
+    """Where Triton keeps its cache on this machine when a run did not put it in its folder:
+    ``$TRITON_CACHE_DIR``, else ``~/.triton/cache`` (Triton's default)."""
+    given = os.environ.get("TRITON_CACHE_DIR")
+    roots = [Path(given)] if given else []
+    roots.append(Path.home() / ".triton" / "cache")
+    return [r for r in dict.fromkeys(roots) if r.is_dir()]
+
+
+def _outside_caches(
+    names: set[str], records: dict[str, dict[str, int]]
+) -> dict[str, list[tuple[Path, dict[str, object]]]]:
+    """The compiled variants of ``names`` in this machine's Triton cache: the folders the
+    autotune records name, else every folder holding ``<name>.json`` (one listing of the
+    cache, a stat per folder and name)."""
+    found: dict[str, list[tuple[Path, dict[str, object]]]] = {}
+    for root in triton_cache_dirs():
+        try:
+            folders = [d for d in root.iterdir() if d.is_dir()]
+        except OSError:
+            continue
+        recorded = [d for d in folders if d.name in records]
+        for group, wanted in ((recorded, names), (folders, None)):
+            # the recorded folders first; the whole cache for kernels still not found
+            look_for = wanted if wanted is not None else names - found.keys()
+            for folder in group if look_for else ():
+                for name in look_for:
+                    meta = _metadata(folder / f"{name}.json")
+                    if meta is not None:
+                        found.setdefault(name, []).append((folder, meta))
+    return found
+
+
+def _metadata(path: Path) -> dict[str, object] | None:
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) and meta.get("name") == path.stem else None
 
 
 def _best_configs(files: dict[str, list[Path]]) -> dict[str, dict[str, int]]:
@@ -441,8 +483,9 @@ def _link_cache(
         kernel.config_origin = "Triton's cache"
     elif not variants:
         kernel.notes.append(
-            "Triton's cache of this run is not in the folder (no cubin, PTX or configuration): "
-            "run with TRITON_CACHE_DIR inside the run folder, or copy that cache into it"
+            "Triton's cache of this run is neither in the folder nor in this machine's "
+            "(TRITON_CACHE_DIR, ~/.triton/cache): no cubin, PTX or configuration; run with "
+            "TRITON_CACHE_DIR inside the run folder, or copy that cache into it"
         )
     else:
         kernel.notes.append(

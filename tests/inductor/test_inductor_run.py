@@ -218,7 +218,27 @@ def test_lost_kernel_file_and_cubin_are_notes_not_errors(
     assert rc != 0 and "no PTX for" in err
 
 
-def test_a_folder_with_only_a_wrapper_still_opens(tmp_path: Path) -> None:
+def test_tritons_cache_is_found_where_triton_keeps_it(
+    bare_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run that left TRITON_CACHE_DIR at its default: the cache of this machine."""
+    elsewhere = tmp_path / "home" / ".triton" / "cache"
+    shutil.move(bare_run / "triton_cache", elsewhere)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("TRITON_CACHE_DIR", raising=False)
+    run = open_run(bare_run)
+    assert all(k.cubin is not None and k.cubin.is_relative_to(elsewhere) for k in run.kernels)
+    assert run.kernel(SOFTMAX).config_origin == "autotune record"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(elsewhere))
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert open_run(bare_run).kernel(LN).cubin is not None
+
+
+def test_a_folder_with_only_a_wrapper_still_opens(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))  # no Triton cache on this machine either
+    monkeypatch.delenv("TRITON_CACHE_DIR", raising=False)
     run = open_run(INDUCTOR / "resnet18_wrapper_only")
     assert len(run.kernels) == 22 and all(k.cubin is None for k in run.kernels)
     assert "TRITON_CACHE_DIR" in run.kernels[0].notes[-1]
