@@ -68,8 +68,14 @@ class WrapperLaunch:
 
     @property
     def operator(self) -> str:
-        """What an extern call runs (``mm``, ``convolution``...), or the Triton kernel."""
-        return self.kernel.rsplit(".", 1)[-1] if not self.triton else self.kernel
+        """What an extern call runs (``mm``, ``convolution``,
+        ``_scaled_dot_product_flash_attention``...), or the Triton kernel."""
+        if self.triton:
+            return self.kernel
+        parts = self.kernel.split(".")
+        if len(parts) > 3 and parts[0] == "torch":  # torch.ops.aten.NAME.overload
+            return parts[3]
+        return parts[-1]
 
 
 @dataclass

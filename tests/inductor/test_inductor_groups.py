@@ -44,3 +44,25 @@ def test_inductor_triton_kernels_count_by_what_they_do_themselves() -> None:
     # a kernel doing nothing but prepare a convolution's input counts as that convolution
     assert triton_group(("aten.convolution",)) == "conv2d"
     assert triton_group(("aten._native_batch_norm_legit_no_training", "aten.relu")) == "batch_norm"
+
+
+def test_an_aten_call_in_the_wrapper_is_its_operator(tmp_path) -> None:  # noqa: ANN001
+    """Attention through ATen (``torch.ops.aten.<op>.default(...)``), as Inductor writes it."""
+    from kernelscope.core.inductor import open_run
+
+    (tmp_path / "output_code.py").write_text(
+        "# AOT ID: ['0_inference']\n"
+        "def call(args):\n"
+        "    # Topologically Sorted Source Nodes: [sdpa], Original ATen: "
+        "[aten._scaled_dot_product_flash_attention]\n"
+        "    buf0 = torch.ops.aten._scaled_dot_product_flash_attention.default(q, k, v)\n"
+        "    extern_kernels.addmm(b, x, w, alpha=1, beta=1, out=buf1)\n"
+        "    return (buf1, )\n"
+    )
+    run = open_run(tmp_path)
+    ops = [(x.operator, x.line, x.aten) for x in run.extern_launches]
+    assert ops == [
+        ("_scaled_dot_product_flash_attention", 4, ("aten._scaled_dot_product_flash_attention",)),
+        ("addmm", 5, ()),
+    ]
+    assert operator_group([ops[0][0]]) == "attention"
