@@ -265,7 +265,14 @@ def _wrappers(path: Path) -> list[Path]:
         except OSError:
             continue
         seen.setdefault(text, wrapper)
-    return sorted(seen.values(), key=lambda p: (p.name != WRAPPER, str(p)))
+    return sorted(seen.values(), key=_graph_order)
+
+
+def _graph_order(path: Path) -> tuple[bool, list[tuple[int, str]]]:
+    """Debug folders' wrappers first, in graph order (``model__2_...`` before
+    ``model__10_...``: numbers compare as numbers)."""
+    parts = re.split(r"(\d+)", str(path))
+    return path.name != WRAPPER, [(int(p), "") if p.isdigit() else (-1, p) for p in parts]
 
 
 def _index(path: Path) -> dict[str, list[Path]]:
