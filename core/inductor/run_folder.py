@@ -214,6 +214,11 @@ def open_run(path: str | os.PathLike[str]) -> InductorRun:
     info = _run_info(path)
     versions: dict[str, str] = {k: str(info[k]) for k in ("torch", "triton", "cuda") if k in info}
     tritons = {str(k.metadata.get("triton_version")) for k in kernels.values() if k.metadata}
+    if "triton" in versions and tritons and versions["triton"] not in tritons:
+        notes.append(
+            f"{RUN_INFO} says Triton {versions['triton']}, but the kernels in Triton's cache "
+            f"were compiled by Triton {', '.join(sorted(tritons))}: another run's cache?"
+        )
     if len(tritons) == 1 and "triton" not in versions:
         versions["triton"] = tritons.pop()
     elif len(tritons) > 1:

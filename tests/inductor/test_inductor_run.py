@@ -267,6 +267,15 @@ def test_a_report_of_another_compile_is_named(
     assert rc == 0 and "1 Triton kernels differ from the copies the report embedded" in err
 
 
+def test_a_triton_cache_of_another_version_is_named(bare_run: Path) -> None:
+    info = bare_run / "run.json"
+    info.write_text(info.read_text().replace('"triton": "3.6.0"', '"triton": "3.5.1"'))
+    (note,) = open_run(bare_run).notes
+    assert (
+        "says Triton 3.5.1, but the kernels in Triton's cache were compiled by Triton 3.6.0" in note
+    )
+
+
 def test_not_a_run_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(KernelscopeError, match="holds no torch.compile output"):
         open_run(tmp_path)
