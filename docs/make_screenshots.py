@@ -19,6 +19,7 @@ environment it needs (``QT_SCALE_FACTOR=2`` for a high-DPI check).
 from __future__ import annotations
 
 import argparse
+import lzma
 import os
 import shutil
 import subprocess
@@ -42,7 +43,8 @@ class Shot:
     name: str  # docs/images/NAME.png
     shows: str  # what the picture shows (alt text in the guide)
     opens: str  # "" (nothing), "demo" (the demo workspace), "demo-report" (its .ncu-rep
-    # alone), or a path relative to the repository
+    # alone), "inductor-run" (tests/data/inductor's torch.compile run folder with its report),
+    # or a path relative to the repository
     args: tuple[str, ...] = ()  # more arguments of kernelscope --screenshot
     env: tuple[tuple[str, str], ...] = ()  # environment variables it runs with
     height: int = 0  # cut the picture to this many pixels from the top (a tall pane)
@@ -119,6 +121,13 @@ SHOTS = (
         ),
     ),
     Shot(
+        "inductor",
+        "a torch.compile run folder: a Triton kernel's generated file with the H200's per-line "
+        "samples beside the SASS of its cubin, and the cuBLAS launches in the kernel list",
+        "inductor-run",
+        ("--kernel", "gelu_view_7", "--line", "32"),
+    ),
+    Shot(
         "about",
         "Help > About: the versions of kernelscope and of what it runs on",
         "",
@@ -182,6 +191,11 @@ def take(shot: Shot, ws: Path | None, scratch: Path) -> Path:
         report = shutil.copy(unpack_report(demo()), scratch)
         cwd, target = scratch, [Path(report).name]
         env["KERNELSCOPE_CACHE_DIR"] = str(scratch)
+    elif shot.opens == "inductor-run":
+        run = shutil.copytree(ROOT / "tests/data/inductor/transformer", scratch / "transformer")
+        packed = ROOT / "tests/data/inductor/transformer_profile.ncu-rep.xz"
+        (run / "profile.ncu-rep").write_bytes(lzma.decompress(packed.read_bytes()))
+        cwd, target = scratch, [run.name]
     elif shot.opens:
         target = [shot.opens]
     proc = _kernelscope("--screenshot", str(out), *target, *shot.args, cwd=cwd, env=env)

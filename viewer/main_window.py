@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.inductor import VERSUS_HEADER, Versus, format_versus, versus_pair
 from kernelscope.core.view import ProfileSession, Selection, ViewDocument, is_model
 
 from .actions import ACTIONS, MENUS, ActionState
@@ -42,6 +43,7 @@ from .code.source_pane import SourcePane
 from .compare import CompareMode
 from .dialogs.error_dialog import error_box
 from .dialogs.export_summary import summary_box
+from .dialogs.versus_dialog import VersusDialog
 from .panels.details_pane import DetailsPane
 from .panels.headroom_panel import HeadroomPanel
 from .panels.hot_lines_panel import HotLinesPanel
@@ -90,6 +92,8 @@ class MainWindow(QMainWindow):
         cuda, sass = cuda_highlighter(), sass_highlighter()
         self.kernel_loader = KernelLoader(self.selection, self.workers, self)
         self.loader = Latest(self.workers, "open", "opening", self)
+        self.versus = Latest(self.workers, "open", "comparing TVM with torch.compile", self)
+        self.versus_dialog: VersusDialog | None = None
         self.exporter = ExportController(self.workers, self)
         self.source = SourcePane(self.selection, cuda)
         self.sass = SassPane(self.selection, sass)
@@ -302,6 +306,8 @@ class MainWindow(QMainWindow):
         self.search_bar.find_requested.connect(self._find)
         self.metric_box.currentTextChanged.connect(self._on_metric_chosen)
         self.loader.result.connect(self._on_opened)
+        self.versus.result.connect(self._on_versus)
+        self.versus.failed.connect(lambda e, _c: self.show_error("Cannot compare", e))
         self.loader.partial.connect(self._on_opened)  # a report's kernel list, the rest to come
         self.loader.failed.connect(self._on_open_failed)
         self.loader.busy_changed.connect(self._on_open_busy)
@@ -364,6 +370,7 @@ class MainWindow(QMainWindow):
         says when every job is done)."""
         return (
             self.loader.busy
+            or self.versus.busy
             or self.selection.loading
             or self.hot.busy
             or self.db_panel.busy
@@ -383,6 +390,12 @@ class MainWindow(QMainWindow):
             self.open_path(paths[0])
         elif paths:
             self.open_paths(paths)
+
+    def choose_folder(self) -> None:
+        """Open a workspace folder or a torch.compile run folder."""
+        path = QFileDialog.getExistingDirectory(self, "Open Folder")
+        if path:
+            self.open_path(path)
 
     def open_path(self, path: str | Path) -> bool:
         """Start opening a workspace or report in the background (a newer call wins); a model
@@ -521,8 +534,27 @@ class MainWindow(QMainWindow):
             self.compare_with_paths(paths)
 
     def compare_with_paths(self, paths: list[str] | list[Path]) -> None:
-        """Open ``paths`` as the baseline of the profile shown (or of the next one opened)."""
-        self.compare.compare_with([Path(p) for p in paths])
+        """Open ``paths`` as the baseline of the profile shown (or of the next one opened); a
+        TVM workspace and a torch.compile run folder, one shown and one chosen, give the
+        TVM-against-Inductor table instead."""
+        chosen = [Path(p) for p in paths]
+        document = self.selection.document
+        shown = document.workspace_path if document is not None else None
+        if len(chosen) != 1 or shown is None:
+            self.compare.compare_with(chosen)
+            return
+        self.versus.submit(lambda _ctx: versus_pair(shown, chosen[0]), chosen)
+
+    def _on_versus(self, versus: Versus | None, chosen: list[Path]) -> None:
+        if versus is None:  # two profiles of one compiler: the ordinary comparison
+            self.compare.compare_with(chosen)
+            return
+        dialog = VersusDialog(
+            versus, list(VERSUS_HEADER), format_versus(versus), self.workers, self
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.versus_dialog = dialog
+        dialog.open()
 
     def set_baseline(self) -> None:
         """The profile shown becomes the baseline of the next one opened."""

@@ -42,7 +42,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="one kernel's Details (--kernel), or the headroom list: the microseconds each "
         "kernel could save",
     )
-    d.add_argument("inputs", nargs="+", type=Path, help="REPORT.ncu-rep or CSV exports")
+    d.add_argument(
+        "inputs",
+        nargs="+",
+        type=Path,
+        help="REPORT.ncu-rep, CSV exports or a torch.compile run folder",
+    )
     d.add_argument("-w", "--workspace", type=Path, help="the build workspace (operators, shapes)")
     d.add_argument("--kernel", metavar="REGEX", help="show this kernel's Details")
     d.add_argument("--launch", type=int, help="one launch (result ID) instead of all combined")
@@ -63,7 +68,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "roofline",
         help="every kernel on the roofline (FLOP/s against FLOP/byte at DRAM, L2, L1)",
     )
-    r.add_argument("inputs", nargs="+", type=Path, help="REPORT.ncu-rep or CSV exports")
+    r.add_argument(
+        "inputs",
+        nargs="+",
+        type=Path,
+        help="REPORT.ncu-rep, CSV exports or a torch.compile run folder",
+    )
     r.add_argument("-w", "--workspace", type=Path, help="the build workspace")
     r.add_argument("--kernel", metavar="REGEX", help="one kernel, a point per launch")
     r.add_argument("--png", type=Path, metavar="FILE", help="also draw the plot into FILE")
@@ -73,8 +83,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _open(args: argparse.Namespace) -> tuple[Profile, Workspace | None]:
-    ws = Workspace.open(args.workspace) if args.workspace else None
-    profile = Profile.open(args.inputs, workspace=ws)
+    from ..inductor import is_run_folder, open_workspace, run_report
+
+    ws = open_workspace(args.workspace) if args.workspace else None
+    inputs = args.inputs
+    if len(inputs) == 1 and is_run_folder(inputs[0]):  # a torch.compile run and its report
+        report, ws = run_report(inputs[0])
+        inputs = [report]
+    profile = Profile.open(inputs, workspace=ws)
     for w in profile.warnings:
         print(f"kernelscope: warning: {w}", file=sys.stderr)
     return profile, ws

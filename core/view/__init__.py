@@ -32,6 +32,7 @@ if TYPE_CHECKING:
         read_export_facts,
         read_headroom,
         read_roofline,
+        versus_kernels,
     )
     from .from_profile import document_from_profile, kernel_from_profile
     from .open import MODEL_SUFFIXES, REPORT_SUFFIXES, is_model, open_document
@@ -58,6 +59,7 @@ _EXPORTS = {
     "read_export_facts": ".features",
     "read_headroom": ".features",
     "read_roofline": ".features",
+    "versus_kernels": ".features",
     "document_from_profile": ".from_profile",
     "kernel_from_profile": ".from_profile",
     "MODEL_SUFFIXES": ".open",
@@ -94,6 +96,7 @@ __all__ = [
     "read_export_facts",
     "read_headroom",
     "read_roofline",
+    "versus_kernels",
 ]
 
 

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from ..ncu import HotLine, rank_lines, resolve_metric_name
-from .document import SASS_COUNT
+from .document import SASS_COUNT, KernelView
 from .session import ProfileSession, on_profile_thread
 
 if TYPE_CHECKING:
     from ..compare import Comparison, KernelComparison, KernelDelta, LineChange, ProfileDiff
+    from ..inductor import Versus
     from ..kernel_db import ProfileFacts
     from ..ncu import KernelDetails
     from ..roofline import Headroom, Roofline
@@ -141,3 +142,17 @@ class DocumentComparison:
     ) -> tuple[list[LineChange], list[LineChange]]:
         """The lines that grew and shrank most (``Comparison.line_changes``)."""
         return on_profile_thread(lambda: self._comparison.line_changes(metric, top, kernel, cancel))
+
+
+def versus_kernels(versus: Versus, group: str) -> tuple[KernelView | None, KernelView | None]:
+    """I/O: the slowest kernel of each compiler in an operator group of a TVM-against-
+    Inductor table, as the panes show them (None for a side without a kernel there)."""
+    from .open import open_document
+
+    row = next((r for r in versus.rows if r.group == group), None)
+    if row is None:
+        raise KernelscopeError(f"no operator group {group!r} in this comparison")
+    tvm, inductor = row.tvm.slowest(), row.inductor.slowest()
+    left = open_document(versus.tvm_workspace.path).kernel(tvm) if tvm else None
+    right = open_document(versus.run.path).kernel(inductor) if inductor else None
+    return left, right

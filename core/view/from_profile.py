@@ -15,7 +15,14 @@ import dataclasses
 from collections.abc import Callable, Sequence
 
 from ..errors import KernelscopeError
-from ..ncu import KERNEL_METRICS, REPORT_SUFFIX, InstructionTable, KernelSummary, Profile
+from ..ncu import (
+    KERNEL_METRICS,
+    REPORT_SUFFIX,
+    InstructionTable,
+    KernelSummary,
+    Profile,
+    SourceFile,
+)
 from ..ncu.metrics import (
     INST_EXECUTED,
     SAMPLES,
@@ -102,12 +109,19 @@ def kernel_from_profile(
     profile: Profile, name: str, workspace: Workspace | None = None
 ) -> KernelView:
     """One kernel with the profile's numbers: the workspace's SASS and line table when it is
-    one of the workspace's kernels, else the report's own. I/O (the report, the cache)."""
+    one of the workspace's kernels with SASS, else the report's own (a kernel the workspace
+    only names: a library kernel of a torch.compile run, one whose cubin is gone). I/O (the
+    report, the cache)."""
     table = profile.instructions(name)
     kernels = workspace.manifest.kernels if workspace is not None else []
     info = next((k for k in kernels if k.name == name), None)
     if info is None or workspace is None:
         return _kernel_from_report(profile, name, table)
+    if not info.sass_instructions:  # its file (a torch.compile wrapper) beside the report's SASS
+        path = workspace.source_path(info)
+        text = path.read_text(encoding="utf-8") if path.is_file() else None
+        own = SourceFile(info.file, text, "workspace", "ok" if text else "missing", path)
+        return _kernel_from_report(profile, name, table, own)
     instructions = workspace.sass(name).instructions
     metrics = None
     if table is not None:
@@ -149,6 +163,7 @@ def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str)
         source_lines=info.source_lines,
         top_stall=top_stall,
         tuned=info.tuned,
+        about=tuple(info.about),
     )
 
 
@@ -193,7 +208,10 @@ def _counts(table: InstructionTable, offsets: Sequence[int]) -> list[Metrics]:
     return out
 
 
-def _kernel_from_report(profile: Profile, name: str, table: InstructionTable | None) -> KernelView:
+def _kernel_from_report(
+    profile: Profile, name: str, table: InstructionTable | None, own: SourceFile | None = None
+) -> KernelView:
+    """The report's SASS and sources; ``own``: the file to show when the report has none."""
     texts = profile.sass(name)
     instructions: list[SassInstruction] = []
     if table is not None:
@@ -213,10 +231,13 @@ def _kernel_from_report(profile: Profile, name: str, table: InstructionTable | N
     else:
         instructions = [SassInstruction(o, t.strip(), None, None) for o, t in sorted(texts.items())]
     files = profile.source_files(name)
+    shown = {f: profile.source(f) for f in files}
+    if not files and own is not None:
+        files, shown = [own.path], {own.path: own}
     return KernelView(
         name=name,
         main_file=files[0] if files else "",
-        files={f: profile.source(f) for f in files},
+        files=shown,
         instructions=instructions,
         labels=_labels(instructions, profile.kernel(name).launches[0].function_start),
         instruction_metrics=_counts(table, [i.offset for i in instructions])

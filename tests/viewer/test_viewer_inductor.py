@@ -1,0 +1,112 @@
+"""File > Open Folder on a real torch.compile run folder (tests/data/inductor): its Triton
+kernels with their ATen operators, the Triton file as the source with per-line samples, the
+cubin's SASS and Triton's PTX, and the cuBLAS launches beside them."""
+
+from __future__ import annotations
+
+import lzma
+import shutil
+from pathlib import Path
+
+import pytest
+from paths_support import DATA
+from PySide6.QtWidgets import QFileDialog
+from viewer_support import settle
+
+GELU = "triton_poi_fused_addmm_gelu_view_7"
+
+
+@pytest.fixture()
+def run_dir(tmp_path: Path) -> Path:
+    run = Path(shutil.copytree(DATA / "inductor" / "transformer", tmp_path / "transformer"))
+    xz = DATA / "inductor" / "transformer_profile.ncu-rep.xz"
+    (run / "profile.ncu-rep").write_bytes(lzma.decompress(xz.read_bytes()))
+    return run
+
+
+def test_open_folder_shows_a_torch_compile_run(qtbot, make_window, monkeypatch, run_dir) -> None:
+    window = make_window()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(run_dir))
+    window.action("open_folder").trigger()
+    settle(qtbot, window)
+    document = window.selection.document
+    assert document is not None and document.has_profile
+    names = [s.name for s in document.summaries]
+    assert len(names) == 13 and sum("cublas" in n for n in names) == 4
+    assert document.summary(GELU).ops == ("aten.addmm", "aten.view", "aten.gelu")
+    window.selection.show(GELU)
+    settle(qtbot, window)
+    kernel = window.selection.kernel
+    assert kernel.main_file.endswith("cvh2k7zasavgpnd4u6urzentkqlcsnenxgh7flv6zhxpdgyw4e7c.py")
+    line = kernel.file_metrics(kernel.main_file)[32]  # tmp7 = libdevice.erf(tmp6)
+    assert line["# Samples"] == 122  # what `kernelscope hot` ranks first
+    assert kernel.instructions and kernel.ptx.rows
+    assert window.recent.paths()[0] == str(run_dir.resolve())
+
+
+def test_the_kernel_list_tooltip_gives_config_and_wrapper_line(qtbot, make_window, run_dir) -> None:
+    from kernelscope.viewer.panels.kernel_list_model import KernelListModel
+
+    window = make_window(run_dir)
+    model = window.findChild(KernelListModel)
+    row = next(r for r in window.selection.document.summaries if r.name == GELU)
+    tip = model.tooltip(row, 0)
+    assert "Triton pointwise: XBLOCK=1024 warps=4 stages=1 (autotune record)" in tip
+    assert f"output_code.py:701: {GELU}.run(buf20, arg10_1, 1048576, stream=stream0)" in tip
+    assert "model: , linear_2, gelu" not in tip and "linear_2, gelu" in tip
+    grid = next(r for r in window.selection.document.summaries if r.name == GELU).grid
+    assert grid == (1024, 1, 1)  # the report's: the run folder does not know it
+
+
+def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
+    qtbot, make_window, monkeypatch, run_dir, build_once, tmp_path
+) -> None:
+    """The run folder open, File > Compare With… the TVM twin's workspace (profiled on the
+    same H200): the per-group table instead of a kernel-by-kernel comparison."""
+    ws = Path(shutil.copytree(build_once("transformer_block.py").path, tmp_path / "tvm.kscope"))
+    (ws / "profiles").mkdir(exist_ok=True)
+    xz = DATA / "inductor" / "tvm_transformer.ncu-rep.xz"
+    (ws / "profiles" / "h200.ncu-rep").write_bytes(lzma.decompress(xz.read_bytes()))
+    window = make_window(run_dir)
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ws)], ""))
+    window.action("compare_with").trigger()
+    qtbot.waitUntil(lambda: window.versus_dialog is not None, timeout=120_000)
+    table = window.versus_dialog.table
+    rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in range(table.columnCount())]
+            for r in range(table.rowCount())}  # fmt: skip
+    assert rows["matmul"][1:6] == ["6", "202.6", "7", "115.3", "Inductor 1.76x"]
+    assert rows["softmax"][6:] == [
+        "softmax_kernel",
+        "triton_per_fused__softmax_amax_mul_sub_view_3",
+    ]
+    assert not window.compare.controller.comparing
+    dialog = window.versus_dialog
+    dialog.table.selectRow(list(rows).index("softmax"))
+    qtbot.waitUntil(
+        lambda: "softmax_kernel" in dialog.sides[0].source.toPlainText(), timeout=60_000
+    )
+    qtbot.waitUntil(
+        lambda: "libdevice.exp(tmp8)" in dialog.sides[1].source.toPlainText(), timeout=60_000
+    )
+    assert all("MUFU.EX2" in side.sass.toPlainText() for side in dialog.sides)  # both exp
+    dialog.close()
+
+
+def test_library_kernels_have_their_operator_wrapper_line_and_the_reports_sass(
+    qtbot, make_window, run_dir
+) -> None:
+    window = make_window(run_dir)
+    document = window.selection.document
+    split_k = next(s for s in document.summaries if "split_k" in s.name)
+    assert split_k.ops == ("aten.mm",) and split_k.duration_ns == 7296
+    assert any(line.startswith("output_code.py:706: extern_kernels.mm(") for line in split_k.about)
+    bmm = next(s for s in document.summaries if s.ops == ("aten.bmm",))
+    assert len(bmm.launches) == 2 and sum("extern_kernels.bmm" in a for a in bmm.about) == 2
+    window.selection.show(split_k.name)
+    settle(qtbot, window)
+    assert window.selection.kernel.name == split_k.name
+    kernel = window.selection.kernel
+    assert len(kernel.instructions) > 100  # cuBLAS's SASS, from the report
+    # no line information in cuBLAS: the source shown is the wrapper that calls it
+    assert kernel.main_file == "src/output_code.py"
+    assert "extern_kernels.mm(" in kernel.files[kernel.main_file].lines[705]

@@ -1,0 +1,159 @@
+"""TVM against torch.compile: the per-operator-group table of ``core.inductor.versus_tvm``
+(Compare With… between a TVM workspace and a torch.compile run folder), and the selected
+group's slowest kernel of each compiler side by side (source and SASS with their samples)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase, QTextCursor
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from kernelscope.core.view import versus_kernels
+
+from ..workers.jobs import Latest, Workers
+
+if TYPE_CHECKING:
+    from kernelscope.core.inductor import Versus
+    from kernelscope.core.view import KernelView
+
+SAMPLES = "# Samples"
+
+
+class VersusDialog(QDialog):
+    """Both compilers' kernel time per operator group, the faster one, the kernel to look at
+    first on each side, what differs in how they fuse; below, those two kernels."""
+
+    def __init__(
+        self,
+        versus: Versus,
+        header: list[str],
+        cells: list[list[str]],
+        workers: Workers,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.versus = versus
+        self.setWindowTitle("TVM against torch.compile")
+        layout = QVBoxLayout(self)
+        title = QLabel(
+            f"TVM <b>{versus.tvm_workspace.path.name}</b> ({versus.tvm_report}) against "
+            f"Inductor <b>{versus.run.path.name}</b> ({versus.inductor_report}): kernel time of "
+            "one forward pass per operator group; select a group to see its slowest kernels"
+        )
+        title.setWordWrap(True)
+        layout.addWidget(title)
+        columns = [*header, "TVM's slowest kernel", "Inductor's slowest kernel"]
+        self.table = QTableWidget(len(cells), len(columns), self)
+        self.table.setHorizontalHeaderLabels(columns)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        slowest = {
+            r.group: (r.tvm.slowest() or "", r.inductor.slowest() or "") for r in versus.rows
+        }
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        for i, row in enumerate(cells):
+            for j, text in enumerate([*row, *slowest.get(row[0], ("", ""))]):
+                item = QTableWidgetItem(text)
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                if 1 <= j <= 4:
+                    item.setTextAlignment(right)
+                self.table.setItem(i, j, item)
+        self.table.resizeColumnsToContents()
+        notes = QLabel("<br>".join(f"• {n}" for n in versus.notes))
+        notes.setWordWrap(True)
+        self.sides = [_Side("TVM"), _Side("Inductor")]
+        panes = QSplitter(Qt.Orientation.Horizontal)
+        for side in self.sides:
+            panes.addWidget(side.tabs)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(panes)
+        layout.addWidget(split, 1)
+        layout.addWidget(notes)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.kernels = Latest(workers, "document", "reading both kernels", self)
+        self.kernels.result.connect(self._show)
+        self.kernels.failed.connect(lambda error, _group: self._failed(error))
+        self.table.itemSelectionChanged.connect(self._selected)
+        self.resize(1300, 800)
+
+    def _selected(self) -> None:
+        rows = {i.row() for i in self.table.selectedItems()}
+        if len(rows) != 1:
+            return
+        item = self.table.item(rows.pop(), 0)
+        group = item.text() if item is not None else "total"
+        if group == "total":
+            return
+        for side in self.sides:
+            side.waiting()
+        self.kernels.submit(lambda _ctx: versus_kernels(self.versus, group), group)
+
+    def _show(self, views: tuple[KernelView | None, KernelView | None], group: str) -> None:
+        for side, view in zip(self.sides, views, strict=True):
+            side.show(view)
+
+    def _failed(self, error: BaseException) -> None:
+        for side in self.sides:
+            side.message(f"cannot read the kernel: {error}")
+
+
+class _Side:
+    """One compiler's kernel: its source with each line's samples, and its SASS."""
+
+    def __init__(self, compiler: str) -> None:
+        self.compiler = compiler
+        self.tabs = QTabWidget()
+        font = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
+        self.source, self.sass = QPlainTextEdit(), QPlainTextEdit()
+        for pane, name in ((self.source, "Source"), (self.sass, "SASS")):
+            pane.setReadOnly(True)
+            pane.setFont(font)
+            pane.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            self.tabs.addTab(pane, f"{compiler} {name}")
+
+    def waiting(self) -> None:
+        self.message("reading…")
+
+    def message(self, text: str) -> None:
+        self.source.setPlainText(text)
+        self.sass.setPlainText("")
+
+    def show(self, view: KernelView | None) -> None:
+        if view is None:
+            self.message(f"{self.compiler} has no kernel in this group")
+            return
+        lines = view.files[view.main_file].lines
+        per_line = view.file_metrics(view.main_file)
+        rows = [f"{self.compiler}: {view.name} ({view.main_file})", ""]
+        hottest, top = 0, -1.0
+        for n, text in enumerate(lines, start=1):
+            value = per_line.get(n, {}).get(SAMPLES, 0.0)
+            if value > top:
+                hottest, top = n, value
+            rows.append(f"{n:5d} {int(value) if value else '':>7} {text}")
+        self.source.setPlainText("\n".join(rows))
+        cursor = QTextCursor(self.source.document().findBlockByNumber(hottest + 1))
+        self.source.setTextCursor(cursor)
+        self.source.centerCursor()
+        sass = [
+            f"{insn.offset:04x} {int(m.get(SAMPLES, 0.0)) or '':>7} {insn.text}"
+            for insn, m in zip(view.instructions, view.instruction_metrics, strict=False)
+        ]
+        self.sass.setPlainText("\n".join(sass))
