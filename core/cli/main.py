@@ -39,6 +39,7 @@ COMMANDS = {
     "doctor": "environment",
     "profile": "profile",
     "run": "profile",
+    "profile-torch": "profile",
     "kernels": "ncu",
     "hot": "ncu",
     "import": "ncu",
