@@ -10,6 +10,7 @@ from .run import (
     TorchRun,
     check_request,
     default_run_dir,
+    is_torch_model_file,
     profile_torch,
     timeline_from_runner,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "TorchRun",
     "check_request",
     "default_run_dir",
+    "is_torch_model_file",
     "profile_torch",
     "timeline_from_runner",
 ]

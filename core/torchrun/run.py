@@ -114,6 +114,23 @@ def default_run_dir(model: Path) -> Path:
     return model.with_suffix(RUN_SUFFIX)
 
 
+_IMPORTS_TORCH = re.compile(r"^\s*(import torch\b|from torch\b)", re.MULTILINE)
+_IMPORTS_TVM = re.compile(r"^\s*(import tvm\b|from tvm\b)", re.MULTILINE)
+
+
+def is_torch_model_file(path: Path) -> bool:
+    """Whether a .py file looks like a PyTorch model file rather than a Relax one: it
+    imports torch and not tvm (a guess for the window's Compiler choice; never raises)."""
+    if path.suffix != ".py":
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return False
+    return bool(_IMPORTS_TORCH.search(text)) and not _IMPORTS_TVM.search(text)
+
+
 def _name(req: TorchRequest) -> str:
     name = req.name or datetime.now().strftime("torch-%Y%m%d-%H%M%S")
     name = name.removesuffix(".ncu-rep")
@@ -378,12 +395,22 @@ def _facts(run_dir: Path, host: str | None) -> dict:
     return facts
 
 
+def kernel_name(demangled: str) -> str:
+    """The function name ncu gives a kernel, from the demangled name CUPTI gives it
+    (``void cutlass::Kernel2<cutlass_80_simt_sgemm...>(...)`` -> ``Kernel2``); Triton's and
+    other ``extern "C"`` names stay as they are."""
+    name = demangled.strip().removeprefix("void ")
+    cut = min((i for i in (name.find("<"), name.find("(")) if i >= 0), default=len(name))
+    return name[:cut].rsplit("::", 1)[-1].strip() or demangled
+
+
 def timeline_from_runner(raw: dict, run_dir: Path, host: str | None = None) -> Timeline:
-    """The runner's ``--torch --timeline`` answer as a Timeline of the run folder."""
+    """The runner's ``--torch --timeline`` answer as a Timeline of the run folder, each call
+    named as the report names its kernel."""
     calls = [
         TimelineCall(
             index=i,
-            kernels=list(c["kernels"]),
+            kernels=[kernel_name(k) for k in c["kernels"]],
             start_us=float(c["start_us"]),
             duration_us=float(c["duration_us"]),
             min_us=c.get("min_us"),

@@ -16,6 +16,7 @@ import pytest
 from cli_support import run_cli
 from paths_support import DATA, H200_REPORT
 from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # noqa: F401
+from torch_support import MLP, NCU_LEAVES_A_RUN, NCU_RUNS_THE_RUNNER
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import runner, runner_path
@@ -24,37 +25,6 @@ from kernelscope.core.profiling.runner.torch_model import load_model_file
 from kernelscope.core.timeline import open_timeline
 from kernelscope.core.toolchain import find_tool
 from kernelscope.core.torchrun import TorchRequest, profile_torch, timeline_from_runner
-
-MLP = DATA / "torch" / "mlp.py"
-
-# Stands in for the host's ncu: runs what follows ncu's options (the runner) as ncu would.
-NCU_RUNS_THE_RUNNER = """args=("$@")
-for ((i = 0; i < ${#args[@]}; i++)); do
-  [ "${args[i]}" = application-only ] && exec "${args[@]:i+1}"
-done
-echo "==ERROR== no --target-processes application-only"; exit 1
-"""
-
-# Stands in for the host's ncu on a machine with no GPU: checks what kernelscope sent, then
-# leaves what a profiled run leaves in the run folder, the report a real one (of small_cnn).
-NCU_LEAVES_A_RUN = """args=("$@"); out=""; run=""; model=""
-for ((i = 0; i < ${#args[@]}; i++)); do
-  case "${args[i]}" in
-    -o) out="${args[i+1]}" ;;
-    --run-dir) run="${args[i+1]}" ;;
-    --torch) model="${args[i+1]}" ;;
-    application-only) runner="${args[i+2]}" ;;
-  esac
-done
-for f in "$model" "$runner"; do [ -f "$f" ] || { echo "==ERROR== missing $f"; exit 1; }; done
-echo "$@" > "$run/profiles/ncu-args.txt"
-mkdir -p "$run/inductor_cache/ab" "$run/triton_cache/K7"
-echo "tmp0 = tl.load(in_ptr0 + x0)" > "$run/inductor_cache/ab/cabxyz.py"
-echo '{"version": 1, "torch": "2.11.0", "triton": "3.6.0", "device": "NVIDIA H200",' \\
-     ' "run_dir": "'"$run"'", "compile_s": 1.5}' > "$run/kernelscope-torch.json"
-echo '==PROF== Profiling "triton_poi_fused_gelu_0" - 0: 0%....50%....100% - 9 passes'
-cp REPORT "$out.ncu-rep"
-"""
 
 
 def _host(ssh_server: SshServer, tmp_path: Path, **options: object) -> TorchRequest:
@@ -203,12 +173,33 @@ def test_the_cli_runs_it_and_reports_the_runners_error(
     assert "kernelscope: error: PyTorch is not installed for" in err
 
 
-def test_a_torch_timeline_opens_as_a_timeline(tmp_path: Path) -> None:
-    raw = json.loads((DATA / "torch" / "mlp_timeline_h200.json").read_text())
-    timeline = timeline_from_runner(raw, tmp_path / "mlp.torchrun", "gpu")
-    saved = timeline.save(tmp_path / "t.json")
-    again = open_timeline(saved)
-    assert again.source == "torch" and again.device == raw["device"]
-    assert [c.name for c in again.calls] == [c["kernels"][0] for c in raw["calls"]]
-    assert again.kernel_time_us == pytest.approx(sum(c["duration_us"] for c in raw["calls"]))
-    assert again.meta["host"] == "gpu"
+def test_a_torch_timeline_opens_and_names_kernels_as_the_report(tmp_path: Path) -> None:
+    """The timeline profile-torch saved on the H200 (MLP: cuBLAS, CUTLASS and Triton kernels,
+    CUPTI's demangled names) opens, and made again from its calls, names each kernel as ncu's
+    report of the same run does."""
+    saved = open_timeline(DATA / "torch" / "mlp_timeline_h200.json")
+    assert saved.source == "torch" and saved.device == "NVIDIA H200" and len(saved.calls) == 6
+    raw = {
+        "device": saved.device,
+        "calls": [
+            {"kernels": c.kernels, "start_us": c.start_us, "duration_us": c.duration_us}
+            for c in saved.calls
+        ],
+        "repeat": 10,
+    }
+    again = timeline_from_runner(raw, tmp_path / "mlp.torchrun", "gpu")
+    report_names = [  # kernelscope kernels of the report made in the same run
+        "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_"
+        "aligna4_alignc4_execute_kernel__5x_cublas",
+        "sm80_xmma_gemm_f32f32_f32f32_f32_tn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_"
+        "aligna4_alignc4_execute_split_k_kernel__5x_cublas",
+        "triton_per_fused_addmm_gelu_native_layer_norm_0",
+        "Kernel2",
+        "splitKreduce_kernel",
+        "triton_per_fused__softmax_exp_prepare_softmax_online_sub_1",
+    ]
+    assert [c.name for c in again.calls] == report_names
+    assert again.kernel_time_us == pytest.approx(saved.kernel_time_us)
+    assert again.meta["host"] == "gpu" and again.meta["repeat"] == 10
+    path = again.save(tmp_path / "t.json")
+    assert open_timeline(path).calls == again.calls

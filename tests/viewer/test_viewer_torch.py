@@ -1,0 +1,61 @@
+"""Build & Profile with torch.compile: a PyTorch model file picks the compiler by itself, the
+run folder follows the model, TVM's fields are off, and a run on an SSH host (the private
+sshd; its ncu a stand-in that leaves what a real run leaves) opens its report in the window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from paths_support import H200_REPORT
+from ssh_support import SshServer, fixture_ssh_server, stand_in  # noqa: F401 - a fixture
+from test_viewer_build_remote import WAIT, _dialog, _entry, _finish
+from torch_support import MLP, NCU_LEAVES_A_RUN
+
+from kernelscope.viewer.dialogs.build_dialog import TORCH, TVM, BuildDialog
+
+
+def test_a_pytorch_file_picks_torch_compile_and_its_run_folder(qtbot, make_window, tmp_path):
+    window = make_window()
+    dialog = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.model.setText(str(MLP))
+    assert dialog.compiler.currentText() == TORCH
+    assert dialog.output.text() == str(MLP.with_suffix(".torchrun"))
+    assert not dialog.arch.isEnabled() and not dialog.build.isEnabled()
+    assert dialog.torch_mode.isEnabled() and not dialog.install_button.isEnabled()
+    dialog.profile.setChecked(True)
+    assert dialog.start.text() == "Compile && Profile" and not dialog.inputs.isEnabled()
+    onnx = tmp_path / "m.onnx"
+    onnx.write_bytes(b"")
+    dialog.model.setText(str(onnx))
+    assert dialog.compiler.currentText() == TVM
+    assert dialog.output.text() == str(tmp_path / "m.kscope") and dialog.arch.isEnabled()
+    dialog.close()
+
+
+def test_a_run_on_the_host_opens_its_report(
+    qtbot, make_window, ssh_server: SshServer, tmp_path: Path
+) -> None:
+    ncu = stand_in(tmp_path, "ncu", NCU_LEAVES_A_RUN.replace("REPORT", str(H200_REPORT)))
+    window = make_window()
+    dialog = _dialog(qtbot, window, _entry(ssh_server, ncu=str(ncu), python=sys.executable))
+    dialog.finished_document.connect(window.open_path)  # as the window's Build & Profile does
+    dialog.model.setText(str(MLP))
+    dialog.output.setText(str(tmp_path / "mlp.torchrun"))
+    dialog.profile.setChecked(True)
+    dialog.torch_mode.setCurrentText("max-autotune")
+    dialog.report_name.setText("from-window")
+    with qtbot.waitSignal(dialog.finished_document, timeout=WAIT) as opened:
+        dialog.start.click()
+    log = _finish(qtbot, dialog)
+    report = tmp_path / "mlp.torchrun" / "profiles" / "from-window.ncu-rep"
+    assert Path(opened.args[0]) == report and report.read_bytes() == H200_REPORT.read_bytes()
+    assert "compiling" in log and "torch.compile (max-autotune)" in log
+    assert "[fetch]" in log and "profiled 1 kernel launches" in log
+    assert f"run folder: {tmp_path / 'mlp.torchrun'}" in log
+    qtbot.waitUntil(lambda: window.selection.document is not None, timeout=WAIT)
+    assert window.kernels.model.rowCount() > 0
+    assert ssh_server.leftovers() == []
+    dialog.close()
