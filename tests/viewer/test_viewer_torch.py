@@ -59,3 +59,23 @@ def test_a_run_on_the_host_opens_its_report(
     assert window.kernels.model.rowCount() > 0
     assert ssh_server.leftovers() == []
     dialog.close()
+
+
+def test_the_dialog_remembers_the_compiler_and_its_options(qtbot, make_window, tmp_path):
+    window = make_window()
+    dialog = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    dialog.model.setText(str(MLP))
+    dialog.torch_mode.setCurrentText("reduce-overhead")
+    dialog.torch_timeline.setChecked(True)
+    dialog.remember()
+    dialog.close()
+    again = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(again)
+    assert again.compiler.currentText() == TORCH
+    assert again.torch_mode.currentText() == "reduce-overhead"
+    assert again.torch_timeline.isChecked()
+    request = again.torch_request()
+    assert request.model == MLP and request.mode == "reduce-overhead" and request.timeline
+    assert request.output == MLP.with_suffix(".torchrun") and request.host is None
+    again.close()

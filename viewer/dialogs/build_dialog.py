@@ -239,7 +239,7 @@ class BuildDialog(JobDialog):
         db_row.addWidget(self.tuning_db, 1)
         db_row.addWidget(browse_db)
         page = QWidget()
-        form = QFormLayout(page)
+        form = self._model_form = QFormLayout(page)
         form.addRow("Model:", model_row)
         form.addRow("Compiler:", self.compiler)
         form.addRow("Workspace:", self.output)
@@ -253,6 +253,11 @@ class BuildDialog(JobDialog):
         form.addRow("torch.compile mode:", self.torch_mode)
         form.addRow("", self.torch_timeline)
         self._torch_fields = [self.torch_mode, self.torch_timeline]
+        # rows only one compiler has: shown for it alone
+        self._tvm_rows: list[QWidget] = [
+            self.build, self.arch, self.shapes, self.params, self.seed, self.use_cache,
+        ]  # fmt: skip
+        self._tvm_layouts = [db_row]
         self._build_fields = [
             self.arch, self.shapes, self.params, self.use_cache, self.tuning_db, browse_db,
         ]  # fmt: skip
@@ -368,6 +373,15 @@ class BuildDialog(JobDialog):
             widget.setEnabled(self.build.isChecked() and not torch)
         for widget in self._torch_fields:
             widget.setEnabled(torch)
+        for row in self._tvm_rows:
+            self._model_form.setRowVisible(row, not torch)
+        for layout in self._tvm_layouts:
+            self._model_form.setRowVisible(layout, not torch)
+        for row in self._torch_fields:
+            self._model_form.setRowVisible(row, torch)
+        label = self._model_form.labelForField(self.output)
+        if isinstance(label, QLabel):
+            label.setText("Run folder:" if torch else "Workspace:")
         for widget in self._profile_fields:
             widget.setEnabled(self.profile.isChecked())
         for widget in (self.inputs, self._browse_inputs_button):  # TVM's .npz of inputs
@@ -392,6 +406,14 @@ class BuildDialog(JobDialog):
             "a PyTorch .py defining model and example_inputs"
             if torch
             else "model.onnx or a Relax IRModule .py"
+        )
+        self.report_name.setPlaceholderText(
+            f"report name (default: {'torch' if torch else 'profile'}-<date>-<time>)"
+        )
+        self.warmup.setToolTip(
+            "Calls after the compiling one, before the profiled ones (not profiled)"
+            if torch
+            else "Forward passes before the profiled ones (ncu profiles them too)"
         )
 
     def torch_chosen(self) -> bool:
