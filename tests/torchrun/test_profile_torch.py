@@ -173,7 +173,9 @@ def test_the_cli_runs_it_and_reports_the_runners_error(
     assert "kernelscope: error: PyTorch is not installed for" in err
 
 
-def test_a_torch_timeline_opens_and_names_kernels_as_the_report(tmp_path: Path) -> None:
+def test_a_torch_timeline_opens_and_names_kernels_as_the_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The timeline profile-torch saved on the H200 (MLP: cuBLAS, CUTLASS and Triton kernels,
     CUPTI's demangled names) opens, and made again from its calls, names each kernel as ncu's
     report of the same run does."""
@@ -203,3 +205,6 @@ def test_a_torch_timeline_opens_and_names_kernels_as_the_report(tmp_path: Path) 
     assert again.meta["host"] == "gpu" and again.meta["repeat"] == 10
     path = again.save(tmp_path / "t.json")
     assert open_timeline(path).calls == again.calls
+    rc, out, _ = run_cli(["timeline", path, "--calls"], capsys)
+    assert rc == 0 and "(torch.profiler, median of 10 calls on gpu)" in out
+    assert "splitKreduce_kernel" in out

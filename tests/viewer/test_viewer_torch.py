@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from paths_support import H200_REPORT
+from paths_support import DATA, H200_REPORT
 from ssh_support import SshServer, fixture_ssh_server, stand_in  # noqa: F401 - a fixture
 from test_viewer_build_remote import WAIT, _dialog, _entry, _finish
 from torch_support import MLP, NCU_LEAVES_A_RUN
@@ -79,3 +79,21 @@ def test_the_dialog_remembers_the_compiler_and_its_options(qtbot, make_window, t
     assert request.model == MLP and request.mode == "reduce-overhead" and request.timeline
     assert request.output == MLP.with_suffix(".torchrun") and request.host is None
     again.close()
+
+
+def test_a_torch_timeline_says_how_it_was_timed_and_why_no_single_call_profile(
+    qtbot, make_window, tmp_path
+):
+    from kernelscope.core.timeline import open_timeline
+    from kernelscope.core.torchrun import timeline_from_runner
+    from kernelscope.viewer.panels.timeline_panel import TimelinePanel
+
+    saved = open_timeline(DATA / "torch" / "mlp_timeline_h200.json")
+    raw = {"device": saved.device, "repeat": 10, "calls": [vars(c) for c in saved.calls]}
+    path = timeline_from_runner(raw, tmp_path / "mlp.torchrun", "gpu").save(tmp_path / "t.json")
+    window = make_window()
+    assert window.open_path(path)  # as Build & Profile's finished run opens it
+    panel = window.timeline_panel
+    qtbot.waitUntil(lambda: panel.timeline is not None, timeout=WAIT)
+    assert "torch.profiler, median of 10 calls on gpu" in TimelinePanel._describe(panel.timeline)
+    assert "torch.compile run's timeline" in (panel.can_profile() or "")
