@@ -31,7 +31,7 @@ echo "$@" > "$run/profiles/ncu-args.txt"
 mkdir -p "$run/inductor_cache/ab" "$run/triton_cache/K7"
 echo "tmp0 = tl.load(in_ptr0 + x0)" > "$run/inductor_cache/ab/cabxyz.py"
 echo '{"version": 1, "torch": "2.11.0", "triton": "3.6.0", "device": "NVIDIA H200",' \\
-     ' "run_dir": "'"$run"'", "compile_s": 1.5}' > "$run/kernelscope-torch.json"
+     ' "run_dir": "'"$run"'", "compile_s": 1.5}' > "$run/run.json"
 echo '==PROF== Profiling "triton_poi_fused_gelu_0" - 0: 0%....50%....100% - 9 passes'
 cp REPORT "$out.ncu-rep"
 """

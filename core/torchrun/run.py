@@ -11,7 +11,8 @@ honours. Its timeline mode records every kernel of a few calls through ``torch.p
 
 The run folder (``MODEL.torchrun`` beside the model unless given)::
 
-    kernelscope-torch.json    the run: versions, device, mode, inputs, where it ran
+    run.json                  the run: versions, device, mode, inputs, where it ran (read by
+                              core.inductor, the reader of run folders, too)
     model.py                  a copy of the model file
     inductor_cache/           TORCHINDUCTOR_CACHE_DIR: the generated Triton and wrapper code
     triton_cache/             TRITON_CACHE_DIR: cubins, PTX, kernel metadata
@@ -24,7 +25,7 @@ Over SSH it is one login (``SshSession``): the runner and the model file go up a
 stream into a temporary folder, ncu (and the timeline) run there under the supervisor (Cancel
 ends them), the whole run folder comes back as one tar, gzipped on the way, and the temporary
 folder goes in every outcome. The report's source paths are the host's then:
-``kernelscope-torch.json``'s ``run_dir`` is the folder they start with, ``host`` the host.
+``run.json``'s ``run_dir`` is the folder they start with, ``host`` the host.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..timeline import Timeline, TimelineCall
 from ..toolchain import find_tool, local_gpu_arch
 
-FACTS = "kernelscope-torch.json"  # the runner's torch_model.FACTS
+FACTS = "run.json"  # the runner's torch_model.FACTS
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 RUN_SUFFIX = ".torchrun"
 # What a torch.compile run folder holds; a folder with other things in it is not one.

@@ -31,7 +31,7 @@ for k in p.kernels():
         }
     )
 out["kernels"] = kernels
-out["facts"] = json.loads((run / "kernelscope-torch.json").read_text())
+out["facts"] = json.loads((run / "run.json").read_text())
 hot = p.hot_lines(top=5)
 out["hot_lines"] = [
     f"{Path(h.file).name}:{h.line} {h.value:g} samples ({h.kernel}): {h.source.strip()}"

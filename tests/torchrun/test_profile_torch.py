@@ -141,7 +141,7 @@ def test_over_ssh_the_run_folder_and_report_come_back_in_one_login(
     assert (folder / "model.py").read_bytes() == MLP.read_bytes()
     assert (folder / "inductor_cache" / "ab" / "cabxyz.py").is_file()
     assert (folder / "triton_cache" / "K7").is_dir()
-    facts = json.loads((folder / "kernelscope-torch.json").read_text())
+    facts = json.loads((folder / "run.json").read_text())
     assert facts["host"] == ssh_server.target and facts["run_dir"].endswith("/run")
     assert run.facts == facts
     profiles = sorted(p.name for p in (folder / "profiles").iterdir())

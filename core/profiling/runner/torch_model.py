@@ -40,7 +40,9 @@ from typing import Any
 from .protocol import EXIT_BAD_INPUT, EXIT_COMPILE, EXIT_NO_GPU, EXIT_NO_TORCH, RunnerError
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
-FACTS = "kernelscope-torch.json"  # the run folder's description, written by a profiled run
+# The run folder's description, written by a profiled run; core.inductor's reader of run
+# folders takes the versions from it (torch, triton, cuda).
+FACTS = "run.json"
 FACTS_VERSION = 1
 CONVENTION = (
     "define `model` (an nn.Module or callable) and `example_inputs` (a tensor, a tuple of "
@@ -182,6 +184,7 @@ class CompiledModel:
         major, minor = torch.cuda.get_device_capability(0)
         return {
             "version": FACTS_VERSION,
+            "model": self.path.stem,
             "model_file": self.path.name,
             "mode": self.mode,
             "torch": torch.__version__,
@@ -210,7 +213,7 @@ def _describe(value: Any) -> dict:
 
 def run_torch(path: Path, run_dir: Path, mode: str, warmup: int, iterations: int) -> dict:
     """Compile, warm up, then the profiled calls inside cudaProfilerStart/Stop; the run's
-    facts go to ``run_dir/kernelscope-torch.json`` and are the result."""
+    facts go to ``run_dir/run.json`` and are the result."""
     model = CompiledModel(path, run_dir, mode)
     model.compile()
     model.call(warmup)
