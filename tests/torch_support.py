@@ -35,3 +35,10 @@ echo '{"version": 1, "torch": "2.11.0", "triton": "3.6.0", "device": "NVIDIA H20
 echo '==PROF== Profiling "triton_poi_fused_gelu_0" - 0: 0%....50%....100% - 9 passes'
 cp REPORT "$out.ncu-rep"
 """
+
+# Stands in for the host's ncu that profiles for ever: one kernel's line, then it waits (a
+# child of its own too, as the model would be).
+NCU_HANGS = """echo '==PROF== Profiling "triton_poi_fused_gelu_0" - 0: 0%....'
+sleep 300 &
+wait
+"""

@@ -168,6 +168,15 @@ def check_request(req: TorchRequest) -> Path:
             f"{run_dir} holds other things than a torch.compile run ({', '.join(others[:5])})",
             hint="choose another run folder (-o RUN)",
         )
+    copy = run_dir / "model.py"
+    if copy.is_file() and copy.read_bytes() != req.model.read_bytes():
+        # Inductor's and Triton's output of the other model would stay beside the new one's
+        raise KernelscopeError(
+            f"{run_dir} holds the run of another model file (its model.py differs from "
+            f"{req.model.name}); nothing was changed",
+            hint="choose another run folder (-o RUN), or delete this one to run it again there",
+            window_hint="choose another Run folder, or delete this one to run it again there",
+        )
     return run_dir
 
 

@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import shlex
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
 from cli_support import run_cli
 from paths_support import DATA, H200_REPORT
 from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # noqa: F401
-from torch_support import MLP, NCU_LEAVES_A_RUN, NCU_RUNS_THE_RUNNER
+from torch_support import MLP, NCU_HANGS, NCU_LEAVES_A_RUN, NCU_RUNS_THE_RUNNER
 
-from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import runner, runner_path
 from kernelscope.core.profiling.runner.protocol import RunnerError
 from kernelscope.core.profiling.runner.torch_model import load_model_file
@@ -105,6 +106,12 @@ def test_bad_requests_are_refused_before_anything_runs(tmp_path: Path) -> None:
     with pytest.raises(KernelscopeError, match="holds other things than a torch.compile run"):
         profile_torch(TorchRequest(model=MLP, output=other))
     assert [p.name for p in other.iterdir()] == ["thesis.tex"]
+    earlier = tmp_path / "earlier"
+    (earlier / "inductor_cache").mkdir(parents=True)
+    (earlier / "model.py").write_text("model = abs\nexample_inputs = 1\n")
+    with pytest.raises(KernelscopeError, match="holds the run of another model file"):
+        profile_torch(TorchRequest(model=MLP, output=earlier))
+    assert (earlier / "model.py").read_text().startswith("model = abs")
 
 
 def test_over_ssh_a_host_without_torch_is_told_to_install_it_there(
@@ -157,6 +164,22 @@ def test_over_ssh_the_run_folder_and_report_come_back_in_one_login(
     assert runner_args[6:] == ["--mode", "max-autotune", "--warmup", "3", "--iterations", "1"]
     assert steps[:2] == ["connect", "copy"] and "fetch" in steps and steps[-1] == "done"
     assert (folder / "run.log").read_text().startswith("==PROF== Profiling")
+
+
+def test_cancel_stops_the_host_run_and_keeps_no_report(
+    ssh_server: SshServer, tmp_path: Path
+) -> None:
+    ncu = stand_in(tmp_path, "ncu-hangs", NCU_HANGS)
+    cancel = threading.Event()
+
+    def progress(step: str, fraction: float | None, message: str) -> None:
+        if step == "profile":  # the first kernel is being profiled
+            cancel.set()
+
+    with pytest.raises(Cancelled):
+        profile_torch(_host(ssh_server, tmp_path, remote_ncu=str(ncu), name="c"), progress, cancel)
+    assert list((tmp_path / "mlp.torchrun" / "profiles").iterdir()) == []
+    assert ssh_server.leftovers() == []  # the remote folder went, and what ran in it
 
 
 def test_the_cli_runs_it_and_reports_the_runners_error(
