@@ -231,3 +231,13 @@ def test_a_torch_timeline_opens_and_names_kernels_as_the_report(
     rc, out, _ = run_cli(["timeline", path, "--calls"], capsys)
     assert rc == 0 and "(torch.profiler, median of 10 calls on gpu)" in out
     assert "splitKreduce_kernel" in out
+
+
+def test_a_compile_failure_is_said_in_its_first_line() -> None:
+    """Dynamo's and Inductor's messages run to pages: the error line takes their first line
+    that says something (the runner prints the whole traceback into the log)."""
+    from kernelscope.core.profiling.runner.torch_model import _first_line
+
+    long = RuntimeError("\n  \nbackend='inductor' raised:\nLoweringException: ...\n" + "x\n" * 500)
+    assert _first_line(long) == "RuntimeError: backend='inductor' raised:"
+    assert _first_line(ValueError()) == "ValueError"
