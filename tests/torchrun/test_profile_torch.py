@@ -84,6 +84,9 @@ def test_the_model_and_its_inputs_by_the_convention(tmp_path: Path) -> None:
     assert type(model).__name__ == "M" and inputs == (1, 2)
     path.write_text("model = abs\nexample_inputs = -3\n")
     assert load_model_file(path, lambda v: False) == (abs, (-3,))
+    (tmp_path / "layers.py").write_text("def make():\n    return max\n")
+    path.write_text("from layers import make\nmodel = make()\nexample_inputs = (1, 2)\n")
+    assert load_model_file(path, lambda v: False) == (max, (1, 2))  # a module beside it
 
 
 @pytest.mark.skipif(find_tool("ncu").found, reason="Nsight Compute is installed here")

@@ -80,6 +80,9 @@ def load_model_file(path: Path, is_module: Callable[[Any], bool]) -> tuple[Any, 
     docstring); ``is_module`` tells an ``nn.Module``. Raises what is missing, by name."""
     if not path.is_file():
         raise RunnerError(f"{path}: no such file", EXIT_BAD_INPUT)
+    folder = str(path.parent.absolute())
+    if folder not in sys.path:  # its own modules beside it import, as under `python FILE`
+        sys.path.insert(0, folder)
     try:
         namespace = runpy.run_path(str(path), run_name="kernelscope_model")
     except Exception as exc:
