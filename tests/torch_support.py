@@ -28,6 +28,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 done
 for f in "$model" "$runner"; do [ -f "$f" ] || { echo "==ERROR== missing $f"; exit 1; }; done
 echo "$@" > "$run/profiles/ncu-args.txt"
+ls "$(dirname "$model")" > "$run/profiles/model-folder.txt"
 mkdir -p "$run/inductor_cache/ab" "$run/triton_cache/K7"
 echo "tmp0 = tl.load(in_ptr0 + x0)" > "$run/inductor_cache/ab/cabxyz.py"
 echo '{"version": 1, "torch": "2.11.0", "triton": "3.6.0", "device": "NVIDIA H200",' \\

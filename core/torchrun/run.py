@@ -21,11 +21,12 @@ The run folder (``MODEL.torchrun`` beside the model unless given)::
     profiles/NAME.ncu-rep     the report, sources imported
     timelines/NAME.json       the timeline (a kernelscope Timeline)
 
-Over SSH it is one login (``SshSession``): the runner and the model file go up as one tar
-stream into a temporary folder, ncu (and the timeline) run there under the supervisor (Cancel
-ends them), the whole run folder comes back as one tar, gzipped on the way, and the temporary
-folder goes in every outcome. The report's source paths are the host's then:
-``run.json``'s ``run_dir`` is the folder they start with, ``host`` the host.
+Over SSH it is one login (``SshSession``): the runner and the model file (with the Python
+files beside it, the modules it may import) go up as one tar stream into a temporary folder,
+ncu (and the timeline) run there under the supervisor (Cancel ends them), the whole run folder
+comes back as one tar, gzipped on the way, and the temporary folder goes in every outcome. The
+report's source paths are the host's then: ``run.json``'s ``run_dir`` is the folder they start
+with, ``host`` the host.
 """
 
 from __future__ import annotations
@@ -70,6 +71,9 @@ RUN_ENTRIES = frozenset(
      "profiles", "timelines", "run.log"}
 )  # fmt: skip
 _NO_TORCH = "PyTorch is not installed"
+# The Python files beside the model that go to a host with it, at most (else the model alone).
+_BESIDE_FILES = 50
+_BESIDE_BYTES = 4 << 20
 
 
 @dataclass
@@ -308,7 +312,7 @@ def _run_on_host(
         empty = Path(tmp) / "profiles"
         empty.mkdir()
         progress("copy", 0.02, f"copying {req.model.name} to {req.host}:{folder.path}")
-        folder.upload([(f"model/{req.model.name}", req.model), ("run/profiles", empty)])
+        folder.upload([*_model_files(req.model), ("run/profiles", empty)])
         model, host_run = folder.file(f"model/{req.model.name}"), folder.file("run")
         python, runner_file = req.remote_python, folder.file(RUNNER)
         if req.profile:
@@ -338,6 +342,16 @@ def _run_on_host(
         folder.fetch("run.tar", archive, transfer_progress(progress, "fetch", 0.9, 0.99))
         _unpack(archive, run_dir)
     return log, launches, raw
+
+
+def _model_files(model: Path) -> list[tuple[str, Path]]:
+    """The model file and the Python files beside it (the modules it may import, as it can
+    here), as ``model/NAME``; the model file alone when there are more than a folder of a
+    model's own modules would hold."""
+    beside = sorted(p for p in model.parent.glob("*.py") if p.is_file() and p != model)
+    if len(beside) > _BESIDE_FILES or sum(p.stat().st_size for p in beside) > _BESIDE_BYTES:
+        beside = []
+    return [(f"model/{p.name}", p) for p in [model, *beside]]
 
 
 def _unpack(archive: Path, run_dir: Path) -> None:

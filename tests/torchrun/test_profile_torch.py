@@ -155,7 +155,9 @@ def test_over_ssh_the_run_folder_and_report_come_back_in_one_login(
     assert facts["host"] == ssh_server.target and facts["run_dir"].endswith("/run")
     assert run.facts == facts
     profiles = sorted(p.name for p in (folder / "profiles").iterdir())
-    assert profiles == ["mlp.ncu-rep", "ncu-args.txt"]
+    assert profiles == ["mlp.ncu-rep", "model-folder.txt", "ncu-args.txt"]
+    sent = (folder / "profiles" / "model-folder.txt").read_text().split()
+    assert sent == ["mlp.py", "no_model.py"]  # with the modules beside it, nothing else
     args = shlex.split((folder / "profiles" / "ncu-args.txt").read_text())
     i = args.index("--profile-from-start")
     assert args[i + 1] == "off"
