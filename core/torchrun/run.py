@@ -58,12 +58,11 @@ from ..profiling import (
     stream_ncu,
     transfer_progress,
 )
+from ..profiling.runner.torch_model import FACTS, MODES  # what the runner writes and takes
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..timeline import Timeline, TimelineCall
 from ..toolchain import find_tool, local_gpu_arch
 
-FACTS = "run.json"  # the runner's torch_model.FACTS
-MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 RUN_SUFFIX = ".torchrun"
 # What a torch.compile run folder holds; a folder with other things in it is not one.
 RUN_ENTRIES = frozenset(
@@ -162,11 +161,8 @@ def check_request(req: TorchRequest) -> Path:
     run_dir = (req.output or default_run_dir(req.model)).absolute()
     if run_dir.exists() and not run_dir.is_dir():
         raise KernelscopeError(f"{run_dir} is a file, not a folder")
-    others = (
-        sorted(p.name for p in run_dir.iterdir() if p.name not in RUN_ENTRIES)
-        if (run_dir.is_dir())
-        else []
-    )
+    held = sorted(p.name for p in run_dir.iterdir()) if run_dir.is_dir() else []
+    others = [name for name in held if name not in RUN_ENTRIES]
     if others:
         raise KernelscopeError(
             f"{run_dir} holds other things than a torch.compile run ({', '.join(others[:5])})",

@@ -246,3 +246,13 @@ def test_a_compile_failure_is_said_in_its_first_line() -> None:
     long = RuntimeError("\n  \nbackend='inductor' raised:\nLoweringException: ...\n" + "x\n" * 500)
     assert _first_line(long) == "RuntimeError: backend='inductor' raised:"
     assert _first_line(ValueError()) == "ValueError"
+
+
+def test_the_cli_offers_the_modes_the_runner_takes() -> None:
+    from kernelscope.core.cli.main import make_parser
+    from kernelscope.core.torchrun import MODES
+
+    parser = make_parser("profile-torch")
+    command = next(a for a in parser._actions if a.dest == "command").choices["profile-torch"]
+    mode = next(a for a in command._actions if a.dest == "mode")
+    assert tuple(mode.choices) == MODES
