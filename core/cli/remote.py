@@ -86,7 +86,7 @@ def print_report(report: HostReport) -> None:
         for name, fix in fixes:
             print(f"fix {name}: {fix}")
     print()
-    verdict = "ready to profile" if report.can_profile else "not ready to profile"
+    verdict = report.verdict()
     print(f"{report.host}: {verdict}")
 
 

@@ -20,7 +20,7 @@ from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # 
 from torch_support import MLP, NCU_HANGS, NCU_LEAVES_A_RUN, NCU_RUNS_THE_RUNNER
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.profiling import runner, runner_path
+from kernelscope.core.profiling import Check, HostReport, SshTarget, check_host, runner, runner_path
 from kernelscope.core.profiling.runner.protocol import RunnerError
 from kernelscope.core.profiling.runner.torch_model import load_model_file
 from kernelscope.core.timeline import open_timeline
@@ -256,3 +256,35 @@ def test_the_cli_offers_the_modes_the_runner_takes() -> None:
     command = next(a for a in parser._actions if a.dest == "command").choices["profile-torch"]
     mode = next(a for a in command._actions if a.dest == "mode")
     assert tuple(mode.choices) == MODES
+
+
+def test_the_doctor_says_whether_the_host_has_pytorch(
+    ssh_server: SshServer, tmp_path: Path
+) -> None:
+    """remote-check against the test sshd, whose Python has no PyTorch: an optional line with
+    the fix, and no claim that PyTorch models can be profiled there."""
+    report = check_host(
+        SshTarget(ssh_server.target, list(ssh_server.options), python=BASE_PYTHON), probe=False
+    )
+    torch = report.check("torch")
+    assert torch is not None and torch.ok is None
+    assert "no PyTorch for this Python" in torch.summary and "installs none" in torch.fix
+    assert not report.can_profile_torch and report.to_dict()["can_profile_torch"] is False
+    assert report.runner_check["torch"] == {"error": "no torch for this Python"}
+
+
+@pytest.mark.parametrize(
+    ("tvm", "torch", "verdict"),
+    [
+        (True, True, "ready to profile (TVM workspaces and PyTorch models)"),
+        (True, None, "ready to profile"),
+        (False, True, "ready to profile PyTorch models, not TVM workspaces"),
+        (False, None, "not ready to profile"),
+    ],
+)
+def test_the_doctors_verdict_names_what_the_host_can_profile(
+    tvm: bool, torch: bool | None, verdict: str
+) -> None:
+    checks = [Check(n, True, n) for n in ("ssh", "gpu", "ncu", "counters", "python", "numpy")]
+    report = HostReport("gpu", [*checks, Check("tvm", tvm, "tvm"), Check("torch", torch, "t")])
+    assert report.verdict() == verdict

@@ -837,7 +837,7 @@ class BuildDialog(JobDialog):
     def _show_host_report(self, report: HostReport) -> None:
         self.report_view.show_report(report)
         self.tabs.setCurrentIndex(2)
-        verdict = "ready to profile" if report.can_profile else "not ready to profile"
+        verdict = report.verdict()
         self._append(f"{report.host}: {verdict}")
         caps = {g.get("compute_cap", "") for g in report.gpus}
         if self.build.isChecked() and len(caps) == 1 and (cap := caps.pop()):
