@@ -59,6 +59,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
         toolbar=0,
     ),
     ActionSpec(
+        "open_folder",
+        "Open &Folder…",
+        "choose_folder",
+        "Ctrl+Shift+O",
+        "Open a workspace folder or a torch.compile run folder (Inductor's and Triton's output)",
+        menu="&File",
+    ),
+    ActionSpec(
         "build",
         "&Build && Profile…",
         "build_and_profile",

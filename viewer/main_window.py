@@ -377,6 +377,12 @@ class MainWindow(QMainWindow):
         elif paths:
             self.open_paths(paths)
 
+    def choose_folder(self) -> None:
+        """Open a workspace folder or a torch.compile run folder."""
+        path = QFileDialog.getExistingDirectory(self, "Open Folder")
+        if path:
+            self.open_path(path)
+
     def open_path(self, path: str | Path) -> bool:
         """Start opening a workspace or report in the background (a newer call wins); a model
         opens Build & Profile. False when there is nothing to open."""

@@ -30,6 +30,7 @@ from ..compare import (
 )
 from ..errors import KernelscopeError
 from ..formatting import format_number, format_signed, format_us
+from ..inductor import is_run_folder
 from ..ncu import SAMPLES, label_of
 from .table import format_table
 
@@ -47,14 +48,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "diff",
         help="compare two profiles of a model (two runs, two builds): per-kernel time deltas "
-        "with a noise band, per-line and SASS deltas with --kernel",
+        "with a noise band, per-line and SASS deltas with --kernel; a TVM workspace against "
+        "a torch.compile run folder: both compilers' time per operator group",
         description="Compare two profiles. Kernels are matched by name, by structure (the "
         "workspaces' manifests) and by normalised source; times are each kernel's sum over "
         "its launches, per pass, and a delta is marked within noise when it is at most three "
         "standard deviations of what the same build measures run to run.",
     )
     p.add_argument("base", type=Path, help="the baseline: .ncu-rep, CSV export or workspace")
-    p.add_argument("new", type=Path, help="the profile to compare with it")
+    p.add_argument(
+        "new",
+        type=Path,
+        help="the profile to compare with it (a torch.compile run folder against a workspace "
+        "BASE: TVM against Inductor)",
+    )
     p.add_argument(
         "-w",
         "--workspace",
@@ -109,6 +116,10 @@ def _passes(text: str | None) -> tuple[int | None, int | None]:
 
 
 def _diff(args: argparse.Namespace) -> int:
+    if is_run_folder(args.base) or is_run_folder(args.new):  # TVM against torch.compile
+        from .inductor import print_versus
+
+        return print_versus(args.base, args.new, as_json=args.json)
     kernel_re = None
     if args.kernel:
         try:

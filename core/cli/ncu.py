@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import KernelscopeError
 from ..formatting import format_dims, format_number, format_us
+from ..inductor import is_run_folder
 from ..ncu import SAMPLES, HotLine, Launch, Profile, check_against_workspace, is_report, label_of
 from ..workspace import MANIFEST, Workspace
 from .table import format_table
@@ -24,7 +25,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="list the kernels of a profile (.ncu-rep or CSV exports) or of a build workspace",
     )
     k.add_argument(
-        "inputs", nargs="+", type=Path, help="REPORT.ncu-rep, CSV exports, or a workspace"
+        "inputs",
+        nargs="+",
+        type=Path,
+        help="REPORT.ncu-rep, CSV exports, a workspace or a torch.compile run folder",
     )
     k.add_argument("--by-kernel", action="store_true", help="one row per kernel, launches combined")
     k.add_argument("--rules", action="store_true", help="also print Nsight Compute's hints")
@@ -34,7 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     h = sub.add_parser(
         "hot", help="the hottest source lines of a profile, with their stall reasons"
     )
-    h.add_argument("inputs", nargs="+", type=Path, help="REPORT.ncu-rep or CSV exports")
+    h.add_argument(
+        "inputs",
+        nargs="+",
+        type=Path,
+        help="REPORT.ncu-rep, CSV exports or a torch.compile run folder",
+    )
     h.add_argument("--top", type=int, default=20, help="how many lines (default 20)")
     h.add_argument("--kernel", help="only this kernel (default: the whole model)")
     h.add_argument(
@@ -84,6 +93,10 @@ def _num(value: float | None) -> str:
 
 # ---- kernels ---------------------------------------------------------------------------------
 def _kernels(args: argparse.Namespace) -> int:
+    if len(args.inputs) == 1 and is_run_folder(args.inputs[0]):
+        from .inductor import print_run_kernels
+
+        return print_run_kernels(args.inputs[0], as_json=args.json)
     if len(args.inputs) == 1 and _is_workspace(args.inputs[0]):
         from .build import print_kernel_table
 
@@ -229,9 +242,19 @@ def print_hot_lines(
     as_json: bool = False,
 ) -> int:
     """What ``kernelscope hot`` prints (also after ``profile`` and ``timeline --profile``)."""
-    ws = Workspace.open(workspace) if workspace else None
+    from ..inductor import open_run, open_workspace, report_problems, run_report
+
+    ws = open_workspace(workspace) if workspace else None
+    run_folder: Path | None = None
+    if len(inputs) == 1 and is_run_folder(inputs[0]):  # a torch.compile run and its report
+        run_folder = inputs[0]
+        report, ws = run_report(run_folder)
+        inputs = [report]
     profile = Profile.open(list(inputs), workspace=ws, search_paths=list(search_paths))
     _warn(profile)
+    if run_folder is not None:
+        for problem in report_problems(open_run(run_folder), profile):
+            print(f"kernelscope: warning: {problem}", file=sys.stderr)
     metric = profile.resolve_metric(metric)
     kernel = profile.kernel(kernel).name if kernel else None
     names = [kernel] if kernel else [k.name for k in profile.kernels()]

@@ -9,8 +9,9 @@ import os
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..inductor import open_workspace
 from ..view import KernelView, document_from_workspace
-from ..workspace import Location, Workspace
+from ..workspace import Location
 from .kernel_choice import one_kernel
 from .table import format_table
 
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="a kernel's PTX (nvcc's, kept by the build) with the source line and the SASS "
         "instructions of every row",
     )
-    p.add_argument("workspace", type=Path, help="a build workspace")
+    p.add_argument("workspace", type=Path, help="a build workspace or a torch.compile run folder")
     p.add_argument("--kernel", metavar="REGEX", required=True, help="the kernel (a unique match)")
     p.add_argument(
         "--line",
@@ -33,7 +34,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _ptx(args: argparse.Namespace) -> int:
-    ws = Workspace.open(args.workspace)
+    ws = open_workspace(args.workspace)
     name = one_kernel(args.kernel, [k.name for k in ws.manifest.kernels], str(ws.path))
     kernel = document_from_workspace(ws).kernel(name)
     if not kernel.ptx.rows:

@@ -190,6 +190,7 @@ class KernelSummary:
     source_lines: int | None = None
     top_stall: str = ""  # the stall reason with the most samples over the kernel
     tuned: TunedFrom | None = None  # built from a tuning record (the build's; None: default)
+    about: tuple[str, ...] = ()  # the build's other lines about it (``KernelInfo.about``)
 
     @property
     def first(self) -> Launch | None:

@@ -70,6 +70,8 @@ _BINARY = {
     "Add": "Add", "Sub": "Subtract", "Mul": "Multiply", "Div": "Divide", "Pow": "Power",
     "Max": "Maximum", "Min": "Minimum",
 }  # fmt: skip
+
+
 @dataclass(eq=False)
 class GNode:
     """One node of NNFusion's graph (single output)."""

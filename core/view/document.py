@@ -247,6 +247,7 @@ def summary_from_info(k: KernelInfo) -> KernelSummary:
         sass_instructions=k.sass_instructions,
         source_lines=k.source_lines,
         tuned=k.tuned,
+        about=tuple(k.about),
     )
 
 

@@ -149,6 +149,7 @@ def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str)
         source_lines=info.source_lines,
         top_stall=top_stall,
         tuned=info.tuned,
+        about=tuple(info.about),
     )
 
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..inductor import open_workspace
 from ..ncu import REPORT_SUFFIX, Profile
 from ..ncu.report import NeedsReader
 from ..tasks import Cancel
@@ -46,8 +47,9 @@ def open_document(
     cancel: Cancel | None = None,
     first: Callable[[ProfileSession], None] | None = None,
 ) -> ProfileSession:
-    """A workspace folder (or its manifest.json), an Nsight Compute report, or the CSV
-    exports of one report (a single file or several: details and source pages together).
+    """A workspace folder (or its manifest.json), a torch.compile run folder (with its
+    newest report, if any), an Nsight Compute report, or the CSV exports of one report (a
+    single file or several: details and source pages together).
 
     The session that reads it, its document (the values shown) as ``session.document``.
     I/O (reads the kernel list and per-kernel totals): call it off the GUI thread. ``first``
@@ -85,8 +87,8 @@ def open_document(
         path = path.parent
     if not path.exists():
         raise KernelscopeError(f"{path} does not exist")
-    if path.is_dir():
-        workspace = Workspace.open(path)
+    if path.is_dir():  # a workspace, or a torch.compile run folder (its derived workspace)
+        workspace = open_workspace(path)
         reports = workspace.profiles()
         if reports:  # the newest profile attached to this build
             return document(reports[-1], workspace)

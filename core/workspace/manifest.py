@@ -73,6 +73,9 @@ class KernelInfo:
     # Built with a tuning database (``Manifest.tuning_db``): the record this kernel's schedule
     # came from; None when it fell back to the default schedule (or no database was given).
     tuned: TunedFrom | None = None
+    # What else the compiler says about this kernel, one line each, for people (a
+    # torch.compile kernel's autotune configuration and the wrapper line launching it).
+    about: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -75,7 +76,7 @@ TUNED = "Tuned"
 # What the build's columns mean (the profile's columns say it with their metric's description).
 _STATIC_TIPS = {
     "Kernel": "The kernel's name, as TVM wrote it",
-    "Fused ops": "The Relax operators TVM fused into this kernel",
+    "Fused ops": "The operators fused into this kernel (Relax's for TVM, ATen's for Inductor)",
     "Grid": "Blocks per launch (x×y×z)",
     "Block": "Threads per block (x×y×z)",
     "Registers": "Registers per thread (the build's cubin, else launch__registers_per_thread)",
@@ -202,9 +203,10 @@ class KernelListModel(RowsModel[KernelSummary]):
 def _tooltip(row: KernelSummary) -> str:
     lines = [f"<b>{row.name}</b>"]
     if row.ops:
-        lines.append("Fused Relax operators:<br>" + "<br>".join(f"• {op}" for op in row.ops))
+        lines.append("Fused operators:<br>" + "<br>".join(f"• {op}" for op in row.ops))
     if row.grid:
         lines.append(f"grid {format_dims(row.grid)}, block {format_dims(row.block)}")
     if row.tuned is not None:
         lines.append(tuned_text(row))
+    lines += [html.escape(line) for line in row.about]
     return "<br>".join(lines)

@@ -1,0 +1,79 @@
+"""torch.compile (Inductor and Triton) run folders, opened like a kernelscope workspace.
+
+``open_run(path)`` reads a run folder (what ``TORCH_COMPILE_DEBUG=1``,
+``TORCHINDUCTOR_CACHE_DIR`` and ``TRITON_CACHE_DIR`` wrote, with or without an Nsight Compute
+report) into an ``InductorRun``: each Triton kernel with its provenance (the FX nodes and ATen
+operators it fuses), its file, its autotune configuration, its Triton cache entry (cubin, PTX)
+and the wrapper lines that launch it; ``run_workspace(run)`` makes (once, in kernelscope's
+cache) the workspace every other feature reads: the Triton files as sources, SASS from the
+cubins (nvdisasm, no GPU), the PTX. ``versus_tvm`` compares it with a TVM workspace operator
+group by operator group.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..lazy import lazy_getattr
+
+if TYPE_CHECKING:
+    from .derived import derived_folder, open_workspace, run_report, run_workspace
+    from .launches import RunLaunch, report_problems, tie_launches
+    from .run_folder import InductorRun, TritonKernel, WrapperLaunch, is_run_folder, open_run
+    from .versus import (
+        VERSUS_HEADER,
+        GroupRow,
+        Versus,
+        format_versus,
+        open_versus,
+        operator_group,
+        versus_tvm,
+    )
+
+# Imported on first use (as ``ncu`` and ``view``): the CLI asks ``is_run_folder`` of every
+# folder it is given, and that must not load the build, the report reader or numpy.
+_EXPORTS = {
+    "derived_folder": ".derived",
+    "open_workspace": ".derived",
+    "run_report": ".derived",
+    "run_workspace": ".derived",
+    "RunLaunch": ".launches",
+    "report_problems": ".launches",
+    "tie_launches": ".launches",
+    "InductorRun": ".run_folder",
+    "TritonKernel": ".run_folder",
+    "WrapperLaunch": ".run_folder",
+    "is_run_folder": ".run_folder",
+    "open_run": ".run_folder",
+    "VERSUS_HEADER": ".versus",
+    "GroupRow": ".versus",
+    "Versus": ".versus",
+    "format_versus": ".versus",
+    "open_versus": ".versus",
+    "operator_group": ".versus",
+    "versus_tvm": ".versus",
+}
+
+__all__ = [
+    "GroupRow",
+    "InductorRun",
+    "RunLaunch",
+    "TritonKernel",
+    "VERSUS_HEADER",
+    "Versus",
+    "WrapperLaunch",
+    "derived_folder",
+    "format_versus",
+    "is_run_folder",
+    "open_run",
+    "open_versus",
+    "open_workspace",
+    "operator_group",
+    "report_problems",
+    "run_report",
+    "run_workspace",
+    "tie_launches",
+    "versus_tvm",
+]
+
+__getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

@@ -1,0 +1,118 @@
+"""A report's launches of a torch.compile run, each tied to the wrapper call that made it.
+
+Triton launches carry their kernel's name. The others (cuBLAS, cuDNN, attention libraries)
+carry a library's name and come from the extern calls of the wrapper (``extern_kernels.mm``,
+``extern_kernels.convolution``...): they are tied by position, the wrapper's calls and the
+report's launches being in the same order. The library launches between two Triton launches
+belong to the extern calls between the same two calls in the wrapper: one launch each, in
+order, and what is left over (a split-K GEMM's second kernel, a cuDNN pre-pass) to the last.
+A report of part of a run (``--launch-skip``, a kernel filter) ties what it can; what cannot be
+tied is shown without an operator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..ncu import Profile
+from .run_folder import InductorRun, WrapperLaunch
+
+
+@dataclass(frozen=True)
+class RunLaunch:
+    """One profiled launch with the wrapper call that made it (None when not known)."""
+
+    launch_id: int
+    name: str
+    duration_ns: float | None
+    call: WrapperLaunch | None
+
+    @property
+    def triton(self) -> bool:
+        return self.call.triton if self.call is not None else self.name.startswith("triton_")
+
+    @property
+    def operator(self) -> str:
+        """``mm``, ``convolution``... for a library kernel; the ATen operators of a Triton one."""
+        if self.call is None:
+            return ""
+        return self.call.operator if not self.call.triton else "+".join(self.call.aten)
+
+    @property
+    def aten(self) -> tuple[str, ...]:
+        return self.call.aten if self.call is not None else ()
+
+
+def tie_launches(run: InductorRun, profile: Profile) -> list[RunLaunch]:
+    """Every launch of ``profile`` in report order, tied to ``run``'s wrapper calls."""
+    calls = run.launches
+    out: list[RunLaunch] = []
+    pos = 0  # the next wrapper call not yet tied
+    pending: list[tuple[int, str, float | None]] = []  # library launches since the last Triton
+
+    def flush(until: int) -> None:
+        """Tie the pending library launches to the extern calls in calls[pos:until]."""
+        externs = [c for c in calls[pos:until] if not c.triton]
+        for i, (lid, name, dur) in enumerate(pending):
+            call = externs[min(i, len(externs) - 1)] if externs else None
+            out.append(RunLaunch(lid, name, dur, call))
+        pending.clear()
+
+    for launch in profile.launches:
+        if not launch.name.startswith("triton_"):
+            pending.append((launch.id, launch.name, launch.duration_ns))
+            continue
+        at = next(
+            (
+                i
+                for i in range(pos, len(calls))
+                if calls[i].triton and calls[i].kernel == launch.name
+            ),
+            None,
+        )
+        if at is None:  # not in the wrapper (another run's report) or out of order
+            flush(pos)
+            out.append(RunLaunch(launch.id, launch.name, launch.duration_ns, None))
+            continue
+        flush(at)
+        out.append(RunLaunch(launch.id, launch.name, launch.duration_ns, calls[at]))
+        pos = at + 1
+    flush(len(calls))
+    return out
+
+
+def report_problems(run: InductorRun, profile: Profile) -> list[str]:
+    """Why ``profile`` may not be a profile of ``run``'s kernels, for people: Triton kernels
+    the run does not have, and kernels whose source the report embedded differs from the
+    run's (another PyTorch or Triton version, or another compile of the model). Empty when
+    the report fits."""
+    names = {k.name for k in run.kernels}
+    triton = [k.name for k in profile.kernels() if k.name.startswith("triton_")]
+    foreign = [n for n in triton if n not in names]
+    changed = []
+    for name in triton:
+        if name not in names:
+            continue
+        files = profile.source_files(name)
+        if files and profile.source(files[0]).status == "changed":
+            changed.append(name)
+    problems = []
+    redo = (
+        "open the run folder the report was made from, or profile this run's model again "
+        "(ncu --import-source yes) into it"
+    )
+    if foreign:
+        problems.append(
+            f"{len(foreign)} of the report's {len(triton)} Triton kernels are not in this run "
+            f"folder ({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}): the "
+            f"report comes from another compile (another PyTorch or Triton version, or another "
+            f"model); {redo}"
+        )
+    if changed:
+        problems.append(
+            f"{len(changed)} Triton kernels differ from the copies the report embedded "
+            f"({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}): the run folder "
+            f"was compiled again since it was profiled (another PyTorch or Triton version?); "
+            f"the report's copies are shown, its line numbers hold for them; {redo}"
+        )
+    return problems
