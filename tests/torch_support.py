@@ -43,3 +43,19 @@ NCU_HANGS = """echo '==PROF== Profiling "triton_poi_fused_gelu_0" - 0: 0%....'
 sleep 300 &
 wait
 """
+
+# Stands in for the host's ncu on a machine with no GPU, leaving a real run: the transformer
+# run folder made on the H200 (tests/data/inductor, trimmed) and its report.
+NCU_LEAVES_A_REAL_RUN = """args=("$@"); out=""; run=""
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    -o) out="${args[i+1]}" ;;
+    --run-dir) run="${args[i+1]}" ;;
+  esac
+done
+echo '==PROF== Profiling "triton_poi_fused_addmm_gelu_view_7" - 0: 0%....50%....100% - 9 passes'
+cp -r RUN/. "$run/"
+xz -dc REPORT > "$out.ncu-rep"
+""".replace("RUN", str(DATA / "inductor" / "transformer")).replace(
+    "REPORT", str(DATA / "inductor" / "transformer_profile.ncu-rep.xz")
+)

@@ -19,8 +19,8 @@ where this machine cannot profile (no ncu, no GPU) and no SSH host is chosen.
 The Compiler choice on the Model tab is TVM or torch.compile. With torch.compile the model is
 a PyTorch file (``model`` and ``example_inputs``, see ``core.torchrun``) run by the PyTorch of
 the machine chosen under Run on, the Workspace field is the run folder (``MODEL.torchrun``),
-TVM's build fields are off, and the job is ``kernelscope profile-torch``'s: the report (and
-the timeline, when asked) open in the window when it is done. A .py file that imports torch
+TVM's build fields are hidden, and the job is ``kernelscope profile-torch``'s: the run folder
+(and the timeline, when asked) open in the window when it is done. A .py file that imports torch
 and not tvm picks torch.compile by itself.
 """
 

@@ -46,9 +46,10 @@ class TorchProfiled:
     run: TorchRun
 
     def documents(self) -> list[Path]:
-        """What the window opens: the report, then the timeline. (The run folder itself
-        opens once core can read one: issue 22 point 1, ``core.inductor``.)"""
-        return [p for p in (self.run.report, self.run.timeline) if p is not None]
+        """What the window opens: the run folder (``core.inductor`` reads it: the Triton
+        kernels with their provenance, sources, SASS and PTX, and the newest report), then
+        the timeline."""
+        return [self.run.run_dir, *([self.run.timeline] if self.run.timeline else [])]
 
 
 def torch_job(request: TorchRequest) -> JobFn:
