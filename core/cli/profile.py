@@ -255,7 +255,7 @@ def _profile_torch(args: argparse.Namespace) -> int:
             f"torch {facts.get('torch')}, triton {facts.get('triton')} on {facts.get('device')}"
             f" ({facts.get('host')}): compiled in {facts.get('compile_s', 0):.1f} s"
         )
-    print(f"run folder: {run.run_dir}")
+    print(f"run folder: {run.run_dir} (open it: kernelscope {run.run_dir})")
     if run.timeline is not None:
         print(f"timeline: {run.timeline}")
     if run.report is None:
