@@ -40,6 +40,7 @@ COMMANDS = {
     "doctor": "environment",
     "profile": "profile",
     "run": "profile",
+    "profile-torch": "profile",
     "kernels": "ncu",
     "hot": "ncu",
     "import": "ncu",

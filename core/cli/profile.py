@@ -1,8 +1,15 @@
-"""``kernelscope profile WORKSPACE`` and ``kernelscope run MODEL`` (build + profile + hot lines)."""
+"""``kernelscope profile WORKSPACE``, ``kernelscope run MODEL`` (build + profile + hot lines) and
+``kernelscope profile-torch MODEL.py`` (torch.compile + profile + hot lines).
+
+``profile-torch`` is a command of its own rather than ``run`` on a PyTorch file: ``run`` builds
+with TVM (``--arch``, ``--shape``, a workspace) and already reads a ``.py`` file as a Relax
+module, while a PyTorch file is compiled by the PyTorch of the machine that runs it, into a
+run folder, with options of its own (``--mode``, ``--python``)."""
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -34,6 +41,66 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _profile_options(r)
     r.set_defaults(func=_run)
+
+    t = sub.add_parser(
+        "profile-torch",
+        help="compile a PyTorch model file with torch.compile and profile it (locally or over SSH)",
+        description="Runs MODEL.py's `model` on its `example_inputs` under torch.compile with "
+        "the PyTorch of the machine that runs it (kernelscope installs none), profiles the "
+        "steady-state calls with Nsight Compute (sources imported) and keeps Inductor's and "
+        "Triton's output, the report and the timeline in one run folder.",
+    )
+    t.add_argument(
+        "model",
+        type=Path,
+        help="a .py file defining `model` (an nn.Module or callable) and `example_inputs` "
+        "(a tensor, a tuple of arguments, or a function returning one)",
+    )
+    t.add_argument("-o", "--output", type=Path, help="run folder (default: MODEL.torchrun)")
+    t.add_argument(
+        "--mode",
+        default="default",
+        choices=("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs"),
+        help="torch.compile's mode (default: default)",
+    )
+    t.add_argument(
+        "--python",
+        default="python3",
+        help="this machine's Python with PyTorch (default: python3; on a host: --remote-python)",
+    )
+    g = t.add_argument_group("Nsight Compute")
+    g.add_argument("--set", default="full", help="ncu section set (default: full; 'none': none)")
+    g.add_argument("--section", action="append", default=[], help="ncu section (repeatable)")
+    g.add_argument("--metric", action="append", default=[], help="ncu metric (repeatable)")
+    g.add_argument("--kernel", help="profile only kernels whose name matches this regex")
+    g.add_argument(
+        "--launch-skip", type=int, default=0, help="launches of the profiled calls to skip first"
+    )
+    g.add_argument("--launch-count", type=int, help="profile at most this many launches")
+    g.add_argument("--clock-control", choices=("base", "none"), default="base")
+    g.add_argument("--cache-control", choices=("all", "none"), default="all")
+    g.add_argument(
+        "--warmup",
+        type=int,
+        default=3,
+        help="calls after the compiling one, before the profiled ones (default 3)",
+    )
+    g.add_argument("--iterations", type=int, default=1, help="profiled calls (default 1)")
+    g.add_argument("--name", help="report and timeline name (default: torch-<date>-<time>)")
+    g.add_argument("--top", type=int, default=10, help="hot lines to print afterwards")
+    g.add_argument(
+        "--timeline",
+        action="store_true",
+        help="also time every kernel of a few calls (torch.profiler; a second run, no ncu)",
+    )
+    g.add_argument(
+        "--timeline-only", action="store_true", help="only the timeline: no Nsight Compute"
+    )
+    g.add_argument("--repeat", type=int, default=10, help="timeline calls (default 10)")
+    h = t.add_argument_group("remote GPU")
+    h.add_argument("--host", help="run on this SSH host (user@gpu) with its PyTorch and ncu")
+    add_ssh_arguments(t, ncu=True, runtime=False)
+    t.set_defaults(func=_profile_torch)
 
 
 def _profile_options(p: argparse.ArgumentParser) -> None:
@@ -149,3 +216,53 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
         result = profile_workspace(request, progress=progress)
     print(f"profiled {result.launches} kernel launches in {result.seconds:.1f} s: {result.report}")
     return print_hot_lines([result.report], workspace=workspace, top=args.top)
+
+
+def _profile_torch(args: argparse.Namespace) -> int:
+    from ..profiling import ssh_options
+    from ..torchrun import TorchRequest, profile_torch
+    from .ncu import print_hot_lines
+
+    request = TorchRequest(
+        model=args.model,
+        output=args.output,
+        mode=args.mode,
+        set=None if args.set == "none" else args.set,
+        sections=args.section,
+        metrics=args.metric,
+        kernel_regex=args.kernel,
+        launch_skip=args.launch_skip,
+        launch_count=args.launch_count,
+        clock_control=args.clock_control,
+        cache_control=args.cache_control,
+        warmup=args.warmup,
+        iterations=args.iterations,
+        name=args.name,
+        profile=not args.timeline_only,
+        timeline=args.timeline or args.timeline_only,
+        repeat=args.repeat,
+        python=args.python,
+        host=args.host,
+        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
+        remote_python=args.remote_python,
+        remote_ncu=args.remote_ncu,
+    )
+    with TerminalProgress() as progress:
+        run = profile_torch(request, progress=progress)
+    facts = run.facts
+    if facts:
+        print(
+            f"torch {facts.get('torch')}, triton {facts.get('triton')} on {facts.get('device')}"
+            f" ({facts.get('host')}): compiled in {facts.get('compile_s', 0):.1f} s"
+        )
+    print(f"run folder: {run.run_dir} (open it: kernelscope {run.run_dir})")
+    if run.timeline is not None:
+        print(f"timeline: {run.timeline}")
+    if run.report is None:
+        return 0
+    print(f"profiled {run.launches} kernel launches in {run.seconds:.1f} s: {run.report}")
+    try:
+        return print_hot_lines([run.report], top=args.top)
+    except KernelscopeError as exc:  # the run and its report are there all the same
+        print(f"kernelscope: no hot lines: {exc}", file=sys.stderr)
+        return 0

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
     from ..profiling import HostReport, SshTarget
 
 
-def add_ssh_arguments(p: argparse.ArgumentParser, ncu: bool = False) -> None:
-    """How to reach a host: shared by every command that takes one."""
+def add_ssh_arguments(p: argparse.ArgumentParser, ncu: bool = False, runtime: bool = True) -> None:
+    """How to reach a host: shared by every command that takes one (``runtime``: where TVM
+    runtimes are installed there, for the commands that run a TVM model)."""
     g = p.add_argument_group("SSH host")
     g.add_argument("-p", "--port", type=int, help="SSH port (default: ssh's)")
     g.add_argument("-i", "--identity", help="private key file (default: ssh's)")
@@ -30,11 +31,12 @@ def add_ssh_arguments(p: argparse.ArgumentParser, ncu: bool = False) -> None:
     g.add_argument("--remote-python", default="python3", help="Python on the host")
     if ncu:
         g.add_argument("--remote-ncu", default="ncu", help="ncu on the host (default: found)")
-    g.add_argument(
-        "--remote-runtime-root",
-        metavar="DIR",
-        help="where runtimes are installed on the host (default ~/.cache/kernelscope/runtime)",
-    )
+    if runtime:
+        g.add_argument(
+            "--remote-runtime-root",
+            metavar="DIR",
+            help="where runtimes are installed on the host (default ~/.cache/kernelscope/runtime)",
+        )
 
 
 def target_from(args: argparse.Namespace, host: str) -> SshTarget:
@@ -84,7 +86,7 @@ def print_report(report: HostReport) -> None:
         for name, fix in fixes:
             print(f"fix {name}: {fix}")
     print()
-    verdict = "ready to profile" if report.can_profile else "not ready to profile"
+    verdict = report.verdict()
     print(f"{report.host}: {verdict}")
 
 

@@ -127,11 +127,12 @@ def _timeline(args: argparse.Namespace) -> int:
 
 def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | None) -> None:
     meta = timeline.meta
-    how = (
-        f"CUDA events, median of {meta.get('repeat', '?')} passes on {meta.get('host')}"
-        if timeline.source == "runner"
-        else f"Nsight Systems {meta.get('nsys_version', '')}".rstrip()
-    )
+    if timeline.source == "runner":
+        how = f"CUDA events, median of {meta.get('repeat', '?')} passes on {meta.get('host')}"
+    elif timeline.source == "torch":  # kernelscope profile-torch --timeline
+        how = f"torch.profiler, median of {meta.get('repeat', '?')} calls on {meta.get('host')}"
+    else:
+        how = f"Nsight Systems {meta.get('nsys_version', '')}".rstrip()
     print(f"{Path(timeline.origin).name} on {timeline.device} ({how})")
     kernels = len({k for c in timeline.calls for k in c.kernels})
     print(

@@ -13,19 +13,23 @@ from .remote import (
     fetch_file,
     run_command,
     ssh_options,
+    transfer_progress,
     workspace_entries,
 )
 from .run_ncu import (
     ProfileRequest,
     ProfileResult,
     launch_sequence,
+    ncu_arguments,
     profile_command,
     profile_workspace,
     profiling_problem,
     recorded_request,
     same_kernel,
+    stream_ncu,
     timeline_command,
 )
+from .runner_app import runner_path
 from .runner_site import RunnerSite, runner_site
 from .runtime_install import InstallResult, install_runtime, make_bundle
 
@@ -50,14 +54,18 @@ __all__ = [
     "launch_sequence",
     "local_tvm_version",
     "make_bundle",
+    "ncu_arguments",
     "profile_command",
     "profile_workspace",
     "profiling_problem",
     "recorded_request",
     "run_command",
+    "runner_path",
     "runner_site",
     "same_kernel",
     "ssh_options",
+    "stream_ncu",
     "timeline_command",
+    "transfer_progress",
     "workspace_entries",
 ]

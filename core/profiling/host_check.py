@@ -3,7 +3,7 @@
 Three steps, each only when the one before found what it needs: a POSIX sh script (user,
 GPUs and driver through nvidia-smi, the driver's profiling restriction, ncu and nsys and
 their versions, python3), then the model runner's ``--check`` fed to the host's Python on
-stdin (numpy, TVM, the CUDA driver as Python sees them), then with ``probe`` one tiny
+stdin (numpy, TVM, PyTorch, the CUDA driver as Python sees them), then with ``probe`` one tiny
 kernel under the host's ncu: the only sure way to know whether ncu may read the GPU's
 performance counters there (a container's /proc shows the host's driver settings).
 """
@@ -109,8 +109,34 @@ class HostReport:
         needed = ("ssh", "gpu", "ncu", "counters", "python", "numpy", "tvm")
         return all((c := self.check(n)) is not None and c.ok is not False for n in needed)
 
+    @property
+    def can_profile_torch(self) -> bool:
+        """Every check that matters for ``kernelscope profile-torch --host`` passed (PyTorch
+        found, not only not missing: it is the host's own, never installed by kernelscope)."""
+        needed = ("ssh", "gpu", "ncu", "counters", "python")
+        torch = self.check("torch")
+        return (
+            torch is not None
+            and torch.ok is True
+            and all((c := self.check(n)) is not None and c.ok is not False for n in needed)
+        )
+
+    def verdict(self) -> str:
+        """What the host can profile, in words (the doctor's last line)."""
+        if self.can_profile and self.can_profile_torch:
+            return "ready to profile (TVM workspaces and PyTorch models)"
+        if self.can_profile:
+            return "ready to profile"
+        if self.can_profile_torch:
+            return "ready to profile PyTorch models, not TVM workspaces"
+        return "not ready to profile"
+
     def to_dict(self) -> dict[str, Any]:
-        return {**asdict(self), "can_profile": self.can_profile}
+        return {
+            **asdict(self),
+            "can_profile": self.can_profile,
+            "can_profile_torch": self.can_profile_torch,
+        }
 
 
 def local_tvm_version() -> str:
@@ -159,6 +185,7 @@ def _check_host(
         progress("python", 0.4, f"checking Python, numpy and TVM on {target.host}")
         report.runner_check = runner_check(target, report.tvm_wanted, cancel)
         _runtime_checks(report)
+        _torch_check(report)
     if probe and report.ncu and report.gpus and _usable_python(report):
         check_cancel(cancel, "host check")
         progress("probe", 0.7, f"profiling one tiny kernel with ncu on {target.host}")
@@ -361,6 +388,26 @@ def _runtime_checks(report: HostReport) -> None:
                 _no_tvm(tvm),
                 f"{install} copies a runtime-only TVM {report.tvm_wanted} there (no root, "
                 "no downloads on the host)",
+            )
+        )
+
+
+def _torch_check(report: HostReport) -> None:
+    """PyTorch (and Triton) for PyTorch models: optional, and never installed by kernelscope."""
+    torch = report.runner_check.get("torch", {})
+    if "version" in torch:
+        triton = report.runner_check.get("triton", {}).get("version")
+        with_triton = f", Triton {triton}" if triton else ", no Triton (Inductor needs it on GPUs)"
+        report.checks.append(
+            Check("torch", True, f"PyTorch {torch['version']}{with_triton} (PyTorch models)")
+        )
+    else:
+        report.checks.append(
+            Check(
+                "torch",
+                None,
+                "no PyTorch for this Python (needed only for PyTorch models: profile-torch)",
+                "install PyTorch with CUDA for this Python there; kernelscope installs none of it",
             )
         )
 

@@ -355,7 +355,7 @@ def _profile(
             before=[ncu, *ncu_arguments(req, output, f"{site.workspace}/src")],
             find_ncu=site.folder is not None and req.remote_ncu == "ncu",
         )
-        log, launches = _stream(cmd, expected, report, cancel)
+        log, launches = stream_ncu(cmd, expected, report, cancel)
         if site.folder is not None:
             report("fetch", 0.96, f"fetching the report from {site.where}")
             local = partial.with_name(partial.name + ".ncu-rep")
@@ -364,10 +364,11 @@ def _profile(
         return log, launches
 
 
-def _stream(
-    cmd: list[str], expected: int, report: ProgressFn, cancel: Cancel | None
+def stream_ncu(
+    cmd: list[str], expected: int | None, report: ProgressFn, cancel: Cancel | None
 ) -> tuple[str, int]:
-    """Run ncu, report per-kernel progress, raise with its log if it fails."""
+    """Run ncu, report per-kernel progress (of ``expected`` launches; None: not known
+    beforehand), raise with its log if it fails."""
     launches = 0
 
     def on_line(line: str) -> None:
@@ -375,9 +376,9 @@ def _stream(
         m = _PROFILING_RE.search(line)
         if m:
             launches += 1
-            fraction = 0.05 + 0.9 * min(launches / expected, 1.0)
+            fraction = None if expected is None else 0.05 + 0.9 * min(launches / expected, 1.0)
             index = m.group("index")
-            where = f"launch {index}" if index is not None else f"{launches} of {expected}"
+            where = f"launch {index}" if index is not None else f"{launches} of {expected or '?'}"
             report("profile", fraction, f"profiling {m.group('name')} ({where})")
 
     # stdin stays an open pipe: over ssh, the remote supervisor runs ncu while it is open

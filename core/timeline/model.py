@@ -103,7 +103,9 @@ class KernelSelection:
 
 @dataclass
 class Timeline:
-    source: str  # "runner" (CUDA events) or "nsys" (an Nsight Systems export)
+    # "runner" (CUDA events), "nsys" (an Nsight Systems export) or "torch" (a torch.compile
+    # run's kernels through torch.profiler: kernelscope profile-torch --timeline)
+    source: str
     origin: str  # the workspace or the report it came from
     device: str
     calls: list[TimelineCall]

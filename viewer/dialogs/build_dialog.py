@@ -15,6 +15,13 @@ The Workspace field follows the Model field (``MODEL.kscope``) until the user ty
 there; a build into a folder that holds another model's build asks first (core refuses it
 with ``OtherModelError`` before anything is written). Profiling here is off, with the reason,
 where this machine cannot profile (no ncu, no GPU) and no SSH host is chosen.
+
+The Compiler choice on the Model tab is TVM or torch.compile. With torch.compile the model is
+a PyTorch file (``model`` and ``example_inputs``, see ``core.torchrun``) run by the PyTorch of
+the machine chosen under Run on, the Workspace field is the run folder (``MODEL.torchrun``),
+TVM's build fields are hidden, and the job is ``kernelscope profile-torch``'s: the run folder
+(and the timeline, when asked) open in the window when it is done. A .py file that imports torch
+and not tvm picks torch.compile by itself.
 """
 
 from __future__ import annotations
@@ -55,9 +62,17 @@ from kernelscope.core.profiling import (
     ProfileRequest,
     profiling_problem,
 )
+from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
 
-from ..workers.build_worker import Built, Profiled, ProfileSkipped, build_job
+from ..workers.build_worker import (
+    Built,
+    Profiled,
+    ProfileSkipped,
+    TorchProfiled,
+    build_job,
+    torch_job,
+)
 from ..workers.jobs import Job, JobFn, Workers
 from ..workers.remote_jobs import check_job, install_job
 from .host_choice import HostChoice, HostEntry, HostStore
@@ -66,6 +81,7 @@ from .job_dialog import JobDialog
 from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
+TVM, TORCH = "TVM", "torch.compile"  # the Compiler choice
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,6 +171,8 @@ class BuildDialog(JobDialog):
         self.profile.toggled.connect(self._update_state)
         self.build.toggled.connect(self._update_state)
         self.host.changed.connect(self._update_state)
+        self.compiler.currentTextChanged.connect(self._compiler_changed)
+        self.torch_timeline.toggled.connect(self._update_state)
         self.model.textChanged.connect(self._follow_model)
         self.model.textEdited.connect(self._model_chosen)
         self.output.textEdited.connect(self._output_edited)
@@ -178,8 +196,20 @@ class BuildDialog(JobDialog):
         model_row = QHBoxLayout()
         model_row.addWidget(self.model, 1)
         model_row.addWidget(browse)
+        self.compiler = QComboBox()
+        self.compiler.setObjectName("compiler")
+        self.compiler.addItems([TVM, TORCH])
+        self.compiler.setToolTip(
+            "TVM: build an ONNX or Relax model into a workspace. torch.compile: run a PyTorch "
+            "file that defines `model` and `example_inputs` with the PyTorch of the machine "
+            "under Run on (kernelscope installs none); Inductor's output, the report and the "
+            "timeline go into a run folder"
+        )
+        self.torch_mode = QComboBox()
+        self.torch_mode.addItems(list(MODES))
+        self.torch_mode.setToolTip("torch.compile's mode (max-autotune: tuned, slower to compile)")
+        self.torch_timeline = QCheckBox("Also time every kernel (timeline, through torch.profiler)")
         self.output = QLineEdit()
-        self.output.setPlaceholderText("workspace folder (default: MODEL.kscope next to it)")
         self.build = QCheckBox("Build the model (unchecked: profile the workspace as it is)")
         self.build.setChecked(True)
         self.arch = QComboBox()
@@ -209,8 +239,9 @@ class BuildDialog(JobDialog):
         db_row.addWidget(self.tuning_db, 1)
         db_row.addWidget(browse_db)
         page = QWidget()
-        form = QFormLayout(page)
+        form = self._model_form = QFormLayout(page)
         form.addRow("Model:", model_row)
+        form.addRow("Compiler:", self.compiler)
         form.addRow("Workspace:", self.output)
         form.addRow("", self.build)
         form.addRow("Target arch:", self.arch)
@@ -219,6 +250,14 @@ class BuildDialog(JobDialog):
         form.addRow("Seed:", self.seed)
         form.addRow("", self.use_cache)
         form.addRow("Tuning records:", db_row)
+        form.addRow("torch.compile mode:", self.torch_mode)
+        form.addRow("", self.torch_timeline)
+        self._torch_fields = [self.torch_mode, self.torch_timeline]
+        # rows only one compiler has: shown for it alone
+        self._tvm_rows: list[QWidget] = [
+            self.build, self.arch, self.shapes, self.params, self.seed, self.use_cache,
+        ]  # fmt: skip
+        self._tvm_layouts = [db_row]
         self._build_fields = [
             self.arch, self.shapes, self.params, self.use_cache, self.tuning_db, browse_db,
         ]  # fmt: skip
@@ -258,7 +297,7 @@ class BuildDialog(JobDialog):
         self.iterations.setToolTip("Forward passes profiled")
         self.inputs = QLineEdit()
         self.inputs.setPlaceholderText(".npz of the model's inputs by name (default: random)")
-        browse = QPushButton("Browse…")
+        browse = self._browse_inputs_button = QPushButton("Browse…")
         browse.clicked.connect(self._browse_inputs)
         inputs_row = QHBoxLayout()
         inputs_row.addWidget(self.inputs, 1)
@@ -328,16 +367,61 @@ class BuildDialog(JobDialog):
         self.profile.setToolTip(reason)
         self.profile_note.setText(reason)
         self.profile_note.setVisible(bool(reason))
+        torch = self.torch_chosen()
+        self.build.setEnabled(not torch)
         for widget in self._build_fields:
-            widget.setEnabled(self.build.isChecked())
+            widget.setEnabled(self.build.isChecked() and not torch)
+        for widget in self._torch_fields:
+            widget.setEnabled(torch)
+        for row in self._tvm_rows:
+            self._model_form.setRowVisible(row, not torch)
+        for layout in self._tvm_layouts:
+            self._model_form.setRowVisible(layout, not torch)
+        for row in self._torch_fields:
+            self._model_form.setRowVisible(row, torch)
+        label = self._model_form.labelForField(self.output)
+        if isinstance(label, QLabel):
+            label.setText("Run folder:" if torch else "Workspace:")
         for widget in self._profile_fields:
             widget.setEnabled(self.profile.isChecked())
+        for widget in (self.inputs, self._browse_inputs_button):  # TVM's .npz of inputs
+            widget.setEnabled(self.profile.isChecked() and not torch)
         self.check_button.setEnabled(idle and remote)
-        self.install_button.setEnabled(idle and remote)
+        self.install_button.setEnabled(idle and remote and not torch)
         build, profile = self.build.isChecked(), self.profile.isChecked()
-        text = "Build && Profile" if build and profile else "Build" if build else "Profile"
+        if torch:
+            build, timeline = True, self.torch_timeline.isChecked()
+            text = "Compile && Profile" if profile else "Compile && Time"
+            self.start.setEnabled(idle and (profile or timeline))
+        else:
+            text = "Build && Profile" if build and profile else "Build" if build else "Profile"
+            self.start.setEnabled(idle and (build or profile))
         self.start.setText(text)
-        self.start.setEnabled(idle and (build or profile))
+        self.output.setPlaceholderText(
+            "run folder (default: MODEL.torchrun next to it)"
+            if torch
+            else "workspace folder (default: MODEL.kscope next to it)"
+        )
+        self.model.setPlaceholderText(
+            "a PyTorch .py defining model and example_inputs"
+            if torch
+            else "model.onnx or a Relax IRModule .py"
+        )
+        self.report_name.setPlaceholderText(
+            f"report name (default: {'torch' if torch else 'profile'}-<date>-<time>)"
+        )
+        self.warmup.setToolTip(
+            "Calls after the compiling one, before the profiled ones (not profiled)"
+            if torch
+            else "Forward passes before the profiled ones (ncu profiles them too)"
+        )
+
+    def torch_chosen(self) -> bool:
+        return self.compiler.currentText() == TORCH
+
+    def _compiler_changed(self) -> None:
+        self._follow_model()
+        self._update_state()
 
     # ---- remembered values --------------------------------------------------------------
     def _fields(self) -> dict[str, Any]:
@@ -348,7 +432,8 @@ class BuildDialog(JobDialog):
             "sections": self.sections, "kernel_filter": self.kernel_filter,
             "launch_skip": self.launch_skip, "launch_count": self.launch_count,
             "clock": self.clock, "warmup": self.warmup, "iterations": self.iterations,
-            "inputs": self.inputs,
+            "inputs": self.inputs, "compiler": self.compiler, "torch_mode": self.torch_mode,
+            "torch_timeline": self.torch_timeline,
         }  # fmt: skip
 
     def _restore(self) -> None:
@@ -396,15 +481,22 @@ class BuildDialog(JobDialog):
         if manifest.params_seed is not None:
             self.seed.setValue(manifest.params_seed)
         self.tuning_db.setText(manifest.tuning_db)  # a rebuild keeps its records
+        self.compiler.setCurrentText(TVM)
         self.build.setChecked(False)
         self.profile.setChecked(True)
 
     def _default_output(self) -> str:
-        """The Model field's own workspace (``MODEL.kscope``), or "" without a model."""
+        """The Model field's own workspace (``MODEL.kscope``) or run folder
+        (``MODEL.torchrun``), or "" without a model."""
         model = Path(self.model.text().strip()).expanduser()
-        return str(default_workspace(model)) if model.name else ""  # "/" while being typed
+        if not model.name:  # "/" while being typed
+            return ""
+        return str(default_run_dir(model) if self.torch_chosen() else default_workspace(model))
 
     def _follow_model(self) -> None:
+        model = Path(self.model.text().strip()).expanduser()
+        if model.suffix == ".onnx" or (model.suffix == ".py" and model.is_file()):
+            self.compiler.setCurrentText(TORCH if is_torch_model_file(model) else TVM)
         if not self._output_chosen:
             self.output.setText(self._default_output())
 
@@ -491,6 +583,9 @@ class BuildDialog(JobDialog):
     def start_build(self) -> None:
         if self.job is not None:
             return
+        if self.torch_chosen():
+            self._start_torch()
+            return
         try:
             request = self.request() if self.build.isChecked() else None
             existing = None if request is not None else self.existing_workspace()
@@ -508,6 +603,48 @@ class BuildDialog(JobDialog):
         if host is not None:
             self._append(f"profiling on {host.host}")
         self._start_build_job(_Started(request, profile, existing))
+
+    def _start_torch(self) -> None:
+        try:
+            request = self.torch_request(self.host.entry())
+        except KernelscopeError as exc:
+            self._append(f"error: {exc}")
+            return
+        self.remember()
+        self.log.clear()
+        where = request.host or "this machine"
+        self._append(f"compiling {request.model} with torch.compile ({request.mode}) on {where}…")
+        self._started = None
+        self._run(torch_job(request), "torch.compile run")
+
+    def torch_request(self, host: HostEntry | None = None) -> TorchRequest:
+        """The TorchRequest of the fields (the Profile tab's ncu options, Run on's host)."""
+        model = Path(self.model.text().strip()).expanduser()
+        if not model.name:
+            raise KernelscopeError(
+                "choose a PyTorch model file", hint="a .py file defining model and example_inputs"
+            )
+        output = self.output.text().strip()
+        return TorchRequest(
+            model=model,
+            output=Path(output).expanduser() if output else None,
+            mode=self.torch_mode.currentText(),
+            set=ncu_set(self.ncu_set.currentText()),
+            sections=self.sections.text().replace(",", " ").split(),
+            kernel_regex=self.kernel_filter.text().strip() or None,
+            launch_skip=self.launch_skip.value(),
+            launch_count=self.launch_count.value() or None,
+            clock_control=self.clock.currentText(),
+            warmup=self.warmup.value(),
+            iterations=self.iterations.value(),
+            name=self.report_name.text().strip() or None,
+            profile=self.profile.isChecked(),
+            timeline=self.torch_timeline.isChecked(),
+            host=host.host if host else None,
+            ssh_options=host.ssh_options() if host else [],
+            remote_python=host.python if host else "python3",
+            remote_ncu=host.ncu if host else "ncu",
+        )
 
     def _start_build_job(self, started: _Started) -> None:
         self._started = started
@@ -661,6 +798,8 @@ class BuildDialog(JobDialog):
                 f"{outcome.report}"
             )
             self.finished_document.emit(str(outcome.report.parents[1]))
+        elif isinstance(outcome, TorchProfiled):
+            self._torch_done(outcome)
         elif isinstance(outcome, ProfileSkipped):
             self._append(
                 f"Cannot profile here: {outcome.problem}.\nChoose a GPU machine under Run on "
@@ -677,10 +816,28 @@ class BuildDialog(JobDialog):
             )
             self._show_host_report(outcome.report)
 
+    def _torch_done(self, outcome: TorchProfiled) -> None:
+        run, facts = outcome.run, outcome.run.facts
+        if facts:
+            self._append(
+                f"torch {facts.get('torch')}, triton {facts.get('triton')} on "
+                f"{facts.get('device')} ({facts.get('host')}): compiled in "
+                f"{float(facts.get('compile_s', 0)):.1f} s"
+            )
+        self._append(f"run folder: {run.run_dir}")
+        if run.report is not None:
+            self._append(
+                f"profiled {run.launches} kernel launches in {run.seconds:.1f} s: {run.report}"
+            )
+        if run.timeline is not None:
+            self._append(f"timeline: {run.timeline}")
+        for document in outcome.documents():
+            self.finished_document.emit(str(document))
+
     def _show_host_report(self, report: HostReport) -> None:
         self.report_view.show_report(report)
         self.tabs.setCurrentIndex(2)
-        verdict = "ready to profile" if report.can_profile else "not ready to profile"
+        verdict = report.verdict()
         self._append(f"{report.host}: {verdict}")
         caps = {g.get("compute_cap", "") for g in report.gpus}
         if self.build.isChecked() and len(caps) == 1 and (cap := caps.pop()):

@@ -42,7 +42,7 @@ class HostReportView(QTextBrowser):
                     f'<tr><td></td><td></td><td style="color:{muted.name()}">fix: '
                     f"{html.escape(check.fix)}</td></tr>"
                 )
-        verdict = "ready to profile" if report.can_profile else "not ready to profile"
+        verdict = report.verdict()
         self.setHtml(
             f"<p><b>{html.escape(report.host)}: {verdict}</b></p>"
             f'<table cellspacing="2" cellpadding="2">{"".join(rows)}</table>'

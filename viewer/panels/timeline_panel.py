@@ -217,6 +217,11 @@ class TimelinePanel(QWidget):
         """Why Profile This Kernel cannot run now (None: it can)."""
         if self.timeline is None:
             return "no timeline"
+        if self.timeline.source == "torch":
+            return (
+                "a torch.compile run's timeline: profile the run again with Build & Profile "
+                "(Kernel filter, Launch skip and Launch count pick the calls)"
+            )
         if self.timeline.source != "runner":
             return (
                 "an Nsight Systems trace is another program's run: measure the workspace's "
@@ -345,6 +350,8 @@ class TimelinePanel(QWidget):
             overhead = meta.get("event_overhead_us")
             if overhead is not None:
                 how += f", {format_number(overhead)} µs event cost taken off each call"
+        elif timeline.source == "torch":
+            how = f"torch.profiler, median of {meta.get('repeat', '?')} calls on {meta.get('host')}"
         else:
             how = f"Nsight Systems {meta.get('nsys_version', '')}".rstrip()
         kernels = len({k for c in timeline.calls for k in c.kernels})

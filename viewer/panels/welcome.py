@@ -139,7 +139,8 @@ class WelcomePage(QScrollArea):
         self.demo_button.setObjectName("welcome_demo")
         self.model_button = QCommandLinkButton(
             "Open a model…",
-            "ONNX, or a Python file with a Relax IRModule: build it with TVM and profile it",
+            "ONNX or a Python file with a Relax IRModule (built with TVM), or a PyTorch file "
+            "(torch.compile): build it and profile it",
         )
         self.model_button.setObjectName("welcome_model")
         self.report_button = QCommandLinkButton(

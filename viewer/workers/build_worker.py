@@ -6,6 +6,9 @@ this machine cannot profile (and why), or None when no profile was asked for. Wi
 build request the given workspace is profiled as it is. The build runs in a child process
 (a TVM crash is an error, not the window's end); Cancel kills it, and ncu (here, or on the
 SSH host with the model it runs).
+
+``torch_job`` is the same dialog's job for a PyTorch model file: ``torch.compile`` and ncu
+on this machine or the host (``core.torchrun``), returning ``TorchProfiled``.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from pathlib import Path
 
 from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.profiling import ProfileRequest, profile_workspace, profiling_problem
+from kernelscope.core.torchrun import TorchRequest, TorchRun, profile_torch
 
 from .jobs import JobContext, JobFn
 
@@ -35,6 +39,26 @@ class Profiled:
 @dataclass(frozen=True)
 class ProfileSkipped:
     problem: str  # why this machine cannot profile
+
+
+@dataclass(frozen=True)
+class TorchProfiled:
+    run: TorchRun
+
+    def documents(self) -> list[Path]:
+        """What the window opens: the run folder (``core.inductor`` reads it: the Triton
+        kernels with their provenance, sources, SASS and PTX, and the newest report), then
+        the timeline."""
+        return [self.run.run_dir, *([self.run.timeline] if self.run.timeline else [])]
+
+
+def torch_job(request: TorchRequest) -> JobFn:
+    """Compile and profile a PyTorch model file (``core.torchrun.profile_torch``)."""
+
+    def run(context: JobContext) -> TorchProfiled:
+        return TorchProfiled(profile_torch(request, context.progress, context.cancel))
+
+    return run
 
 
 def build_job(

@@ -6,6 +6,8 @@ Usage::
     python runner.pyz WORKSPACE --timeline [--warmup N] [--repeat N]
     python runner.pyz --check [--tvm-version V]     # what this machine has for the runner
     python runner.pyz --probe-kernel                # one tiny kernel (ncu permission probe)
+    python runner.pyz --torch MODEL.py --run-dir RUN [--mode M] [--warmup N] [--iterations N]
+    python runner.pyz --torch MODEL.py --run-dir RUN --timeline [--repeat N]
 
 This package stands alone (standard library, numpy and TVM's runtime only, relative imports)
 so that it travels to a GPU machine that has no kernelscope, only a runtime-only TVM
@@ -13,8 +15,10 @@ so that it travels to a GPU machine that has no kernelscope, only a runtime-only
 zipapp (``runner.py`` on the host). Its modules: ``protocol`` (result tag, exit codes),
 ``tvm_runtime`` (where TVM comes from), ``model`` (the run), ``cuda`` (a ctypes binding of
 the driver), ``timeline`` (every call timed), ``host`` (``--check``,
-``--probe-kernel``), ``main``. It makes TVM use the workspace's own cubin (see ``model``) and
-prints one JSON line starting with ``KERNELSCOPE_RESULT``.
+``--probe-kernel``), ``torch_model`` (a PyTorch model file under ``torch.compile``, with the
+host's own PyTorch: ``kernelscope profile-torch``), ``main``. It makes TVM use the
+workspace's own cubin (see ``model``) and prints one JSON line starting with
+``KERNELSCOPE_RESULT``.
 
 TVM comes from ``--runtime DIR``, else from the folder ``kernelscope remote-install`` fills
 (``<runtime root>/tvm-<version>-cp<XY>``, the root being ``--runtime-root``,
@@ -23,7 +27,9 @@ TVM comes from ``--runtime DIR``, else from the folder ``kernelscope remote-inst
 
 from .protocol import (
     EXIT_BAD_INPUT,
+    EXIT_COMPILE,
     EXIT_NO_GPU,
+    EXIT_NO_TORCH,
     EXIT_NO_TVM,
     EXIT_OLD_PYTHON,
     EXIT_SOURCE_MISMATCH,
@@ -36,7 +42,9 @@ from .tvm_runtime import RUNTIME_MARKER, RUNTIME_ROOT_ENV, runtime_name
 
 __all__ = [
     "EXIT_BAD_INPUT",
+    "EXIT_COMPILE",
     "EXIT_NO_GPU",
+    "EXIT_NO_TORCH",
     "EXIT_NO_TVM",
     "EXIT_OLD_PYTHON",
     "EXIT_SOURCE_MISMATCH",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
+from importlib import metadata
 from pathlib import Path
 
 from .cuda import Cuda
@@ -13,7 +14,8 @@ from .tvm_runtime import import_tvm, load_tvm_cuda
 
 
 def check(runtime: Path | None) -> dict:
-    """Python, numpy, TVM and the CUDA driver as this process sees them (never raises)."""
+    """Python, numpy, TVM, PyTorch and the CUDA driver as this process sees them (never
+    raises)."""
     report: dict = {
         "python": {
             "version": ".".join(str(v) for v in sys.version_info[:3]),
@@ -49,6 +51,11 @@ def check(runtime: Path | None) -> dict:
         report["tvm"] = {"error": str(exc), "code": exc.code}
     except Exception as exc:  # noqa: BLE001 - C++ errors of a broken install
         report["tvm"] = {"error": f"{type(exc).__name__}: {exc}"}
+    for package in ("torch", "triton"):  # for PyTorch models; found without importing them
+        try:
+            report[package] = {"version": metadata.version(package)}
+        except metadata.PackageNotFoundError:
+            report[package] = {"error": f"no {package} for this Python"}
     try:
         cuda = Cuda()
         report["cuda"] = {"driver_version": cuda.driver_version(), "devices": cuda.devices()}

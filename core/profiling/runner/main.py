@@ -11,6 +11,7 @@ from .host import check, probe_kernel
 from .model import run
 from .protocol import EXIT_OLD_PYTHON, MIN_PYTHON, RESULT_TAG, RunnerError
 from .timeline import timeline
+from .torch_model import MODES, run_torch, torch_timeline
 from .tvm_runtime import select_runtime, use_runtime
 
 DESCRIPTION = (
@@ -32,16 +33,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runtime", help="folder with a runtime-only tvm/ (and tvm_ffi/)")
     parser.add_argument("--runtime-root", help="where kernelscope remote-install puts runtimes")
     parser.add_argument("--tvm-version", help="with --check: the TVM version to look for")
+    parser.add_argument("--torch", type=Path, help="a PyTorch model file, run under torch.compile")
+    parser.add_argument("--run-dir", type=Path, help="with --torch: where Inductor's output goes")
+    parser.add_argument("--mode", choices=MODES, default="default", help="torch.compile's mode")
     args = parser.parse_args(argv)
     try:
-        if tuple(sys.version_info[:2]) < MIN_PYTHON and not args.check:
+        if args.torch is not None:
+            run_dir = args.run_dir or Path(f"{args.torch.stem}.torchrun")
+            if args.timeline:
+                result = torch_timeline(
+                    args.torch, run_dir.absolute(), args.mode, args.warmup, args.repeat
+                )
+            else:
+                result = run_torch(
+                    args.torch, run_dir.absolute(), args.mode, args.warmup, args.iterations
+                )
+        elif tuple(sys.version_info[:2]) < MIN_PYTHON and not args.check:
             raise RunnerError(
                 f"Python {sys.version_info[0]}.{sys.version_info[1]} is too old: TVM's "
                 f"runtime needs {MIN_PYTHON[0]}.{MIN_PYTHON[1]} or newer "
                 "(pass another interpreter: --remote-python)",
                 EXIT_OLD_PYTHON,
             )
-        if args.probe_kernel:
+        elif args.probe_kernel:
             result = probe_kernel()
         elif args.check:
             runtime = select_runtime(args.runtime, args.runtime_root, args.tvm_version)

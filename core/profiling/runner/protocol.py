@@ -9,6 +9,8 @@ EXIT_SOURCE_MISMATCH = 4
 EXIT_NO_GPU = 5
 EXIT_OLD_PYTHON = 6
 EXIT_NO_TVM = 7
+EXIT_NO_TORCH = 8  # --torch: this Python has no PyTorch
+EXIT_COMPILE = 9  # --torch: torch.compile (or the model) failed on the example inputs
 # TVM 0.27's Python code needs 3.10 (apache-tvm's Requires-Python); numpy.random.default_rng
 # (the seeded inputs) is numpy 1.17.
 MIN_PYTHON = (3, 10)

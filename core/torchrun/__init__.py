@@ -1,0 +1,29 @@
+"""A PyTorch model file built by ``torch.compile`` and profiled by Nsight Compute, on this
+machine or an SSH GPU host, into a run folder that holds Inductor's and Triton's output, the
+report and the timeline (``kernelscope profile-torch``)."""
+
+from .run import (
+    FACTS,
+    MODES,
+    RUN_SUFFIX,
+    TorchRequest,
+    TorchRun,
+    check_request,
+    default_run_dir,
+    is_torch_model_file,
+    profile_torch,
+    timeline_from_runner,
+)
+
+__all__ = [
+    "FACTS",
+    "MODES",
+    "RUN_SUFFIX",
+    "TorchRequest",
+    "TorchRun",
+    "check_request",
+    "default_run_dir",
+    "is_torch_model_file",
+    "profile_torch",
+    "timeline_from_runner",
+]

@@ -1,0 +1,450 @@
+"""Build & profile a PyTorch model file: ``torch.compile`` runs it, Nsight Compute profiles
+the steady-state calls with the generated Triton sources imported, and everything lands in
+one run folder, on this machine or on an SSH GPU host (PyTorch is that machine's own;
+kernelscope installs none of it).
+
+The model runner's ``--torch`` mode (``profiling/runner/torch_model.py``) does the model's
+part: it reads the file's ``model`` and ``example_inputs``, points Inductor's and Triton's
+output into the run folder, compiles and warms up outside the profiled range, and brackets
+the profiled calls with ``cudaProfilerStart``/``Stop``, which ``ncu --profile-from-start off``
+honours. Its timeline mode records every kernel of a few calls through ``torch.profiler``.
+
+The run folder (``MODEL.torchrun`` beside the model unless given)::
+
+    run.json                  the run: versions, device, mode, inputs, where it ran (read by
+                              core.inductor, the reader of run folders, too)
+    model.py                  a copy of the model file
+    inductor_cache/           TORCHINDUCTOR_CACHE_DIR: the generated Triton and wrapper code
+    triton_cache/             TRITON_CACHE_DIR: cubins, PTX, kernel metadata
+    torch_compile_debug/      TORCH_COMPILE_DEBUG=1 output
+    trace/                    TORCH_TRACE logs (INDUCTOR_PROVENANCE=1)
+    profiles/NAME.ncu-rep     the report, sources imported
+    timelines/NAME.json       the timeline (a kernelscope Timeline)
+
+Over SSH it is one login (``SshSession``): the runner and the model file (with the Python
+files beside it, the modules it may import) go up as one tar stream into a temporary folder,
+ncu (and the timeline) run there under the supervisor (Cancel ends them), the whole run folder
+comes back as one tar, gzipped on the way, and the temporary folder goes in every outcome. The
+report's source paths are the host's then: ``run.json``'s ``run_dir`` is the folder they start
+with, ``host`` the host.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from ..errors import KernelscopeError
+from ..profiling import (
+    RUNNER,
+    CommandResult,
+    ProfileRequest,
+    RemoteFolder,
+    SshSession,
+    SshTarget,
+    explain_ssh_failure,
+    ncu_arguments,
+    run_command,
+    runner,
+    runner_path,
+    stream_ncu,
+    transfer_progress,
+)
+from ..profiling.runner.torch_model import FACTS, MODES  # what the runner writes and takes
+from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
+from ..timeline import Timeline, TimelineCall
+from ..toolchain import find_tool, local_gpu_arch
+
+RUN_SUFFIX = ".torchrun"
+# What a torch.compile run folder holds (``debug``: TORCH_COMPILE_DEBUG_DIR as
+# scripts/device/inductor_capture.py names it); a folder with other things in it is not one.
+RUN_ENTRIES = frozenset(
+    {FACTS, "model.py", "inductor_cache", "triton_cache", "torch_compile_debug", "debug",
+     "trace", "profiles", "timelines", "run.log"}
+)  # fmt: skip
+_NO_TORCH = "PyTorch is not installed"
+# The Python files beside the model that go to a host with it, at most (else the model alone).
+_BESIDE_FILES = 50
+_BESIDE_BYTES = 4 << 20
+
+
+@dataclass
+class TorchRequest:
+    """What ``kernelscope profile-torch`` was asked."""
+
+    model: Path
+    output: Path | None = None  # the run folder; None: MODEL.torchrun beside the model
+    mode: str = "default"  # torch.compile's mode
+    set: str | None = "full"  # ncu --set; None: ncu's default sections
+    sections: list[str] = field(default_factory=list)
+    metrics: list[str] = field(default_factory=list)
+    kernel_regex: str | None = None
+    launch_skip: int = 0  # among the profiled calls' launches
+    launch_count: int | None = None
+    clock_control: str = "base"
+    cache_control: str = "all"
+    warmup: int = 3  # calls after the compiling one, before the profiled ones
+    iterations: int = 1  # profiled calls
+    name: str | None = None  # report (and timeline) name; default: a timestamp
+    profile: bool = True  # run ncu
+    timeline: bool = False  # also time every kernel (torch.profiler), without ncu
+    repeat: int = 10  # timeline calls
+    python: str = "python3"  # this machine's Python with PyTorch
+    host: str | None = None
+    ssh_options: list[str] = field(default_factory=list)
+    remote_python: str = "python3"
+    remote_ncu: str = "ncu"
+
+
+@dataclass
+class TorchRun:
+    run_dir: Path
+    report: Path | None
+    timeline: Path | None
+    launches: int  # kernel launches profiled
+    seconds: float
+    facts: dict
+    log: str
+
+
+def default_run_dir(model: Path) -> Path:
+    return model.with_suffix(RUN_SUFFIX)
+
+
+_IMPORTS_TORCH = re.compile(r"^\s*(import torch\b|from torch\b)", re.MULTILINE)
+_IMPORTS_TVM = re.compile(r"^\s*(import tvm\b|from tvm\b)", re.MULTILINE)
+
+
+def is_torch_model_file(path: Path) -> bool:
+    """Whether a .py file looks like a PyTorch model file rather than a Relax one: it
+    imports torch and not tvm (a guess for the window's Compiler choice; never raises)."""
+    if path.suffix != ".py":
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            text = f.read(1 << 20)
+    except OSError:
+        return False
+    return bool(_IMPORTS_TORCH.search(text)) and not _IMPORTS_TVM.search(text)
+
+
+def _name(req: TorchRequest) -> str:
+    name = req.name or datetime.now().strftime("torch-%Y%m%d-%H%M%S")
+    name = name.removesuffix(".ncu-rep")
+    if not re.fullmatch(r"[\w.-]+", name):
+        raise KernelscopeError(f"report name {name!r}: use letters, digits, '.', '_', '-'")
+    return name
+
+
+def check_request(req: TorchRequest) -> Path:
+    """Refuse a request that cannot run, before anything starts; the run folder."""
+    if not req.model.is_file():
+        raise KernelscopeError(f"{req.model}: no such file")
+    if req.model.suffix != ".py":
+        raise KernelscopeError(
+            f"{req.model.name}: not a Python file",
+            hint="give a .py file that defines `model` and `example_inputs`",
+        )
+    if req.mode not in MODES:
+        raise KernelscopeError(f"--mode {req.mode}: one of {', '.join(MODES)}")
+    if req.iterations < 1 or req.warmup < 0 or req.repeat < 1:
+        raise KernelscopeError("--iterations and --repeat must be at least 1, --warmup at least 0")
+    if not req.profile and not req.timeline:
+        raise KernelscopeError("nothing to do: neither a profile nor a timeline was asked for")
+    run_dir = (req.output or default_run_dir(req.model)).absolute()
+    if run_dir.exists() and not run_dir.is_dir():
+        raise KernelscopeError(f"{run_dir} is a file, not a folder")
+    held = sorted(p.name for p in run_dir.iterdir()) if run_dir.is_dir() else []
+    others = [name for name in held if name not in RUN_ENTRIES]
+    if others:
+        raise KernelscopeError(
+            f"{run_dir} holds other things than a torch.compile run ({', '.join(others[:5])})",
+            hint="choose another run folder (-o RUN)",
+        )
+    copy = run_dir / "model.py"
+    if copy.is_file() and copy.read_bytes() != req.model.read_bytes():
+        # Inductor's and Triton's output of the other model would stay beside the new one's
+        raise KernelscopeError(
+            f"{run_dir} holds the run of another model file (its model.py differs from "
+            f"{req.model.name}); nothing was changed",
+            hint="choose another run folder (-o RUN), or delete this one to run it again there",
+            window_hint="choose another Run folder, or delete this one to run it again there",
+        )
+    return run_dir
+
+
+def profile_torch(
+    req: TorchRequest, progress: ProgressFn = no_progress, cancel: Cancel | None = None
+) -> TorchRun:
+    """Compile and profile the model file (and time it, with ``req.timeline``) into its run
+    folder; a failed or cancelled run keeps no partial report."""
+    run_dir = check_request(req)
+    name = _name(req)
+    start = time.perf_counter()
+    if req.host is None:
+        _check_local(req)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    (run_dir / "profiles").mkdir(exist_ok=True)
+    if req.model.absolute() != (run_dir / "model.py").absolute():
+        shutil.copyfile(req.model, run_dir / "model.py")
+    partial = run_dir / "profiles" / f".partial-{name}"
+    try:
+        if req.host is None:
+            log, launches, raw_timeline = _run_here(req, run_dir, partial, progress, cancel)
+        else:
+            log, launches, raw_timeline = _run_on_host(req, run_dir, partial, progress, cancel)
+        report = None
+        if req.profile:
+            produced = partial.with_name(partial.name + ".ncu-rep")
+            if not produced.is_file():
+                raise KernelscopeError("ncu finished but wrote no report", details=log)
+            report = run_dir / "profiles" / f"{name}.ncu-rep"
+            os.replace(produced, report)
+    finally:
+        for leftover in (run_dir / "profiles").glob(f".partial-{name}*"):
+            leftover.unlink(missing_ok=True)
+    (run_dir / "run.log").write_text(log, encoding="utf-8")
+    facts = _facts(run_dir, req.host)
+    timeline = None
+    if raw_timeline is not None:
+        made = timeline_from_runner(raw_timeline, run_dir, req.host)
+        timeline = made.save(run_dir / "timelines" / f"{name}.json")
+    progress("done", 1.0, f"run folder: {run_dir}")
+    return TorchRun(run_dir, report, timeline, launches, time.perf_counter() - start, facts, log)
+
+
+def _check_local(req: TorchRequest) -> None:
+    if shutil.which(req.python) is None:
+        raise KernelscopeError(
+            f"no Python called {req.python} here",
+            hint="name the Python that has PyTorch with --python",
+        )
+    if req.profile and not find_tool("ncu").found:
+        raise KernelscopeError(
+            "Nsight Compute (ncu) is not installed here or not on PATH",
+            hint="install Nsight Compute here, or run on a GPU host that has it: "
+            "kernelscope profile-torch MODEL.py --host user@gpu",
+            window_hint="install Nsight Compute here, or choose an SSH host under Run on",
+        )
+    if local_gpu_arch() is None:
+        raise KernelscopeError(
+            "no NVIDIA GPU is visible on this machine (nvidia-smi reports none)",
+            hint="run it on a GPU host: kernelscope profile-torch MODEL.py --host user@gpu",
+            window_hint="choose an SSH host under Run on",
+        )
+
+
+def _runner_args(req: TorchRequest, model: str, run_dir: str, timeline: bool) -> list[str]:
+    args = ["--torch", model, "--run-dir", run_dir, "--mode", req.mode]
+    args += ["--warmup", str(req.warmup)]
+    if timeline:
+        return [*args, "--timeline", "--repeat", str(req.repeat)]
+    return [*args, "--iterations", str(req.iterations)]
+
+
+def _ncu_args(req: TorchRequest, output_stem: str, run_dir: str) -> list[str]:
+    """``kernelscope profile``'s ncu options, the profiled range only, and the runner alone
+    (not Inductor's compile workers)."""
+    options = ProfileRequest(
+        workspace=Path(run_dir),
+        set=req.set,
+        sections=req.sections,
+        metrics=req.metrics,
+        kernel_regex=req.kernel_regex,
+        launch_skip=req.launch_skip,
+        launch_count=req.launch_count,
+        clock_control=req.clock_control,
+        cache_control=req.cache_control,
+    )
+    args = ncu_arguments(options, output_stem, run_dir)
+    return [*args, "--profile-from-start", "off", "--target-processes", "application-only"]
+
+
+def _run_here(
+    req: TorchRequest, run_dir: Path, partial: Path, progress: ProgressFn, cancel: Cancel | None
+) -> tuple[str, int, dict | None]:
+    model, folder, runner_file = str(req.model.absolute()), str(run_dir), str(runner_path())
+    log, launches, raw = "", 0, None
+    if req.profile:
+        ncu = str(find_tool("ncu").require())
+        progress("compile", None, f"torch.compile of {req.model.name} under ncu")
+        cmd = [
+            ncu,
+            *_ncu_args(req, str(partial), folder),
+            req.python,
+            runner_file,
+            *_runner_args(req, model, folder, timeline=False),
+        ]
+        log, launches = _profile(cmd, progress, cancel)
+    if req.timeline:
+        check_cancel(cancel, "timeline")
+        progress("timeline", 0.9, f"timing {req.repeat} calls of {req.model.name}")
+        cmd = [req.python, runner_file, *_runner_args(req, model, folder, timeline=True)]
+        result = run_command(cmd, "timeline", cancel)
+        log += result.output
+        raw = _result(result, "this machine")
+    return log, launches, raw
+
+
+def _run_on_host(
+    req: TorchRequest, run_dir: Path, partial: Path, progress: ProgressFn, cancel: Cancel | None
+) -> tuple[str, int, dict | None]:
+    assert req.host is not None
+    target = SshTarget(req.host, req.ssh_options, req.remote_python, req.remote_ncu)
+    progress("connect", None, f"connecting to {req.host}")
+    log, launches, raw = "", 0, None
+    with (
+        SshSession(target, cancel) as session,
+        RemoteFolder(session.target, cancel) as folder,
+        tempfile.TemporaryDirectory(prefix="ks-torch-") as tmp,
+    ):
+        empty = Path(tmp) / "profiles"
+        empty.mkdir()
+        progress("copy", 0.02, f"copying {req.model.name} to {req.host}:{folder.path}")
+        folder.upload([*_model_files(req.model), ("run/profiles", empty)])
+        model, host_run = folder.file(f"model/{req.model.name}"), folder.file("run")
+        python, runner_file = req.remote_python, folder.file(RUNNER)
+        if req.profile:
+            progress("compile", None, f"torch.compile of {req.model.name} under ncu on {req.host}")
+            argv = [
+                req.remote_ncu,
+                *_ncu_args(req, f"{host_run}/profiles/{partial.name}", host_run),
+                python,
+                runner_file,
+                *_runner_args(req, model, host_run, timeline=False),
+            ]
+            cmd = folder.supervised(argv, find_ncu=req.remote_ncu == "ncu")
+            log, launches = _profile(cmd, progress, cancel)
+        if req.timeline:
+            progress("timeline", 0.85, f"timing {req.repeat} calls on {req.host}")
+            argv = [python, runner_file, *_runner_args(req, model, host_run, timeline=True)]
+            result = run_command(folder.supervised(argv), "timeline", cancel)
+            if result.code == 255:
+                raise explain_ssh_failure(session.target, result, "timeline")
+            log += result.output
+            raw = _result(result, req.host)
+        progress("fetch", 0.9, f"fetching the run folder from {req.host}")
+        session.run(
+            f"cd {folder.path} && tar -cf run.tar run", "packing the run folder", timeout=600
+        )
+        archive = Path(tmp) / "run.tar"
+        folder.fetch("run.tar", archive, transfer_progress(progress, "fetch", 0.9, 0.99))
+        _unpack(archive, run_dir)
+    return log, launches, raw
+
+
+def _model_files(model: Path) -> list[tuple[str, Path]]:
+    """The model file and the Python files beside it (the modules it may import, as it can
+    here), as ``model/NAME``; the model file alone when there are more than a folder of a
+    model's own modules would hold."""
+    beside = sorted(p for p in model.parent.glob("*.py") if p.is_file() and p != model)
+    if len(beside) > _BESIDE_FILES or sum(p.stat().st_size for p in beside) > _BESIDE_BYTES:
+        beside = []
+    return [(f"model/{p.name}", p) for p in [model, *beside]]
+
+
+def _unpack(archive: Path, run_dir: Path) -> None:
+    """The host's ``run/`` into ``run_dir`` (what was there stays unless replaced)."""
+    with tarfile.open(archive) as tar:
+        members = []
+        for member in tar.getmembers():
+            parts = Path(member.name).parts
+            if not parts or parts[0] != "run" or len(parts) == 1:
+                continue
+            member.name = str(Path(*parts[1:]))
+            members.append(member)
+        tar.extractall(run_dir, members=members, filter="data")
+
+
+def _profile(cmd: list[str], progress: ProgressFn, cancel: Cancel | None) -> tuple[str, int]:
+    """ncu over the runner; the runner's own failures (no PyTorch, the file, torch.compile)
+    said as the runner says them, with what to do."""
+    try:
+        return stream_ncu(cmd, None, progress, cancel)
+    except KernelscopeError as exc:
+        said = _runner_said(exc.details)
+        if said is None:
+            raise
+        raise _runner_error(said, exc.details) from exc
+
+
+def _runner_said(log: str) -> str | None:
+    said = [ln for ln in log.splitlines() if "kernelscope runner:" in ln]
+    return said[-1].split("kernelscope runner:", 1)[1].strip() if said else None
+
+
+def _runner_error(message: str, log: str) -> KernelscopeError:
+    hint = ""
+    if message.startswith(_NO_TORCH):
+        hint = "kernelscope uses the PyTorch of the machine that runs the model and installs none"
+    elif "torch.compile failed" in message:
+        hint = "the details show torch.compile's whole message"
+    return KernelscopeError(message, hint=hint, details=log)
+
+
+def _result(result: CommandResult, where: str) -> dict:
+    found = [ln for ln in result.output.splitlines() if ln.startswith(runner.RESULT_TAG)]
+    if result.code == 0 and found:
+        raw: dict = json.loads(found[-1][len(runner.RESULT_TAG) :])
+        return raw
+    said = _runner_said(result.output)
+    if said is not None:
+        raise _runner_error(said, result.output)
+    raise KernelscopeError(
+        f"the timeline could not be measured on {where} (exit code {result.code})",
+        details=result.output,
+    )
+
+
+def _facts(run_dir: Path, host: str | None) -> dict:
+    """The runner's description of the run, with where it ran added."""
+    path = run_dir / FACTS
+    try:
+        facts: dict = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    facts["host"] = host or "localhost"
+    path.write_text(json.dumps(facts, indent=1), encoding="utf-8")
+    return facts
+
+
+def kernel_name(demangled: str) -> str:
+    """The function name ncu gives a kernel, from the demangled name CUPTI gives it
+    (``void cutlass::Kernel2<cutlass_80_simt_sgemm...>(...)`` -> ``Kernel2``); Triton's and
+    other ``extern "C"`` names stay as they are."""
+    name = demangled.strip().removeprefix("void ")
+    cut = min((i for i in (name.find("<"), name.find("(")) if i >= 0), default=len(name))
+    return name[:cut].rsplit("::", 1)[-1].strip() or demangled
+
+
+def timeline_from_runner(raw: dict, run_dir: Path, host: str | None = None) -> Timeline:
+    """The runner's ``--torch --timeline`` answer as a Timeline of the run folder, each call
+    named as the report names its kernel."""
+    calls = [
+        TimelineCall(
+            index=i,
+            kernels=[kernel_name(k) for k in c["kernels"]],
+            start_us=float(c["start_us"]),
+            duration_us=float(c["duration_us"]),
+            min_us=c.get("min_us"),
+            max_us=c.get("max_us"),
+            grid=c.get("grid"),
+            block=c.get("block"),
+            stream=c.get("stream"),
+        )
+        for i, c in enumerate(raw.get("calls", []))
+    ]
+    meta = {k: v for k, v in raw.items() if k not in ("calls", "device")}
+    meta["host"] = host or "localhost"
+    meta["model"] = run_dir.name
+    return Timeline(
+        source="torch", origin=str(run_dir), device=raw.get("device", "?"), calls=calls, meta=meta
+    )

@@ -1,0 +1,108 @@
+"""Build & Profile with torch.compile: a PyTorch model file picks the compiler by itself, the
+run folder follows the model, TVM's fields are off, and a run on an SSH host (the private
+sshd; its ncu a stand-in that leaves a real H200 run) opens its run folder in the window."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from paths_support import DATA
+from ssh_support import SshServer, fixture_ssh_server, stand_in  # noqa: F401 - a fixture
+from test_viewer_build_remote import WAIT, _dialog, _entry, _finish
+from torch_support import MLP, NCU_LEAVES_A_REAL_RUN
+from viewer_support import settle
+
+from kernelscope.viewer.dialogs.build_dialog import TORCH, TVM, BuildDialog
+
+GELU = "triton_poi_fused_addmm_gelu_view_7"  # a Triton kernel of the transformer run
+
+
+def test_a_pytorch_file_picks_torch_compile_and_its_run_folder(qtbot, make_window, tmp_path):
+    window = make_window()
+    dialog = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.model.setText(str(MLP))
+    assert dialog.compiler.currentText() == TORCH
+    assert dialog.output.text() == str(MLP.with_suffix(".torchrun"))
+    assert not dialog.arch.isEnabled() and not dialog.build.isEnabled()
+    assert dialog.torch_mode.isEnabled() and not dialog.install_button.isEnabled()
+    dialog.profile.setChecked(True)
+    assert dialog.start.text() == "Compile && Profile" and not dialog.inputs.isEnabled()
+    onnx = tmp_path / "m.onnx"
+    onnx.write_bytes(b"")
+    dialog.model.setText(str(onnx))
+    assert dialog.compiler.currentText() == TVM
+    assert dialog.output.text() == str(tmp_path / "m.kscope") and dialog.arch.isEnabled()
+    dialog.close()
+
+
+def test_a_run_on_the_host_opens_its_run_folder(
+    qtbot, make_window, ssh_server: SshServer, tmp_path: Path
+) -> None:
+    """The host's ncu leaves the H200 transformer run (tests/data/inductor): it comes back and
+    opens in the window as a run folder: Triton kernels with their ATen operators beside the
+    cuBLAS launches, the report's samples on the generated lines."""
+    ncu = stand_in(tmp_path, "ncu", NCU_LEAVES_A_REAL_RUN)
+    window = make_window()
+    dialog = _dialog(qtbot, window, _entry(ssh_server, ncu=str(ncu), python=sys.executable))
+    dialog.finished_document.connect(window.open_path)  # as the window's Build & Profile does
+    dialog.model.setText(str(MLP))
+    run = tmp_path / "mlp.torchrun"
+    dialog.output.setText(str(run))
+    dialog.profile.setChecked(True)
+    dialog.torch_mode.setCurrentText("max-autotune")
+    dialog.report_name.setText("from-window")
+    with qtbot.waitSignal(dialog.finished_document, timeout=WAIT) as opened:
+        dialog.start.click()
+    log = _finish(qtbot, dialog)
+    assert Path(opened.args[0]) == run and (run / "profiles" / "from-window.ncu-rep").is_file()
+    assert "compiling" in log and "torch.compile (max-autotune)" in log
+    assert "[fetch]" in log and "profiled 1 kernel launches" in log
+    assert f"run folder: {run}" in log
+    settle(qtbot, window)
+    document = window.selection.document
+    assert document is not None and document.has_profile
+    assert document.summary(GELU).ops == ("aten.addmm", "aten.view", "aten.gelu")
+    assert sum("cublas" in s.name for s in document.summaries) == 4
+    assert ssh_server.leftovers() == []
+    dialog.close()
+
+
+def test_the_dialog_remembers_the_compiler_and_its_options(qtbot, make_window, tmp_path):
+    window = make_window()
+    dialog = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    dialog.model.setText(str(MLP))
+    dialog.torch_mode.setCurrentText("reduce-overhead")
+    dialog.torch_timeline.setChecked(True)
+    dialog.remember()
+    dialog.close()
+    again = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(again)
+    assert again.compiler.currentText() == TORCH
+    assert again.torch_mode.currentText() == "reduce-overhead"
+    assert again.torch_timeline.isChecked()
+    request = again.torch_request()
+    assert request.model == MLP and request.mode == "reduce-overhead" and request.timeline
+    assert request.output == MLP.with_suffix(".torchrun") and request.host is None
+    again.close()
+
+
+def test_a_torch_timeline_says_how_it_was_timed_and_why_no_single_call_profile(
+    qtbot, make_window, tmp_path
+):
+    from kernelscope.core.timeline import open_timeline
+    from kernelscope.core.torchrun import timeline_from_runner
+    from kernelscope.viewer.panels.timeline_panel import TimelinePanel
+
+    saved = open_timeline(DATA / "torch" / "mlp_timeline_h200.json")
+    raw = {"device": saved.device, "repeat": 10, "calls": [vars(c) for c in saved.calls]}
+    path = timeline_from_runner(raw, tmp_path / "mlp.torchrun", "gpu").save(tmp_path / "t.json")
+    window = make_window()
+    assert window.open_path(path)  # as Build & Profile's finished run opens it
+    panel = window.timeline_panel
+    qtbot.waitUntil(lambda: panel.timeline is not None, timeout=WAIT)
+    assert "torch.profiler, median of 10 calls on gpu" in TimelinePanel._describe(panel.timeline)
+    assert "torch.compile run's timeline" in (panel.can_profile() or "")
