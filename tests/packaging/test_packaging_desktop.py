@@ -172,3 +172,16 @@ def test_the_project_addresses_agree_everywhere() -> None:
     from kernelscope.core.environment import project_urls
 
     assert project_urls() == urls, "reinstall kernelscope (pip install -e .): stale metadata"
+
+
+def test_every_package_folder_is_shipped() -> None:
+    """The wheel and the .deb take only the packages pyproject.toml lists: a folder of modules
+    left off that list imports here (from the checkout) and fails where kernelscope is
+    installed (core.ncu.rep and core.tuning once were)."""
+    setup = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(setup["packages"])
+    for name, folder in setup["package-dir"].items():
+        for init in sorted((ROOT / folder).rglob("__init__.py")):
+            sub = init.parent.relative_to(ROOT / folder).parts
+            package = ".".join((name, *sub))
+            assert package in listed, f"add {package!r} to [tool.setuptools] packages"
