@@ -162,8 +162,9 @@ def _walk(
                 if j + skipped > size:
                     raise Unsupported("a field runs past its message")
                 if field == 17 and isinstance(buf, bytearray) and read is not None:
-                    if j <= have:
-                        sections.append(_section_id(buf, k, j))
+                    first = buf[k + 1] if k + 1 < have and buf[k] == 0x0A else 0x80
+                    if j <= have or (first < 0x80 and k + 2 + first <= have):  # id read
+                        sections.append(_section_id(buf, k, min(j, have)))
                     else:
                         head = _section_head(read, k + skipped, length)
                         sections.append(_section_id(head, 0, len(head)))
@@ -206,10 +207,10 @@ def _walk(
 
 def _extend(buf: Buffer, read: Callable[[int, int], bytes] | None, at: int, n: int) -> None:
     """Up to ``n`` more bytes of the message, from ``at``, onto the buffer being filled."""
-    piece = read(at, n) if read is not None and isinstance(buf, bytearray) else b""
-    if not piece:
+    piece = read(at, n) if read is not None else b""
+    if not piece or not isinstance(buf, bytearray):
         raise Unsupported("a launch's message ends before its size")
-    buf += piece
+    buf += piece  # in place: the walk's buffer
 
 
 def _section_head(read: Callable[[int, int], bytes], at: int, length: int) -> bytes:
