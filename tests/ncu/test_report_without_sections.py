@@ -5,6 +5,7 @@ tests/data; and Details after a first look gets everything NVIDIA's reader gives
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -118,3 +119,28 @@ def test_details_after_a_first_look_get_all_ncu_report_gives(report: Path) -> No
         assert details.sections and details.values
         assert details.descriptions or x.id  # read once per report, with the first
         assert reader._layouts[x.id] is layouts[x.id]  # not walked again
+
+
+def test_a_section_whose_identifier_is_not_first_is_read_whole() -> None:
+    """Only a section's first bytes are read for its identifier when that is its first
+    field (every report seen); else all of it, and the identifier is the first field 1."""
+    from kernelscope.core.ncu.rep.decoded import _HEAD, _section_head, _section_id
+
+    pad = b"\x12\x90\x03" + b"x" * 400  # field 2, 400 bytes
+    later = pad + b"\x0a\x05Later" + b"\x1a\x03abc"
+    first = b"\x0a\x05First" + pad
+    asked: list[tuple[int, int]] = []
+
+    def read(body: bytes) -> Callable[[int, int], bytes]:
+        def part(at: int, n: int) -> bytes:
+            asked.append((at, n))
+            return body[at : at + n]
+
+        return part
+
+    head = _section_head(read(first), 0, len(first))
+    assert asked == [(0, _HEAD)] and _section_id(head, 0, len(head)) == "First"
+    asked.clear()
+    whole = _section_head(read(later), 0, len(later))
+    assert asked == [(0, _HEAD), (0, len(later))] and _section_id(whole, 0, len(whole)) == "Later"
+    assert _section_id(pad, 0, len(pad)) is None
