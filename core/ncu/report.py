@@ -43,7 +43,7 @@ from .metrics import (
 )
 from .records import InstructionTable, Launch, Location
 from .rep.container import ReportFile
-from .rep.decoded import DecodedLaunch, Layout, layout
+from .rep.decoded import DecodedLaunch, Layout, read_launch
 from .rep.launch import MetricText, NameBase, PerPc, ReportLaunch
 from .rep.nvidia import DAMAGED, NvidiaLaunch, NvidiaReport, load_reader_first
 from .rep.wire import Unsupported
@@ -153,13 +153,11 @@ class ReportReader:
             return self._nvidia_launch(launch_id)
 
     def _decoded_launch(self, file: ReportFile, launch_id: int) -> DecodedLaunch | None:
-        buf = file.result(launch_id)
-        if buf is None:
+        read = read_launch(file, launch_id, self._layouts.get(launch_id))
+        if read is None:
             return None
-        where = self._layouts.get(launch_id)
-        if where is None:
-            where = self._layouts[launch_id] = layout(buf, len(file.names))
-        return DecodedLaunch(buf, file.ids, where, lambda name: self._text(launch_id, name))
+        buf, self._layouts[launch_id] = read
+        return DecodedLaunch(buf, file.ids, read[1], lambda name: self._text(launch_id, name))
 
     def _decoded(self, launch_id: int, fn: Callable[[ReportLaunch | None], T]) -> T:
         """``fn`` of the launch (None when the report lacks it); of ncu_report's launch when

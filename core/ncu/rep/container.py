@@ -225,6 +225,16 @@ class ReportFile:
         entry = self._results[i]
         return self._bytes(entry) if entry.size else None
 
+    def result_size(self, i: int) -> int:
+        """The size of launch ``i``'s message; 0 when the file does not hold all of it."""
+        return self._results[i].size
+
+    def result_part(self, i: int, start: int, size: int) -> bytes:
+        """``size`` bytes of launch ``i``'s message from ``start`` (fewer at its end): what
+        reads a message without the parts it does not need (``decoded.read_launch``)."""
+        entry = self._results[i]
+        return self._read(entry.offset + start, max(0, min(size, entry.size - start)))
+
     def _bytes(self, entry: _Entry) -> bytes:
         return self._read(entry.offset, entry.size)
 

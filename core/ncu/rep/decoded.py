@@ -29,8 +29,9 @@ from __future__ import annotations
 import math
 import os
 import struct
+import sys
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -50,20 +51,32 @@ _RULE_KIND = {1: "INF", 2: "WRN", 4: "OPT"}
 _MARKER_KIND = {2: "OPT"}
 
 
+_CHUNK = 1 << 16  # bytes read at a time while a launch's message is walked
+_MARGIN = 24  # bytes past a field's start the walk reads unchecked (tag, length, name index)
+_HEAD = 256  # bytes of a section definition read for its identifier
+
+
 @dataclass(frozen=True)
 class Layout:
     """Where a launch's fields are in its message (kept per launch; the message is not): its
-    plain fields, each metric's span by name index, its rules' and sections'.
+    plain fields, each metric's span by name index, its rules' spans, its sections'
+    identifiers, and the parts of the message its buffer leaves out.
 
     The metric spans are two arrays indexed by the metric's string-table index (the end is 0
     where the launch lacks the metric): ~18 KB a ``--set full`` launch, where a dict of
-    tuples took ~400 KB (200 MB kept for a 500-launch report)."""
+    tuples took ~400 KB (200 MB kept for a 500-launch report).
+
+    ``cut``: (start, end) in the message of each part the buffer lacks, in order; the spans
+    are offsets in what is left (``read_launch``). Those parts are the section definitions
+    (field 17), 70 % of a ``--set full`` launch's bytes, of which only each identifier is
+    read (None where a section has none)."""
 
     plain: dict[int, Any]
     starts: array[int]
     ends: array[int]
     rules: list[Span]
-    sections: list[Span]
+    sections: list[str | None]
+    cut: tuple[Span, ...] = ()
 
     def metric(self, name_id: int) -> Span | None:
         """The span of the metric with this string-table index, None when there is none."""
@@ -71,73 +84,230 @@ class Layout:
         return (self.starts[name_id], end) if end else None
 
 
-def layout(buf: bytes, names: int) -> Layout:
-    """Walk a launch's message once to find its fields; ``names``: how many names the
+def layout(buf: Buffer, names: int) -> Layout:
+    """Walk a launch's whole message once to find its fields; ``names``: how many names the
     report's string table has."""
-    if len(buf) >= 1 << 32:
+    return _walk(buf, len(buf), names, None)[1]
+
+
+def read_launch(
+    file: ReportFile, i: int, where: Layout | None = None
+) -> tuple[Buffer, Layout] | None:
+    """Launch ``i``'s message without its section definitions, and its layout (``where``,
+    when already known, saves the walk); None when the file does not hold all of it.
+
+    Why: a ``--set full`` launch is ~1 MB, 55-70 % of it the definitions of its sections,
+    which nothing here reads but their identifiers: what a decoded launch holds is then
+    ~40 % of its message."""
+    size = file.result_size(i)
+    if not size:
+        return None
+    if where is not None:
+        pieces, at = [], 0
+        for a, b in where.cut:
+            pieces.append(file.result_part(i, at, a - at))
+            at = b
+        pieces.append(file.result_part(i, at, size - at))
+        buf = b"".join(pieces)
+        if len(buf) + sum(b - a for a, b in where.cut) != size:
+            raise Unsupported("a launch's message changed size")
+        return buf, where
+    return _walk(bytearray(), size, len(file.names), lambda at, n: file.result_part(i, at, n))
+
+
+def _walk(
+    buf: Buffer, size: int, names: int, read: Callable[[int, int], bytes] | None
+) -> tuple[Buffer, Layout]:
+    """The walk over a message of ``size`` bytes. ``read`` None: ``buf`` is all of it.
+    Else ``buf`` is an empty bytearray, filled as the walk goes with ``read(offset, n)``
+    (``n`` bytes of the message from ``offset``), section definitions left out."""
+    if size >= 1 << 32:
         raise Unsupported("a launch of 4 GB or more")
     plain: dict[int, Any] = {}
-    starts = array("I", [0]) * names
-    ends = array("I", [0]) * names
+    heads: list[int] = []  # where each metric field begins
     rules: list[Span] = []
-    sections: list[Span] = []
+    sections: list[str | None] = []
+    cut: list[Span] = []
+    skipped = 0  # bytes of the message left out before the buffer's end
+    step = _CHUNK  # what to read next at least: less after a section, likely another one
     i = 0
-    n = len(buf)
     try:
-        while i < n:
+        while True:
+            have = len(buf)
+            more = have + skipped < size
+            if more and i + _MARGIN >= have:
+                _extend(buf, read, have + skipped, max(i + _MARGIN, have + step) - have)
+                continue
+            if i >= have:
+                break
+            limit = have - _MARGIN if more else have
             # field 13, the metrics: the hot path (thousands a launch, one after the other)
-            while i < n and buf[i] == 0x6A:
+            while i < limit and buf[i] == 0x6A:
+                heads.append(i)
                 length = buf[i + 1]
                 if length < 0x80:
-                    i += 2
+                    i += 2 + length
                 elif buf[i + 2] < 0x80:
-                    length = (length & 0x7F) | (buf[i + 2] << 7)
-                    i += 3
+                    i += 3 + ((length & 0x7F) | (buf[i + 2] << 7))
                 else:
                     length, i = varint(buf, i + 1)
-                if buf[i] != 0x08:
-                    raise Unsupported("a metric without its name first")
-                name_id = buf[i + 1]
-                if name_id >= 0x80:
-                    if buf[i + 2] < 0x80:
-                        name_id = (name_id & 0x7F) | (buf[i + 2] << 7)
-                    else:
-                        name_id = varint(buf, i + 1)[0]
-                starts[name_id] = i
-                i += length
-                ends[name_id] = i
-            if i >= n:
-                break
-            key, i = varint(buf, i)
+                    i += length
+            if i >= limit:
+                continue
+            key, k = varint(buf, i)
             field, wire = key >> 3, key & 7
             if wire == 2:
-                length, i = varint(buf, i)
-                j = i + length
-                if j > n:
+                length, k = varint(buf, k)
+                j = k + length
+                if j + skipped > size:
                     raise Unsupported("a field runs past its message")
+                if field == 17 and isinstance(buf, bytearray) and read is not None:
+                    first = buf[k + 1] if k + 1 < have and buf[k] == 0x0A else 0x80
+                    if j <= have or (first < 0x80 and k + 2 + first <= have):  # id read
+                        sections.append(_section_id(buf, k, min(j, have)))
+                    else:
+                        head = _section_head(read, k + skipped, length)
+                        sections.append(_section_id(head, 0, len(head)))
+                    del buf[i:j]
+                    if cut and cut[-1][1] == i + skipped:
+                        cut[-1] = (cut[-1][0], j + skipped)
+                    else:
+                        cut.append((i + skipped, j + skipped))
+                    skipped += j - i
+                    step = _HEAD
+                    continue
+                step = _CHUNK
+                if j > have and field in (5, 6, 7):
+                    _extend(buf, read, have + skipped, j - have)
                 if field == 19:
-                    rules.append((i, j))
+                    rules.append((k, j))
                 elif field == 17:
-                    sections.append((i, j))
+                    sections.append(_section_id(buf, k, j))
                 elif field in (5, 6, 7):
-                    plain[field] = text(buf, (i, j))
+                    plain[field] = text(buf, (k, j))
                 i = j
             elif wire == 0:
-                v, i = varint(buf, i)
+                v, i = varint(buf, k)
                 plain[field] = v
             elif wire == 1:
-                i += 8
+                i = k + 8
             elif wire == 5:
-                i += 4
+                i = k + 4
             else:
                 raise Unsupported(f"wire type {wire}")
+        if i != len(buf):
+            raise Unsupported("a metric runs past its launch")
+        starts, ends = _metric_spans(buf, heads, names)
     except (IndexError, OverflowError) as exc:  # a cut message, a name outside the table
         raise Unsupported(f"a metric the launch cannot hold: {exc}") from exc
-    if i != n:
-        raise Unsupported("a metric runs past its launch")
     if plain.get(16, 0):
         raise Unsupported("a launch outside the first range")
-    return Layout(plain, starts, ends, rules, sections)
+    return buf, Layout(plain, starts, ends, rules, sections, tuple(cut))
+
+
+def _extend(buf: Buffer, read: Callable[[int, int], bytes] | None, at: int, n: int) -> None:
+    """Up to ``n`` more bytes of the message, from ``at``, onto the buffer being filled."""
+    piece = read(at, n) if read is not None else b""
+    if not piece or not isinstance(buf, bytearray):
+        raise Unsupported("a launch's message ends before its size")
+    buf += piece  # in place: the walk's buffer
+
+
+def _section_head(read: Callable[[int, int], bytes], at: int, length: int) -> bytes:
+    """The start of a section definition (at ``at``, ``length`` bytes) that holds its
+    identifier: its first field, when that is the identifier (as in every report seen),
+    else all of it."""
+    head = read(at, min(length, _HEAD))
+    if len(head) < length and not (
+        len(head) > 2 and head[0] == 0x0A and head[1] < 0x80 and 2 + head[1] <= len(head)
+    ):
+        head = read(at, length)
+    return head
+
+
+def _section_id(buf: Buffer, start: int, end: int) -> str | None:
+    """The identifier of the section definition from ``start`` to ``end`` (field 1, the
+    first one met, as NVIDIA's reader has it); None when it has none or is damaged before
+    it."""
+    try:
+        for field, wire, v in fields(buf, start, end):
+            if field == 1 and wire == 2:
+                return sys.intern(text(buf, v))
+    except (Unsupported, IndexError):
+        return None
+    return None
+
+
+def _metric_spans(buf: Buffer, heads: list[int], names: int) -> tuple[array[int], array[int]]:
+    """The spans of the metrics whose fields begin at ``heads``, as two arrays by name index
+    (a later metric of the same name wins). With numpy when it is loaded already (~0.15 ms
+    a ``--set full`` launch less than the loop); ``kernelscope kernels`` does not load it,
+    and it is not loaded for this."""
+    np = sys.modules.get("numpy")
+    if np is not None and len(heads) >= 64:
+        found = _metric_spans_np(np, buf, heads, names)
+        if found is not None:
+            return found
+    starts = array("I", [0]) * names
+    ends = array("I", [0]) * names
+    for i in heads:
+        length = buf[i + 1]
+        if length < 0x80:
+            i += 2
+        elif buf[i + 2] < 0x80:
+            length = (length & 0x7F) | (buf[i + 2] << 7)
+            i += 3
+        else:
+            length, i = varint(buf, i + 1)
+        if buf[i] != 0x08:
+            raise Unsupported("a metric without its name first")
+        name_id = buf[i + 1]
+        if name_id >= 0x80:
+            low = buf[i + 2]
+            name_id = (name_id & 0x7F) | (low << 7) if low < 0x80 else varint(buf, i + 1)[0]
+        starts[name_id] = i
+        ends[name_id] = i + length
+    return starts, ends
+
+
+def _metric_spans_np(
+    np: Any, buf: Buffer, heads: list[int], names: int
+) -> tuple[array[int], array[int]] | None:
+    """``_metric_spans`` with numpy, for lengths and name indexes of one or two bytes (None
+    for a launch with others)."""
+    arr = np.frombuffer(buf, dtype=np.uint8)
+    last = len(arr) - 1
+    h = np.array(heads, dtype=np.int64)
+    b1 = arr[h + 1].astype(np.int64)
+    b2 = arr[np.minimum(h + 2, last)].astype(np.int64)
+    two = b1 >= 0x80
+    if (two & (b2 >= 0x80)).any():
+        return None
+    length = np.where(two, (b1 & 0x7F) | (b2 << 7), b1)
+    at = h + 2 + two
+    if (at + 1 > last).any() or (arr[at] != 0x08).any():
+        return None  # the Python walk says what is wrong
+    n1 = arr[at + 1].astype(np.int64)
+    n2 = arr[np.minimum(at + 2, last)].astype(np.int64)
+    wide = n1 >= 0x80
+    if (wide & ((n2 >= 0x80) | (at + 2 > last))).any():
+        return None
+    name_id = np.where(wide, (n1 & 0x7F) | (n2 << 7), n1)
+    if name_id.max() >= names:
+        return None
+    starts = np.zeros(names, dtype=np.uint32)
+    ends = np.zeros(names, dtype=np.uint32)
+    starts[name_id] = at
+    ends[name_id] = at + length
+    # a name given twice (a few a launch): numpy keeps either; the last one counts
+    for k in np.unique(name_id[starts[name_id] != at]).tolist():
+        latest = np.flatnonzero(name_id == k)[-1]
+        starts[k] = at[latest]
+        ends[k] = at[latest] + length[latest]
+    out = array("I"), array("I")
+    out[0].frombytes(starts.tobytes())
+    out[1].frombytes(ends.tobytes())
+    return out
 
 
 Instance = tuple[Value | None, Value | None]  # (correlation id, value)
@@ -158,9 +328,24 @@ class StoredMetric:
         self._instances: list[Instance] | None = None
         i = start
         while i < end:
-            if buf[i] == 0x1A:  # field 3: the instances, up to the end or a last field 4
+            key = buf[i]
+            if key == 0x1A:  # field 3: the instances, up to the end or a last field 4
                 self.first = i
                 return
+            # the usual fields with varints of one or two bytes inline: the name index
+            # (field 1), the value (field 2)
+            if key == 0x08 and buf[i + 1] < 0x80:
+                i += 2
+                continue
+            if key == 0x08 and buf[i + 2] < 0x80:
+                i += 3
+                continue
+            if key == 0x12 and buf[i + 1] < 0x80:
+                n = buf[i + 1]
+                self.value = value(buf, i + 2, i + 2 + n)
+                self.has_value = True
+                i += 2 + n
+                continue
             key, i = varint(buf, i)
             field, wire = key >> 3, key & 7
             if wire == 2:
@@ -248,7 +433,7 @@ class DecodedLaunch:
     """A launch decoded from the file (a ``ReportLaunch``); ``texts`` gives NVIDIA's units
     and descriptions. The line table and SASS are not here: ask NVIDIA's reader."""
 
-    def __init__(self, buf: bytes, ids: dict[str, int], where: Layout, texts: Texts) -> None:
+    def __init__(self, buf: Buffer, ids: dict[str, int], where: Layout, texts: Texts) -> None:
         self._buf = buf
         self._ids = ids
         self._where = where
@@ -318,11 +503,10 @@ class DecodedLaunch:
 
     def sections(self) -> list[str]:
         out = []
-        for span in self._where.sections:
-            ident = next((v for f, w, v in fields(self._buf, *span) if f == 1 and w == 2), None)
+        for ident in self._where.sections:
             if ident is None:
                 raise Unsupported("a section without an identifier")
-            out.append(text(self._buf, ident))
+            out.append(ident)
         return out
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 Value = float | int | str
-Buffer = bytes | memoryview
+Buffer = bytes | bytearray | memoryview
 Span = tuple[int, int]  # (start, end) of a length-delimited field's payload
 
 DOUBLE = struct.Struct("<d")
