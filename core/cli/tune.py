@@ -86,6 +86,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="measure a round of tuning candidates on this machine's GPU (tune --export-batch)",
     )
     m.add_argument("folder", type=Path, help="the round's folder")
+    m.add_argument(
+        "--busy-ok",
+        action="store_true",
+        help="measure even when other processes compute on the GPU or it is in use (refused "
+        "otherwise); the results and the import say the timings were taken on a busy GPU",
+    )
     m.set_defaults(func=_measure_batch)
     g = sub.add_parser(
         "tune-gain",
@@ -110,11 +116,13 @@ def _measure_batch(args: argparse.Namespace) -> int:
     from ..tuning import measure_batch
 
     with TerminalProgress() as progress:
-        result = measure_batch(args.folder, progress)
+        result = measure_batch(args.folder, progress, busy_ok=args.busy_ok)
     print(
         f"round {result['round']}: {len(result['times'])} candidates measured, "
         f"{len(result['errors'])} failed" + (f", on {result['gpu']}" if result["gpu"] else "")
     )
+    if result.get("busy"):
+        print(f"warning: measured on a busy GPU ({result['busy']})")
     print(f"next: kernelscope tune WS --import-batch {args.folder}")
     return 0
 
@@ -160,6 +168,8 @@ def _tune(args: argparse.Namespace) -> int:
             f"cancelled: the {result.records} records measured so far are kept in {plan.database}"
         )
         return 130
+    for note in result.notes:
+        print(f"warning: {note}")
     if result.round:
         folder = result.round["folder"]
         print(

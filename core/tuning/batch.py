@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..build.records import default_schedule
+from ..build.records import default_schedule, measured_on, read_meta
 from ..errors import KernelscopeError
 from ..tasks import ProgressFn
 from .batch_measure import RESULTS, ROUND
@@ -127,6 +127,8 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
         "round": number,
         "device": "cuda" if run.target.kind.name == "cuda" else "cpu",
         "arch": run.plan.arch,
+        # the GPU the database's earlier rounds were measured on: measure-batch refuses another
+        "gpu": measured_on(run.meta).split(", ")[0],
         "plan": json.loads(run.plan.to_json()),
         "candidates": items,
         "bytes": size,
@@ -210,6 +212,12 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
         progress("tune", None, by_task[name][2].sentence())
     number = int(spec["round"])
     summary = finish(run, progress, f"batch round {number} on {results.get('gpu') or 'cpu'}")
+    if results.get("busy"):
+        note = f"the timings of round {number} were taken on a busy GPU ({results['busy']})"
+        progress("warning", None, note)
+        summary["notes"] = [note]
+        run.meta["runs"][-1]["busy"] = results["busy"]
+        _write_meta(plan.database, run.meta)
     if number * plan.per_round < plan.trials:
         again = prepare(plan, progress, runner=None, export=export_so)
         summary["next"] = _write_round(again, folder, progress, number + 1)
@@ -251,5 +259,14 @@ def read_round(folder: Path, plan: TuningPlan) -> tuple[dict[str, Any], dict[str
     if spec.get("arch") != plan.arch and spec.get("device") == "cuda":
         raise KernelscopeError(
             f"{folder}: a round for {spec.get('arch')}, this plan is for {plan.arch}"
+        )
+    gpu = str(results.get("gpu") or "")
+    named = str(spec.get("gpu") or "") or measured_on(read_meta(plan.database))
+    if gpu and named and gpu not in named.split(", "):
+        raise KernelscopeError(
+            f"{folder}: round {spec['round']} was measured on {gpu}, but the records of "
+            f"{plan.database} were measured on {named}; timings of two GPUs do not mix",
+            hint=f"measure the round on a {named} (kernelscope measure-batch), or tune for the "
+            f"{gpu} into a new database (tune --db DIR); nothing was imported",
         )
     return spec, results

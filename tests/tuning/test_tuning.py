@@ -5,6 +5,7 @@ RPC path end to end through TVM's own RPC server behind the private sshd."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import sys
@@ -237,13 +238,82 @@ def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_pa
         tune_in_child(plan("import"))  # type: ignore[arg-type]
     assert sum(count_records(db).values()) == 0  # nothing imported
 
-    (folder / "results.json").write_text(json.dumps(results))
+    # as a GPU's measure-batch names its GPU (here: the CPU measured, the name is written)
+    (folder / "results.json").write_text(json.dumps(dict(results, gpu="NVIDIA H200")))
     imported = tune_in_child(plan("import"))  # type: ignore[arg-type]
     (task,) = imported.tasks
     assert task["trials_total"] == 2 and task["default_us"] > 0 and task["best_us"] > 0
     assert imported.round["round"] == 2  # the next round, in the same folder
-    assert json.loads((folder / "round.json").read_text())["round"] == 2
+    second = json.loads((folder / "round.json").read_text())
+    assert second["round"] == 2 and second["gpu"] == "NVIDIA H200"  # the GPU it must be measured on
     assert not (folder / "results.json").exists()
+
+    # round 2 measured on another GPU than the database's: refused, both named, nothing lost
+    results = measure_batch(folder)
+    (folder / "results.json").write_text(json.dumps(dict(results, gpu="NVIDIA A100-SXM4-80GB")))
+    meta_before = (db / "kernelscope_tuning.json").read_text()
+    with pytest.raises(KernelscopeError) as refused:
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert "measured on NVIDIA A100-SXM4-80GB" in said and "measured on NVIDIA H200" in said
+    assert "nothing was imported" in said
+    assert sum(count_records(db).values()) == 2
+    assert (db / "kernelscope_tuning.json").read_text() == meta_before
+    assert (folder / "results.json").is_file() and (folder / "t0_c0.so").is_file()
+
+    # measured anyway on a busy GPU (measure-batch --busy-ok): imported, and said
+    busy = "GPU 0 (NVIDIA H200) is busy: 87 % utilised"
+    (folder / "results.json").write_text(json.dumps(dict(results, gpu="NVIDIA H200", busy=busy)))
+    last = tune_in_child(plan("import"))  # type: ignore[arg-type]
+    assert last.tasks[0]["trials_total"] == 4 and not last.round
+    assert last.notes == [f"the timings of round 2 were taken on a busy GPU ({busy})"]
+    assert json.loads((db / "kernelscope_tuning.json").read_text())["runs"][-1]["busy"] == busy
+
+
+SMI_BUSY = """# nvidia-smi of an H200 another process computes on
+case "$*" in
+  *--query-gpu=*) echo "GPU-1234, ${SMI_UTIL:-97}, NVIDIA H200" ;;
+  *--query-compute-apps=*) [ -n "$SMI_NO_APPS" ] || \
+      echo "GPU-1234, 4242, /usr/bin/python3, 70000" ;;
+esac
+"""
+
+
+def test_a_busy_gpu_is_refused_before_a_round_is_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """nvidia-smi (a stand-in) lists another process on the GPU, or the GPU is in use:
+    measure-batch measures nothing and says what to do; nothing else in the round changes."""
+    from cli_support import run_cli
+    from ssh_support import stand_in
+
+    from kernelscope.core.tuning import measure_batch
+    from kernelscope.core.tuning.batch_measure import busy_reason
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stand_in(bin_dir, "nvidia-smi", SMI_BUSY)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    folder = tmp_path / "round"
+    folder.mkdir()
+    spec = {"round": 1, "device": "cuda", "arch": "sm_90", "gpu": "", "candidates": []}
+    (folder / "round.json").write_text(json.dumps(spec))
+    with pytest.raises(KernelscopeError) as refused:
+        measure_batch(folder)
+    assert refused.value.message == (
+        f"{folder}: GPU 0 (NVIDIA H200) is busy: 1 other process (pid 4242 python3, 70000 MiB),"
+        " 97 % utilised; timings taken now would not be the kernels' own"
+    )
+    assert "--busy-ok" in refused.value.hint and "CUDA_VISIBLE_DEVICES" in refused.value.hint
+    assert sorted(p.name for p in folder.iterdir()) == ["round.json"]
+    rc, out, err = run_cli(["measure-batch", folder], capsys)
+    assert rc != 0 and "is busy" in err and "Traceback" not in err + out
+    monkeypatch.setenv("SMI_NO_APPS", "1")
+    monkeypatch.setenv("SMI_UTIL", "3")
+    assert busy_reason() == ""  # free
+    monkeypatch.setenv("SMI_UTIL", "55")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2,3")
+    assert busy_reason() == "GPU 2 (NVIDIA H200) is busy: 55 % utilised"
 
 
 def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() -> None:
