@@ -54,6 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--tracker", metavar="HOST:PORT", help="measure through TVM's RPC tracker")
     p.add_argument("--key", help="the tracker's key of the GPU type to measure on")
     p.add_argument(
+        "--busy-ok",
+        action="store_true",
+        help="with --host: measure even when other processes compute on its GPU or it is in use "
+        "(refused otherwise); the database's notes say the timings were taken on a busy GPU",
+    )
+    p.add_argument(
         "--target",
         choices=("cuda", "cpu"),
         default="cuda",
@@ -157,11 +163,14 @@ def _tune(args: argparse.Namespace) -> int:
         batch="export" if args.export_batch else "import" if args.import_batch else "",
         batch_dir=args.export_batch or args.import_batch,
     )
-    with _server(args) as address, TerminalProgress() as progress:
+    if args.busy_ok and not args.host:
+        raise KernelscopeError(
+            "--busy-ok goes with --host (measure-batch has its own; a tracker's hosts are not "
+            "asked)"
+        )
+    with _server(args) as (address, busy), TerminalProgress() as progress:
         if address:
-            from dataclasses import replace
-
-            plan = replace(plan, measure=replace(plan.measure, address=address))
+            plan = replace(plan, measure=replace(plan.measure, address=address, busy=busy))
         result = tune_in_child(plan, progress=progress)
     if result.cancelled:
         print(
@@ -212,15 +221,16 @@ def _check_address(text: str) -> None:
 
 
 @contextlib.contextmanager
-def _server(args: argparse.Namespace) -> Iterator[str]:
-    """The address of the RPC server --host names (forwarded over SSH), or ""."""
+def _server(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+    """The address of the RPC server --host names (forwarded over SSH), or "", and why its
+    GPU is busy (--busy-ok), or ""."""
     if not args.host:
-        yield ""
+        yield "", ""
         return
     from ..tuning import ForwardedServer
 
-    with ForwardedServer(target_from(args, args.host)) as server:
-        yield server.address
+    with ForwardedServer(target_from(args, args.host), busy_ok=args.busy_ok) as server:
+        yield server.address, server.busy
 
 
 def _tune_gain(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ from ..errors import KernelscopeError
 from ..tasks import ProgressFn
 from .batch_measure import RESULTS, ROUND
 from .plan import TuningPlan
-from .session import _FAILED_S, Prepared, _write_meta, commit, finish, prepare
+from .session import _FAILED_S, Prepared, _write_meta, commit, finish, note_busy, prepare
 
 logger = logging.getLogger(__name__)
 MAX_ROUND_BYTES = 64 << 20  # what one round may weigh (a job's upload limit)
@@ -212,12 +212,7 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
         progress("tune", None, by_task[name][2].sentence())
     number = int(spec["round"])
     summary = finish(run, progress, f"batch round {number} on {results.get('gpu') or 'cpu'}")
-    if results.get("busy"):
-        note = f"the timings of round {number} were taken on a busy GPU ({results['busy']})"
-        progress("warning", None, note)
-        summary["notes"] = [note]
-        run.meta["runs"][-1]["busy"] = results["busy"]
-        _write_meta(plan.database, run.meta)
+    note_busy(run, summary, str(results.get("busy") or ""), f"the timings of round {number}")
     if number * plan.per_round < plan.trials:
         again = prepare(plan, progress, runner=None, export=export_so)
         summary["next"] = _write_round(again, folder, progress, number + 1)

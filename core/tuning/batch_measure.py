@@ -23,6 +23,7 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +42,8 @@ class Refused(Exception):
         self.hint = hint
 
 
-def _smi(*args: str) -> list[list[str]] | None:
-    """``nvidia-smi`` rows (CSV, no header or units) split into fields; None without it."""
+def local_smi(args: list[str]) -> str | None:
+    """This machine's ``nvidia-smi ARGS`` (CSV, no header or units); None without it."""
     import shutil
     import subprocess
 
@@ -50,27 +51,33 @@ def _smi(*args: str) -> list[list[str]] | None:
     if smi is None:
         return None
     try:
-        out = subprocess.run(
+        return subprocess.run(
             [smi, *args, "--format=csv,noheader,nounits"],
             capture_output=True, text=True, timeout=30, check=True,
         ).stdout  # fmt: skip
     except (OSError, subprocess.SubprocessError):
         return None
-    return [[f.strip() for f in line.split(",")] for line in out.splitlines() if line.strip()]
 
 
-def busy_reason() -> str:
-    """Why the GPU a round is measured on (the first one CUDA_VISIBLE_DEVICES names, else
-    GPU 0) is busy: other compute processes on it, or its utilisation; "" when it is free
-    or nvidia-smi cannot tell. Asked before this process touches the GPU itself."""
-    which = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0].strip() or "0"
-    gpus = _smi("--query-gpu=uuid,utilization.gpu,name", "-i", which)
-    if not gpus or len(gpus[0]) < 3:
+def busy_reason(
+    smi: Callable[[list[str]], str | None] = local_smi, which: str | None = None
+) -> str:
+    """Why a GPU is busy: other compute processes on it, or its utilisation; "" when it is
+    free or nvidia-smi cannot tell. ``which``: the GPU (an index or UUID, as nvidia-smi -i
+    takes it; by default the first one CUDA_VISIBLE_DEVICES names, else 0, the one TVM's
+    ``cuda(0)`` is); ``smi`` runs nvidia-smi (another host's, for the RPC server there).
+    Asked before this process touches the GPU itself."""
+    if which is None:
+        which = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0].strip() or "0"
+    gpus = [
+        r for r in _rows(smi(["--query-gpu=uuid,utilization.gpu,name", "-i", which])) if len(r) >= 3
+    ]
+    if not gpus:
         return ""
     uuid, utilisation, name = gpus[0][:3]
     others = [
         row
-        for row in _smi("--query-compute-apps=gpu_uuid,pid,process_name,used_memory") or []
+        for row in _rows(smi(["--query-compute-apps=gpu_uuid,pid,process_name,used_memory"]))
         if len(row) >= 4 and row[0] == uuid and row[1] != str(os.getpid())
     ]
     said = []
@@ -80,6 +87,10 @@ def busy_reason() -> str:
     if utilisation.isdigit() and int(utilisation) >= BUSY_UTILISATION:
         said.append(f"{utilisation} % utilised")
     return f"GPU {which} ({name}) is busy: {', '.join(said)}" if said else ""
+
+
+def _rows(text: str | None) -> list[list[str]]:
+    return [[f.strip() for f in line.split(",")] for line in (text or "").splitlines() if line]
 
 
 def _load_runtime(cuda: bool) -> None:

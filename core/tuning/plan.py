@@ -29,7 +29,8 @@ class Measure:
     """Where candidates run. ``local``: this machine (``device`` "cuda", or "cpu" with the
     ``llvm`` target: tests, machines without a GPU); ``host``: an RPC server reached at
     ``address`` (``host:port``; ``kernelscope tune --host`` forwards it over SSH);
-    ``tracker``: TVM's RPC tracker at ``address`` handing out servers registered with ``key``."""
+    ``tracker``: TVM's RPC tracker at ``address`` handing out servers registered with ``key``.
+    ``busy``: why the host's GPU was busy when measuring began (measured anyway)."""
 
     kind: str = "local"
     address: str = ""
@@ -37,6 +38,7 @@ class Measure:
     timeout_s: int = 30
     number: int = 3  # runs per measurement
     repeat: int = 1
+    busy: str = ""
 
 
 @dataclass(frozen=True)

@@ -254,7 +254,20 @@ def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
             commit(run, state, candidates, results)
             done = sum(s[2].trials for s in run.states)
             progress("tune", min(0.02 + 0.97 * done / total, 0.99), state[2].sentence())
-    return finish(run, progress, plan.measure.kind)
+    summary = finish(run, progress, plan.measure.kind)
+    note_busy(run, summary, plan.measure.busy, "the timings")
+    return summary
+
+
+def note_busy(run: Prepared, summary: dict[str, Any], busy: str, timings: str) -> None:
+    """Say that ``timings`` were taken on a busy GPU (``busy``: why), in the run's summary
+    (``notes``) and in its entry in the database's notes; nothing when ``busy`` is ""."""
+    if not busy:
+        return
+    note = f"{timings} were taken on a busy GPU ({busy})"
+    summary.setdefault("notes", []).append(note)
+    run.meta["runs"][-1]["busy"] = busy
+    _write_meta(run.plan.database, run.meta)
 
 
 def _refresh(states: list[tuple[Any, Any, TaskProgress]], database: Any) -> None:

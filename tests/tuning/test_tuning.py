@@ -169,6 +169,36 @@ def test_a_server_that_cannot_start_says_why(ssh_server: object) -> None:
         pass
 
 
+def test_a_host_whose_gpu_is_busy_is_refused_unless_told_to_go_on(ssh_server: object) -> None:
+    """The host's nvidia-smi (a stand-in) lists another process on GPU 0: no RPC server is
+    started and nothing is left there; with busy_ok it starts and says why it is busy."""
+    from ssh_support import stand_in
+
+    from kernelscope.core.profiling import SshTarget
+    from kernelscope.core.tuning.rpc_host import ForwardedServer
+
+    target = SshTarget(
+        ssh_server.target,  # type: ignore[attr-defined]
+        list(ssh_server.options),  # type: ignore[attr-defined]
+        python=sys.executable,
+    )
+    smi = stand_in(ssh_server.bin, "nvidia-smi", SMI_BUSY)  # type: ignore[attr-defined]
+    try:
+        with pytest.raises(KernelscopeError) as refused, ForwardedServer(target):
+            pass
+        assert refused.value.message.endswith(
+            "GPU 0 (NVIDIA H200) is busy: 1 other process (pid 4242 python3, 70000 MiB), "
+            "97 % utilised; timings taken now would not be the kernels' own"
+        )
+        assert "--busy-ok" in refused.value.hint
+        assert ssh_server.leftovers() == []  # type: ignore[attr-defined]
+        with ForwardedServer(target, busy_ok=True) as server:
+            assert server.busy.startswith("GPU 0 (NVIDIA H200) is busy")
+            assert _listening(int(server.address.rpartition(":")[2]))
+    finally:
+        smi.unlink()
+
+
 @pytest.mark.slow
 def test_measuring_through_an_rpc_tracker_by_key(mlp_ws: Path, tmp_path: Path) -> None:
     """TVM's own tracker and a server registered with it under a key (tornado: the rpc
