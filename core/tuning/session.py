@@ -39,7 +39,7 @@ from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
 from ..formatting import format_us
 from ..tasks import ProgressFn
-from .plan import Measure, TuningPlan
+from .plan import Measure, TuningPlan, check_database
 
 logger = logging.getLogger(__name__)
 
@@ -384,23 +384,9 @@ def _cost_model(folder: Path) -> Any:
 def _start_meta(plan: TuningPlan, target: Any) -> dict[str, Any]:
     """kernelscope's notes beside the records: what they were tuned for (checked by
     ``build --tuning-db``), the default schedules' times, and the runs."""
-    path = plan.database / META
-    meta: dict[str, Any] = {}
-    if path.is_file():
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    tvm_version = importlib.metadata.version("apache-tvm")
-    if meta.get("tvm") and meta["tvm"] != tvm_version:
-        raise KernelscopeError(
-            f"{plan.database}: these records were tuned with TVM {meta['tvm']}; this is TVM "
-            f"{tvm_version}",
-            hint="tune into a new database (--db DIR)",
-        )
     arch = plan.arch if plan.target_kind == "cuda" else "cpu"
-    if meta.get("arch") and meta["arch"] != arch:
-        raise KernelscopeError(
-            f"{plan.database}: these records were tuned for {meta['arch']}; this run is for {arch}",
-            hint="tune into a new database (--db DIR)",
-        )
+    meta = check_database(plan.database, arch)
+    tvm_version = importlib.metadata.version("apache-tvm")
     meta.update(tvm=tvm_version, arch=arch, target=str(target))
     meta.setdefault("models", [])
     if plan.model.name not in meta["models"]:

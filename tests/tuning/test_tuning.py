@@ -79,6 +79,20 @@ def test_bad_requests_are_refused_before_tvm_runs(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(KernelscopeError, match="not a tuning database"):
         plan_tuning(ws, model=MODEL, database=tmp_path)
+    # a database of another TVM version or another target: which, and nothing written
+    db = tmp_path / "db"
+    db.mkdir()
+    (db / "database_workload.json").write_text("")
+    notes = db / "kernelscope_tuning.json"
+    notes.write_text(json.dumps({"tvm": "0.19.0", "arch": "sm_90"}))
+    with pytest.raises(KernelscopeError, match=r"tuned with TVM 0.19.0; this is TVM 0\.27"):
+        plan_tuning(ws, model=MODEL, database=db)
+    notes.write_text(json.dumps({"arch": "sm_80"}))
+    with pytest.raises(KernelscopeError, match="tuned for sm_80; this run is for sm_90"):
+        plan_tuning(ws, model=MODEL, database=db)
+    with pytest.raises(KernelscopeError, match="tuned for sm_80; this run is for cpu"):
+        plan_tuning(ws, model=MODEL, database=db, target_kind="llvm")
+    assert json.loads(notes.read_text()) == {"arch": "sm_80"}
 
 
 @pytest.fixture(scope="module")
