@@ -10,6 +10,7 @@ asked as ``batch_measure`` asks this machine's), unless ``busy_ok``; then ``busy
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import socket
 import threading
@@ -129,7 +130,16 @@ class ForwardedServer:
     def _failure(self) -> KernelscopeError:
         output = "\n".join(self._lines)
         self._stop.set()
-        if "No module named" in output and "tvm" in output:
+        missing = re.findall(r"No module named '([\w.]+)'", output)
+        if missing and missing[-1].split(".")[0] != "tvm":
+            return KernelscopeError(
+                f"{self.target.host}: {self.target.python} has TVM but not {missing[-1]}, "
+                "which TVM's RPC server needs (TVM's rpc extra)",
+                hint=f"install it there ({self.target.python} -m pip install "
+                f"{missing[-1].split('.')[0]}) or name a Python that has it (--remote-python)",
+                details=output,
+            )
+        if missing:
             return KernelscopeError(
                 f"{self.target.host}: {self.target.python} cannot import TVM, which TVM's RPC "
                 "server needs",

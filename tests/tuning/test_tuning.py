@@ -183,6 +183,39 @@ def test_a_server_that_cannot_start_says_why(ssh_server: object) -> None:
         pass
 
 
+def test_a_host_without_tvms_rpc_extra_is_named_so(ssh_server: object, tmp_path: Path) -> None:
+    """A Python with TVM but without cloudpickle (the rpc extra), as on a host where only
+    TVM's runtime was installed: the module it lacks is named, not TVM."""
+    from ssh_support import stand_in
+
+    from kernelscope.core.profiling import SshTarget
+    from kernelscope.core.tuning.rpc_host import ForwardedServer
+
+    hidden = tmp_path / "without-extra"
+    hidden.mkdir()  # what Python raises for a module that is not installed
+    (hidden / "cloudpickle.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'cloudpickle'\", name='cloudpickle')\n"
+    )
+    python = stand_in(
+        ssh_server.bin,  # type: ignore[attr-defined]
+        "python-without-extra",
+        f'PYTHONPATH={hidden} exec {sys.executable} "$@"\n',
+    )
+    target = SshTarget(
+        ssh_server.target,  # type: ignore[attr-defined]
+        list(ssh_server.options),  # type: ignore[attr-defined]
+        python=python.name,
+    )
+    try:
+        with pytest.raises(KernelscopeError) as refused, ForwardedServer(target):
+            pass
+    finally:
+        python.unlink()
+    assert "has TVM but not cloudpickle, which TVM's RPC server needs" in str(refused.value)
+    assert "python-without-extra -m pip install cloudpickle" in refused.value.hint
+    assert ssh_server.leftovers() == []  # type: ignore[attr-defined]
+
+
 def test_a_host_whose_gpu_is_busy_is_refused_unless_told_to_go_on(ssh_server: object) -> None:
     """The host's nvidia-smi (a stand-in) lists another process on GPU 0: no RPC server is
     started and nothing is left there; with busy_ok it starts and says why it is busy."""
