@@ -235,6 +235,17 @@ def check_reachable(measure: Measure) -> None:
             "it: start one on the GPU host with python -m tvm.exec.rpc_server --tracker "
             f"{measure.address} --key {measure.key}",
         )
+    queue = queues.get(measure.key) or {}
+    if queue and not queue.get("free"):  # TVM's runner would wait in the queue, silently
+        holders = servers.count(measure.key)
+        raise KernelscopeError(
+            f"the RPC tracker at {measure.address} has no free server with the key "
+            f"{measure.key!r}: {holders or 'all'} in use, {queue.get('pending', 0)} requests "
+            "waiting",
+            hint="try again when one is free, or start another server with that key on a GPU "
+            f"host (python -m tvm.exec.rpc_server --tracker {measure.address} --key "
+            f"{measure.key})",
+        )
 
 
 def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:

@@ -401,17 +401,28 @@ def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() ->
     from kernelscope.core.tuning.session import check_reachable
 
     port = free_port()
-    tracker = subprocess.Popen(
-        [sys.executable, "-m", "tvm.exec.rpc_tracker", "--host", "127.0.0.1", "--port",
-         str(port), "--port-end", str(port + 1)],
-    )  # fmt: skip
+    tracker = [sys.executable, "-m", "tvm.exec.rpc_tracker", "--host", "127.0.0.1", "--port",
+               str(port), "--port-end", str(port + 1)]  # fmt: skip
+    started = [subprocess.Popen(tracker)]
     try:
         _wait_for(lambda: _listening(port), "the RPC tracker")
         with pytest.raises(KernelscopeError, match="has no server with the key 'h200'"):
             check_reachable(Measure(kind="tracker", address=f"127.0.0.1:{port}", key="h200"))
+        # its one server of the key in use by someone else: said, not waited for
+        server = [sys.executable, "-m", "tvm.exec.rpc_server", "--tracker", f"127.0.0.1:{port}",
+                  "--key", "h200", "--host", "127.0.0.1"]  # fmt: skip
+        started.append(subprocess.Popen(server))
+        _wait_for(lambda: _registered(port, "h200"), "the RPC server")
+        from tvm import rpc
+
+        held = rpc.connect_tracker("127.0.0.1", port).request("h200", session_timeout=60)
+        with pytest.raises(KernelscopeError, match="has no free server with the key 'h200'"):
+            check_reachable(Measure(kind="tracker", address=f"127.0.0.1:{port}", key="h200"))
+        del held
     finally:
-        tracker.terminate()
-        tracker.wait(timeout=20)
+        for proc in reversed(started):
+            proc.terminate()
+            proc.wait(timeout=20)
     closed = free_port()
     with pytest.raises(KernelscopeError, match="RPC server at .* does not answer"):
         check_reachable(Measure(kind="host", address=f"127.0.0.1:{closed}"))
