@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from ..build.records import default_schedule, measured_on, read_meta
+from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
 from ..tasks import ProgressFn
 from .batch_measure import RESULTS, ROUND
@@ -117,6 +118,7 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
                 {
                     **files,
                     "task": task.task_name,
+                    "workload": told.workload,  # import_round checks it is this task's
                     "kind": "candidate",
                     "record": _plain(record),
                     "args_info": _plain([a.as_json() for a in candidate.args_info]),
@@ -158,6 +160,7 @@ def _defaults(run: Prepared, task: Any, t: int, folder: Path) -> list[dict[str, 
         {
             **files,
             "task": task.task_name,
+            "workload": records_workload_hash(task.dispatched[0]["main"]),
             "kind": "default",
             "args_info": _plain([a.as_json() for a in ArgInfo.from_prim_func(mod["main"])]),
         }
@@ -189,11 +192,10 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
     _set_arch(plan)
     run = prepare(plan, progress, runner=None, export=export_so)
     by_task = {s[2].name: s for s in run.states}
+    _check_tasks(folder, spec, by_task)
     grouped: dict[str, tuple[list[Any], list[Any]]] = {}
     for item in spec["candidates"]:
-        state = by_task.get(item["task"])
-        if state is None:
-            continue
+        state = by_task[item["task"]]
         times = results["times"].get(item["file"])
         if item["kind"] == "default":
             if times:
@@ -217,6 +219,30 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
         again = prepare(plan, progress, runner=None, export=export_so)
         summary["next"] = _write_round(again, folder, progress, number + 1)
     return summary
+
+
+def _check_tasks(folder: Path, spec: dict[str, Any], by_task: dict[str, Any]) -> None:
+    """Refuse a round whose candidates are not of this run's tasks (another model, other
+    shapes, other --kernel): their times would go to no task, or to another kernel's records."""
+    foreign = sorted(
+        {
+            item["task"]
+            for item in spec["candidates"]
+            if item["task"] not in by_task
+            or item.get("workload", by_task[item["task"]][2].workload)
+            != by_task[item["task"]][2].workload
+        }
+    )
+    if foreign:
+        exported = spec.get("plan", {})
+        raise KernelscopeError(
+            f"{folder}: round {spec['round']} holds candidates of {', '.join(foreign[:5])}, "
+            f"which this run does not tune (the round was exported for "
+            f"{Path(str(exported.get('model', '?'))).name}, tasks "
+            f"{', '.join(exported.get('tasks', [])[:5]) or '?'})",
+            hint="import it with the workspace, model and --kernel/--top it was exported with; "
+            "nothing was imported",
+        )
 
 
 def read_round(folder: Path, plan: TuningPlan) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -315,6 +315,19 @@ def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_pa
         tune_in_child(plan("import"))  # type: ignore[arg-type]
     assert sum(count_records(db).values()) == 0  # nothing imported
 
+    # a round of another model's kernel of the same name (its workload differs): refused
+    exported = (folder / "round.json").read_text()
+    other = json.loads(exported)
+    for item in other["candidates"]:
+        item["workload"] = "12345"
+    (folder / "round.json").write_text(json.dumps(other))
+    (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(KernelscopeError, match=f"holds candidates of {TASK}, which this run does"):
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
+    assert sum(count_records(db).values()) == 0 and (folder / "results.json").is_file()
+    assert (folder / "t0_c0.so").is_file()  # what was measured is all still there
+    (folder / "round.json").write_text(exported)
+
     # as a GPU's measure-batch names its GPU (here: the CPU measured, the name is written)
     (folder / "results.json").write_text(json.dumps(dict(results, gpu="NVIDIA H200")))
     imported = tune_in_child(plan("import"))  # type: ignore[arg-type]
