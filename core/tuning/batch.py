@@ -249,7 +249,9 @@ def read_round(folder: Path, plan: TuningPlan) -> tuple[dict[str, Any], dict[str
     """A measured round, checked: complete, and measured on the GPU the plan is for."""
     try:
         spec = json.loads((folder / ROUND).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        if not isinstance(spec.get("candidates"), list) or "round" not in spec:
+            raise ValueError("no round number or candidates")
+    except (OSError, ValueError, AttributeError) as exc:
         raise KernelscopeError(
             f"{folder}: not a tuning round ({ROUND}: {exc})",
             hint="give the folder `kernelscope tune --export-batch` wrote",
@@ -259,7 +261,17 @@ def read_round(folder: Path, plan: TuningPlan) -> tuple[dict[str, Any], dict[str
             f"{folder}: round {spec.get('round')} has not been measured (no {RESULTS})",
             hint=f"run `kernelscope measure-batch {folder}` (or batch_measure.py) on the GPU first",
         )
-    results = json.loads((folder / RESULTS).read_text(encoding="utf-8"))
+    try:
+        results = json.loads((folder / RESULTS).read_text(encoding="utf-8"))
+        if not all(isinstance(results.get(k), dict) for k in ("times", "errors")):
+            raise ValueError("no times or errors")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise KernelscopeError(
+            f"{folder}: {RESULTS} of round {spec['round']} is unreadable ({exc}), cut short "
+            "on its way back perhaps",
+            hint="copy it back from the GPU machine again, or measure the round again; nothing "
+            "was imported",
+        ) from exc
     if results.get("round") != spec.get("round"):
         raise KernelscopeError(
             f"{folder}: {RESULTS} is of round {results.get('round')}, the folder holds round "

@@ -309,6 +309,10 @@ def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_pa
 
     results = measure_batch(folder)
     assert len(results["times"]) == 3 and not results["errors"]
+    whole = (folder / "results.json").read_text()
+    (folder / "results.json").write_text(whole[: len(whole) // 2])  # cut short on its way back
+    with pytest.raises(KernelscopeError, match="results.json of round 1 is unreadable"):
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
     partial = dict(results, times=dict(list(results["times"].items())[:1]))
     (folder / "results.json").write_text(json.dumps(partial))
     with pytest.raises(KernelscopeError, match="have no result"):
