@@ -72,7 +72,7 @@ def busy_reason(
     gpus = [
         r for r in _rows(smi(["--query-gpu=uuid,utilization.gpu,name", "-i", which])) if len(r) >= 3
     ]
-    if not gpus:
+    if not gpus or not gpus[0][0].startswith(("GPU-", "MIG-")):  # not what nvidia-smi says
         return ""
     uuid, utilisation, name = gpus[0][:3]
     others = [

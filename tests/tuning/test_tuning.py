@@ -379,7 +379,7 @@ def test_a_busy_gpu_is_refused_before_a_round_is_measured(
     """nvidia-smi (a stand-in) lists another process on the GPU, or the GPU is in use:
     measure-batch measures nothing and says what to do; nothing else in the round changes."""
     from cli_support import run_cli
-    from ssh_support import stand_in
+    from ssh_support import NVIDIA_SMI, stand_in
 
     from kernelscope.core.tuning import measure_batch
     from kernelscope.core.tuning.batch_measure import busy_reason
@@ -408,6 +408,8 @@ def test_a_busy_gpu_is_refused_before_a_round_is_measured(
     monkeypatch.setenv("SMI_UTIL", "55")
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2,3")
     assert busy_reason() == "GPU 2 (NVIDIA H200) is busy: 55 % utilised"
+    stand_in(bin_dir, "nvidia-smi", NVIDIA_SMI)  # one that answers every query alike
+    assert busy_reason() == ""
 
 
 def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() -> None:
