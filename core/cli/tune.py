@@ -138,6 +138,11 @@ def _tune(args: argparse.Namespace) -> int:
 
     if args.key and not args.tracker:
         raise KernelscopeError("--key goes with --tracker HOST:PORT")
+    if args.busy_ok and not args.host:
+        raise KernelscopeError(
+            "--busy-ok goes with --host (measure-batch has its own; a tracker's hosts are not "
+            "asked)"
+        )
     if args.then_gain and (args.target == "cpu" or args.export_batch or args.import_batch):
         raise KernelscopeError(
             "--then-gain builds for the GPU from records measured on it: not with --target cpu "
@@ -163,11 +168,6 @@ def _tune(args: argparse.Namespace) -> int:
         batch="export" if args.export_batch else "import" if args.import_batch else "",
         batch_dir=args.export_batch or args.import_batch,
     )
-    if args.busy_ok and not args.host:
-        raise KernelscopeError(
-            "--busy-ok goes with --host (measure-batch has its own; a tracker's hosts are not "
-            "asked)"
-        )
     with _server(args) as (address, busy), TerminalProgress() as progress:
         if address:
             plan = replace(plan, measure=replace(plan.measure, address=address, busy=busy))

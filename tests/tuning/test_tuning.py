@@ -70,8 +70,14 @@ def test_tasks_are_chosen_by_regex_or_by_savings_most_first() -> None:
         choose_tasks(ws, kernel="(")
 
 
-def test_bad_requests_are_refused_before_tvm_runs(tmp_path: Path) -> None:
+def test_bad_requests_are_refused_before_tvm_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli_support import run_cli
+
     ws = DATA / "ws_mlp"
+    rc, out, err = run_cli(["tune", ws, "--busy-ok", "--tracker", "h:9190", "--key", "k"], capsys)
+    assert rc == 1 and "--busy-ok goes with --host" in err
     with pytest.raises(KernelscopeError, match="the model .* was built from is not there"):
         plan_tuning(ws)
     with pytest.raises(KernelscopeError, match="--tracker needs --key"):
