@@ -18,7 +18,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("core", "viewer")
 HOLE = "…"
-ERROR_TYPES = {"KernelscopeError", "OtherModelError"}
+# batch_measure.Refused: the standalone GPU-side script's refusal, which measure-batch shows
+ERROR_TYPES = {"KernelscopeError", "OtherModelError", "Refused"}
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     where.add_argument("--tracker", metavar="HOST:PORT", help="measure through TVM's RPC tracker")
     p.add_argument("--key", help="the tracker's key of the GPU type to measure on")
     p.add_argument(
+        "--busy-ok",
+        action="store_true",
+        help="with --host: measure even when other processes compute on its GPU or it is in use "
+        "(refused otherwise); the database's notes say the timings were taken on a busy GPU",
+    )
+    p.add_argument(
         "--target",
         choices=("cuda", "cpu"),
         default="cuda",
@@ -86,6 +92,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="measure a round of tuning candidates on this machine's GPU (tune --export-batch)",
     )
     m.add_argument("folder", type=Path, help="the round's folder")
+    m.add_argument(
+        "--busy-ok",
+        action="store_true",
+        help="measure even when other processes compute on the GPU or it is in use (refused "
+        "otherwise); the results and the import say the timings were taken on a busy GPU",
+    )
     m.set_defaults(func=_measure_batch)
     g = sub.add_parser(
         "tune-gain",
@@ -110,11 +122,13 @@ def _measure_batch(args: argparse.Namespace) -> int:
     from ..tuning import measure_batch
 
     with TerminalProgress() as progress:
-        result = measure_batch(args.folder, progress)
+        result = measure_batch(args.folder, progress, busy_ok=args.busy_ok)
     print(
         f"round {result['round']}: {len(result['times'])} candidates measured, "
         f"{len(result['errors'])} failed" + (f", on {result['gpu']}" if result["gpu"] else "")
     )
+    if result.get("busy"):
+        print(f"warning: measured on a busy GPU ({result['busy']})")
     print(f"next: kernelscope tune WS --import-batch {args.folder}")
     return 0
 
@@ -124,6 +138,11 @@ def _tune(args: argparse.Namespace) -> int:
 
     if args.key and not args.tracker:
         raise KernelscopeError("--key goes with --tracker HOST:PORT")
+    if args.busy_ok and not args.host:
+        raise KernelscopeError(
+            "--busy-ok goes with --host (measure-batch has its own; a tracker's hosts are not "
+            "asked)"
+        )
     if args.then_gain and (args.target == "cpu" or args.export_batch or args.import_batch):
         raise KernelscopeError(
             "--then-gain builds for the GPU from records measured on it: not with --target cpu "
@@ -149,17 +168,17 @@ def _tune(args: argparse.Namespace) -> int:
         batch="export" if args.export_batch else "import" if args.import_batch else "",
         batch_dir=args.export_batch or args.import_batch,
     )
-    with _server(args) as address, TerminalProgress() as progress:
+    with _server(args) as (address, busy), TerminalProgress() as progress:
         if address:
-            from dataclasses import replace
-
-            plan = replace(plan, measure=replace(plan.measure, address=address))
+            plan = replace(plan, measure=replace(plan.measure, address=address, busy=busy))
         result = tune_in_child(plan, progress=progress)
     if result.cancelled:
         print(
             f"cancelled: the {result.records} records measured so far are kept in {plan.database}"
         )
         return 130
+    for note in result.notes:
+        print(f"warning: {note}")
     if result.round:
         folder = result.round["folder"]
         print(
@@ -202,15 +221,16 @@ def _check_address(text: str) -> None:
 
 
 @contextlib.contextmanager
-def _server(args: argparse.Namespace) -> Iterator[str]:
-    """The address of the RPC server --host names (forwarded over SSH), or ""."""
+def _server(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
+    """The address of the RPC server --host names (forwarded over SSH), or "", and why its
+    GPU is busy (--busy-ok), or ""."""
     if not args.host:
-        yield ""
+        yield "", ""
         return
     from ..tuning import ForwardedServer
 
-    with ForwardedServer(target_from(args, args.host)) as server:
-        yield server.address
+    with ForwardedServer(target_from(args, args.host), busy_ok=args.busy_ok) as server:
+        yield server.address, server.busy
 
 
 def _tune_gain(args: argparse.Namespace) -> int:

@@ -20,12 +20,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..build.records import default_schedule
+from ..build.records import default_schedule, measured_on, read_meta
+from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
 from ..tasks import ProgressFn
 from .batch_measure import RESULTS, ROUND
 from .plan import TuningPlan
-from .session import _FAILED_S, Prepared, _write_meta, commit, finish, prepare
+from .session import _FAILED_S, Prepared, _write_meta, commit, finish, note_busy, prepare
 
 logger = logging.getLogger(__name__)
 MAX_ROUND_BYTES = 64 << 20  # what one round may weigh (a job's upload limit)
@@ -117,6 +118,7 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
                 {
                     **files,
                     "task": task.task_name,
+                    "workload": told.workload,  # import_round checks it is this task's
                     "kind": "candidate",
                     "record": _plain(record),
                     "args_info": _plain([a.as_json() for a in candidate.args_info]),
@@ -127,6 +129,8 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
         "round": number,
         "device": "cuda" if run.target.kind.name == "cuda" else "cpu",
         "arch": run.plan.arch,
+        # the GPU the database's earlier rounds were measured on: measure-batch refuses another
+        "gpu": measured_on(run.meta).split(", ")[0],
         "plan": json.loads(run.plan.to_json()),
         "candidates": items,
         "bytes": size,
@@ -156,6 +160,7 @@ def _defaults(run: Prepared, task: Any, t: int, folder: Path) -> list[dict[str, 
         {
             **files,
             "task": task.task_name,
+            "workload": records_workload_hash(task.dispatched[0]["main"]),
             "kind": "default",
             "args_info": _plain([a.as_json() for a in ArgInfo.from_prim_func(mod["main"])]),
         }
@@ -187,11 +192,10 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
     _set_arch(plan)
     run = prepare(plan, progress, runner=None, export=export_so)
     by_task = {s[2].name: s for s in run.states}
+    _check_tasks(folder, spec, by_task)
     grouped: dict[str, tuple[list[Any], list[Any]]] = {}
     for item in spec["candidates"]:
-        state = by_task.get(item["task"])
-        if state is None:
-            continue
+        state = by_task[item["task"]]
         times = results["times"].get(item["file"])
         if item["kind"] == "default":
             if times:
@@ -210,17 +214,44 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
         progress("tune", None, by_task[name][2].sentence())
     number = int(spec["round"])
     summary = finish(run, progress, f"batch round {number} on {results.get('gpu') or 'cpu'}")
+    note_busy(run, summary, str(results.get("busy") or ""), f"the timings of round {number}")
     if number * plan.per_round < plan.trials:
         again = prepare(plan, progress, runner=None, export=export_so)
         summary["next"] = _write_round(again, folder, progress, number + 1)
     return summary
 
 
+def _check_tasks(folder: Path, spec: dict[str, Any], by_task: dict[str, Any]) -> None:
+    """Refuse a round whose candidates are not of this run's tasks (another model, other
+    shapes, other --kernel): their times would go to no task, or to another kernel's records."""
+    foreign = sorted(
+        {
+            item["task"]
+            for item in spec["candidates"]
+            if item["task"] not in by_task
+            or item.get("workload", by_task[item["task"]][2].workload)
+            != by_task[item["task"]][2].workload
+        }
+    )
+    if foreign:
+        exported = spec.get("plan", {})
+        raise KernelscopeError(
+            f"{folder}: round {spec['round']} holds candidates of {', '.join(foreign[:5])}, "
+            f"which this run does not tune (the round was exported for "
+            f"{Path(str(exported.get('model', '?'))).name}, tasks "
+            f"{', '.join(exported.get('tasks', [])[:5]) or '?'})",
+            hint="import it with the workspace, model and --kernel/--top it was exported with; "
+            "nothing was imported",
+        )
+
+
 def read_round(folder: Path, plan: TuningPlan) -> tuple[dict[str, Any], dict[str, Any]]:
     """A measured round, checked: complete, and measured on the GPU the plan is for."""
     try:
         spec = json.loads((folder / ROUND).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
+        if not isinstance(spec.get("candidates"), list) or "round" not in spec:
+            raise ValueError("no round number or candidates")
+    except (OSError, ValueError, AttributeError) as exc:
         raise KernelscopeError(
             f"{folder}: not a tuning round ({ROUND}: {exc})",
             hint="give the folder `kernelscope tune --export-batch` wrote",
@@ -230,7 +261,17 @@ def read_round(folder: Path, plan: TuningPlan) -> tuple[dict[str, Any], dict[str
             f"{folder}: round {spec.get('round')} has not been measured (no {RESULTS})",
             hint=f"run `kernelscope measure-batch {folder}` (or batch_measure.py) on the GPU first",
         )
-    results = json.loads((folder / RESULTS).read_text(encoding="utf-8"))
+    try:
+        results = json.loads((folder / RESULTS).read_text(encoding="utf-8"))
+        if not all(isinstance(results.get(k), dict) for k in ("times", "errors")):
+            raise ValueError("no times or errors")
+    except (OSError, ValueError, AttributeError) as exc:
+        raise KernelscopeError(
+            f"{folder}: {RESULTS} of round {spec['round']} is unreadable ({exc}), cut short "
+            "on its way back perhaps",
+            hint="copy it back from the GPU machine again, or measure the round again; nothing "
+            "was imported",
+        ) from exc
     if results.get("round") != spec.get("round"):
         raise KernelscopeError(
             f"{folder}: {RESULTS} is of round {results.get('round')}, the folder holds round "
@@ -251,5 +292,14 @@ def read_round(folder: Path, plan: TuningPlan) -> tuple[dict[str, Any], dict[str
     if spec.get("arch") != plan.arch and spec.get("device") == "cuda":
         raise KernelscopeError(
             f"{folder}: a round for {spec.get('arch')}, this plan is for {plan.arch}"
+        )
+    gpu = str(results.get("gpu") or "")
+    named = str(spec.get("gpu") or "") or measured_on(read_meta(plan.database))
+    if gpu and named and gpu not in named.split(", "):
+        raise KernelscopeError(
+            f"{folder}: round {spec['round']} was measured on {gpu}, but the records of "
+            f"{plan.database} were measured on {named}; timings of two GPUs do not mix",
+            hint=f"measure the round on a {named} (kernelscope measure-batch), or tune for the "
+            f"{gpu} into a new database (tune --db DIR); nothing was imported",
         )
     return spec, results

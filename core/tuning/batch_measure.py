@@ -1,5 +1,5 @@
-"""Measure one round of tuning candidates on a GPU: ``python batch_measure.py ROUND_DIR``
-(``kernelscope measure-batch ROUND_DIR`` runs this file too).
+"""Measure one round of tuning candidates on a GPU: ``python batch_measure.py ROUND_DIR
+[--busy-ok]`` (``kernelscope measure-batch ROUND_DIR`` runs this file too).
 
 Standalone on purpose: the GPU machine of a batch job (a cluster queue, an air-gapped box)
 needs only Python, numpy and TVM's runtime (``TVM_USE_RUNTIME_LIB=1`` with the runtime-only
@@ -8,6 +8,12 @@ package), not kernelscope. Each candidate is a shared library built by ``kernels
 timed with the runtime's ``time_evaluator`` as MetaSchedule's runners do. The times, the
 GPU's name and any failure go to ``results.json`` in the same folder, written once at the end
 (atomically), so an interrupted job leaves no half file to import.
+
+Timings are only worth importing from a GPU nothing else computes on: before a CUDA round,
+``nvidia-smi`` (where there is one) is asked for other compute processes and the GPU's
+utilisation; a busy GPU is refused (exit status ``BUSY_EXIT``), or with ``--busy-ok``
+measured anyway and said in ``results.json`` (``busy``), so that the import says so too.
+A round that names the GPU its database was measured on (``gpu``) is refused on another.
 """
 
 from __future__ import annotations
@@ -17,11 +23,74 @@ import os
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROUND = "round.json"
 RESULTS = "results.json"
+BUSY_EXIT = 3  # the exit status of a round refused before measuring (busy or another GPU)
+BUSY_UTILISATION = 10  # % of the GPU in use by others above which its timings are not trusted
+
+
+class Refused(Exception):
+    """A round not measured here, why (the GPU is busy, or not the one the round names) and
+    what to do."""
+
+    def __init__(self, message: str, hint: str) -> None:
+        super().__init__(message)
+        self.hint = hint
+
+
+def local_smi(args: list[str]) -> str | None:
+    """This machine's ``nvidia-smi ARGS`` (CSV, no header or units); None without it."""
+    import shutil
+    import subprocess
+
+    smi = shutil.which("nvidia-smi")
+    if smi is None:
+        return None
+    try:
+        return subprocess.run(
+            [smi, *args, "--format=csv,noheader,nounits"],
+            capture_output=True, text=True, timeout=30, check=True,
+        ).stdout  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def busy_reason(
+    smi: Callable[[list[str]], str | None] = local_smi, which: str | None = None
+) -> str:
+    """Why a GPU is busy: other compute processes on it, or its utilisation; "" when it is
+    free or nvidia-smi cannot tell. ``which``: the GPU (an index or UUID, as nvidia-smi -i
+    takes it; by default the first one CUDA_VISIBLE_DEVICES names, else 0, the one TVM's
+    ``cuda(0)`` is); ``smi`` runs nvidia-smi (another host's, for the RPC server there).
+    Asked before this process touches the GPU itself."""
+    if which is None:
+        which = (os.environ.get("CUDA_VISIBLE_DEVICES") or "0").split(",")[0].strip() or "0"
+    gpus = [
+        r for r in _rows(smi(["--query-gpu=uuid,utilization.gpu,name", "-i", which])) if len(r) >= 3
+    ]
+    if not gpus or not gpus[0][0].startswith(("GPU-", "MIG-")):  # not what nvidia-smi says
+        return ""
+    uuid, utilisation, name = gpus[0][:3]
+    others = [
+        row
+        for row in _rows(smi(["--query-compute-apps=gpu_uuid,pid,process_name,used_memory"]))
+        if len(row) >= 4 and row[0] == uuid and row[1] != str(os.getpid())
+    ]
+    said = []
+    if others:
+        apps = "; ".join(f"pid {r[1]} {Path(r[2]).name}, {r[3]} MiB" for r in others[:3])
+        said.append(f"{len(others)} other process{'es' if len(others) > 1 else ''} ({apps})")
+    if utilisation.isdigit() and int(utilisation) >= BUSY_UTILISATION:
+        said.append(f"{utilisation} % utilised")
+    return f"GPU {which} ({name}) is busy: {', '.join(said)}" if said else ""
+
+
+def _rows(text: str | None) -> list[list[str]]:
+    return [[f.strip() for f in line.split(",")] for line in (text or "").splitlines() if line]
 
 
 def _load_runtime(cuda: bool) -> None:
@@ -76,15 +145,36 @@ def _hand_cubin(cubin: bytes) -> None:
     tvm_ffi.register_global_func("tvm_callback_cuda_compile", compile_callback, override=True)
 
 
-def measure(folder: Path, number: int = 3, repeat: int = 1) -> dict[str, Any]:
+def measure(
+    folder: Path, number: int = 3, repeat: int = 1, busy_ok: bool = False
+) -> dict[str, Any]:
+    """Time the round's candidates; raise ``Refused`` (nothing measured, nothing written)
+    on a busy GPU unless ``busy_ok``, or on another GPU than the round names."""
     spec = json.loads((folder / ROUND).read_text(encoding="utf-8"))
-    _load_runtime(spec["device"] == "cuda")
+    cuda = spec["device"] == "cuda"
+    busy = busy_reason() if cuda else ""
+    if busy and not busy_ok:
+        raise Refused(
+            f"{busy}; timings taken now would not be the kernels' own",
+            "wait until it is free, pick a free GPU (CUDA_VISIBLE_DEVICES), or measure anyway "
+            "with --busy-ok (the import then says the timings were taken on a busy GPU)",
+        )
+    _load_runtime(cuda)
     import tvm
 
     device = _device(spec["device"])
     results: dict[str, Any] = {"round": spec["round"], "gpu": "", "times": {}, "errors": {}}
-    if spec["device"] == "cuda":
+    if cuda:
         results["gpu"] = str(device.device_name)
+        if spec.get("gpu") and results["gpu"] != spec["gpu"]:
+            raise Refused(
+                f"this is a {results['gpu']}; the round's database was measured on "
+                f"{spec['gpu']}, and timings of two GPUs do not mix",
+                f"measure it on a {spec['gpu']}, or tune for this GPU into a new database "
+                "(tune --db DIR)",
+            )
+    if busy:
+        results["busy"] = busy
     for item in spec["candidates"]:
         key = item["file"]
         try:
@@ -108,7 +198,13 @@ def measure(folder: Path, number: int = 3, repeat: int = 1) -> dict[str, Any]:
 
 
 if __name__ == "__main__":
-    done = measure(Path(sys.argv[1]))
+    try:
+        done = measure(Path(sys.argv[1]), busy_ok="--busy-ok" in sys.argv[2:])
+    except Refused as refused:
+        print(f"not measured: {refused}\nwhat to do: {refused.hint}", file=sys.stderr)
+        sys.exit(BUSY_EXIT)
     print(
         f"{len(done['times'])} candidates measured, {len(done['errors'])} failed, GPU {done['gpu']}"
     )
+    if done.get("busy"):
+        print(f"measured anyway on a busy GPU: {done['busy']}")

@@ -24,6 +24,7 @@ class TuningResult:
     cancelled: bool = False
     records: int = 0  # in the database at the end
     round: dict[str, Any] = field(default_factory=dict)  # batch mode: the round written
+    notes: list[str] = field(default_factory=list)  # what the user should know of the timings
 
 
 def tune_in_child(
@@ -53,15 +54,20 @@ def tune_in_child(
         tasks=value.get("tasks", []),
         records=sum(count_records(plan.database).values()),
         round=value.get("next") or (value if "round" in value else {}),
+        notes=value.get("notes", []),
     )
 
 
-def measure_batch(folder: Path, progress: ProgressFn | None = None) -> dict[str, Any]:
-    """Measure a round here (``batch_measure.py`` in a child: TVM's runtime can crash)."""
+def measure_batch(
+    folder: Path, progress: ProgressFn | None = None, busy_ok: bool = False
+) -> dict[str, Any]:
+    """Measure a round here (``batch_measure.py`` in a child: TVM's runtime can crash);
+    a busy GPU is refused unless ``busy_ok`` (then ``results["busy"]`` says so), and so is
+    another GPU than the one the round names."""
     import json
 
-    from ..process import run_process
-    from .batch_measure import RESULTS, ROUND
+    from ..process import ProcessError, run_process
+    from .batch_measure import BUSY_EXIT, RESULTS, ROUND
 
     if not (folder / ROUND).is_file():
         raise KernelscopeError(
@@ -70,10 +76,20 @@ def measure_batch(folder: Path, progress: ProgressFn | None = None) -> dict[str,
         )
     if progress is not None:
         progress("measure", None, f"measuring the candidates in {folder}")
-    run_process(
-        [sys.executable, "-m", "kernelscope.core.tuning.batch_measure", str(folder)],
-        "measuring the round",
-    )
+    cmd = [sys.executable, "-m", "kernelscope.core.tuning.batch_measure", str(folder)]
+    done = run_process([*cmd, "--busy-ok"] if busy_ok else cmd, "measuring the round", check=False)
+    if done.returncode == BUSY_EXIT:
+        said = dict(
+            line.split(": ", 1)
+            for line in done.output.splitlines()
+            if line.startswith(("not measured: ", "what to do: "))
+        )
+        raise KernelscopeError(
+            f"{folder}: {said.get('not measured', done.output.strip())}",
+            hint=said.get("what to do", ""),
+        )
+    if done.returncode != 0:
+        raise ProcessError("measuring the round", done)
     result: dict[str, Any] = json.loads((folder / RESULTS).read_text(encoding="utf-8"))
     return result
 

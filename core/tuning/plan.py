@@ -10,13 +10,14 @@ their PrimFuncs, and ``--top N`` takes the kernels with the most microseconds to
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..build.records import WORKLOADS
+from ..build.records import WORKLOADS, read_meta
 from ..errors import KernelscopeError
 from ..workspace import Workspace
 
@@ -29,7 +30,8 @@ class Measure:
     """Where candidates run. ``local``: this machine (``device`` "cuda", or "cpu" with the
     ``llvm`` target: tests, machines without a GPU); ``host``: an RPC server reached at
     ``address`` (``host:port``; ``kernelscope tune --host`` forwards it over SSH);
-    ``tracker``: TVM's RPC tracker at ``address`` handing out servers registered with ``key``."""
+    ``tracker``: TVM's RPC tracker at ``address`` handing out servers registered with ``key``.
+    ``busy``: why the host's GPU was busy when measuring began (measured anyway)."""
 
     kind: str = "local"
     address: str = ""
@@ -37,6 +39,7 @@ class Measure:
     timeout_s: int = 30
     number: int = 3  # runs per measurement
     repeat: int = 1
+    busy: str = ""
 
 
 @dataclass(frozen=True)
@@ -168,6 +171,8 @@ def plan_tuning(
             f"{folder}: a folder that is not a tuning database",
             hint="give an empty or new folder, or one `kernelscope tune` wrote, with --db",
         )
+    arch = str(m.target.get("arch", "sm_90"))
+    check_database(folder, arch if target_kind == "cuda" else "cpu")
     if savings_us is None and top is not None:
         savings_us = headroom_savings(ws)
     tasks = choose_tasks(ws, kernel, top, savings_us)
@@ -184,7 +189,7 @@ def plan_tuning(
         shapes=shapes if m.model_format == "onnx" else {},
         params="runtime" if m.params_mode == "runtime" else "random",
         seed=m.params_seed or 0,
-        arch=str(m.target.get("arch", "sm_90")),
+        arch=arch,
         target_kind=target_kind,
         tasks=tasks,
         trials=trials,
@@ -196,6 +201,25 @@ def plan_tuning(
         batch=batch,
         batch_dir=str(batch_dir.expanduser().resolve()) if batch_dir is not None else "",
     )
+
+
+def check_database(folder: Path, arch: str) -> dict[str, Any]:
+    """kernelscope's notes beside the database in ``folder`` ({} for a new one, or one stock
+    TVM wrote); refused when its records were tuned with another TVM version or for another
+    target than ``arch`` ("sm_90", or "cpu"): a run would mix their times with these."""
+    meta = read_meta(folder)
+    tvm_version = importlib.metadata.version("apache-tvm")
+    if meta.get("tvm") and meta["tvm"] != tvm_version:
+        raise KernelscopeError(
+            f"{folder}: these records were tuned with TVM {meta['tvm']}; this is TVM {tvm_version}",
+            hint="tune into a new database (--db DIR)",
+        )
+    if meta.get("arch") and meta["arch"] != arch:
+        raise KernelscopeError(
+            f"{folder}: these records were tuned for {meta['arch']}; this run is for {arch}",
+            hint="tune into a new database (--db DIR)",
+        )
+    return meta
 
 
 def _model_of(ws: Workspace) -> Path:

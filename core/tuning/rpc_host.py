@@ -3,11 +3,14 @@ port of this machine forwarded (``ssh -L``) to the server's port on the host's l
 so nothing is opened in a firewall. The server runs in one of ``RemoteFolder``'s temporary
 folders under its supervisor, so closing the connection (done, Cancel, a crash here) ends
 it and the folder goes. The host needs a Python that imports TVM (the runtime is enough).
+A host whose GPU other processes compute on, or is in use, is refused first (its nvidia-smi
+asked as ``batch_measure`` asks this machine's), unless ``busy_ok``; then ``busy`` says why.
 """
 
 from __future__ import annotations
 
 import random
+import re
 import shlex
 import socket
 import threading
@@ -22,6 +25,7 @@ from ..profiling.remote import (
     explain_ssh_failure,
     run_command,
 )
+from .batch_measure import busy_reason
 
 _STARTED = "bind to"  # tvm.exec.rpc_server logs "bind to 127.0.0.1:PORT" once listening
 _START_TIMEOUT_S = 60.0
@@ -37,8 +41,10 @@ class ForwardedServer:
     """``with ForwardedServer(target) as server:`` an RPC server on the host, reachable at
     ``server.address`` (``127.0.0.1:PORT`` here) while the block runs."""
 
-    def __init__(self, target: SshTarget) -> None:
+    def __init__(self, target: SshTarget, busy_ok: bool = False) -> None:
         self.target = target
+        self.busy_ok = busy_ok
+        self.busy = ""  # why the host's GPU is busy (measured anyway: busy_ok)
         self.local_port = free_local_port()
         self.remote_port = random.randint(20000, 60000)
         self._stop = threading.Event()
@@ -53,6 +59,14 @@ class ForwardedServer:
         return f"127.0.0.1:{self.local_port}"
 
     def __enter__(self) -> ForwardedServer:
+        self.busy = busy_reason(self._host_smi, which="0")  # the server measures on cuda(0)
+        if self.busy and not self.busy_ok:
+            raise KernelscopeError(
+                f"{self.target.host}: {self.busy}; timings taken now would not be the kernels' own",
+                hint="wait until it is free, or measure anyway with --busy-ok (the database's "
+                "notes then say the timings were taken on a busy GPU)",
+                window_hint="wait until it is free, or measure on another host",
+            )
         self._folder.__enter__()
         try:
             self._folder.upload([])
@@ -76,6 +90,13 @@ class ForwardedServer:
         if self._thread.is_alive():
             self._thread.join(30)
         self._folder.remove()
+
+    def _host_smi(self, args: list[str]) -> str | None:
+        """The host's ``nvidia-smi ARGS``; None without one (or when ssh fails: starting
+        the server says why)."""
+        cmd = shlex.join(["nvidia-smi", *args, "--format=csv,noheader,nounits"])
+        result = run_command([*self.target.ssh(), cmd], "nvidia-smi", stdin=b"", timeout=60)
+        return result.output if result.code == 0 else None
 
     def _command(self) -> list[str]:
         argv = [
@@ -109,7 +130,16 @@ class ForwardedServer:
     def _failure(self) -> KernelscopeError:
         output = "\n".join(self._lines)
         self._stop.set()
-        if "No module named" in output and "tvm" in output:
+        missing = re.findall(r"No module named '([\w.]+)'", output)
+        if missing and missing[-1].split(".")[0] != "tvm":
+            return KernelscopeError(
+                f"{self.target.host}: {self.target.python} has TVM but not {missing[-1]}, "
+                "which TVM's RPC server needs (TVM's rpc extra)",
+                hint=f"install it there ({self.target.python} -m pip install "
+                f"{missing[-1].split('.')[0]}) or name a Python that has it (--remote-python)",
+                details=output,
+            )
+        if missing:
             return KernelscopeError(
                 f"{self.target.host}: {self.target.python} cannot import TVM, which TVM's RPC "
                 "server needs",

@@ -39,7 +39,7 @@ from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
 from ..formatting import format_us
 from ..tasks import ProgressFn
-from .plan import Measure, TuningPlan
+from .plan import Measure, TuningPlan, check_database
 
 logger = logging.getLogger(__name__)
 
@@ -235,6 +235,17 @@ def check_reachable(measure: Measure) -> None:
             "it: start one on the GPU host with python -m tvm.exec.rpc_server --tracker "
             f"{measure.address} --key {measure.key}",
         )
+    queue = queues.get(measure.key) or {}
+    if queue and not queue.get("free"):  # TVM's runner would wait in the queue, silently
+        holders = servers.count(measure.key)
+        raise KernelscopeError(
+            f"the RPC tracker at {measure.address} has no free server with the key "
+            f"{measure.key!r}: {holders or 'all'} in use, {queue.get('pending', 0)} requests "
+            "waiting",
+            hint="try again when one is free, or start another server with that key on a GPU "
+            f"host (python -m tvm.exec.rpc_server --tracker {measure.address} --key "
+            f"{measure.key})",
+        )
 
 
 def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
@@ -254,7 +265,20 @@ def run_tuning(plan: TuningPlan, progress: ProgressFn) -> dict[str, Any]:
             commit(run, state, candidates, results)
             done = sum(s[2].trials for s in run.states)
             progress("tune", min(0.02 + 0.97 * done / total, 0.99), state[2].sentence())
-    return finish(run, progress, plan.measure.kind)
+    summary = finish(run, progress, plan.measure.kind)
+    note_busy(run, summary, plan.measure.busy, "the timings")
+    return summary
+
+
+def note_busy(run: Prepared, summary: dict[str, Any], busy: str, timings: str) -> None:
+    """Say that ``timings`` were taken on a busy GPU (``busy``: why), in the run's summary
+    (``notes``) and in its entry in the database's notes; nothing when ``busy`` is ""."""
+    if not busy:
+        return
+    note = f"{timings} were taken on a busy GPU ({busy})"
+    summary.setdefault("notes", []).append(note)
+    run.meta["runs"][-1]["busy"] = busy
+    _write_meta(run.plan.database, run.meta)
 
 
 def _refresh(states: list[tuple[Any, Any, TaskProgress]], database: Any) -> None:
@@ -371,23 +395,9 @@ def _cost_model(folder: Path) -> Any:
 def _start_meta(plan: TuningPlan, target: Any) -> dict[str, Any]:
     """kernelscope's notes beside the records: what they were tuned for (checked by
     ``build --tuning-db``), the default schedules' times, and the runs."""
-    path = plan.database / META
-    meta: dict[str, Any] = {}
-    if path.is_file():
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    tvm_version = importlib.metadata.version("apache-tvm")
-    if meta.get("tvm") and meta["tvm"] != tvm_version:
-        raise KernelscopeError(
-            f"{plan.database}: these records were tuned with TVM {meta['tvm']}; this is TVM "
-            f"{tvm_version}",
-            hint="tune into a new database (--db DIR)",
-        )
     arch = plan.arch if plan.target_kind == "cuda" else "cpu"
-    if meta.get("arch") and meta["arch"] != arch:
-        raise KernelscopeError(
-            f"{plan.database}: these records were tuned for {meta['arch']}; this run is for {arch}",
-            hint="tune into a new database (--db DIR)",
-        )
+    meta = check_database(plan.database, arch)
+    tvm_version = importlib.metadata.version("apache-tvm")
     meta.update(tvm=tvm_version, arch=arch, target=str(target))
     meta.setdefault("models", [])
     if plan.model.name not in meta["models"]:

@@ -5,6 +5,7 @@ RPC path end to end through TVM's own RPC server behind the private sshd."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import sys
@@ -69,8 +70,14 @@ def test_tasks_are_chosen_by_regex_or_by_savings_most_first() -> None:
         choose_tasks(ws, kernel="(")
 
 
-def test_bad_requests_are_refused_before_tvm_runs(tmp_path: Path) -> None:
+def test_bad_requests_are_refused_before_tvm_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cli_support import run_cli
+
     ws = DATA / "ws_mlp"
+    rc, out, err = run_cli(["tune", ws, "--busy-ok", "--tracker", "h:9190", "--key", "k"], capsys)
+    assert rc == 1 and "--busy-ok goes with --host" in err
     with pytest.raises(KernelscopeError, match="the model .* was built from is not there"):
         plan_tuning(ws)
     with pytest.raises(KernelscopeError, match="--tracker needs --key"):
@@ -78,6 +85,20 @@ def test_bad_requests_are_refused_before_tvm_runs(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("mine")
     with pytest.raises(KernelscopeError, match="not a tuning database"):
         plan_tuning(ws, model=MODEL, database=tmp_path)
+    # a database of another TVM version or another target: which, and nothing written
+    db = tmp_path / "db"
+    db.mkdir()
+    (db / "database_workload.json").write_text("")
+    notes = db / "kernelscope_tuning.json"
+    notes.write_text(json.dumps({"tvm": "0.19.0", "arch": "sm_90"}))
+    with pytest.raises(KernelscopeError, match=r"tuned with TVM 0.19.0; this is TVM 0\.27"):
+        plan_tuning(ws, model=MODEL, database=db)
+    notes.write_text(json.dumps({"arch": "sm_80"}))
+    with pytest.raises(KernelscopeError, match="tuned for sm_80; this run is for sm_90"):
+        plan_tuning(ws, model=MODEL, database=db)
+    with pytest.raises(KernelscopeError, match="tuned for sm_80; this run is for cpu"):
+        plan_tuning(ws, model=MODEL, database=db, target_kind="llvm")
+    assert json.loads(notes.read_text()) == {"arch": "sm_80"}
 
 
 @pytest.fixture(scope="module")
@@ -168,6 +189,69 @@ def test_a_server_that_cannot_start_says_why(ssh_server: object) -> None:
         pass
 
 
+def test_a_host_without_tvms_rpc_extra_is_named_so(ssh_server: object, tmp_path: Path) -> None:
+    """A Python with TVM but without cloudpickle (the rpc extra), as on a host where only
+    TVM's runtime was installed: the module it lacks is named, not TVM."""
+    from ssh_support import stand_in
+
+    from kernelscope.core.profiling import SshTarget
+    from kernelscope.core.tuning.rpc_host import ForwardedServer
+
+    hidden = tmp_path / "without-extra"
+    hidden.mkdir()  # what Python raises for a module that is not installed
+    (hidden / "cloudpickle.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'cloudpickle'\", name='cloudpickle')\n"
+    )
+    python = stand_in(
+        ssh_server.bin,  # type: ignore[attr-defined]
+        "python-without-extra",
+        f'PYTHONPATH={hidden} exec {sys.executable} "$@"\n',
+    )
+    target = SshTarget(
+        ssh_server.target,  # type: ignore[attr-defined]
+        list(ssh_server.options),  # type: ignore[attr-defined]
+        python=python.name,
+    )
+    try:
+        with pytest.raises(KernelscopeError) as refused, ForwardedServer(target):
+            pass
+    finally:
+        python.unlink()
+    assert "has TVM but not cloudpickle, which TVM's RPC server needs" in str(refused.value)
+    assert "python-without-extra -m pip install cloudpickle" in refused.value.hint
+    assert ssh_server.leftovers() == []  # type: ignore[attr-defined]
+
+
+def test_a_host_whose_gpu_is_busy_is_refused_unless_told_to_go_on(ssh_server: object) -> None:
+    """The host's nvidia-smi (a stand-in) lists another process on GPU 0: no RPC server is
+    started and nothing is left there; with busy_ok it starts and says why it is busy."""
+    from ssh_support import stand_in
+
+    from kernelscope.core.profiling import SshTarget
+    from kernelscope.core.tuning.rpc_host import ForwardedServer
+
+    target = SshTarget(
+        ssh_server.target,  # type: ignore[attr-defined]
+        list(ssh_server.options),  # type: ignore[attr-defined]
+        python=sys.executable,
+    )
+    smi = stand_in(ssh_server.bin, "nvidia-smi", SMI_BUSY)  # type: ignore[attr-defined]
+    try:
+        with pytest.raises(KernelscopeError) as refused, ForwardedServer(target):
+            pass
+        assert refused.value.message.endswith(
+            "GPU 0 (NVIDIA H200) is busy: 1 other process (pid 4242 python3, 70000 MiB), "
+            "97 % utilised; timings taken now would not be the kernels' own"
+        )
+        assert "--busy-ok" in refused.value.hint
+        assert ssh_server.leftovers() == []  # type: ignore[attr-defined]
+        with ForwardedServer(target, busy_ok=True) as server:
+            assert server.busy.startswith("GPU 0 (NVIDIA H200) is busy")
+            assert _listening(int(server.address.rpartition(":")[2]))
+    finally:
+        smi.unlink()
+
+
 @pytest.mark.slow
 def test_measuring_through_an_rpc_tracker_by_key(mlp_ws: Path, tmp_path: Path) -> None:
     """TVM's own tracker and a server registered with it under a key (tornado: the rpc
@@ -231,19 +315,107 @@ def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_pa
 
     results = measure_batch(folder)
     assert len(results["times"]) == 3 and not results["errors"]
+    whole = (folder / "results.json").read_text()
+    (folder / "results.json").write_text(whole[: len(whole) // 2])  # cut short on its way back
+    with pytest.raises(KernelscopeError, match="results.json of round 1 is unreadable"):
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
     partial = dict(results, times=dict(list(results["times"].items())[:1]))
     (folder / "results.json").write_text(json.dumps(partial))
     with pytest.raises(KernelscopeError, match="have no result"):
         tune_in_child(plan("import"))  # type: ignore[arg-type]
     assert sum(count_records(db).values()) == 0  # nothing imported
 
+    # a round of another model's kernel of the same name (its workload differs): refused
+    exported = (folder / "round.json").read_text()
+    other = json.loads(exported)
+    for item in other["candidates"]:
+        item["workload"] = "12345"
+    (folder / "round.json").write_text(json.dumps(other))
     (folder / "results.json").write_text(json.dumps(results))
+    with pytest.raises(KernelscopeError, match=f"holds candidates of {TASK}, which this run does"):
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
+    assert sum(count_records(db).values()) == 0 and (folder / "results.json").is_file()
+    assert (folder / "t0_c0.so").is_file()  # what was measured is all still there
+    (folder / "round.json").write_text(exported)
+
+    # as a GPU's measure-batch names its GPU (here: the CPU measured, the name is written)
+    (folder / "results.json").write_text(json.dumps(dict(results, gpu="NVIDIA H200")))
     imported = tune_in_child(plan("import"))  # type: ignore[arg-type]
     (task,) = imported.tasks
     assert task["trials_total"] == 2 and task["default_us"] > 0 and task["best_us"] > 0
     assert imported.round["round"] == 2  # the next round, in the same folder
-    assert json.loads((folder / "round.json").read_text())["round"] == 2
+    second = json.loads((folder / "round.json").read_text())
+    assert second["round"] == 2 and second["gpu"] == "NVIDIA H200"  # the GPU it must be measured on
     assert not (folder / "results.json").exists()
+
+    # round 2 measured on another GPU than the database's: refused, both named, nothing lost
+    results = measure_batch(folder)
+    (folder / "results.json").write_text(json.dumps(dict(results, gpu="NVIDIA A100-SXM4-80GB")))
+    meta_before = (db / "kernelscope_tuning.json").read_text()
+    with pytest.raises(KernelscopeError) as refused:
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
+    said = str(refused.value)
+    assert "measured on NVIDIA A100-SXM4-80GB" in said and "measured on NVIDIA H200" in said
+    assert "nothing was imported" in said
+    assert sum(count_records(db).values()) == 2
+    assert (db / "kernelscope_tuning.json").read_text() == meta_before
+    assert (folder / "results.json").is_file() and (folder / "t0_c0.so").is_file()
+
+    # measured anyway on a busy GPU (measure-batch --busy-ok): imported, and said
+    busy = "GPU 0 (NVIDIA H200) is busy: 87 % utilised"
+    (folder / "results.json").write_text(json.dumps(dict(results, gpu="NVIDIA H200", busy=busy)))
+    last = tune_in_child(plan("import"))  # type: ignore[arg-type]
+    assert last.tasks[0]["trials_total"] == 4 and not last.round
+    assert last.notes == [f"the timings of round 2 were taken on a busy GPU ({busy})"]
+    assert json.loads((db / "kernelscope_tuning.json").read_text())["runs"][-1]["busy"] == busy
+
+
+SMI_BUSY = """# nvidia-smi of an H200 another process computes on
+case "$*" in
+  *--query-gpu=*) echo "GPU-1234, ${SMI_UTIL:-97}, NVIDIA H200" ;;
+  *--query-compute-apps=*) [ -n "$SMI_NO_APPS" ] || \
+      echo "GPU-1234, 4242, /usr/bin/python3, 70000" ;;
+esac
+"""
+
+
+def test_a_busy_gpu_is_refused_before_a_round_is_measured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """nvidia-smi (a stand-in) lists another process on the GPU, or the GPU is in use:
+    measure-batch measures nothing and says what to do; nothing else in the round changes."""
+    from cli_support import run_cli
+    from ssh_support import NVIDIA_SMI, stand_in
+
+    from kernelscope.core.tuning import measure_batch
+    from kernelscope.core.tuning.batch_measure import busy_reason
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    stand_in(bin_dir, "nvidia-smi", SMI_BUSY)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    folder = tmp_path / "round"
+    folder.mkdir()
+    spec = {"round": 1, "device": "cuda", "arch": "sm_90", "gpu": "", "candidates": []}
+    (folder / "round.json").write_text(json.dumps(spec))
+    with pytest.raises(KernelscopeError) as refused:
+        measure_batch(folder)
+    assert refused.value.message == (
+        f"{folder}: GPU 0 (NVIDIA H200) is busy: 1 other process (pid 4242 python3, 70000 MiB),"
+        " 97 % utilised; timings taken now would not be the kernels' own"
+    )
+    assert "--busy-ok" in refused.value.hint and "CUDA_VISIBLE_DEVICES" in refused.value.hint
+    assert sorted(p.name for p in folder.iterdir()) == ["round.json"]
+    rc, out, err = run_cli(["measure-batch", folder], capsys)
+    assert rc != 0 and "is busy" in err and "Traceback" not in err + out
+    monkeypatch.setenv("SMI_NO_APPS", "1")
+    monkeypatch.setenv("SMI_UTIL", "3")
+    assert busy_reason() == ""  # free
+    monkeypatch.setenv("SMI_UTIL", "55")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "2,3")
+    assert busy_reason() == "GPU 2 (NVIDIA H200) is busy: 55 % utilised"
+    stand_in(bin_dir, "nvidia-smi", NVIDIA_SMI)  # one that answers every query alike
+    assert busy_reason() == ""
 
 
 def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() -> None:
@@ -254,17 +426,28 @@ def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() ->
     from kernelscope.core.tuning.session import check_reachable
 
     port = free_port()
-    tracker = subprocess.Popen(
-        [sys.executable, "-m", "tvm.exec.rpc_tracker", "--host", "127.0.0.1", "--port",
-         str(port), "--port-end", str(port + 1)],
-    )  # fmt: skip
+    tracker = [sys.executable, "-m", "tvm.exec.rpc_tracker", "--host", "127.0.0.1", "--port",
+               str(port), "--port-end", str(port + 1)]  # fmt: skip
+    started = [subprocess.Popen(tracker)]
     try:
         _wait_for(lambda: _listening(port), "the RPC tracker")
         with pytest.raises(KernelscopeError, match="has no server with the key 'h200'"):
             check_reachable(Measure(kind="tracker", address=f"127.0.0.1:{port}", key="h200"))
+        # its one server of the key in use by someone else: said, not waited for
+        server = [sys.executable, "-m", "tvm.exec.rpc_server", "--tracker", f"127.0.0.1:{port}",
+                  "--key", "h200", "--host", "127.0.0.1"]  # fmt: skip
+        started.append(subprocess.Popen(server))
+        _wait_for(lambda: _registered(port, "h200"), "the RPC server")
+        from tvm import rpc
+
+        held = rpc.connect_tracker("127.0.0.1", port).request("h200", session_timeout=60)
+        with pytest.raises(KernelscopeError, match="has no free server with the key 'h200'"):
+            check_reachable(Measure(kind="tracker", address=f"127.0.0.1:{port}", key="h200"))
+        del held
     finally:
-        tracker.terminate()
-        tracker.wait(timeout=20)
+        for proc in reversed(started):
+            proc.terminate()
+            proc.wait(timeout=20)
     closed = free_port()
     with pytest.raises(KernelscopeError, match="RPC server at .* does not answer"):
         check_reachable(Measure(kind="host", address=f"127.0.0.1:{closed}"))
