@@ -6,7 +6,8 @@ and ``src/``; ``tvm_ffi/`` for the host's Python (this install's own when the ho
 same Python version, else extracted from the ``apache-tvm-ffi`` wheel of the same version
 that ``pip download`` fetches here for the host's Python, cached); and what the host's
 Python lacks of what TVM's runtime imports (``typing_extensions`` from here, a ``numpy``
-wheel for the host). It is packed once per (TVM, Python, machine) into the cache and
+wheel for the host), and ``cloudpickle`` (pure Python, from here), which TVM's RPC server's
+workers import: without it ``kernelscope tune --host`` cannot measure on the host. It is packed once per (TVM, Python, machine) into the cache and
 unpacked on the host into ``<runtime root>/tvm-<version>-cp<XY>``, where the model runner
 looks for it, then checked with the runner's ``--check``.
 """
@@ -38,7 +39,7 @@ log = logging.getLogger(__name__)
 
 _TVM_LEFT_OUT = ("lib/libtvm_compiler.so", "3rdparty", "src")
 _FFI_LEFT_OUT = ("3rdparty", "include", "src", "cython")  # headers and build inputs
-_BUNDLE_FORMAT = 1
+_BUNDLE_FORMAT = 2  # 2: with cloudpickle
 
 
 @dataclass
@@ -170,7 +171,7 @@ def make_bundle(
     flavour = ("-numpy" if with_numpy else "") + ("-te" if with_typing_extensions else "")
     from ..paths import cache_root  # platformdirs: not on every GPU host
 
-    out = cache_root() / "runtime" / f"{name}-{machine}{flavour}.tar.gz"
+    out = cache_root() / "runtime" / f"{name}-{machine}{flavour}-f{_BUNDLE_FORMAT}.tar.gz"
     if out.is_file():
         return out
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -186,6 +187,8 @@ def make_bundle(
             wheel = download_wheel(f"apache-tvm-ffi=={ffi_version}", python, machine, glibc)
             _add_wheel(tar, wheel, ("tvm_ffi",))
             contents.append(f"tvm_ffi from {wheel.name}")
+        _add_tree(tar, _package_dir("cloudpickle"), "cloudpickle", ())
+        contents.append(f"cloudpickle {importlib.metadata.version('cloudpickle')} (this machine's)")
         if with_typing_extensions:
             te = importlib.util.find_spec("typing_extensions")
             if te is None or te.origin is None:

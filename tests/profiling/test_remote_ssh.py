@@ -153,6 +153,8 @@ def test_install_copies_a_runtime_only_tvm_that_then_loads(
         not (installed / "tvm" / "3rdparty").exists() and not (installed / "tvm" / "src").exists()
     )
     assert (installed / "tvm_ffi" / "__init__.py").is_file()
+    # what TVM's RPC server's workers import, so that `tune --host` measures there
+    assert (installed / "cloudpickle" / "__init__.py").is_file()
     assert result.bundle_bytes < 30e6
     marker = json.loads((installed / "kernelscope-runtime.json").read_text())
     assert marker["tvm"] == local_tvm_version()
