@@ -134,6 +134,19 @@ def database_pipeline(target: Any, applied: Applied) -> Any:
     return pipeline
 
 
+def _dlight_rules() -> list[Any]:
+    """compile_relax's DLight rules, in its order (the first that takes a function wins)."""
+    from tvm.s_tir import dlight as dl
+
+    return [
+        dl.gpu.Matmul(),
+        dl.gpu.GEMV(),
+        dl.gpu.Reduction(),
+        dl.gpu.GeneralReduction(),
+        dl.gpu.Fallback(),
+    ]
+
+
 def default_schedule(mod: Any, target: Any) -> Any:
     """TVM's default (DLight) GPU schedule of the functions in ``mod``: what compile_relax
     gives a kernel no record covers, and what tuning measures a kernel's gain against. A
@@ -143,13 +156,62 @@ def default_schedule(mod: Any, target: Any) -> Any:
     from tvm.s_tir import dlight as dl
 
     with target:
-        return dl.ApplyDefaultSchedule(
-            dl.gpu.Matmul(),
-            dl.gpu.GEMV(),
-            dl.gpu.Reduction(),
-            dl.gpu.GeneralReduction(),
-            dl.gpu.Fallback(),
-        )(mod)
+        return dl.ApplyDefaultSchedule(*_dlight_rules())(mod)
+
+
+def default_trace(mod: Any, target: Any) -> Any | None:
+    """The trace of the default schedule of ``mod``'s "main" (a task's workload): DLight's
+    rules applied through a traced Schedule on a GPU, no step at all on the CPU (where
+    compile_relax leaves a function without a record as it is). None when the default
+    cannot be a record: DLight declines the function, or its trace replayed on the workload
+    does not give DLight's function (a record must build what a build without it builds)."""
+    import tvm_ffi
+    from tvm import s_tir
+
+    func = mod["main"]
+    if target.kind.name != "cuda":
+        return s_tir.Schedule(func).trace
+    with target:
+        for rule in _dlight_rules():
+            space = rule.apply(func, target, False)
+            if space is not None:
+                break
+        else:
+            return None
+    if isinstance(space, list | tuple):
+        if len(space) != 1:
+            return None
+        space = space[0]
+    trace = space.trace
+    if trace is None:
+        return None
+    replayed = s_tir.Schedule(mod)
+    trace.apply_to_schedule(replayed, remove_postproc=False)
+    if not tvm_ffi.structural_equal(replayed.mod["main"], space.mod["main"]):
+        return None
+    return trace
+
+
+def commit_default_record(database: Any, mod: Any, target: Any, run_secs: list[float]) -> bool:
+    """Commit the default schedule of ``mod`` (a task's workload) to ``database`` as a
+    tuning record timed ``run_secs``, so that the database's best record of the task is
+    never slower than a build without it (``MetaScheduleApplyDatabase`` takes the fastest
+    record, even one slower than the default). False, committing nothing, where the default
+    cannot be a record (``default_trace``)."""
+    from tvm.s_tir import meta_schedule as ms
+    from tvm.s_tir.meta_schedule.arg_info import ArgInfo
+
+    trace = default_trace(mod, target)
+    if trace is None:
+        return False
+    workload = database.commit_workload(mod)
+    database.commit_tuning_record(
+        ms.database.TuningRecord(
+            trace, workload, [float(s) for s in run_secs], target,
+            ArgInfo.from_prim_func(mod["main"]),
+        )
+    )  # fmt: skip
+    return True
 
 
 def _is_primfunc(func: Any) -> bool:
