@@ -37,8 +37,10 @@ REPORT = HERE.parent / "h200" / "small_cnn_h200.ncu-rep"
 def main() -> None:
     model = load_model(HERE.parent / "models" / "small_cnn.onnx", {}, "random", 0)
     target = cuda_target("sm_90")
-    tasks = {t.task_name: t for t in ms.relax_integration.extract_tasks(
-        fused_module(model.mod, target), target)}
+    tasks = {
+        t.task_name: t
+        for t in ms.relax_integration.extract_tasks(fused_module(model.mod, target), target)
+    }
     task = tasks[TASK]
     kernel = next(k for k in Profile.open(REPORT).kernels() if k.name == f"{TASK}_kernel")
     secs = kernel.duration_ns / len(kernel.launches) * 1e-9
