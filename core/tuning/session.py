@@ -146,6 +146,10 @@ def prepare(
             if secs is not None:
                 default = keep_default(database, meta, task, target, secs, progress)
                 _write_meta(plan.database, meta)
+        elif default is not None and shash not in meta.get("default_records", []):
+            # measured by a run from before defaults were kept as records: keep it now
+            default = keep_default(database, meta, task, target, [default * 1e-6], progress)
+            _write_meta(plan.database, meta)
         context = ms.TuneContext(
             mod=task.dispatched[0],
             target=target,
@@ -280,9 +284,12 @@ def keep_default(
     kept = meta.setdefault("default_records", [])
     if shash in kept:
         return default_us
+    if shash in meta.setdefault("defaults_not_kept", []):
+        return default_us  # said when first measured
     if commit_default_record(database, task.dispatched[0], target, secs):
         kept.append(shash)
     else:
+        meta["defaults_not_kept"].append(shash)
         progress(
             "default", None,
             f"the default schedule of {task.task_name} cannot be kept as a tuning record "
@@ -407,7 +414,8 @@ def _cost_model(folder: Path) -> Any:
 
 def _start_meta(plan: TuningPlan, target: Any) -> dict[str, Any]:
     """kernelscope's notes beside the records: what they were tuned for (checked by
-    ``build --tuning-db``), the default schedules' times, and the runs."""
+    ``build --tuning-db``), the default schedules' times, which of them are records too
+    ("default_records"; "defaults_not_kept": those that cannot be), and the runs."""
     path = plan.database / META
     meta: dict[str, Any] = {}
     if path.is_file():

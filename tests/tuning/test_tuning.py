@@ -311,6 +311,28 @@ def test_where_no_candidate_beats_the_default_a_build_from_the_records_keeps_it(
     assert sum(count_records(db).values()) == 5  # the default committed once
 
 
+@pytest.mark.slow
+def test_a_database_from_before_defaults_were_records_gets_its_default_on_the_next_run(
+    mlp_ws: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "db"
+    plan = plan_tuning(mlp_ws, database=db, target_kind="llvm", **SMALL)  # type: ignore[arg-type]
+    tune_in_child(plan)
+    # as such a database is: the default's time in the notes, no record of it (the run
+    # commits the default's record first)
+    lines = (db / "database_tuning_record.json").read_text().splitlines(keepends=True)
+    (insts, _decisions), *_ = json.loads(lines[0])[1]
+    assert [i[0] for i in insts] == ["GetSBlock"]  # the CPU's default: a step that changes nothing
+    (db / "database_tuning_record.json").write_text("".join(lines[1:]))
+    meta = json.loads((db / "kernelscope_tuning.json").read_text())
+    del meta["default_records"]
+    (db / "kernelscope_tuning.json").write_text(json.dumps(meta))
+    (task,) = tune_in_child(plan).tasks
+    meta = json.loads((db / "kernelscope_tuning.json").read_text())
+    assert meta["default_records"] == [task["workload"]] and task["trials_total"] == 4
+    assert sum(count_records(db).values()) == 5
+
+
 def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() -> None:
     import subprocess
 
