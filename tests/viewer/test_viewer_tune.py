@@ -96,6 +96,7 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     """The H200's ResNet-50 case: the record applied is the default schedule, no candidate
     beat it; the kernel list, ``kernelscope build``'s table and the kernel DB say so."""
     from kernelscope.core.cli.build import schedule_of
+    from kernelscope.core.cli.tune import speedup_text
     from kernelscope.core.kernel_db import describe_tuning
     from kernelscope.core.workspace.manifest import KernelInfo
 
@@ -107,6 +108,9 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     assert schedule_of(kernel) == said
     tuning = {"schedule": "default", "trials": 8, "best_us": 554.13, "default_us": 414.89}
     assert describe_tuning({**tuning, "tuning_db": "/db"}) == f"{said} (from /db)"
+    task = {"best_us": 554.13, "default_us": 414.89}
+    assert speedup_text({**task, "default_kept": True}) == "default kept"
+    assert speedup_text({**task, "default_kept": False}) == "0.75x"
 
 
 def test_bad_input_is_told_in_the_dialog(qtbot, make_window, tmp_path: Path) -> None:
