@@ -3,6 +3,7 @@ manifest saying which kernels came from a record, and the databases that must be
 
 from __future__ import annotations
 
+import json
 import runpy
 import shutil
 from pathlib import Path
@@ -58,6 +59,7 @@ def test_default_schedules_as_records_build_what_a_build_without_records_builds(
     from kernelscope.core.build.model_loader import load_model
     from kernelscope.core.build.pipeline import _cuda_source
     from kernelscope.core.build.split_cuda import split_module
+    from kernelscope.core.cli.build import schedule_of
 
     mod = load_model(MODELS / "small_cnn.onnx", {}, "random", 0).mod
     target = records.cuda_target("sm_90")
@@ -77,6 +79,22 @@ def test_default_schedules_as_records_build_what_a_build_without_records_builds(
         return {k.name: k.text for k in split.kernels}
 
     assert kernels(ours) == kernels(untuned)
+
+    # with kernelscope's notes naming them (a tuning run's), a build says the defaults were
+    # kept: no candidate beat them (here: none was measured)
+    workloads = [records.workload_hash(t.dispatched[0]["main"]) for t in tasks]
+    meta = {"defaults": dict.fromkeys(workloads, 1.0), "default_records": workloads}
+    (tmp_path / records.META).write_text(json.dumps(meta))
+    ws = build_model(
+        BuildRequest(
+            model=MODELS / "small_cnn.onnx", output=tmp_path / "k.kscope", tuning_db=tmp_path
+        )
+    )
+    launched = [k for k in ws.manifest.kernels if k.launched]
+    assert launched and all(k.tuned and k.tuned.default_kept for k in launched)
+    assert schedule_of(launched[0]) == (
+        "default schedule kept (no candidate beat it: best none ran vs default 1 µs)"
+    )
 
 
 @pytest.mark.slow

@@ -98,6 +98,7 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     from kernelscope.core.cli.build import schedule_of
     from kernelscope.core.cli.tune import speedup_text
     from kernelscope.core.kernel_db import describe_tuning
+    from kernelscope.core.tuning.gain import _record_of
     from kernelscope.core.workspace.manifest import KernelInfo
 
     kept = TunedFrom(trials=8, best_us=554.13, default_us=414.89, default_kept=True)
@@ -106,6 +107,7 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     assert tuned_text(KernelSummary("k", tuned=kept)) == said
     kernel = KernelInfo("k", "k.cu", "f", [1, 1, 1], [1, 1, 1], 0, [], [], tuned=kept)
     assert schedule_of(kernel) == said
+    assert _record_of(kernel) is None  # tune-gain: the default schedule, no tuned record
     tuning = {"schedule": "default", "trials": 8, "best_us": 554.13, "default_us": 414.89}
     assert describe_tuning({**tuning, "tuning_db": "/db"}) == f"{said} (from /db)"
     task = {"best_us": 554.13, "default_us": 414.89}
