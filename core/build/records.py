@@ -193,7 +193,10 @@ def default_trace(mod: Any, target: Any) -> Any | None:
     if trace is None:
         return None
     replayed = s_tir.Schedule(mod)
-    trace.apply_to_schedule(replayed, remove_postproc=False)
+    try:
+        trace.apply_to_schedule(replayed, remove_postproc=False)
+    except Exception:  # TVM's schedule errors: the trace does not replay on the workload
+        return None
     if not tvm_ffi.structural_equal(replayed.mod["main"], space.mod["main"]):
         return None
     return trace
