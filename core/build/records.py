@@ -312,8 +312,9 @@ class RecordSummary:
 
 
 def summarise(database: Any, defaults: dict[str, float] | None = None) -> dict[str, RecordSummary]:
-    """Records per workload hash: trials (every record) and the best mean time; a workload's
-    record timed as its default in ``defaults`` (``kept_defaults``) is its default schedule."""
+    """Records per workload hash: trials (every record, failed ones too) and the best mean
+    time; a workload's record timed as its default in ``defaults`` (``kept_defaults``) is its
+    default schedule, in neither (``RecordSummary.default_us``)."""
     import math
 
     import tvm_ffi
