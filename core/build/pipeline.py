@@ -657,8 +657,8 @@ def _compile_with_records(
             hint="these records were tuned for another model (or other input shapes): tune "
             "this one with `kernelscope tune`, or build without --tuning-db",
         )
-    summary = records.summarise(database)
     meta = records.read_meta(folder)
+    summary = records.summarise(database, records.kept_defaults(meta))
     defaults = meta.get("defaults", {})
     measured_on = records.measured_on(meta)
     tuned = {}
@@ -670,6 +670,7 @@ def _compile_with_records(
             best_us=found.best_us if found else None,
             default_us=float(default) if default is not None else None,
             measured_on=measured_on,
+            default_kept=found.default_kept if found else False,
         )
     return executable, tuned
 

@@ -134,6 +134,19 @@ def database_pipeline(target: Any, applied: Applied) -> Any:
     return pipeline
 
 
+def _dlight_rules() -> list[Any]:
+    """compile_relax's DLight rules, in its order (the first that takes a function wins)."""
+    from tvm.s_tir import dlight as dl
+
+    return [
+        dl.gpu.Matmul(),
+        dl.gpu.GEMV(),
+        dl.gpu.Reduction(),
+        dl.gpu.GeneralReduction(),
+        dl.gpu.Fallback(),
+    ]
+
+
 def default_schedule(mod: Any, target: Any) -> Any:
     """TVM's default (DLight) GPU schedule of the functions in ``mod``: what compile_relax
     gives a kernel no record covers, and what tuning measures a kernel's gain against. A
@@ -143,13 +156,72 @@ def default_schedule(mod: Any, target: Any) -> Any:
     from tvm.s_tir import dlight as dl
 
     with target:
-        return dl.ApplyDefaultSchedule(
-            dl.gpu.Matmul(),
-            dl.gpu.GEMV(),
-            dl.gpu.Reduction(),
-            dl.gpu.GeneralReduction(),
-            dl.gpu.Fallback(),
-        )(mod)
+        return dl.ApplyDefaultSchedule(*_dlight_rules())(mod)
+
+
+def default_trace(mod: Any, target: Any) -> Any | None:
+    """The trace of the default schedule of ``mod``'s "main" (a task's workload): DLight's
+    rules applied through a traced Schedule on a GPU, a step that changes nothing on the
+    CPU (where compile_relax leaves a function without a record as it is). None when the default
+    cannot be a record: DLight declines the function, or its trace replayed on the workload
+    does not give DLight's function (a record must build what a build without it builds)."""
+    import tvm_ffi
+    from tvm import s_tir
+
+    func = mod["main"]
+    if target.kind.name != "cuda":
+        # one step that changes nothing: TVM takes a record without a step for invalid
+        # (its GetTopK skips it) and would apply the next best, a candidate
+        sch = s_tir.Schedule(func)
+        try:
+            sch.get_sblock("root")
+        except Exception:  # a function without TIR's root block: no such record
+            return None
+        return sch.trace
+    with target:
+        for rule in _dlight_rules():
+            space = rule.apply(func, target, False)
+            if space is not None:
+                break
+        else:
+            return None
+    if isinstance(space, list | tuple):
+        if len(space) != 1:
+            return None
+        space = space[0]
+    trace = space.trace
+    if trace is None:
+        return None
+    replayed = s_tir.Schedule(mod)
+    try:
+        trace.apply_to_schedule(replayed, remove_postproc=False)
+    except Exception:  # TVM's schedule errors: the trace does not replay on the workload
+        return None
+    if not tvm_ffi.structural_equal(replayed.mod["main"], space.mod["main"]):
+        return None
+    return trace
+
+
+def commit_default_record(database: Any, mod: Any, target: Any, run_secs: list[float]) -> bool:
+    """Commit the default schedule of ``mod`` (a task's workload) to ``database`` as a
+    tuning record timed ``run_secs``, so that the database's best record of the task is
+    never slower than a build without it (``MetaScheduleApplyDatabase`` takes the fastest
+    record, even one slower than the default). False, committing nothing, where the default
+    cannot be a record (``default_trace``)."""
+    from tvm.s_tir import meta_schedule as ms
+    from tvm.s_tir.meta_schedule.arg_info import ArgInfo
+
+    trace = default_trace(mod, target)
+    if trace is None:
+        return False
+    workload = database.commit_workload(mod)
+    database.commit_tuning_record(
+        ms.database.TuningRecord(
+            trace, workload, [float(s) for s in run_secs], target,
+            ArgInfo.from_prim_func(mod["main"]),
+        )
+    )  # fmt: skip
+    return True
 
 
 def _is_primfunc(func: Any) -> bool:
@@ -208,20 +280,46 @@ def measured_on(meta: dict[str, Any]) -> str:
     return ", ".join(names)
 
 
+def kept_defaults(meta: dict[str, Any]) -> dict[str, float]:
+    """Workload hash -> the default schedule's time in µs, for the workloads whose default
+    schedule a tuning run committed as a record (``commit_default_record``; kernelscope's
+    notes name them under "default_records")."""
+    defaults = meta.get("defaults", {})
+    return {
+        shash: float(defaults[shash])
+        for shash in meta.get("default_records", [])
+        if defaults.get(shash) is not None
+    }
+
+
 @dataclass
 class RecordSummary:
     """The records of one workload: how many candidates were measured (those that failed
-    to build or run too), the best time."""
+    to build or run too), the best time; ``default_us`` where the default schedule is a
+    record of the workload too (not a candidate: counted in neither)."""
 
     trials: int
     best_us: float | None
     arch: str
+    default_us: float | None = None
+
+    @property
+    def default_kept(self) -> bool:
+        """The default schedule's record is the fastest: the one a build applies."""
+        return self.default_us is not None and (
+            self.best_us is None or self.best_us >= self.default_us
+        )
 
 
-def summarise(database: Any) -> dict[str, RecordSummary]:
-    """Records per workload hash: trials (every record) and the best mean time."""
+def summarise(database: Any, defaults: dict[str, float] | None = None) -> dict[str, RecordSummary]:
+    """Records per workload hash: trials (every record, failed ones too) and the best mean
+    time; a workload's record timed as its default in ``defaults`` (``kept_defaults``) is its
+    default schedule, in neither (``RecordSummary.default_us``)."""
+    import math
+
     import tvm_ffi
 
+    defaults = defaults or {}
     out: dict[str, RecordSummary] = {}
     hashes: dict[Any, str] = {}  # records of one workload share its object
     for record in database.get_all_tuning_records():
@@ -233,6 +331,15 @@ def summarise(database: Any) -> dict[str, RecordSummary]:
         mean_us = sum(secs) / len(secs) * 1e6 if secs else None
         arch = str(record.target.attrs.get("arch", "")) if record.target is not None else ""
         summary = out.setdefault(shash, RecordSummary(0, None, arch))
+        default = defaults.get(shash)
+        if (
+            summary.default_us is None
+            and default is not None
+            and mean_us is not None
+            and math.isclose(mean_us, default, rel_tol=1e-6)
+        ):
+            summary.default_us = mean_us
+            continue
         summary.trials += 1
         # MetaSchedule files a candidate that failed as 1e10 s
         if (

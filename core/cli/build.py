@@ -113,6 +113,8 @@ def schedule_of(kernel: KernelInfo) -> str:
     tuned = kernel.tuned
     if tuned is None:
         return "default"
+    if tuned.default_kept:
+        return tuned.kept_text()
     best = f", {tuned.best_us:.2f} µs" if tuned.best_us is not None else ""
     default = f" (default {tuned.default_us:.2f})" if tuned.default_us is not None else ""
     return f"record: {tuned.trials} trials{best}{default}"
@@ -133,10 +135,12 @@ def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
         file=out,
     )
     if m.tuning_db:
-        tuned = sum(1 for k in m.kernels if k.tuned is not None)
+        tuned = sum(1 for k in m.kernels if k.tuned is not None and not k.tuned.default_kept)
+        kept = sum(1 for k in m.kernels if k.tuned is not None and k.tuned.default_kept)
+        kept_text = f" ({kept} kept it: no candidate beat it)" if kept else ""
         print(
             f"{tuned} of {len(m.kernels)} kernels from tuning records in {m.tuning_db}; "
-            "the others have the default schedule",
+            f"the others have the default schedule{kept_text}",
             file=out,
         )
     for note in m.notes:

@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import asdict, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
 from ..workspace import Workspace
@@ -196,7 +196,7 @@ def _tune(args: argparse.Namespace) -> int:
             str(t["trials_total"]),
             _us(t["default_us"]),
             _us(t["best_us"]),
-            f"{t['default_us'] / t['best_us']:.2f}x" if t["best_us"] and t["default_us"] else "-",
+            speedup_text(t),
         ]
         for t in result.tasks
     ]
@@ -208,6 +208,16 @@ def _tune(args: argparse.Namespace) -> int:
         return 0
     print()
     return _show_gain(Workspace.open(args.workspace), plan.database, None, None, False, False)
+
+
+def speedup_text(task: dict[str, Any]) -> str:
+    """A tuned task's speedup column: "default kept" where no candidate beat the default
+    schedule (a build keeps it), else the default's time over the best candidate's."""
+    if task.get("default_kept"):
+        return "default kept"
+    if task["best_us"] and task["default_us"]:
+        return f"{task['default_us'] / task['best_us']:.2f}x"
+    return "-"
 
 
 def _us(value: float | None) -> str:

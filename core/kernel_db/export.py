@@ -215,7 +215,8 @@ def entries_for_kernel(
 def tuning_provenance(ws: Workspace, kernel: KernelInfo) -> dict[str, Any]:
     """Where a kernel's schedule came from, as ``ks_tuning`` stores it: "tuned" with the
     tuning's trials and times when the build took it from a record, else "default" (with the
-    database that had no record for it, when the build applied one)."""
+    database that had no record for it, when the build applied one; with the trials and
+    times where the record applied was the default schedule itself, no candidate beating it)."""
     manifest = ws.manifest
     tuning: dict[str, Any] = {
         "schedule": "default",
@@ -225,7 +226,7 @@ def tuning_provenance(ws: Workspace, kernel: KernelInfo) -> dict[str, Any]:
     tuned = kernel.tuned
     if tuned is not None:
         tuning.update(
-            schedule="tuned",
+            schedule="default" if tuned.default_kept else "tuned",
             trials=tuned.trials,
             best_us=tuned.best_us,
             default_us=tuned.default_us,

@@ -9,6 +9,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..workspace.manifest import default_kept_text
+
 CHUNK = 500  # bound parameters per IN (...) query, below SQLite's limit
 
 PROVENANCE = ("model", "model_sha256", "workspace", "arch", "tvm_version", "nvcc_version",
@@ -157,6 +159,8 @@ def describe_tuning(tuning: dict[str, Any]) -> str:
         if default is not None:
             text += f" (default schedule {default:.4g} µs)"
         return f"{text} ({tuning.get('tuner') or 'MetaSchedule'}, from {db})"
+    if tuning.get("schedule") == "default" and tuning.get("default_us") is not None:
+        return f"{default_kept_text(tuning.get('best_us'), tuning['default_us'])} (from {db})"
     if tuning.get("schedule") == "default":
         return "default schedule" + (f" (no record for it in {db})" if db else "")
     return ""

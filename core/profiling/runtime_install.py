@@ -7,9 +7,10 @@ same Python version, else extracted from the ``apache-tvm-ffi`` wheel of the sam
 that ``pip download`` fetches here for the host's Python, cached); and what the host's
 Python lacks of what TVM's runtime imports (``typing_extensions`` from here, a ``numpy``
 wheel for the host), and ``cloudpickle`` (pure Python, from here), which TVM's RPC server's
-workers import: without it ``kernelscope tune --host`` cannot measure on the host. It is packed once per (TVM, Python, machine) into the cache and
-unpacked on the host into ``<runtime root>/tvm-<version>-cp<XY>``, where the model runner
-looks for it, then checked with the runner's ``--check``.
+workers import: without it ``kernelscope tune --host`` cannot measure on the host. It is
+packed once per (TVM, Python, machine) into the cache and unpacked on the host into
+``<runtime root>/tvm-<version>-cp<XY>``, where the model runner looks for it, then checked
+with the runner's ``--check``.
 """
 
 from __future__ import annotations

@@ -26,7 +26,16 @@ from ..errors import KernelscopeError
 from ..tasks import ProgressFn
 from .batch_measure import RESULTS, ROUND
 from .plan import TuningPlan
-from .session import _FAILED_S, Prepared, _write_meta, commit, finish, note_busy, prepare
+from .session import (
+    _FAILED_S,
+    Prepared,
+    _write_meta,
+    commit,
+    finish,
+    keep_default,
+    note_busy,
+    prepare,
+)
 
 logger = logging.getLogger(__name__)
 MAX_ROUND_BYTES = 64 << 20  # what one round may weigh (a job's upload limit)
@@ -199,8 +208,9 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
         times = results["times"].get(item["file"])
         if item["kind"] == "default":
             if times:
-                run.meta["defaults"][state[2].workload] = sum(times) / len(times) * 1e6
-                state[2].default_us = run.meta["defaults"][state[2].workload]
+                state[2].default_us = keep_default(
+                    run.database, run.meta, state[0], run.target, times, progress
+                )
             continue
         workload = Workload(state[0].dispatched[0])
         record = TuningRecord.from_json(item["record"], workload)  # times: the results

@@ -29,7 +29,7 @@ from ..profiling import (
     recorded_request,
 )
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
-from ..workspace import KernelInfo, Workspace
+from ..workspace import KernelInfo, TunedFrom, Workspace
 
 TUNED_SUFFIX = "-tuned"
 # Where each step's progress goes in the whole run's 0..1.
@@ -238,20 +238,30 @@ def see_gain(
 
 
 def _record_rows(built: Workspace) -> list[KernelGain]:
-    return [
-        KernelGain(
-            k.name,
-            None,
-            k.tuned.trials if k.tuned else None,
-            k.tuned.best_us if k.tuned else None,
-            k.tuned.default_us if k.tuned else None,
-            None,
-            None,
-            "",
-        )
-        for k in built.manifest.kernels
-        if k.launched
-    ]
+    rows = []
+    for k in built.manifest.kernels:
+        if k.launched:
+            tuned = _record_of(k)
+            rows.append(
+                KernelGain(
+                    k.name,
+                    None,
+                    tuned.trials if tuned else None,
+                    tuned.best_us if tuned else None,
+                    tuned.default_us if tuned else None,
+                    None,
+                    None,
+                    "",
+                )
+            )
+    return rows
+
+
+def _record_of(kernel: KernelInfo | None) -> TunedFrom | None:
+    """The tuned record a kernel was built from; None for the default schedule, also where
+    the record applied is the default itself (no candidate beat it)."""
+    tuned = kernel.tuned if kernel is not None else None
+    return None if tuned is None or tuned.default_kept else tuned
 
 
 def compare_gain(comparison: Comparison, gain: TunedGain, built: Workspace) -> TunedGain:
@@ -268,7 +278,7 @@ def compare_gain(comparison: Comparison, gain: TunedGain, built: Workspace) -> T
     for d in diff.kernels:
         name = d.match.new or d.match.base or ""
         info = _kernel_info(built, d.match.new)
-        tuned = info.tuned if info is not None else None
+        tuned = _record_of(info)
         rows.append(
             KernelGain(
                 kernel=name,

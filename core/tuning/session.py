@@ -29,9 +29,11 @@ from typing import Any
 from ..build.model_loader import load_model
 from ..build.records import (
     META,
+    commit_default_record,
     cuda_target,
     default_schedule,
     fused_module,
+    kept_defaults,
     open_database,
     summarise,
 )
@@ -55,8 +57,9 @@ class TaskProgress:
     workload: str  # structural hash, as the database files it
     trials: int  # measured in this run
     trials_total: int  # in the database (this and earlier runs)
-    best_us: float | None
+    best_us: float | None  # of the candidates
     default_us: float | None
+    default_kept: bool = False  # the default schedule's record beats every candidate
 
     def sentence(self) -> str:
         best = format_us(self.best_us * 1e3) + " µs" if self.best_us is not None else "-"
@@ -68,9 +71,10 @@ class TaskProgress:
         gain = (
             f", {self.default_us / self.best_us:.2f}x" if self.best_us and self.default_us else ""
         )
+        kept = "; default schedule kept (no candidate beat it)" if self.default_kept else ""
         return (
             f"{self.name}: {self.trials} trials ({self.trials_total} in the database), "
-            f"best {best}, default {default}{gain}"
+            f"best {best}, default {default}{gain}{kept}"
         )
 
 
@@ -138,10 +142,14 @@ def prepare(
         default = meta["defaults"].get(shash)
         if default is None and runner is not None:
             progress("default", 0.02, f"measuring the default schedule of {task.task_name}")
-            default = _measure_default(task, target, builder, runner)
-            if default is not None:
-                meta["defaults"][shash] = default
+            secs = _measure_default(task, target, builder, runner)
+            if secs is not None:
+                default = keep_default(database, meta, task, target, secs, progress)
                 _write_meta(plan.database, meta)
+        elif default is not None and shash not in meta.get("default_records", []):
+            # measured by a run from before defaults were kept as records: keep it now
+            default = keep_default(database, meta, task, target, [default * 1e-6], progress)
+            _write_meta(plan.database, meta)
         context = ms.TuneContext(
             mod=task.dispatched[0],
             target=target,
@@ -161,7 +169,7 @@ def prepare(
             cost_model=cost_model,
         )
         states.append((task, context, TaskProgress(task.task_name, shash, 0, 0, None, default)))
-    _refresh(states, database)
+    _refresh(states, database, meta)
     return Prepared(plan, target, database, meta, builder, cost_model, states)
 
 
@@ -184,7 +192,7 @@ def commit(
     run.cost_model.update(context, candidates, results)
     context.notify_runner_results(candidates, results)
     told.trials += len(candidates)
-    _refresh([state], run.database)
+    _refresh([state], run.database, run.meta)
 
 
 def finish(run: Prepared, progress: ProgressFn, how: str) -> dict[str, Any]:
@@ -281,13 +289,50 @@ def note_busy(run: Prepared, summary: dict[str, Any], busy: str, timings: str) -
     _write_meta(run.plan.database, run.meta)
 
 
-def _refresh(states: list[tuple[Any, Any, TaskProgress]], database: Any) -> None:
-    found = summarise(database)
+def keep_default(
+    database: Any,
+    meta: dict[str, Any],
+    task: Any,
+    target: Any,
+    secs: list[float],
+    progress: ProgressFn,
+) -> float:
+    """File a task's measured default schedule: its time in kernelscope's notes, and the
+    schedule itself as a record of the task, so that the database's best record (what
+    ``build --tuning-db`` and compile_relax apply) is never slower than the default. Where
+    the default cannot be a record, say so: a build then takes the best candidate, as before.
+    The default's time in µs."""
+    shash = records_workload_hash(task.dispatched[0]["main"])
+    default_us = sum(secs) / len(secs) * 1e6
+    meta["defaults"][shash] = default_us
+    kept = meta.setdefault("default_records", [])
+    if shash in kept:
+        return default_us
+    if shash in meta.setdefault("defaults_not_kept", []):
+        return default_us  # said when first measured
+    if commit_default_record(database, task.dispatched[0], target, secs):
+        kept.append(shash)
+    else:
+        meta["defaults_not_kept"].append(shash)
+        progress(
+            "default", None,
+            f"the default schedule of {task.task_name} cannot be kept as a tuning record "
+            "(DLight does not schedule it, or its trace does not replay): a build with these "
+            "records takes its best candidate even where that is slower",
+        )  # fmt: skip
+    return default_us
+
+
+def _refresh(
+    states: list[tuple[Any, Any, TaskProgress]], database: Any, meta: dict[str, Any]
+) -> None:
+    found = summarise(database, kept_defaults(meta))
     for _task, _context, told in states:
         summary = found.get(told.workload)
         if summary is not None:
             told.trials_total = summary.trials
             told.best_us = summary.best_us
+            told.default_kept = summary.default_kept
 
 
 def _build_and_run(candidates: list[Any], target: Any, builder: Any, runner: Any) -> list[Any]:
@@ -318,9 +363,9 @@ def _build_and_run(candidates: list[Any], target: Any, builder: Any, runner: Any
     return results
 
 
-def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> float | None:
-    """The task's time with the schedule a build without records gives it (DLight's on a
-    GPU, as compile_relax's fallback), in µs; None when it did not build or run."""
+def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> list[float] | None:
+    """The task's times (s) with the schedule a build without records gives it (DLight's on
+    a GPU, as compile_relax's fallback); None when it did not build or run."""
     import tvm
     from tvm.s_tir.meta_schedule.arg_info import ArgInfo
     from tvm.s_tir.meta_schedule.builder import BuilderInput
@@ -342,9 +387,8 @@ def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> float
             "the default schedule of %s did not run: %s", task.task_name, result.error_msg
         )
         return None
-    secs = [float(s) for s in result.run_secs]
     del tvm
-    return sum(secs) / len(secs) * 1e6
+    return [float(s) for s in result.run_secs]
 
 
 def make_runner(measure: Measure, target: Any) -> Any:
@@ -394,7 +438,8 @@ def _cost_model(folder: Path) -> Any:
 
 def _start_meta(plan: TuningPlan, target: Any) -> dict[str, Any]:
     """kernelscope's notes beside the records: what they were tuned for (checked by
-    ``build --tuning-db``), the default schedules' times, and the runs."""
+    ``build --tuning-db``), the default schedules' times, which of them are records too
+    ("default_records"; "defaults_not_kept": those that cannot be), and the runs."""
     arch = plan.arch if plan.target_kind == "cuda" else "cpu"
     meta = check_database(plan.database, arch)
     tvm_version = importlib.metadata.version("apache-tvm")

@@ -42,12 +42,27 @@ class TunedFrom:
     """A kernel built from a MetaSchedule tuning record: how many schedules of its workload
     were measured, the best (the one built) and the default schedule's time, in µs (None
     when not measured: a database stock TVM wrote has no default times), and the GPUs the
-    database's batch rounds named ("" when it does not say: local and RPC runs, stock TVM)."""
+    database's batch rounds named ("" when it does not say: local and RPC runs, stock TVM).
+    ``default_kept``: the record applied is the default schedule itself, which the tuning
+    committed beside the candidates because none beat it (``best_us`` is then the best
+    candidate's, slower than ``default_us``)."""
 
     trials: int
     best_us: float | None
     default_us: float | None = None
     measured_on: str = ""
+    default_kept: bool = False
+
+    def kept_text(self) -> str:
+        """What a person reads for a kernel whose default schedule was kept ("" otherwise)."""
+        return default_kept_text(self.best_us, self.default_us) if self.default_kept else ""
+
+
+def default_kept_text(best_us: float | None, default_us: float | None) -> str:
+    """ "default schedule kept (no candidate beat it: best X µs vs default Y µs)"."""
+    best = f"{best_us:.4g} µs" if best_us is not None else "none ran"
+    default = f"{default_us:.4g} µs" if default_us is not None else "not measured"
+    return f"default schedule kept (no candidate beat it: best {best} vs default {default})"
 
 
 @dataclass

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 import sys
@@ -124,7 +125,7 @@ def test_tuning_measures_against_the_default_and_a_second_run_continues(
     assert second.tasks[0]["trials"] == 2
     assert second.tasks[0]["trials_total"] == 4  # the same database, continued
     assert second.tasks[0]["best_us"] <= task["best_us"]
-    assert sum(count_records(db).values()) == 4
+    assert sum(count_records(db).values()) == 5  # and the default schedule's record
 
 
 @pytest.mark.slow
@@ -144,7 +145,8 @@ def test_cancel_mid_run_keeps_what_was_measured(mlp_ws: Path, tmp_path: Path) ->
     assert sum(count_records(db).values()) == result.records
     # the database is whole: the next run continues it
     again = tune_in_child(plan_tuning(mlp_ws, database=db, target_kind="llvm", **SMALL))  # type: ignore[arg-type]
-    assert again.tasks[0]["trials_total"] == result.records + 2
+    # records: the trials and the default schedule's record, which is no trial
+    assert again.tasks[0]["trials_total"] == result.records - 1 + 2
 
 
 @pytest.mark.slow
@@ -416,6 +418,91 @@ def test_a_busy_gpu_is_refused_before_a_round_is_measured(
     assert busy_reason() == "GPU 2 (NVIDIA H200) is busy: 55 % utilised"
     stand_in(bin_dir, "nvidia-smi", NVIDIA_SMI)  # one that answers every query alike
     assert busy_reason() == ""
+
+
+@pytest.mark.slow
+def test_where_no_candidate_beats_the_default_a_build_from_the_records_keeps_it(
+    mlp_ws: Path, tmp_path: Path
+) -> None:
+    """What the H200 saw on ResNet-50: a round whose candidates all ran slower than the
+    default schedule measured beside them. The default schedule is a record of the task too,
+    so the database's best record is the default: compile_relax with the database and
+    kernelscope's build pipeline both build the default's code, and say it was kept."""
+    import runpy
+
+    import tvm
+    from tvm import relax
+    from tvm.s_tir import meta_schedule as ms
+
+    from kernelscope.core.build import records
+    from kernelscope.core.tuning import measure_batch
+
+    db, folder = tmp_path / "db", tmp_path / "round"
+
+    def plan(batch: str) -> object:
+        return plan_tuning(
+            mlp_ws, database=db, target_kind="llvm", batch=batch, batch_dir=folder, **SMALL
+        )  # type: ignore[arg-type]
+
+    tune_in_child(plan("export"))  # type: ignore[arg-type]
+    results = measure_batch(folder)
+    spec = json.loads((folder / "round.json").read_text())
+    default = next(c["file"] for c in spec["candidates"] if c["kind"] == "default")
+    for c in spec["candidates"]:  # as the GPU timed them: every candidate slower
+        if c["kind"] == "candidate":
+            results["times"][c["file"]] = [t * 10 for t in results["times"][default]]
+    (folder / "results.json").write_text(json.dumps(results))
+    (task,) = tune_in_child(plan("import")).tasks  # type: ignore[arg-type]
+    assert task["default_kept"] and task["trials_total"] == 2
+    assert task["best_us"] == pytest.approx(10 * task["default_us"])
+    meta = json.loads((db / "kernelscope_tuning.json").read_text())
+    assert meta["default_records"] == [task["workload"]]
+    assert sum(count_records(db).values()) == 3  # two candidates and the default
+
+    mod = runpy.run_path(str(MODEL))["mod"]
+    target = tvm.target.Target({"kind": "llvm", "num-cores": 1})  # the tuning's
+    database = records.open_database(db)
+    stock = ms.relax_integration.compile_relax(database, mod, target, None)
+    applied = records.Applied()
+    with target, database, tvm.transform.PassContext(opt_level=3):
+        ours = relax.build(mod, target, relax_pipeline=records.database_pipeline(target, applied))
+    untuned = ms.relax_integration.compile_relax(ms.database.MemoryDatabase(), mod, target, None)
+
+    def code(executable: object) -> str:  # LLVM's IR, less the objects' addresses in it
+        source = executable.mod.imports[0].inspect_source("ll")  # type: ignore[attr-defined]
+        return re.sub(r"0x[0-9a-f]+", "0x", str(source))
+
+    assert code(stock) == code(ours) == code(untuned)
+    assert TASK in applied.from_record  # applied from the default's record
+    summary = records.summarise(database, records.kept_defaults(meta))[task["workload"]]
+    assert summary.default_kept and summary.trials == 2
+
+    # a continued run starts from these records (the default's among them) and goes on
+    again = tune_in_child(plan_tuning(mlp_ws, database=db, target_kind="llvm", **SMALL))  # type: ignore[arg-type]
+    assert again.tasks[0]["trials_total"] == 4
+    assert sum(count_records(db).values()) == 5  # the default committed once
+
+
+@pytest.mark.slow
+def test_a_database_from_before_defaults_were_records_gets_its_default_on_the_next_run(
+    mlp_ws: Path, tmp_path: Path
+) -> None:
+    db = tmp_path / "db"
+    plan = plan_tuning(mlp_ws, database=db, target_kind="llvm", **SMALL)  # type: ignore[arg-type]
+    tune_in_child(plan)
+    # as such a database is: the default's time in the notes, no record of it (the run
+    # commits the default's record first)
+    lines = (db / "database_tuning_record.json").read_text().splitlines(keepends=True)
+    (insts, _decisions), *_ = json.loads(lines[0])[1]
+    assert [i[0] for i in insts] == ["GetSBlock"]  # the CPU's default: a step that changes nothing
+    (db / "database_tuning_record.json").write_text("".join(lines[1:]))
+    meta = json.loads((db / "kernelscope_tuning.json").read_text())
+    del meta["default_records"]
+    (db / "kernelscope_tuning.json").write_text(json.dumps(meta))
+    (task,) = tune_in_child(plan).tasks
+    meta = json.loads((db / "kernelscope_tuning.json").read_text())
+    assert meta["default_records"] == [task["workload"]] and task["trials_total"] == 4
+    assert sum(count_records(db).values()) == 5
 
 
 def test_a_tracker_without_the_key_or_a_closed_port_is_told_before_building() -> None:

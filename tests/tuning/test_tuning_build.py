@@ -3,6 +3,7 @@ manifest saying which kernels came from a record, and the databases that must be
 
 from __future__ import annotations
 
+import json
 import runpy
 import shutil
 from pathlib import Path
@@ -43,6 +44,57 @@ def test_kernels_equal_compile_relax_with_the_same_database(tuned_ws: object) ->
         ms.database.MemoryDatabase(), mod, records.cuda_target("sm_90"), None
     )
     assert _cuda_source(untuned) != ours  # the record changed a kernel
+
+
+@pytest.mark.slow
+def test_default_schedules_as_records_build_what_a_build_without_records_builds(
+    tmp_path: Path,
+) -> None:
+    """What a tuning run commits for each task's default (DLight) schedule: records that
+    apply, and the kernels are DLight's (dlight_small_cnn/ is such a record too)."""
+    import tvm
+    from tvm.s_tir import meta_schedule as ms
+
+    from kernelscope.core.build import records
+    from kernelscope.core.build.model_loader import load_model
+    from kernelscope.core.build.pipeline import _cuda_source
+    from kernelscope.core.build.split_cuda import split_module
+    from kernelscope.core.cli.build import schedule_of
+
+    mod = load_model(MODELS / "small_cnn.onnx", {}, "random", 0).mod
+    target = records.cuda_target("sm_90")
+    database = records.open_database(tmp_path, create=True)
+    tasks = ms.relax_integration.extract_tasks(records.fused_module(mod, target), target)
+    for task in tasks:
+        assert records.commit_default_record(database, task.dispatched[0], target, [1e-6])
+    applied = records.Applied()
+    pipeline = records.database_pipeline(target, applied)
+    with target, database, tvm.transform.PassContext(opt_level=3):
+        ours = tvm.relax.build(mod, target, relax_pipeline=pipeline)
+    untuned = ms.relax_integration.compile_relax(ms.database.MemoryDatabase(), mod, target, None)
+    assert sorted(applied.from_record) == sorted(t.task_name for t in tasks)
+
+    def kernels(executable: object) -> dict[str, str]:  # (the forward declarations' order
+        split = split_module(_cuda_source(executable))  # follows the functions' in the module)
+        return {k.name: k.text for k in split.kernels}
+
+    assert kernels(ours) == kernels(untuned)
+
+    # with kernelscope's notes naming them (a tuning run's), a build says the defaults were
+    # kept: no candidate beat them (here: none was measured)
+    workloads = [records.workload_hash(t.dispatched[0]["main"]) for t in tasks]
+    meta = {"defaults": dict.fromkeys(workloads, 1.0), "default_records": workloads}
+    (tmp_path / records.META).write_text(json.dumps(meta))
+    ws = build_model(
+        BuildRequest(
+            model=MODELS / "small_cnn.onnx", output=tmp_path / "k.kscope", tuning_db=tmp_path
+        )
+    )
+    launched = [k for k in ws.manifest.kernels if k.launched]
+    assert launched and all(k.tuned and k.tuned.default_kept for k in launched)
+    assert schedule_of(launched[0]) == (
+        "default schedule kept (no candidate beat it: best none ran vs default 1 µs)"
+    )
 
 
 @pytest.mark.slow

@@ -92,6 +92,29 @@ def test_the_tuned_column_says_a_records_speedup() -> None:
     assert "the default schedule was not measured" in tuned_text(stock)
 
 
+def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
+    """The H200's ResNet-50 case: the record applied is the default schedule, no candidate
+    beat it; the kernel list, ``kernelscope build``'s table and the kernel DB say so."""
+    from kernelscope.core.cli.build import schedule_of
+    from kernelscope.core.cli.tune import speedup_text
+    from kernelscope.core.kernel_db import describe_tuning
+    from kernelscope.core.tuning.gain import _record_of
+    from kernelscope.core.workspace.manifest import KernelInfo
+
+    kept = TunedFrom(trials=8, best_us=554.13, default_us=414.89, default_kept=True)
+    said = "default schedule kept (no candidate beat it: best 554.1 µs vs default 414.9 µs)"
+    assert tuned_column().text(KernelSummary("k", tuned=kept)) == "default kept"
+    assert tuned_text(KernelSummary("k", tuned=kept)) == said
+    kernel = KernelInfo("k", "k.cu", "f", [1, 1, 1], [1, 1, 1], 0, [], [], tuned=kept)
+    assert schedule_of(kernel) == said
+    assert _record_of(kernel) is None  # tune-gain: the default schedule, no tuned record
+    tuning = {"schedule": "default", "trials": 8, "best_us": 554.13, "default_us": 414.89}
+    assert describe_tuning({**tuning, "tuning_db": "/db"}) == f"{said} (from /db)"
+    task = {"best_us": 554.13, "default_us": 414.89}
+    assert speedup_text({**task, "default_kept": True}) == "default kept"
+    assert speedup_text({**task, "default_kept": False}) == "0.75x"
+
+
 def test_bad_input_is_told_in_the_dialog(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window(WORKSPACE)
     dialog = TuneDialog(window.workers, WORKSPACE, [], window, settings=window.settings)

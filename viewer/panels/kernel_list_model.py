@@ -52,6 +52,8 @@ def tuned_column() -> Column[KernelSummary]:
     def text(s: KernelSummary) -> str:
         if s.tuned is None:
             return ""
+        if s.tuned.default_kept:
+            return "default kept"
         g = gain(s)
         return f"{g:.2f}×" if s.tuned.best_us and s.tuned.default_us else "record"
 
@@ -63,6 +65,8 @@ def tuned_text(s: KernelSummary) -> str:
     t = s.tuned
     if t is None:
         return ""
+    if t.default_kept:
+        return t.kept_text()
     best = f", best {format_us(t.best_us * 1e3)} µs" if t.best_us is not None else ""
     default = (
         f" against the default schedule's {format_us(t.default_us * 1e3)} µs"
@@ -84,7 +88,8 @@ _STATIC_TIPS = {
     "Lines": "Lines of the kernel's .cu file (the build's; blank for a report opened alone)",
     "Top stall": "The stall reason with most warp samples over the whole kernel",
     TUNED: "Built from a tuning record (Build's Tuning records): the default schedule's time "
-    "over the record's; 'record' when the default was not measured; blank: default schedule",
+    "over the record's; 'record' when the default was not measured; 'default kept' when no "
+    "candidate beat the default schedule; blank: default schedule",
 }
 
 

@@ -16,12 +16,16 @@ import json
 import shutil
 from pathlib import Path
 
-from tvm.s_tir import dlight as dl
 from tvm.s_tir import meta_schedule as ms
-from tvm.s_tir.meta_schedule.arg_info import ArgInfo
 
 from kernelscope.core.build.model_loader import load_model
-from kernelscope.core.build.records import META, cuda_target, fused_module, workload_hash
+from kernelscope.core.build.records import (
+    META,
+    commit_default_record,
+    cuda_target,
+    fused_module,
+    workload_hash,
+)
 from kernelscope.core.ncu import Profile
 
 HERE = Path(__file__).parent
@@ -33,23 +37,19 @@ REPORT = HERE.parent / "h200" / "small_cnn_h200.ncu-rep"
 def main() -> None:
     model = load_model(HERE.parent / "models" / "small_cnn.onnx", {}, "random", 0)
     target = cuda_target("sm_90")
-    tasks = {t.task_name: t for t in ms.relax_integration.extract_tasks(
-        fused_module(model.mod, target), target)}
+    tasks = {
+        t.task_name: t
+        for t in ms.relax_integration.extract_tasks(fused_module(model.mod, target), target)
+    }
     task = tasks[TASK]
-    func = task.dispatched[0]["main"]
-    rules = [dl.gpu.Matmul(), dl.gpu.GEMV(), dl.gpu.Reduction(), dl.gpu.GeneralReduction(),
-             dl.gpu.Fallback()]
-    with target:
-        sch = next(s for s in (r.apply(func, target, False) for r in rules) if s is not None)
     kernel = next(k for k in Profile.open(REPORT).kernels() if k.name == f"{TASK}_kernel")
     secs = kernel.duration_ns / len(kernel.launches) * 1e-9
     shutil.rmtree(OUT, ignore_errors=True)
     OUT.mkdir()
     database = ms.database.JSONDatabase(work_dir=str(OUT), module_equality="structural")
-    workload = database.commit_workload(task.dispatched[0])
-    database.commit_tuning_record(
-        ms.database.TuningRecord(sch.trace, workload, [secs], target, ArgInfo.from_prim_func(func))
-    )
+    # what a tuning run commits for the default schedule it measured (the same function)
+    assert commit_default_record(database, task.dispatched[0], target, [secs])
+    func = task.dispatched[0]["main"]
     meta = {
         "tvm": importlib.metadata.version("apache-tvm"),
         "arch": "sm_90",
