@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush
 
+from kernelscope.core.kernel_db.holdback import HELD_BACK
+
 from ..widgets.formatting import format_number
 from ..widgets.rows_model import Column, RowsModel
 from .nnfusion_colours import colour
@@ -105,11 +107,13 @@ class KernelDbModel(RowsModel["EntrySummary"]):
         return ("usable", "", False) if e.usable else ("kept", "; ".join(e.reasons), False)
 
     def _nnfusion(self, e: EntrySummary) -> str:
-        state, _, ambiguous = self._state(e)
+        state, why, ambiguous = self._state(e)
         if state == "usable":
             return "yes"
         if state == "ambiguous":
             return "yes, ambiguous"
+        if state == "kept" and HELD_BACK in why:
+            return "no, held back"
         return "no, ambiguous" if ambiguous else "no"
 
     def key(self, row: EntrySummary, number: int) -> str:
