@@ -4,16 +4,18 @@ the same GPU) is stored for browsing only, and every listing says it was held ba
 
 from __future__ import annotations
 
+import gzip
 import json
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from paths_support import H200_REPORT
+from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB, is_held_back
+from kernelscope.core.kernel_db.holdback import times_from_projects
 from kernelscope.core.workspace import Workspace
 
 CONV = "fused_conv2d_add_relu_kernel"
@@ -122,3 +124,41 @@ def test_bad_times_say_what_is_wrong_and_write_nothing(
     err = capsys.readouterr().err
     assert said in err and "Traceback" not in err
     assert not db.exists()
+
+
+OPTIMES = DATA / "nnfusion_h200" / "optimes"
+STEM = "Convolution1,3,224,224;64,3,7,7;1,64,112,112floatfloatfloatStrides{2, 2}Strides{1, 1}"
+
+
+def test_nnfusions_own_times_per_identifier_from_its_project() -> None:
+    """ResNet-50's project NNFusion generated without a DB, each operator call timed on the
+    H200 (nnfusion_optimes.py): a Convolution is its cuDNN call, a Convolution+Add+Relu that
+    call plus its share of the element-wise kernel that adds the bias and applies the Relu."""
+    source = gzip.decompress((OPTIMES / "resnet50_nodb_nnfusion_rt.cu.gz").read_bytes()).decode()
+    measured = json.loads((OPTIMES / "resnet50_nodb_optimes.json").read_text())
+    ops = {o["name"]: o["median_us"] for o in measured["operators"]}
+    times = times_from_projects(source, measured["operators"], measured["device"])
+    assert times.device == "NVIDIA H200"
+    stem = STEM + "CoordinateDiff{3, 3}"
+    out = "1,64,112,112;"
+    assert times.baseline[stem] == pytest.approx(ops["Convolution_109"])
+    pattern = stem + f"Add{out}{out}1,64,112,112floatfloatfloatRelu{out}1,64,112,112floatfloat"
+    # its own fused Add+Relu kernel
+    assert times.baseline[pattern] == pytest.approx(
+        ops["Convolution_109"] + ops["ElementWiseFused_286"]
+    )
+    # a block-fused element-wise kernel serving two convolutions: half of it
+    one_by_one = next(k for k in times.baseline if k.startswith(
+        "Convolution1,64,56,56;64,64,1,1;1,64,56,56") and "Relu" in k)  # fmt: skip
+    assert times.baseline[one_by_one] == pytest.approx(
+        ops["Convolution_113"] + ops["blockfusion_kernel_335"] / 2
+    )
+    # every Convolution+Add+Relu row ResNet-50's DB can give NNFusion has its baseline
+    compiled = json.loads((DATA / "nnfusion_h200" / "resnet50.coverage.json").read_text())
+    wanted = {
+        i["identifier"]
+        for i in compiled["lookups"]
+        if i["op_type"] == "Fused_Convolution_Add_Relu" and i["device_type"] == "CUDA_GPU"
+    }
+    assert len(wanted) == 16 and wanted <= set(times.baseline)
+    assert times.rows == {}
