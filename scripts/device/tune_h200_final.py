@@ -49,6 +49,14 @@ def e2e(stage: Path, work: Path, res: Path, say) -> dict:  # noqa: ANN001
         else:
             report[ws.stem] = {"ok": False, "error": text}
             say(res, f"e2e {ws.stem}: FAILED {text[-500:]}")
+    for name, run in report.items():  # a tuned build computes what the default one does
+        base = report.get(name.removesuffix("_tuned"))
+        if name.endswith("_tuned") and run["ok"] and base and base["ok"]:
+            run["vs_default"] = nnfusion_gpu._compare(
+                nnfusion_gpu._first(Path(run["out_path"])),
+                nnfusion_gpu._first(Path(base["out_path"])),
+            )
+            say(res, f"e2e {name} against {name.removesuffix('_tuned')}: {run['vs_default']}")
     (res / "e2e.json").write_text(json.dumps(report, indent=1))
     return report
 
@@ -107,6 +115,12 @@ def nnfusion(stage: Path, work: Path, res: Path, say) -> dict:  # noqa: ANN001
             say(res, f"optimes {name}: {'ok' if ok else 'FAILED'} {text[-800:]}")
         else:
             say(res, f"optimes {name}: build FAILED {bt['log'][-1500:]}")
+        tvm = work / "resnet50.tvm.npz"
+        if entry.get("ok") and tvm.is_file():  # against TVM's build of the same model
+            entry["vs_tvm"] = nnfusion_gpu._compare(
+                nnfusion_gpu._first(Path(entry["out_path"])), nnfusion_gpu._first(tvm)
+            )
+            say(res, f"nnfusion {name} against TVM's resnet50: {entry['vs_tvm']}")
         report[name] = entry
     (res / "nnfusion.json").write_text(json.dumps(report, indent=1))
     return report
