@@ -162,3 +162,21 @@ def test_nnfusions_own_times_per_identifier_from_its_project() -> None:
     }
     assert len(wanted) == 16 and wanted <= set(times.baseline)
     assert times.rows == {}
+
+
+def test_the_db_kernels_are_matched_to_their_operators_by_the_tensor_they_write() -> None:
+    """The same model compiled with the tuned DB (its operator calls timed the same way): each
+    of NNFusion's Matched_Pattern calls (a DB row) is the operator whose Relu output it
+    writes in the project without the DB, so both times meet under one identifier."""
+    source = gzip.decompress((OPTIMES / "resnet50_nodb_nnfusion_rt.cu.gz").read_bytes()).decode()
+    nodb = json.loads((OPTIMES / "resnet50_nodb_optimes.json").read_text())
+    db = json.loads((OPTIMES / "resnet50_db_optimes.json").read_text())
+    times = times_from_projects(source, nodb["operators"], nodb["device"], db["operators"])
+    patterns = [o for o in db["operators"] if o["name"] == "Matched_Pattern"]
+    stem_call = next(o for o in patterns if "Parameter_108_0" in o["call"])  # the 7x7 stem
+    out = "1,64,112,112;"
+    stem = STEM + "CoordinateDiff{3, 3}"
+    pattern = stem + f"Add{out}{out}1,64,112,112floatfloatfloatRelu{out}1,64,112,112floatfloat"
+    assert times.rows[pattern] == pytest.approx(stem_call["median_us"])
+    assert set(times.rows) <= {k for k in times.baseline if "Relu" in k}
+    assert len(times.rows) == 15  # every Convolution+Add+Relu NNFusion took from the DB
