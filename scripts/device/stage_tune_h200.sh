@@ -5,11 +5,11 @@
 #                 (`make_bundle`, as remote-install makes it), without tvm_ffi's sources
 #   code.tgz      this checkout's core/ (kernelscope on the GPU side: runner, batch_measure)
 #   *.whl         platformdirs (kernelscope's paths import it; the GPU image lacks it)
-#   ws.tgz        the workspaces to profile/time, without weights (params_from_onnx.py and
+#   ws.txz        the workspaces to profile/time, without weights (params_from_onnx.py and
 #                 benchmarks/resnet_onnx.py make them again there), sass.json, build logs
 #   *.onnx        the models without initializers (MobileNetV2's weights are seeded inputs)
 #   rounds.txz    tuning rounds (`kernelscope tune --export-batch`): round.json + .so + .cubin
-#   nnfusion/     NNFusion's generated projects, packed by nnfusion_constants.py (optional)
+#   nnfusion.txz  NNFusion's generated projects, packed by nnfusion_constants.py (optional)
 # Usage: bash scripts/device/stage_tune_h200.sh STAGE [--ws WS...] [--round NAME=DIR...]
 #        [--nnfusion NAME=PROJECT_CODEGEN_DIR...]  (PROJECT: nnfusion-compile's cuda_codegen)
 set -euo pipefail
@@ -37,17 +37,19 @@ while [ $# -gt 0 ]; do
         *) case $mode in
                --ws) wss+=("$1") ;;
                --round) rounds+=("$1") ;;
-               --nnfusion) mkdir -p "$out/nnfusion"
+               --nnfusion) mkdir -p "$build/nnfusion"
                    "$py" scripts/device/nnfusion_constants.py pack "${NNF_MODEL:?NNF_MODEL=the ONNX model}" \
-                       "${1#*=}" "$out/nnfusion/${1%%=*}" ;;
+                       "${1#*=}" "$build/nnfusion/${1%%=*}" ;;
            esac ;;
     esac
     shift
 done
+[ -d "$build/nnfusion" ] && tar -cJf "$out/nnfusion.txz" -C "$build" nnfusion
 if [ ${#wss[@]} -gt 0 ]; then
     for w in "${wss[@]}"; do cp -rL "$w" "$build/"; done
-    tar -czf "$out/ws.tgz" --exclude=sass.json --exclude=build.log --exclude=params.npz \
+    tar -cJf "$out/ws.txz" --exclude=sass.json --exclude=build.log --exclude=params.npz \
         --exclude=profiles --exclude=tuning --exclude=src/kernels --exclude=src/module.cu \
+        --exclude=module.ptx --exclude=ptx_lines.json \
         -C "$build" $(for w in "${wss[@]}"; do basename "$w"; done)
 fi
 if [ ${#rounds[@]} -gt 0 ]; then

@@ -17,12 +17,14 @@ rm -rf "$W"; mkdir -p "$W/site" "$W/pkg/kernelscope" "$W/ws" "$RES"
 tar -xJf "$STAGE/rt.txz" -C "$W/site"
 tar -xzf "$STAGE/code.tgz" -C "$W/pkg/kernelscope"
 python3 -m pip install -q --no-index --no-deps --no-compile --target "$W/site" "$STAGE"/*.whl
-[ -f "$STAGE/ws.tgz" ] && tar -xzf "$STAGE/ws.tgz" -C "$W/ws"
+[ -f "$STAGE/ws.txz" ] && tar -xJf "$STAGE/ws.txz" -C "$W/ws"
+[ -f "$STAGE/nnfusion.txz" ] && tar -xJf "$STAGE/nnfusion.txz" -C "$W"
 [ -f "$STAGE/rounds.txz" ] && tar -xJf "$STAGE/rounds.txz" -C "$W"
 export PYTHONPATH="$W/site:$W/pkg" TVM_USE_RUNTIME_LIB=1 PYTHONUNBUFFERED=1 KS_WORK=$W
 { nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader
   ncu --version | tail -1; nvcc --version | tail -1; } >"$RES/env.txt" 2>&1
-python3 "$STAGE/tune_h200.py" "$STAGE" "$W" "$RES" "$@" 2>&1 | tee "$RES/log.txt"
+# KS_TIMEOUT: seconds for the measurements, so that what they wrote still comes back
+timeout "${KS_TIMEOUT:-3000}" python3 "$STAGE/tune_h200.py" "$STAGE" "$W" "$RES" "$@" 2>&1 | tee "$RES/log.txt"
 cp "$RES/summary.txt" "$OUT/" 2>/dev/null
 tar -czf "$OUT/tune_h200.tgz" -C "$W" results
 ls -la "$RES"

@@ -72,7 +72,7 @@ def nnfusion(stage: Path, work: Path, res: Path, say) -> dict:  # noqa: ANN001
     os.environ["LD_LIBRARY_PATH"] = os.pathsep.join(
         [*libs, *filter(None, [os.environ.get("LD_LIBRARY_PATH")])]
     )
-    projects = sorted(p for p in (stage / "nnfusion").iterdir() if p.is_dir())
+    projects = sorted(p for p in (work / "nnfusion").iterdir() if p.is_dir())
     onnx = tune_h200.model_onnx(stage, work, "resnet50.onnx")
     plain, timed = {}, {}
     for p in projects:

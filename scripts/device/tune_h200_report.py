@@ -14,15 +14,18 @@ from pathlib import Path
 
 def kernels(tuned_ws: Path) -> list[dict]:
     manifest = json.loads((tuned_ws / "manifest.json").read_text())
-    rows = []
+    rows: dict[str, dict] = {}  # per PrimFunc (a tuned schedule may launch several kernels)
     for k in manifest["kernels"]:
         t = k.get("tuned")
-        if t:
+        if t and k["primfunc"] not in rows:
             launches = manifest["calls"].count(k["primfunc"])
-            rows.append({"kernel": k["name"], "launches": launches, "trials": t["trials"],
-                         "default_us": t["default_us"], "tuned_us": t["best_us"],
-                         "measured_on": t.get("measured_on")})  # fmt: skip
-    return sorted(rows, key=lambda r: -(r["default_us"] - r["tuned_us"]) * r["launches"])
+            rows[k["primfunc"]] = {"kernel": k["primfunc"], "launches": launches,
+                                   "trials": t["trials"], "default_us": t["default_us"],
+                                   "tuned_us": t["best_us"], "measured_on": t.get("measured_on"),
+                                   "cuda_kernels": []}  # fmt: skip
+        if t:
+            rows[k["primfunc"]]["cuda_kernels"].append(k["name"])
+    return sorted(rows.values(), key=lambda r: -(r["default_us"] - r["tuned_us"]) * r["launches"])
 
 
 def main(argv: list[str]) -> int:
