@@ -202,30 +202,27 @@ def _conv_identifier(source: str, fn: str) -> tuple[str, TensorInfo] | None:
     return ident, out
 
 
-def _add_relu_share(fn: str, args: list[str], produced: set[str], conv_out: str) -> float | None:
-    """How much of an element-wise consumer's time applies the Add and Relu of the
-    Convolution pattern to ``conv_out`` (1 for NNFusion's fused Add+Relu kernel, 1/n for a
-    block-fused kernel of n such groups), or None when it does something else."""
-    if "_cuda_Add_Relu_" in fn and fn.startswith("FusedKernel_"):
-        return 1.0
-    if fn.startswith("BlockFusionKernel_"):
-        tensors = [a for a in args if not a.startswith("dim3(") and a != "0"]
-        inputs = [a for a in tensors if a in produced or a.startswith(("Constant_", "Parameter_"))]
-        outputs = [a for a in tensors if a not in inputs]
-        if outputs and len(inputs) == 2 * len(outputs) and conv_out in inputs:
-            group = inputs.index(conv_out) // 2
-            return 1.0 / len(outputs) if outputs[group].startswith("Relu_") else None
-    return None
-
-
-def _written_by_group(args: list[str], before: set[str], conv_out: str) -> str:
-    """The tensor an element-wise consumer writes for ``conv_out`` (its group's output)."""
+def _tensors(args: list[str], before: set[str]) -> tuple[list[str], list[str]]:
+    """A kernel call's tensor arguments: (inputs, outputs); an input is a tensor an earlier
+    call used or wrote, a constant or a parameter (``before``: those of earlier calls)."""
     tensors = [a for a in args if not a.startswith("dim3(") and a != "0"]
     inputs = [a for a in tensors if a in before or a.startswith(("Constant_", "Parameter_"))]
-    outputs = [a for a in tensors if a not in inputs]
-    if len(outputs) == 1:
-        return outputs[0]
-    return outputs[inputs.index(conv_out) // 2]
+    return inputs, [a for a in tensors if a not in inputs]
+
+
+def _add_relu(fn: str, args: list[str], before: set[str], conv_out: str) -> tuple[float, str]:
+    """How much of an element-wise consumer's time applies the Add and Relu of the
+    Convolution pattern to ``conv_out`` (1 for NNFusion's fused Add+Relu kernel, 1/n for a
+    block-fused kernel of n two-input groups) and the tensor it writes for it; (0, "") when
+    it does something else (a residual Add+Add+Relu, an Add alone)."""
+    inputs, outputs = _tensors(args, before)
+    if "_cuda_Add_Relu_" in fn and fn.startswith("FusedKernel_") and len(outputs) == 1:
+        return 1.0, outputs[0]
+    if fn.startswith("BlockFusionKernel_") and outputs and len(inputs) == 2 * len(outputs):
+        written = outputs[inputs.index(conv_out) // 2] if conv_out in inputs else ""
+        if written.startswith("Relu_"):
+            return 1.0 / len(outputs), written
+    return 0.0, ""
 
 
 def times_from_projects(
@@ -258,13 +255,13 @@ def times_from_projects(
             (fn2, args2), us2 = calls[j]
             if conv_out not in args2:
                 continue
-            share = _add_relu_share(fn2, args2, before[j], conv_out)
-            if share is not None:
+            share, written = _add_relu(fn2, args2, before[j], conv_out)
+            if share:
                 pattern = (
                     ident + identifier("Add", [out, out], [out]) + identifier("Relu", [out], [out])
                 )
                 base.setdefault(pattern, []).append(us + share * us2)
-                by_output[_written_by_group(args2, before[j], conv_out)] = pattern
+                by_output[written] = pattern
             break
     rows: dict[str, list[float]] = {}
     for op in db_ops or []:
