@@ -9,8 +9,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush
 
-from kernelscope.core.kernel_db.holdback import HELD_BACK
-
 from ..widgets.formatting import format_number
 from ..widgets.rows_model import Column, RowsModel
 from .nnfusion_colours import colour
@@ -112,8 +110,11 @@ class KernelDbModel(RowsModel["EntrySummary"]):
             return "yes"
         if state == "ambiguous":
             return "yes, ambiguous"
-        if state == "kept" and HELD_BACK in why:
-            return "no, held back"
+        if state == "kept":
+            from kernelscope.core.kernel_db import is_held_back  # loaded with the DB
+
+            if is_held_back(why.split("; ")):
+                return "no, held back"
         return "no, ambiguous" if ambiguous else "no"
 
     def key(self, row: EntrySummary, number: int) -> str:
