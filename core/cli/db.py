@@ -19,6 +19,8 @@ from ..kernel_db import (
     describe_line_summary,
     describe_tuning,
     export_workspace,
+    is_held_back,
+    load_operator_times,
     nnfusion_settings,
     profile_facts,
 )
@@ -78,6 +80,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="GPU whose times NNFusion should rank rows by (default: the one they were "
         "measured on), e.g. 'NVIDIA H200'",
     )
+    p.add_argument(
+        "--hold-back-against",
+        type=Path,
+        metavar="TIMES.json",
+        help="NNFusion's own per-operator times without the DB (scripts/device/"
+        "nnfusion_optimes.py): a row slower than NNFusion's kernel for its operator on that "
+        "GPU is held back (stored for browsing, not for NNFusion)",
+    )
     p.add_argument("--timeout", type=float, default=10.0, help="seconds to wait for a lock")
     p.add_argument("--json", action="store_true", help="print the changes as JSON")
     p.set_defaults(func=_export)
@@ -123,6 +133,7 @@ def _facts(report: Path | None, workspace: Path) -> ProfileFacts:
 
 def _export(args: argparse.Namespace) -> int:
     ws = Workspace.open(args.workspace)
+    hold_back = load_operator_times(args.hold_back_against) if args.hold_back_against else None
     facts = _facts(args.profile, args.workspace)
     report = export_workspace(
         ws,
@@ -136,6 +147,7 @@ def _export(args: argparse.Namespace) -> int:
         allow_ambiguous=args.allow_ambiguous,
         nnfusion_model=args.nnfusion_model,
         source_model=args.model,
+        hold_back=hold_back,
     )
     model = report.nnfusion_model
     with KernelDB.open(args.db) as db:
@@ -198,7 +210,7 @@ def _table(rows: list[EntrySummary]) -> str:
             format_dims(r.grid),
             format_dims(r.block),
             r.schedule or "-",
-            "yes" if r.usable else "no",
+            "yes" if r.usable else "held back" if is_held_back(r.reasons) else "no",
         )
         for r in rows
     ]
@@ -231,7 +243,7 @@ def _describe(d: EntryDetail, with_source: bool) -> str:
         f"identifier   {d.identifier}",
         f"op type      {d.op_type}    device type {d.device_type}    source {d.source}",
         f"tags         {','.join(d.tags) or '-'}",
-        f"NNFusion     {'usable' if d.usable else 'not usable (stored for browsing)'}",
+        f"NNFusion     {'usable' if d.usable else _kept(d.reasons)}",
     ]
     lines += [f"  reason     {r}" for r in d.reasons]
     lines += [f"  note       {n}" for n in d.notes]
@@ -257,6 +269,12 @@ def _describe(d: EntryDetail, with_source: bool) -> str:
     else:
         lines.append(f"sources      {', '.join(d.sources) or '-'}  (--source prints them)")
     return "\n".join(lines)
+
+
+def _kept(reasons: list[str]) -> str:
+    if is_held_back(reasons):
+        return "held back (slower than NNFusion without it; stored for browsing)"
+    return "not usable (stored for browsing)"
 
 
 def _delete(args: argparse.Namespace) -> int:

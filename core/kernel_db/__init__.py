@@ -13,9 +13,11 @@ What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``
     settings.explain(model)              # [(flag, why each flag is there)]; .describe: CLI
     settings.warnings                    # several GPUs' times, mixed Conv+Add+Relu kinds
     row_verdict(row) -> RowVerdict       # usable / ambiguous / kept (why) / unusable
-    export_workspace(ws, path, allow_ambiguous=False, nnfusion_model=None)
+    export_workspace(ws, path, allow_ambiguous=False, nnfusion_model=None, hold_back=None)
                                          # rows (ambiguous ones kept back) and the model
-                                         # NNFusion should compile (report.nnfusion_model)
+                                         # NNFusion should compile (report.nnfusion_model);
+                                         # hold_back=load_operator_times(TIMES.json): rows
+                                         # slower than NNFusion's own kernel held back
     model_coverage(model, path) -> Coverage    # .items (status, lookup, row, why);
                                                # WeightsAsInputs: offer the initializer copy
     build_missing(model, path, default_missing_workspace(model, path), progress=, cancel=)
@@ -37,6 +39,7 @@ from .coverage import (
 )
 from .export import ExportReport, KernelTimes, export_workspace
 from .filters import EntryFilters
+from .holdback import HELD_BACK, OperatorTimes, is_held_back, load_operator_times
 from .records import describe_tuning, schedule_label
 from .schema import default_db_path
 from .settings import (
@@ -57,6 +60,7 @@ from .summaries import (
 )
 
 __all__ = [
+    "HELD_BACK",
     "MODEL_PLACEHOLDER",
     "STATUSES",
     "BuildMissingReport",
@@ -74,6 +78,7 @@ __all__ = [
     "KernelTimes",
     "LookupCheck",
     "NNFusionSettings",
+    "OperatorTimes",
     "ProfileFacts",
     "RowUse",
     "RowVerdict",
@@ -85,6 +90,8 @@ __all__ = [
     "describe_line_summary",
     "describe_tuning",
     "export_workspace",
+    "is_held_back",
+    "load_operator_times",
     "model_coverage",
     "NoTimesFor",
     "nnfusion_settings",

@@ -32,6 +32,7 @@ from ..nnfusion import identifier as nnfusion_ident
 from ..nnfusion.onnx_model import InitializerModel, find_model, write_initializer_model
 from ..tasks import ProgressFn
 from ..workspace import KernelInfo, KernelSass, Workspace
+from .holdback import OperatorTimes, compare, is_held_back, note, reason
 from .records import describe_tuning
 from .store import DbEntry, EntryChange, KernelDB
 
@@ -62,17 +63,23 @@ class ExportReport:
         rows = self.primary
         counts = {s: sum(c.status == s for c in rows) for s in ("added", "updated", "unchanged")}
         flagged = [c for c in rows if not c.usable]
+        held = [c for c in flagged if is_held_back(c.reasons)]
         lines = [
             f"{self.db_path}: {len(rows)} kernels: {counts['added']} added, "
             f"{counts['updated']} updated, {counts['unchanged']} unchanged; "
             f"{len(rows) - len(flagged)} usable by NNFusion, {len(flagged)} stored for "
             "browsing only"
+            + (f" ({len(held)} held back: slower than NNFusion without them)" if held else "")
         ]
         for c in rows:
             what = c.status + (f" ({', '.join(c.changed)})" if c.changed else "")
             lines.append(f"  {c.kernel_name}: {what}  {c.identifier[:90]}")
             if not c.usable:
-                lines += [f"      not for NNFusion: {r}" for r in c.reasons]
+                lines += [
+                    f"      {'HELD BACK' if is_held_back([r]) else 'not for NNFusion'}: "
+                    f"{r.removeprefix('held back: ')}"
+                    for r in c.reasons
+                ]
             if c.replaced:
                 lines.append(f"      replaced {len(c.replaced)} older row(s) of this identifier")
             if c.others_for_identifier:
@@ -104,11 +111,14 @@ def entries_for_kernel(
     ncu_version: str | None = None,
     metrics: dict[str, Any] | None = None,
     allow_ambiguous: bool = False,
+    hold_back: OperatorTimes | None = None,
 ) -> list[DbEntry]:
     """The row for one kernel, plus its DeviceType="CUDA" twin for Convolution patterns.
 
     A kernel whose identifier NNFusion shares with a different computation (``ambiguity``)
-    is stored not usable, with the reason, unless ``allow_ambiguous``.
+    is stored not usable, with the reason, unless ``allow_ambiguous``. With ``hold_back``
+    (NNFusion's own per-operator times), a usable row slower than NNFusion's own kernel for
+    its operator is stored not usable too (``holdback``).
     """
     text = ws.source_text(kernel)
     prelude_path, prelude = _prelude(ws, kernel)
@@ -134,13 +144,21 @@ def entries_for_kernel(
         else:
             usable = False
             reasons.append(f"{op.ambiguity}{AMBIGUITY_KEPT}")
+    tuning = tuning_provenance(ws, kernel)
+    if usable and hold_back is not None:
+        profile_us = (time[0], time[1] / 1000.0) if time else None
+        verdict = compare(hold_back, op.identifier, tuning, profile_us)
+        if verdict.held_back:
+            usable = False
+            reasons.append(reason(verdict, hold_back.device))
+        else:
+            notes.append(note(verdict, hold_back.device))
     nnfusion_identifier = op.identifier if op.supported else ""
     identifier = op.identifier
     if op.supported and not usable:
         identifier = f"{nnfusion_ident.FOREIGN_PREFIX}{kernel.name}:{op.identifier}"
     resource = math.ceil(math.prod(kernel.block) / 32) * 32 * math.prod(kernel.grid)
     device_name, time_us = (time[0], time[1] / 1000.0) if time else (None, None)
-    tuning = tuning_provenance(ws, kernel)
     miscs = {
         "external_profile": {
             "time": f"{device_name}:{time_us:.4f};" if time else "",
@@ -244,6 +262,7 @@ def entries_from_workspace(
     progress: ProgressFn | None = None,
     metrics: KernelMetrics | None = None,
     allow_ambiguous: bool = False,
+    hold_back: OperatorTimes | None = None,
 ) -> list[DbEntry]:
     times = times or {}
     metrics = metrics or {}
@@ -253,8 +272,9 @@ def entries_from_workspace(
         if progress is not None:
             progress("prepare", i / len(chosen), k.name)
         entries += entries_for_kernel(
-            ws, k, times.get(k.name), ncu_version, metrics.get(k.name), allow_ambiguous
-        )
+            ws, k, times.get(k.name), ncu_version, metrics.get(k.name), allow_ambiguous,
+            hold_back,
+        )  # fmt: skip
     return entries
 
 
@@ -272,6 +292,7 @@ def export_workspace(
     allow_ambiguous: bool = False,
     nnfusion_model: str | os.PathLike[str] | None = None,
     source_model: str | os.PathLike[str] | None = None,
+    hold_back: OperatorTimes | None = None,
 ) -> ExportReport:
     """Export kernels of a workspace into the DB at ``db_path`` in one transaction.
 
@@ -281,13 +302,14 @@ def export_workspace(
     computation (see ``NNFusionOp.ambiguity``). ``nnfusion_model``: also write the model
     NNFusion should compile there (``write_initializer_model``, from ``source_model`` or the
     model found next to the workspace); a missing source model fails before anything is
-    written.
+    written. ``hold_back``: NNFusion's own per-operator times (``holdback``); rows slower
+    than them are held back (stored for browsing, with the reason).
     """
     ws = workspace if isinstance(workspace, Workspace) else Workspace.open(workspace)
     if nnfusion_model is not None:
         find_model(ws, source_model)
     entries = entries_from_workspace(
-        ws, kernels, times, ncu_version, progress, metrics, allow_ambiguous
+        ws, kernels, times, ncu_version, progress, metrics, allow_ambiguous, hold_back
     )
     if progress is not None:
         progress("write", None, str(db_path))

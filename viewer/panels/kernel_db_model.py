@@ -105,11 +105,16 @@ class KernelDbModel(RowsModel["EntrySummary"]):
         return ("usable", "", False) if e.usable else ("kept", "; ".join(e.reasons), False)
 
     def _nnfusion(self, e: EntrySummary) -> str:
-        state, _, ambiguous = self._state(e)
+        state, why, ambiguous = self._state(e)
         if state == "usable":
             return "yes"
         if state == "ambiguous":
             return "yes, ambiguous"
+        if state == "kept":
+            from kernelscope.core.kernel_db import is_held_back  # loaded with the DB
+
+            if is_held_back(why.split("; ")):
+                return "no, held back"
         return "no, ambiguous" if ambiguous else "no"
 
     def key(self, row: EntrySummary, number: int) -> str:
