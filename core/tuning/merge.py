@@ -29,7 +29,6 @@ from ..build.records import META, WORKLOADS, measured_on, read_meta
 from ..errors import KernelscopeError
 from ..process import ChildChannel, run_child
 from ..tasks import Cancel, ProgressFn
-from .session import COST_MODEL
 
 
 def check_merge(out: Path, sources: list[Path]) -> list[Path]:
@@ -126,7 +125,7 @@ def _arch(record: Any) -> str:
 def merge_meta(metas: list[dict[str, Any]], sources: list[str]) -> dict[str, Any]:
     """kernelscope's notes of the merged database: the first's settings, the union of the
     models, default times (the first database's where two differ), default records and runs;
-    ``sources`` (the databases that added records) are noted under "merged"."""
+    the merge is noted under "merged" (the ``sources`` added)."""
     out: dict[str, Any] = {}
     for meta in metas:
         for key in ("tvm", "arch", "target"):
@@ -145,8 +144,7 @@ def merge_meta(metas: list[dict[str, Any]], sources: list[str]) -> dict[str, Any
     out["defaults_not_kept"] = [
         s for s in out["defaults_not_kept"] if s not in out["default_records"]
     ]
-    if sources:
-        out["merged"].append({"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "from": sources})
+    out["merged"].append({"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "from": sources})
     return out
 
 
@@ -173,47 +171,47 @@ def child_merge(channel: ChildChannel, request_json: str) -> dict[str, Any]:
     tmp = out.parent / f".{out.name}.merging"
     shutil.rmtree(tmp, ignore_errors=True)
     try:
-        tmp.mkdir()
-        if continued and (out / COST_MODEL).is_file():
-            shutil.copy2(out / COST_MODEL, tmp / COST_MODEL)
+        if continued:  # its files as they are (the cost model too), the others' added
+            shutil.copytree(out, tmp)
         merged = open_database(tmp, create=True)
-        seen: set[str] = set()
-        added = duplicates = 0
         hashes: dict[Any, str] = {}
-        for i, folder in enumerate(folders):
-            channel.progress("merge", 0.3 + 0.6 * i / len(folders), f"merging {folder.name}")
+
+        def key(record: Any) -> str:
+            if record.workload not in hashes:
+                hashes[record.workload] = str(tvm_ffi.structural_hash(record.workload.mod))
+            return _record_key(hashes[record.workload], record)
+
+        seen = {key(r) for r in records[out]} if continued else set()
+        added = duplicates = 0
+        adding = [f for f in folders if f != out]
+        for i, folder in enumerate(adding):
+            channel.progress("merge", 0.3 + 0.6 * i / len(adding), f"merging {folder.name}")
             for record in records[folder]:
-                if record.workload not in hashes:
-                    hashes[record.workload] = str(tvm_ffi.structural_hash(record.workload.mod))
-                key = _record_key(hashes[record.workload], record)
-                if key in seen:
+                found = key(record)
+                if found in seen:
                     duplicates += 1
                     continue
-                seen.add(key)
+                seen.add(found)
                 workload = merged.commit_workload(record.workload.mod)
                 merged.commit_tuning_record(
                     type(record)(
                         record.trace, workload, record.run_secs, record.target, record.args_info
                     )
                 )
-                if not (continued and folder == out):
-                    added += 1
-        meta = merge_meta(
-            [metas[f] for f in folders],
-            [str(f) for f in folders if not (continued and f == out)] if added else [],
-        )
-        (tmp / META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        workloads = len(set(hashes.values()))
+                added += 1
         del merged
-        _move_into_place(tmp, out)
+        if added or not continued:
+            meta = merge_meta([metas[f] for f in folders], [str(f) for f in adding])
+            (tmp / META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
+            _move_into_place(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     channel.progress("done", 1.0, f"{added} records added to {out}")
     return {
         "records": added,
         "duplicates": duplicates,
-        "total": len(seen),
-        "workloads": workloads,
+        "total": (len(records[out]) if continued else 0) + added,
+        "workloads": len(set(hashes.values())),
         "database": str(out),
     }
 
