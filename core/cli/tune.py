@@ -147,7 +147,7 @@ def _measure_batch(args: argparse.Namespace) -> int:
 
 
 def _tune_merge(args: argparse.Namespace) -> int:
-    from ..tuning.merge import merge_in_child
+    from ..tuning import merge_in_child
 
     with TerminalProgress() as progress:
         result = merge_in_child(args.output, args.databases, progress)

@@ -67,28 +67,35 @@ def check_notes(metas: dict[Path, dict[str, Any]], arch_of: dict[Path, str] | No
                 hint="records do not carry over between TVM versions: merge only databases "
                 "tuned with this one",
             )
-    _same("target", {f: str(m.get("arch", "")) for f, m in metas.items()}, "tuned for")
+    _same("target", {f: str(m.get("arch", "")) for f, m in metas.items()})
     if arch_of:
-        _same("target", arch_of, "tuned for")
-    gpus = {f: measured_on(m) for f, m in metas.items()}
-    _same("GPU", gpus, "measured on")
+        _same("target", arch_of)
+    _same("GPU", {f: measured_on(m) for f, m in metas.items()})
 
 
-def _same(what: str, values: dict[Path, str], verb: str) -> None:
-    """Refuse when two folders name different non-empty ``values`` (a folder naming none
-    says nothing either way), naming both."""
+def _same(what: str, values: dict[Path, str]) -> None:
+    """Refuse when two folders name different non-empty ``values`` (the ``what``: "target"
+    or "GPU"; a folder naming none says nothing either way), naming both."""
     seen: tuple[Path, str] | None = None
     for folder, value in values.items():
         if not value:
             continue
         if seen is None:
             seen = (folder, value)
-        elif value != seen[1]:
+            continue
+        if value == seen[1]:
+            continue
+        if what == "GPU":
             raise KernelscopeError(
-                f"{folder}: these records were {verb} {value}; those of {seen[0]} were {verb} "
-                f"{seen[1]}",
-                hint=f"merge only databases of one {what}: their times do not compare",
+                f"{folder}: these records were measured on {value}; those of {seen[0]} were "
+                f"measured on {seen[1]}",
+                hint="merge only databases measured on one GPU model: their times do not compare",
             )
+        raise KernelscopeError(
+            f"{folder}: these records were tuned for {value}; those of {seen[0]} were tuned "
+            f"for {seen[1]}",
+            hint="merge only databases of one target: each target's records go into their own",
+        )
 
 
 def merge_in_child(
