@@ -152,7 +152,7 @@ def _tune_merge(args: argparse.Namespace) -> int:
     with TerminalProgress() as progress:
         result = merge_in_child(args.output, args.databases, progress)
     print(
-        f"{result['records']} records added ({result['duplicates']} already there); "
+        f"records added: {result['records']} ({result['duplicates']} already there); "
         f"{result['total']} records of {result['workloads']} tasks in {result['database']}"
     )
     print(f"build from them: kernelscope build MODEL --tuning-db {result['database']}")

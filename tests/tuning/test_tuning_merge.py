@@ -36,7 +36,7 @@ def test_merging_two_databases_holds_both_and_merging_again_doubles_nothing(
     out = tmp_path / "merged"
     rc, said, _ = run_cli(["tune-merge", out, DLIGHT_DB, POOL_DB], capsys)
     assert rc == 0
-    assert "2 records added (0 already there); 2 records of 2 tasks" in said
+    assert "records added: 2 (0 already there); 2 records of 2 tasks" in said
     assert sum(count_records(out).values()) == 2
     assert len((out / WORKLOADS).read_text().splitlines()) == 2
     meta = json.loads((out / META).read_text())
