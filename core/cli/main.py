@@ -37,6 +37,7 @@ COMMANDS = {
     "tune": "tune",
     "measure-batch": "tune",
     "tune-gain": "tune",
+    "tune-merge": "tune",
     "doctor": "environment",
     "profile": "profile",
     "run": "profile",

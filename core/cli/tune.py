@@ -116,6 +116,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     g.add_argument("--json", action="store_true", help="print the result as JSON")
     profile_options(g)
     g.set_defaults(func=_tune_gain)
+    mg = sub.add_parser(
+        "tune-merge",
+        help="merge tuning databases into one (through TVM's API; OUT may exist: it is added to)",
+        description="Merge the records of each DB into OUT through TVM's database API (a "
+        "record points at its workload by line number: never concatenate the files), with "
+        "kernelscope's notes beside them. OUT may be a new folder or a tuning database, which "
+        "is continued; a record already there is not added again. Refused, with nothing "
+        "written, where the databases were tuned with another TVM version than this one, for "
+        "different targets, or measured on different GPU models.",
+    )
+    mg.add_argument("output", type=Path, metavar="OUT", help="the merged database's folder")
+    mg.add_argument("databases", type=Path, nargs="+", metavar="DB", help="databases to add")
+    mg.set_defaults(func=_tune_merge)
 
 
 def _measure_batch(args: argparse.Namespace) -> int:
@@ -130,6 +143,19 @@ def _measure_batch(args: argparse.Namespace) -> int:
     if result.get("busy"):
         print(f"warning: measured on a busy GPU ({result['busy']})")
     print(f"next: kernelscope tune WS --import-batch {args.folder}")
+    return 0
+
+
+def _tune_merge(args: argparse.Namespace) -> int:
+    from ..tuning import merge_in_child
+
+    with TerminalProgress() as progress:
+        result = merge_in_child(args.output, args.databases, progress)
+    print(
+        f"records added: {result['records']} ({result['duplicates']} already there); "
+        f"{result['total']} records of {result['workloads']} tasks in {result['database']}"
+    )
+    print(f"build from them: kernelscope build MODEL --tuning-db {result['database']}")
     return 0
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from ..lazy import lazy_getattr
 from .child import TuningResult, measure_batch, tune_in_child
+from .merge import merge_in_child
 from .plan import DEFAULT_DB, Measure, TuningPlan, choose_tasks, default_database, plan_tuning
 from .rpc_host import ForwardedServer
 from .session import TaskProgress
@@ -32,6 +33,7 @@ __all__ = [
     "choose_tasks",
     "default_database",
     "measure_batch",
+    "merge_in_child",
     "plan_tuning",
     "profile_request_for",
     "see_gain",

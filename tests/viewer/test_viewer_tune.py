@@ -351,3 +351,41 @@ def test_cancel_while_the_tuned_build_is_profiled_leaves_no_report(
     assert Workspace.open(tuned).profiles() == [] and not list((tuned / "profiles").iterdir())
     assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == ["earlier.ncu-rep"]
     assert not window.compare.active and gain.start.isEnabled()
+
+
+def test_add_records_from_merges_another_database_into_the_records_folder(
+    qtbot, make_window, tmp_path: Path
+) -> None:
+    """The Tune dialog's "Add Records From…" (kernelscope tune-merge) off the GUI thread: the
+    records are added and can be built from; a database of another TVM version is refused in
+    the dialog and the records folder stays as it was."""
+    import json
+
+    from kernelscope.core.build.records import META
+    from kernelscope.core.tuning.plan import count_records
+
+    window = make_window(WORKSPACE)
+    dialog = TuneDialog(window.workers, WORKSPACE, [], window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    db = tmp_path / "db"
+    shutil.copytree(DLIGHT_DB, db)
+    dialog.database_field.setText(str(db))
+    assert dialog.add_button.isEnabled() and not dialog.build_button.isEnabled()
+    dialog.add_records_from(DATA / "tuning" / "dlight_small_cnn_pool")
+    assert dialog.job is not None and not dialog.add_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=120_000)
+    assert "Records added from" in dialog.status.text(), dialog.status.text()
+    assert "pool: 1 (0 already there)" in dialog.status.text()
+    assert "2 records in" in dialog.status.text()
+    assert sum(count_records(db).values()) == 2
+    assert dialog.build_button.isEnabled()  # build with the merged records
+
+    other = tmp_path / "other"
+    shutil.copytree(STOCK_DB, other)
+    (other / META).write_text(json.dumps({"tvm": "0.19.0"}))
+    before = {p.name: p.read_bytes() for p in db.iterdir()}
+    dialog.add_records_from(other)
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=120_000)
+    assert "Cannot add the records" in dialog.status.text()
+    assert "tuned with TVM 0.19.0" in dialog.status.text()
+    assert {p.name: p.read_bytes() for p in db.iterdir()} == before

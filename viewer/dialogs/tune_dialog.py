@@ -2,7 +2,8 @@
 selected, or the top N by microseconds to save) and where candidates are measured (this
 machine, an SSH host's GPU through its RPC server, or TVM's RPC tracker by key); the run is a
 job on the ``tune`` lane with a row per task (trials measured, best time against the default
-schedule's). Cancel keeps what was measured; once there are records, "Build with these
+schedule's). Cancel keeps what was measured. "Add Records From…" merges another database
+into the records folder (``kernelscope tune-merge``). Once there are records, "Build with these
 records" rebuilds the model from them (the Build dialog's Tuning records), and "Build &
 Profile Tuned" builds them beside the workspace, profiles and compares (``GainDialog``).
 """
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -38,7 +40,13 @@ from kernelscope.core.tuning import DEFAULT_DB, TaskProgress, TuningResult
 
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
-from ..workers.tune_job import TuneRequest, TuneStarted, local_gpu_problem, tune_job
+from ..workers.tune_job import (
+    TuneRequest,
+    TuneStarted,
+    local_gpu_problem,
+    merge_job,
+    tune_job,
+)
 from .host_choice import HostChoice, HostStore
 from .job_dialog import JobDialog
 
@@ -163,8 +171,15 @@ class TuneDialog(JobDialog):
             "Build the model with the records beside this workspace, profile it as this one "
             "was profiled and compare the two: each kernel's speedup"
         )
+        self.add_button = QPushButton("Add Records From…")
+        self.add_button.setObjectName("add_records")
+        self.add_button.setToolTip(
+            "Merge another tuning database (another machine's, another model's) into the "
+            "records folder: records already there are not added twice"
+        )
         self.cancel = QPushButton("Close")
         buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
         buttons.addWidget(self.gain_button)
         buttons.addWidget(self.build_button)
         buttons.addStretch(1)
@@ -181,6 +196,7 @@ class TuneDialog(JobDialog):
         self.start.clicked.connect(self.start_tuning)
         self.cancel.clicked.connect(self._cancel_or_close)
         self.build_button.clicked.connect(self._build)
+        self.add_button.clicked.connect(self._choose_records)
         self.gain_button.clicked.connect(self._see_gain)
         for box in (self.use_tracker, self.cpu, self.selected, self.top):
             box.toggled.connect(self._update_state)
@@ -255,6 +271,7 @@ class TuneDialog(JobDialog):
         self.note.setText(html.escape(self._gpu_problem or "", quote=False) if blocked else "")
         self.note.setVisible(blocked)
         self.start.setEnabled(not running and not blocked)
+        self.add_button.setEnabled(not running)
         records = self.outcome is not None and self.outcome.records > 0
         self.build_button.setEnabled(not running and records)
         # the tuned build runs on the GPU target: records tuned for the CPU do not apply
@@ -335,6 +352,54 @@ class TuneDialog(JobDialog):
 
     def _say_cancelling(self) -> None:
         self.status.setText("Cancelling… (what was measured is kept)")
+
+    # ---- merging another database in --------------------------------------------------
+    def records_folder(self) -> Path:
+        """Where this dialog's records are: the Records field's folder, or WS/tuning."""
+        folder = self.database_field.text().strip()
+        return Path(folder).expanduser() if folder else self.workspace / DEFAULT_DB
+
+    def _choose_records(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Add records from", str(self.workspace))
+        if path:
+            self.add_records_from(Path(path))
+
+    def add_records_from(self, source: Path) -> None:
+        """Merge ``source``'s records into the records folder (a job: TVM's API in a child)."""
+        if self.job is not None:
+            return
+        database = self.records_folder()
+        self.bar.setRange(0, 0)
+        self.status.setText(f"Adding the records of {html.escape(str(source))}…")
+        job = self.job = self._workers.start(
+            "tune", merge_job(database, [source]), "adding tuning records"
+        )
+        job.progress.connect(self._on_progress)
+        job.returned.connect(lambda result: self._on_merged(source, result))
+        job.errored.connect(self._on_merge_failed)
+        job.finished.connect(self._on_job_finished)
+        self.cancel.setText("Cancel")
+        self._update_state()
+
+    def _on_merged(self, source: Path, result: dict[str, object]) -> None:
+        database = Path(str(result["database"]))
+        total = int(str(result["total"]))
+        self.bar.setRange(0, 1000)
+        self.bar.setValue(1000)
+        self.database = database
+        self.outcome = TuningResult(database, records=total)
+        self.status.setText(
+            f"Records added from {html.escape(str(source))}: {result['records']} "
+            f"({result['duplicates']} already there); {total} records in "
+            f"{html.escape(str(database))}."
+        )
+
+    def _on_merge_failed(self, error: BaseException) -> None:
+        self.bar.setRange(0, 1000)
+        if isinstance(error, Cancelled):
+            self.status.setText("Cancelled: the records folder is as it was.")
+            return
+        self.status.setText(error_html("Cannot add the records", error))
 
     def _build(self) -> None:
         if self.outcome is not None:

@@ -16,7 +16,14 @@ from typing import TYPE_CHECKING
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import SshTarget
 from kernelscope.core.toolchain import local_gpu_arch
-from kernelscope.core.tuning import Measure, TuningPlan, TuningResult, plan_tuning, tune_in_child
+from kernelscope.core.tuning import (
+    Measure,
+    TuningPlan,
+    TuningResult,
+    merge_in_child,
+    plan_tuning,
+    tune_in_child,
+)
 
 from .jobs import JobContext, JobFn
 
@@ -94,6 +101,16 @@ def tune_job(request: TuneRequest) -> JobFn:
             if address:
                 plan = replace(plan, measure=replace(plan.measure, address=address))
             return tune_in_child(plan, progress=context.progress, cancel=context.cancel)
+
+    return run
+
+
+def merge_job(database: Path, sources: list[Path]) -> JobFn:
+    """Add the records of ``sources`` to ``database`` (``kernelscope tune-merge``): what
+    ``merge_in_child`` returns (records added, already there, in the database)."""
+
+    def run(context: JobContext) -> dict[str, object]:
+        return merge_in_child(database, sources, context.progress, context.cancel)
 
     return run
 
