@@ -260,6 +260,12 @@ def print_hot_lines(
     names = [kernel] if kernel else [k.name for k in profile.kernels()]
     profile.prefetch([x.id for name in names for x in profile.kernel(name).launches])  # at once
     problems = {n: p for n in names if (p := profile.correlation_problem(n))}
+    for info in ws.manifest.kernels if run_folder is not None and ws is not None else ():
+        if info.name in problems and info.start_line:  # cuBLAS, cuDNN: no lines of their own
+            problems[info.name] = (
+                "a library kernel without line information (SASS-level metrics only), "
+                f"launched at {os.path.basename(info.file)}:{info.start_line}"
+            )
     if len(problems) < len(names):
         for name, problem in problems.items():
             print(f"kernelscope: warning: {name}: {problem}", file=sys.stderr)
