@@ -297,7 +297,8 @@ def print_hot_lines(
     print(format_table(["#", "share", "value", "line", "top stalls", "source"], rows, {0, 1, 2}))
     missing = sorted({h.file for h in hot if h.source is None})
     for f in missing:
-        print(f"note: {f}: {profile.source(f).note}", file=sys.stderr)
+        if note := profile.source(f).note:  # "": found, and thought to fit (nothing to add)
+            print(f"note: {f}: {note}", file=sys.stderr)
     for f in sorted({h.file for h in hot}):
         src = profile.source(f)
         if src.status == "changed":
