@@ -318,8 +318,10 @@ def _screenshot(app: QApplication, path: str | None, out: Path, shown: Shown) ->
             if errors:
                 finish()
                 return
-            if shown.line:
-                window.source.show_row(shown.line - 1, center=True)
+            # the line asked for, or the one the kernel opened at (a library kernel's launch)
+            picked = window.selection.line if window.selection.picked == "line" else 0
+            if shown.line or picked:
+                window.source.show_row((shown.line or picked) - 1, center=True)
             if shown.pane in CODE_TABS:  # its rows of the line, as the pane shows them
                 window.ptx.show_row(window.selection.ptx_row, center=True)
             image = dialog.grab() if dialog is not None else _grab(window, shown.dock)

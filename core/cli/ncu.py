@@ -260,6 +260,12 @@ def print_hot_lines(
     names = [kernel] if kernel else [k.name for k in profile.kernels()]
     profile.prefetch([x.id for name in names for x in profile.kernel(name).launches])  # at once
     problems = {n: p for n in names if (p := profile.correlation_problem(n))}
+    for info in ws.manifest.kernels if run_folder is not None and ws is not None else ():
+        if info.name in problems and info.start_line:  # cuBLAS, cuDNN: no lines of their own
+            problems[info.name] = (
+                "a library kernel without line information (SASS-level metrics only), "
+                f"launched at {os.path.basename(info.file)}:{info.start_line}"
+            )
     if len(problems) < len(names):
         for name, problem in problems.items():
             print(f"kernelscope: warning: {name}: {problem}", file=sys.stderr)
@@ -291,7 +297,8 @@ def print_hot_lines(
     print(format_table(["#", "share", "value", "line", "top stalls", "source"], rows, {0, 1, 2}))
     missing = sorted({h.file for h in hot if h.source is None})
     for f in missing:
-        print(f"note: {f}: {profile.source(f).note}", file=sys.stderr)
+        if note := profile.source(f).note:  # "": found, and thought to fit (nothing to add)
+            print(f"note: {f}: {note}", file=sys.stderr)
     for f in sorted({h.file for h in hot}):
         src = profile.source(f)
         if src.status == "changed":

@@ -48,7 +48,7 @@ from .run_folder import WRAPPER, InductorRun, TritonKernel, WrapperLaunch, open_
 
 _log = logging.getLogger(__name__)
 
-FORMAT = 3  # of the derived workspace: a change makes every run's workspace again
+FORMAT = 4  # of the derived workspace: a change makes every run's workspace again
 MODEL_FORMAT = "inductor"
 _FILE_RE = re.compile(r'^(\s*\.file\s+)(\d+)(\s+")([^"]*)(".*)$')
 _LOC_RE = re.compile(r"^(\s*\.loc\s+)(\d+)(\s.*)$")
@@ -253,6 +253,8 @@ def _library_kernels(run: InductorRun, stage: Path) -> list[KernelInfo]:
     for name, made_by in calls.items():
         operators = dict.fromkeys(f"aten.{c.operator}" for c in made_by)
         lines = dict.fromkeys(f"{c.wrapper.name}:{c.line}: {c.text}" for c in made_by)
+        # the first call in the wrapper copied to src/ (a run of several graphs has others)
+        shown = next((c.line for c in made_by if c.wrapper == run.wrappers[0]), 0)
         out.append(
             KernelInfo(
                 name=name,
@@ -266,6 +268,7 @@ def _library_kernels(run: InductorRun, stage: Path) -> list[KernelInfo]:
                     OpInfo(op=o, prim=made_by[0].kernel, inputs=[], output=None) for o in operators
                 ],
                 about=["library kernel, launched by:", *lines],
+                start_line=shown,
             )
         )
     return out

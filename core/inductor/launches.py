@@ -12,10 +12,11 @@ tied is shown without an operator.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 from ..ncu import Profile
-from .run_folder import InductorRun, WrapperLaunch
+from .run_folder import InductorRun, TritonKernel, WrapperLaunch
 
 
 @dataclass(frozen=True)
@@ -84,14 +85,21 @@ def tie_launches(run: InductorRun, profile: Profile) -> list[RunLaunch]:
 def report_problems(run: InductorRun, profile: Profile) -> list[str]:
     """Why ``profile`` may not be a profile of ``run``'s kernels, for people: Triton kernels
     the run does not have, and kernels whose source the report embedded differs from the
-    run's (another PyTorch or Triton version, or another compile of the model). Empty when
-    the report fits."""
+    run's (another PyTorch or Triton version, or another compile of the model), or, for a
+    report made without ``--import-source``, the run's files that cannot be the ones it
+    measured (the report has metrics past their end). Empty when the report fits: the lines
+    of a report without sources that fit the run's files need no note."""
     names = {k.name for k in run.kernels}
     triton = [k.name for k in profile.kernels() if k.name.startswith("triton_")]
     foreign = [n for n in triton if n not in names]
-    changed = []
+    embedded = bool(profile.embedded_sources())
+    changed, unchecked = [], []  # against the report's copies; against its line numbers only
     for name in triton:
         if name not in names:
+            continue
+        if not embedded:
+            if _past_the_end(run.kernel(name), profile):
+                unchecked.append(name)
             continue
         files = profile.source_files(name)
         if files and profile.source(files[0]).status == "changed":
@@ -101,6 +109,14 @@ def report_problems(run: InductorRun, profile: Profile) -> list[str]:
         "open the run folder the report was made from, or profile this run's model again "
         "(ncu --import-source yes) into it"
     )
+    if unchecked:
+        problems.append(
+            f"{len(unchecked)} Triton kernels' files in the run folder are not the ones "
+            f"profiled ({', '.join(unchecked[:3])}{', ...' if len(unchecked) > 3 else ''}: "
+            "the report has metrics for lines past their end), and the report carries no "
+            "sources (made without ncu --import-source yes): their per-line values land on "
+            "the wrong lines; profile this run's model again with ncu --import-source yes"
+        )
     if foreign:
         problems.append(
             f"{len(foreign)} of the report's {len(triton)} Triton kernels are not in this run "
@@ -116,3 +132,16 @@ def report_problems(run: InductorRun, profile: Profile) -> list[str]:
             f"the report's copies are shown, its line numbers hold for them; {redo}"
         )
     return problems
+
+
+def _past_the_end(kernel: TritonKernel, profile: Profile) -> bool:
+    """Whether ``profile`` measured lines of ``kernel``'s file past the end of the run's copy
+    (all a report without sources can tell of a file changed since)."""
+    table = profile.instructions(kernel.name)
+    if table is None:
+        return False
+    have = len(kernel.source_text.splitlines())
+    return any(
+        loc is not None and loc[1] > have and os.path.basename(loc[0]) == kernel.file_name
+        for loc in table.locations
+    )

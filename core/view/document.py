@@ -63,6 +63,9 @@ class KernelView:
     labels: Mapping[str, int]  # branch label -> offset
     instruction_metrics: Sequence[Metrics]  # parallel to ``instructions``; counts only, by label
     ptx: PtxView = field(default_factory=lambda: PtxView(note=NO_WORKSPACE))
+    # the line of ``main_file`` to go to and mark when the kernel is chosen and nothing else
+    # is asked (``KernelInfo.start_line``: a library kernel's launching wrapper line); 0: none
+    start_line: int = 0
     # what ``file_metrics`` worked out, per file (not copied by ``dataclasses.replace``)
     _file_metrics: dict[str, dict[int, Metrics]] = field(
         default_factory=dict, init=False, repr=False, compare=False

@@ -121,7 +121,10 @@ def kernel_from_profile(
         path = workspace.source_path(info)
         text = path.read_text(encoding="utf-8") if path.is_file() else None
         own = SourceFile(info.file, text, "workspace", "ok" if text else "missing", path)
-        return _kernel_from_report(profile, name, table, own)
+        view = _kernel_from_report(profile, name, table, own)
+        if view.main_file == info.file and info.start_line:
+            view = dataclasses.replace(view, start_line=info.start_line)
+        return view
     instructions = workspace.sass(name).instructions
     metrics = None
     if table is not None:

@@ -143,7 +143,8 @@ class Selection:
             self.loading_changed.emit(request is not None)
 
     def _go(self, view: KernelView, request: _Request) -> None:
-        if self.kernel is not view:
+        arrived = self.kernel is not view
+        if arrived:
             self.kernel = view
             self.file = view.main_file
             self._clear()
@@ -154,6 +155,8 @@ class Selection:
             self.set_file(request.file)
         if request.line:
             self.select_line(request.line)
+        elif arrived and request.file is None and request.instruction is None and view.start_line:
+            self.select_line(view.start_line)  # nothing asked: where the kernel opens
         if request.instruction is not None:
             self.select_instruction(request.instruction)
 

@@ -91,6 +91,9 @@ class KernelInfo:
     # What else the compiler says about this kernel, one line each, for people (a
     # torch.compile kernel's autotune configuration and the wrapper line launching it).
     about: list[str] = field(default_factory=list)
+    # The line of ``file`` a source pane opens at, marked, when nothing else is asked: a
+    # library kernel's (cuBLAS, cuDNN) launch in the torch.compile wrapper; 0: the top.
+    start_line: int = 0
 
 
 @dataclass

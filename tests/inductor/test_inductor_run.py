@@ -184,8 +184,13 @@ def test_cli_kernels_hot_and_ptx_on_a_run_folder(
         "library",
         "mm",
     ]
-    rc, out, _ = run_cli(["hot", run_dir, "--top", "3"], capsys)
+    rc, out, err = run_cli(["hot", run_dir, "--top", "3"], capsys)
     assert rc == 0 and "tmp7 = libdevice.erf(tmp6)" in out.splitlines()[2]
+    # cuBLAS has no lines of its own: the warning names the wrapper line launching it
+    split_k = next(line for line in err.splitlines() if "split_k" in line)
+    assert split_k.endswith("a library kernel without line information (SASS-level metrics "
+                            "only), launched at output_code.py:706")  # fmt: skip
+    assert "nvcc -lineinfo" not in err
     rc, out, _ = run_cli(["ptx", run_dir, "--kernel", "layer_norm_0", "--line", "34"], capsys)
     assert rc == 0 and "ld.global" in out
     rc, out, _ = run_cli(["details", run_dir, "--kernel", "gelu_view_7"], capsys)
@@ -312,3 +317,43 @@ def test_tvm_against_inductor_per_operator_group(
     assert "TVM fuses the bias and activation into its GEMM kernel" in out
     rc, out2, _ = run_cli(["diff", run_dir, ws_path], capsys)  # either order
     assert out2 == out
+
+
+def test_a_report_without_sources_maps_to_the_run_folders_files(
+    bare_run: Path, report: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The H200 report written again without the Triton files ``--import-source yes``
+    embedded: the run folder supplies them, and a note asks for a new report only where its
+    files cannot be the ones profiled."""
+    from kernelscope.core.ncu.rep.container import ReportFile
+
+    copy = bare_run / "profile.ncu-rep"
+    with ReportFile(report) as full:
+        assert any(m.files for m in full.modules)
+        assert full.write_without_sources(copy) == list(range(16))
+    with ReportFile(copy) as bare:
+        assert len(bare) == 16 and not any(m.files for m in bare.modules)
+        assert all(m.cubin_at for m in bare.modules)
+    session = open_document(bare_run)
+    view = session.kernel(GELU)
+    shown = view.files[view.main_file]
+    assert shown.origin == "workspace" and shown.status == "ok"
+    assert shown.text.splitlines()[31].strip() == "tmp7 = libdevice.erf(tmp6)"  # type: ignore[union-attr]
+    assert view.file_metrics(view.main_file)[32]["# Samples"] == 122  # as with the sources
+    rc, out, err = run_cli(["hot", bare_run, "--top", "1"], capsys)
+    assert rc == 0 and "tmp7 = libdevice.erf(tmp6)" in out.splitlines()[2]
+    assert "not the ones profiled" not in err  # the folder's files fit: nothing to say
+    # the kernel file gone from the folder: the wrapper's copy (the same text) does as well
+    run = open_run(bare_run)
+    run.kernel(GELU).source.unlink()  # type: ignore[union-attr]
+    rc, out, err = run_cli(["hot", bare_run, "--top", "1"], capsys)
+    assert rc == 0 and "tmp7 = libdevice.erf(tmp6)" in out and "not the ones profiled" not in err
+    # compiled again after profiling: the kernel is shorter than the lines the report measured
+    kernel = open_run(bare_run).kernel(GELU)
+    wrapper = kernel.wrapper.read_text()
+    shorter = "\n".join(kernel.source_text.split("\n")[:25]) + "\n"
+    kernel.wrapper.write_text(wrapper.replace(kernel.source_text, shorter))
+    rc, _, err = run_cli(["hot", bare_run, "--top", "1"], capsys)
+    assert rc == 0, err
+    assert f"1 Triton kernels' files in the run folder are not the ones profiled ({GELU}" in err
+    assert "the report carries no sources" in err and "ncu --import-source yes" in err

@@ -110,3 +110,28 @@ def test_library_kernels_have_their_operator_wrapper_line_and_the_reports_sass(
     # no line information in cuBLAS: the source shown is the wrapper that calls it
     assert kernel.main_file == "src/output_code.py"
     assert "extern_kernels.mm(" in kernel.files[kernel.main_file].lines[705]
+
+
+def test_a_library_kernel_opens_at_the_wrapper_line_that_launches_it(
+    qtbot, make_window, run_dir
+) -> None:
+    """Chosen in the list, a cuBLAS kernel's source pane goes to (and marks) its launch in
+    the wrapper, as the selection every pane follows says, not the wrapper's top."""
+    from kernelscope.viewer.code.source_pane import SourcePane
+
+    window = make_window(run_dir)
+    split_k = next(s for s in window.selection.document.summaries if "split_k" in s.name)
+    window.selection.show(split_k.name)
+    settle(qtbot, window)
+    selection = window.selection
+    assert selection.kernel.name == split_k.name and selection.file == "src/output_code.py"
+    assert (selection.line, selection.lines) == (706, {706})  # output_code.py:706, the tooltip's
+    pane = window.findChild(SourcePane)
+    assert pane.current_row() == 705
+    first, last = pane.table.visible_rows()
+    assert first <= 705 <= last
+    assert "extern_kernels.mm(" in pane.model.text(705)
+    window.selection.show(GELU)  # a Triton kernel: its own file, nothing chosen for it
+    settle(qtbot, window)
+    assert selection.file.endswith(".py") and selection.file != "src/output_code.py"
+    assert selection.line == 0

@@ -247,13 +247,27 @@ class ReportFile:
         and a process that only asks it for line tables needs one launch of each module.
         Raises ``Unsupported`` where a module the copy needs is cut short."""
         wanted = {i for i in keep if 0 <= i < len(self._results) and self._results[i].size}
+        return self._write(dst, wanted, drop_sources=False)
+
+    def write_without_sources(self, dst: str | os.PathLike[str]) -> list[int]:
+        """Write to ``dst`` this report without the source files its modules embed (the
+        ``ProfileSource`` field 8 that ``ncu --import-source yes`` fills): its complete
+        launches, cubins and functions as they are. What a report made without source
+        import holds, for the tests of what is shown then. Raises ``Unsupported`` where a
+        module is cut short."""
+        wanted = {i for i, e in enumerate(self._results) if e.size}
+        return self._write(dst, wanted, drop_sources=True)
+
+    def _write(
+        self, dst: str | os.PathLike[str], wanted: set[int], *, drop_sources: bool
+    ) -> list[int]:
         written: list[int] = []
         with open(dst, "wb") as out:
             out.write(self._read(0, self._header_end))
             for block in self._blocks:
                 mine = range(block.results, block.results + block.counts[1])
                 kept = [i for i in mine if i in wanted]
-                if len(kept) == len(mine):  # all of it (or no launches): as it is
+                if len(kept) == len(mine) and not drop_sources:  # all of it: as it is
                     out.write(self._read(block.header[0] - 4, 4 + block.header[1]))
                     out.write(self._read(*block.payload))
                     written += kept
@@ -261,23 +275,17 @@ class ReportFile:
                 sources = self._sources[block.sources : block.sources + block.counts[0]]
                 if not all(e.size for e in sources):
                     raise Unsupported("a module cut short (a truncated report)")
-                parts = [self._read(e.offset - 4, 4 + e.size) for e in sources]
+                parts = []
+                for e in sources:
+                    message = self._bytes(e)
+                    if drop_sources:
+                        message = bytes(_without(message, {8}))
+                    parts.append(len(message).to_bytes(4, "little") + message)
                 parts += [
                     self._read(self._results[i].offset - 4, 4 + self._results[i].size) for i in kept
                 ]
                 payload = b"".join(parts)
-                header = self._read(*block.header)
-                head = bytearray()
-                for field, wire, v in fields(header):
-                    if field in (2, 5) and wire == 0:
-                        continue
-                    head += _tag(field, wire)
-                    if wire == 0:
-                        head += _varint(v)
-                    elif wire == 2:
-                        head += _varint(v[1] - v[0]) + header[v[0] : v[1]]
-                    else:
-                        head += v
+                head = _without(self._read(*block.header), {2, 5})  # the counts of results, bytes
                 head += _tag(2, 0) + _varint(len(kept)) + _tag(5, 0) + _varint(len(payload))
                 out.write(len(head).to_bytes(4, "little") + head + payload)
                 written += kept
@@ -347,6 +355,22 @@ class ReportFile:
             return None
         found = [k for k, m in enumerate(self.modules) if function_start in m.addresses]
         return found[0] if len(found) == 1 else None
+
+
+def _without(message: bytes, skip: set[int]) -> bytearray:
+    """``message`` encoded again without its fields numbered in ``skip``."""
+    out = bytearray()
+    for field, wire, v in fields(message):
+        if field in skip:
+            continue
+        out += _tag(field, wire)
+        if wire == 0:
+            out += _varint(v)
+        elif wire == 2:
+            out += _varint(v[1] - v[0]) + message[v[0] : v[1]]
+        else:
+            out += v
+    return out
 
 
 def _varint(n: int) -> bytes:
