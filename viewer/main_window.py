@@ -419,6 +419,8 @@ class MainWindow(QMainWindow):
 
     def _on_opened(self, session: ProfileSession, paths: list[Path]) -> None:
         document = session.document
+        if document.notes:
+            self.statusBar().showMessage("; ".join(document.notes), 30000)
         if document is self.selection.document:
             return  # shown when its kernel list was read; now all of it is
         self.selection.set_document(document, session)

@@ -191,6 +191,9 @@ class ViewDocument:
         # run as views): the kernel list dims them and puts them last
         self.never_launched = frozenset(k.name for k in infos if not k.launched)
         self._nvidia_descriptions = dict(nvidia_descriptions or {})
+        # what the opener found wrong with the inputs but could show anyway (a torch.compile
+        # run's report of another compile, ...): the window says it when the document opens
+        self.notes: tuple[str, ...] = ()
 
     def add_nvidia_descriptions(self, descriptions: Mapping[str, str]) -> None:
         """NVIDIA's descriptions that arrive after the document was made (a report shown while

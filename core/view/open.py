@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..inductor import is_run_folder, open_run, run_workspace
+from ..inductor import is_run_folder, open_run, report_problems, run_workspace
 from ..ncu import REPORT_SUFFIX, Profile
 from ..ncu.report import NeedsReader
 from ..tasks import Cancel
@@ -90,9 +90,14 @@ def open_document(
     if is_run_folder(path):  # its workspace, with its newest report where it is
         run = open_run(path)
         workspace = run_workspace(run)
-        if run.report is not None:
-            return document(run.report, workspace)
-        return document_from_workspace(workspace)
+        if run.report is None:
+            return document_from_workspace(workspace)
+        session = document(run.report, workspace)
+        # a report of another compile, Triton files changed since: said, as the CLI says them
+        session.document.notes = tuple(
+            session.read("the report's check", lambda profile: report_problems(run, profile))
+        )
+        return session
     if path.is_dir():
         workspace = Workspace.open(path)
         reports = workspace.profiles()

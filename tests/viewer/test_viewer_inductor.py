@@ -135,3 +135,21 @@ def test_a_library_kernel_opens_at_the_wrapper_line_that_launches_it(
     settle(qtbot, window)
     assert selection.file.endswith(".py") and selection.file != "src/output_code.py"
     assert selection.line == 0
+
+
+def test_a_report_of_another_compile_is_said_when_the_run_opens(
+    qtbot, make_window, run_dir: Path, tmp_path: Path
+) -> None:
+    """resnet18's wrapper with the transformer's report: the window opens what it can and
+    says, as `kernelscope kernels` does, that the report's Triton kernels are not this run's."""
+    other = Path(shutil.copytree(DATA / "inductor" / "resnet18_wrapper_only", tmp_path / "r18"))
+    shutil.copy(run_dir / "profile.ncu-rep", other / "profile.ncu-rep")
+    window = make_window(other)
+    settle(qtbot, window)
+    assert window.selection.document is not None
+    said = window.statusBar().currentMessage()
+    assert "9 of the report's 9 Triton kernels are not in this run folder" in said
+    # the run the report belongs to opens without a word
+    window.open_paths([run_dir])
+    settle(qtbot, window)
+    assert window.selection.document.notes == ()
