@@ -16,21 +16,19 @@ from typing import Any
 import pytest
 from paths_support import DATA
 
+from kernelscope.core.kernel_db.export import entries_for_kernel
+from kernelscope.core.kernel_db.records import DbEntry
 from kernelscope.core.nnfusion import cuda_scan as nnfusion_cuda
 from kernelscope.core.nnfusion import function_json as nnfusion_function
 from kernelscope.core.toolchain.find import find_tool
+from kernelscope.core.workspace import Workspace
 
-CP_ASYNC = DATA / "kernel_db" / "cp_async"
-KERNEL = CP_ASYNC / "fused_conv2d15_add8_relu8_kernel.cu"
-# kernel parameters (output, weight, bias, data) as NNFusion names them
-NAMES = ["output0", "input1", "input2", "input0"]
+CP_ASYNC = DATA / "kernel_db" / "cp_async"  # a workspace trimmed to one tuned kernel
 
 
-def _row() -> nnfusion_function.FunctionJson:
-    prelude = (CP_ASYNC / "tvm_prelude.cuh").read_text()
-    return nnfusion_function.make_function(
-        KERNEL.read_text(), "Convolution", NAMES, [208, 1, 1], [104, 1, 1], 0, prelude
-    )
+def _row() -> DbEntry:
+    ws = Workspace.open(CP_ASYNC)
+    return entries_for_kernel(ws, ws.manifest.kernels[0])[0]
 
 
 def _as_nnfusion_emits(fn: dict[str, Any]) -> str:
@@ -67,7 +65,7 @@ def _as_nnfusion_emits(fn: dict[str, Any]) -> str:
 
 def test_the_cp_async_helpers_are_inlined_into_the_row() -> None:
     f = _row()
-    assert f.block_fusion, f.reasons
+    assert f.usable and f.source == "External", f.reasons
     body = f.function["block_function_body"]
     assert "tvm_builtin" not in body and "tvm_builtin" not in f.function["function_body"]
     assert body.count('asm volatile("cp.async.commit_group;"') == 3
