@@ -12,7 +12,8 @@ questions asked of the source are narrow:
   barrier sits in straight-line code or in ``for`` loops with constant bounds, with no
   ``return``/``break``/``continue``/``goto`` anywhere. Anything else is reported as not
   countable, with the line that makes it so, and the caller withholds the block-fusion tag;
-* find what the body borrows from TVM's prelude header, which NNFusion does not include.
+* find what the body borrows from TVM's prelude header, which NNFusion does not include,
+  inlining the parameterless helpers (the ``cp.async`` commit/wait ones) into the body.
 """
 
 from __future__ import annotations
