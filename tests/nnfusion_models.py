@@ -119,6 +119,17 @@ def relu_pair(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
     return save(path, nodes, io, {"a": list(shape), "b": list(shape)}, [])
 
 
+def squeezenet_expand3x3(path: Path) -> Path:
+    """SqueezeNet 1.1's last expand3x3 (Conv 64->256, 3x3, pad 1, on 13x13) with its Relu: the
+    operator of the tuned kernel in tests/data/kernel_db/cp_async."""
+    nodes = [
+        helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1], name="conv"),
+        helper.make_node("Relu", ["c"], ["y"], name="relu"),
+    ]
+    inits = [_tensor("w", 256, 64, 3, 3), _tensor("b", 256)]
+    return save(path, nodes, {"x": [1, 64, 13, 13]}, {"y": [1, 256, 13, 13]}, inits)
+
+
 def single_relu(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
     nodes = [helper.make_node("Relu", ["x"], ["a"], name="relu")]
     return save(path, nodes, {"x": list(shape)}, {"a": list(shape)}, [])

@@ -12,7 +12,8 @@ questions asked of the source are narrow:
   barrier sits in straight-line code or in ``for`` loops with constant bounds, with no
   ``return``/``break``/``continue``/``goto`` anywhere. Anything else is reported as not
   countable, with the line that makes it so, and the caller withholds the block-fusion tag;
-* find what the body borrows from TVM's prelude header, which NNFusion does not include.
+* find what the body borrows from TVM's prelude header, which NNFusion does not include,
+  inlining the parameterless helpers (the ``cp.async`` commit/wait ones) into the body.
 """
 
 from __future__ import annotations
@@ -427,6 +428,39 @@ def prelude_dependencies(body: str, prelude: str) -> list[str]:
     """Prelude names the body uses that NNFusion's generated code would not define."""
     used = set(re.findall(r"[A-Za-z_]\w*", _strip_comments(body)))
     return sorted((prelude_symbols(prelude) - _HARMLESS_PRELUDE) & used)
+
+
+# A prelude helper that takes nothing and is one block of statements, e.g. TVM's
+# ``__forceinline__ __device__ void tvm_builtin_ptx_cp_async_commit_group_...() { asm ...; }``.
+_HELPER_RE = re.compile(
+    r"^[ \t]*(?:(?:__forceinline__|__device__|__inline__|inline|static)\s+)+void\s+"
+    r"([A-Za-z_]\w*)\s*\(\s*(?:void\s*)?\)\s*\{([^{}]*)\}",
+    re.MULTILINE,
+)
+
+
+@functools.lru_cache(maxsize=8)
+def prelude_helpers(prelude: str) -> dict[str, str]:
+    """The prelude's ``void NAME()`` device helpers whose body has no nested block, by name."""
+    return {m.group(1): m.group(2).strip() for m in _HELPER_RE.finditer(prelude)}
+
+
+def inline_prelude_helpers(body: str, prelude: str) -> tuple[str, list[str]]:
+    """The body with each statement calling a parameterless prelude helper replaced by the
+    helper's statements in braces, and the helpers inlined.
+
+    NNFusion's generated code has no place for device functions a row needs (its
+    ``function_dep`` is not read back), so TVM's ``cp.async`` commit/wait helpers travel
+    inside the body. A helper named other than as a whole statement stays a dependency.
+    """
+    inlined = []
+    for name, statements in prelude_helpers(prelude).items():
+        call = re.compile(rf"\b{re.escape(name)}\s*\(\s*\)\s*;")
+        inline = "{ " + statements + " }"
+        body, n = call.subn(inline.replace("\\", "\\\\"), body)  # taken literally
+        if n:
+            inlined.append(name)
+    return body, sorted(inlined)
 
 
 def expand_type_macros(body: str) -> str:

@@ -77,14 +77,20 @@ def make_function(
     names = param_names or [p.name for p in kernel.params]
     reasons: list[str] = []
     notes: list[str] = []
-    deps = cuda.prelude_dependencies(kernel.body, prelude)
+    own_body, inlined = cuda.inline_prelude_helpers(kernel.body, prelude)
+    if inlined:
+        notes.append(
+            f"{', '.join(inlined)} (device functions of TVM's prelude header, which NNFusion's "
+            "generated code does not include) inlined into the body"
+        )
+    deps = cuda.prelude_dependencies(own_body, prelude)
     if deps:
         reasons.append(
             f"the body uses {', '.join(deps)} from TVM's prelude header, which NNFusion's "
             "generated code does not include"
         )
-    body = cuda.expand_type_macros(kernel.body)
-    if body != kernel.body:
+    body = cuda.expand_type_macros(own_body)
+    if body != own_body:
         notes.append("uint/uchar/ushort (macros of TVM's prelude) expanded in the bodies")
     scan = cuda.scan_shared(body)
     reasons += scan.problems
@@ -97,7 +103,7 @@ def make_function(
             f"the kernel needs {dynamic_smem_bytes} bytes of dynamic shared memory; NNFusion "
             "launches cached kernels with 0"
         )
-    syncs = cuda.count_syncthreads(kernel.body, source_text)
+    syncs = cuda.count_syncthreads(own_body, source_text)
     if syncs.count is None:
         reasons.append(
             f"the number of __syncthreads() per thread cannot be established exactly "

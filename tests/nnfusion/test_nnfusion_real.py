@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import shlex
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -27,6 +28,7 @@ from nnfusion_models import (
     single_relu,
     square_gemm,
     square_matmul,
+    squeezenet_expand3x3,
 )
 from onnx import numpy_helper
 from paths_support import DATA
@@ -34,8 +36,9 @@ from paths_support import DATA
 from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB, compile_with_db, model_coverage
-from kernelscope.core.kernel_db.export import entries_for_kernel
+from kernelscope.core.kernel_db.export import entries_for_kernel, export_workspace
 from kernelscope.core.nnfusion import Flags, run_nnfusion
+from kernelscope.core.toolchain.find import find_tool
 
 MODELS = DATA / "models"
 pytestmark = pytest.mark.slow
@@ -271,3 +274,36 @@ def test_the_real_nnfusion_looks_up_what_coverage_lists_for_pools_with_ceil_mode
         lookups
     )
     assert any(i.startswith("MaxPool1,4,7,7;1,4,3,3") for i, _ in lookups)
+
+
+def test_a_tuned_kernel_using_tvms_cp_async_helpers_is_taken_and_its_code_compiles(
+    binary: Path, tmp_path: Path
+) -> None:
+    """MetaSchedule's kernel calls cp.async helpers only TVM's prelude defines: the exported
+    row carries them inlined, NNFusion takes it, and the kernel as NNFusion wrote it into its
+    generated code compiles with nvcc (the rest of that file needs cuDNN's headers)."""
+    db = tmp_path / "k.db"
+    report = export_workspace(DATA / "kernel_db" / "cp_async", db)
+    assert all(c.usable for c in report.changes), report.summary()
+    model = squeezenet_expand3x3(tmp_path / "expand3x3.onnx")
+    compiled = compile_with_db(model, db, tmp_path / "nnf")
+    assert len(compiled.used) == len(compiled.usable) == 1
+    assert [u.substituted for u in compiled.rows if u.row.device_type == "CUDA"] == [True]
+    code = "".join(compiled.run.generated_code().values())
+    start = code.rindex('extern "C" __global__', 0, code.index("cp.async.commit_group"))
+    depth, end = 0, code.index("{", start)
+    while True:
+        depth += {"{": 1, "}": -1}.get(code[end], 0)
+        if depth == 0:
+            break
+        end += 1
+    src = tmp_path / "kernel.cu"
+    src.write_text("#include <cuda_runtime.h>\n#include <stdint.h>\n" + code[start : end + 1])
+    nvcc = find_tool("nvcc")
+    if not nvcc.found:
+        pytest.skip("nvcc not found")
+    done = subprocess.run(
+        [str(nvcc.require()), "-arch=sm_90", "-c", str(src), "-o", str(tmp_path / "k.o")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
