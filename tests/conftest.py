@@ -46,6 +46,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "build_once" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.slow)
+    # the longest files first: `-n 2 --dist loadfile` hands files out in this order, and a
+    # minutes-long file handed out last keeps one worker busy while the other waits
+    items.sort(key=lambda item: item.get_closest_marker("heavy") is None)
 
 
 @pytest.fixture(scope="session")

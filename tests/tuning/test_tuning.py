@@ -24,6 +24,8 @@ from kernelscope.core.tuning import Measure, choose_tasks, plan_tuning, tune_in_
 from kernelscope.core.tuning.plan import count_records
 from kernelscope.core.workspace import Workspace
 
+pytestmark = pytest.mark.heavy  # minutes of tuning: scheduled first (conftest)
+
 MODEL = DATA / "models" / "tiny_mlp.py"
 TASK = "fused_matmul_add_relu"
 # few, small rounds: a round of the CPU search costs seconds on two shared cores

@@ -28,6 +28,8 @@ from kernelscope.viewer.panels.kernel_list_model import TUNED, tuned_column, tun
 from kernelscope.viewer.widgets.roles import KeyRole
 from kernelscope.viewer.workers.tune_job import NO_GPU
 
+pytestmark = pytest.mark.heavy  # minutes of tuning: scheduled first (conftest)
+
 MODEL = DATA / "models" / "tiny_mlp.py"
 KERNEL = "fused_matmul_add_relu_kernel"
 TASK = "fused_matmul_add_relu"
