@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.inductor import VERSUS_HEADER, Versus, format_versus, versus_pair
 from kernelscope.core.view import ProfileSession, Selection, ViewDocument, is_model
 
@@ -419,8 +420,11 @@ class MainWindow(QMainWindow):
 
     def _on_opened(self, session: ProfileSession, paths: list[Path]) -> None:
         document = session.document
-        if document.notes:
-            self.statusBar().showMessage("; ".join(document.notes), 30000)
+        if document.notes:  # shown anyway, but the user must know (the status bar cuts it)
+            self.show_error(
+                f"{document.title}: the report may not be of these kernels",
+                KernelscopeError("\n\n".join(document.notes)),
+            )
         if document is self.selection.document:
             return  # shown when its kernel list was read; now all of it is
         self.selection.set_document(document, session)

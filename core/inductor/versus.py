@@ -300,7 +300,14 @@ def _total_winner(v: Versus) -> str:
     return ("TVM" if a < b else "Inductor") + f" {max(a, b) / min(a, b):.2f}x"
 
 
-VERSUS_HEADER: Sequence[str] = ("group", "TVM n", "TVM us", "Inductor n", "Inductor us", "winner")
+VERSUS_HEADER: Sequence[str] = (
+    "group",
+    "TVM kernels",
+    "TVM µs",
+    "Inductor kernels",
+    "Inductor µs",
+    "winner",
+)
 
 
 def open_versus(first: Path, second: Path) -> Versus:

@@ -73,7 +73,11 @@ class SourcePane(CodePane):
                     "workspace or on this machine"
                 )
             )
-            self.missing.setText(f"The source of {file} is not available: {why}.")
+            self.missing.setText(
+                f"The source of {file} is not available: {why}."
+                if file
+                else "This kernel has no source lines (no line information): only its SASS."
+            )
             self.missing.resize(self.table.viewport().width() - 20, 80)
             self.missing.move(10, 10)
             self.missing.show()
