@@ -121,16 +121,14 @@ class Profile:
         )
         cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
         cached = cache.load("launches") if cache else None
-        if cached is None and looked is not None:
-            cached = looked.launches, looked.session, looked.warnings
+        if cached is None:
+            if looked is not None:
+                cached = looked.launches, looked.session, looked.warnings
+            else:
+                cached = loader.launches()
             if cache:
                 cache.store("launches", cached)
-        if cached is not None:
-            launches, session, warnings = cached
-        else:
-            launches, session, warnings = loader.launches()
-            if cache:
-                cache.store("launches", (launches, session, warnings))
+        launches, session, warnings = cached
         if not launches:
             raise KernelscopeError(
                 f"{', '.join(str(f) for f in files)}: no kernel launches found",

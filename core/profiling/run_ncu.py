@@ -161,10 +161,14 @@ SETTINGS_SUFFIX = ".settings.json"
 _NOT_RECORDED = ("workspace", "name", "expect_kernel")  # this report's own, not its way
 
 
+def _settings_path(report: Path) -> Path:
+    return report.with_name(report.name + SETTINGS_SUFFIX)
+
+
 def _record_settings(req: ProfileRequest, report: Path) -> None:
     settings = {k: v for k, v in asdict(req).items() if k not in _NOT_RECORDED}
     settings["inputs"] = str(req.inputs) if req.inputs is not None else None
-    path = report.with_name(report.name + SETTINGS_SUFFIX)
+    path = _settings_path(report)
     try:
         path.write_text(json.dumps(settings, indent=1), encoding="utf-8")
     except OSError as exc:  # the report is what matters; its settings are a convenience
@@ -174,7 +178,7 @@ def _record_settings(req: ProfileRequest, report: Path) -> None:
 def recorded_request(report: Path, workspace: Path) -> ProfileRequest | None:
     """The request ``report`` was made with (its sections, passes, clocks, inputs, host), for
     ``workspace``; None when it has no record (made elsewhere, or before they were kept)."""
-    path = report.with_name(report.name + SETTINGS_SUFFIX)
+    path = _settings_path(report)
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):

@@ -102,7 +102,6 @@ class ProfileSession:
         self.document = document
         self.workspace = workspace  # the build the kernels come from, if any
         self._profile = profile
-        self._title = document.title
         self._load_kernel = load_kernel
         self._kernels: dict[str, KernelView] = {}  # touched on the profile thread alone
 
@@ -126,7 +125,7 @@ class ProfileSession:
         profile = self._profile
         if profile is None:
             raise KernelscopeError(
-                f"{self._title} has no Nsight Compute profile: {what} comes from one",
+                f"{self.document.title} has no Nsight Compute profile: {what} comes from one",
                 hint="open a report, or profile the workspace (Build & Profile, or "
                 "kernelscope profile WORKSPACE) and open it again",
             )

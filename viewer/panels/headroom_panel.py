@@ -227,10 +227,7 @@ class HeadroomPanel(QWidget):
         pairs = {d.match.new: d.match.base for d in diff.kernels} if diff is not None else {}
         matched = {new: base for new, base in pairs.items() if new and base}
         self._baseline = (session, matched) if session is not None and diff is not None else None
-        self.model.set_before(None)
-        self._fit_columns()
-        if self.headroom is not None:
-            self._show_caption()
+        self._set_before(None)
         self.refresh()
 
     def set_shown(self, shown: bool) -> None:
@@ -271,10 +268,14 @@ class HeadroomPanel(QWidget):
         self.baseline_headroom = headroom
         saved = {r.kernel: r.savings_ns for r in headroom.rows if r.launched}
         before = {new: saved[base] for new, base in self._baseline[1].items() if base in saved}
+        self._set_before(before)
+
+    def _set_before(self, before: dict[str, float] | None) -> None:
+        """The "Before µs" column (``HeadroomModel.set_before``), the widths and caption
+        that follow from it."""
         self.model.set_before(before)
         self._fit_columns()
-        if self.headroom is not None:
-            self._show_caption()
+        self._show_caption()
 
     def _on_headroom(self, headroom: Headroom, document: ViewDocument) -> None:
         if document is not self.selection.document:
