@@ -43,6 +43,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..ncu.csv_text import base_name
 from ..profiling import (
     RUNNER,
     CommandResult,
@@ -420,9 +421,7 @@ def kernel_name(demangled: str) -> str:
     """The function name ncu gives a kernel, from the demangled name CUPTI gives it
     (``void cutlass::Kernel2<cutlass_80_simt_sgemm...>(...)`` -> ``Kernel2``); Triton's and
     other ``extern "C"`` names stay as they are."""
-    name = demangled.strip().removeprefix("void ")
-    cut = min((i for i in (name.find("<"), name.find("(")) if i >= 0), default=len(name))
-    return name[:cut].rsplit("::", 1)[-1].strip() or demangled
+    return base_name(demangled).rsplit("::", 1)[-1] or demangled
 
 
 def timeline_from_runner(raw: dict, run_dir: Path, host: str | None = None) -> Timeline:
