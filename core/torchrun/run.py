@@ -115,6 +115,17 @@ class TorchRun:
     facts: dict
     log: str
 
+    def compiled(self) -> str | None:
+        """What compiled it where, for people (the CLI and the window say it); None when the
+        runner left no run.json."""
+        f = self.facts
+        if not f:
+            return None
+        return (
+            f"torch {f.get('torch')}, triton {f.get('triton')} on {f.get('device')}"
+            f" ({f.get('host')}): compiled in {float(f.get('compile_s', 0)):.1f} s"
+        )
+
 
 def default_run_dir(model: Path) -> Path:
     return model.with_suffix(RUN_SUFFIX)
