@@ -222,7 +222,8 @@ def open_run(path: str | os.PathLike[str]) -> InductorRun:
         versions["triton"] = tritons.pop()
     elif len(tritons) > 1:
         notes.append(f"Triton's cache holds kernels of several Triton versions: {sorted(tritons)}")
-    reports = sorted(path.rglob("*.ncu-rep"), key=lambda p: p.stat().st_mtime)
+    made = (p for name, held in files.items() if name.endswith(".ncu-rep") for p in held)
+    reports = sorted(made, key=lambda p: p.stat().st_mtime)  # from the walk _index made
     wrappers = [wrapper for wrapper, _ in texts]
     return InductorRun(
         path, wrappers, list(kernels.values()), launches, reports, versions, info, notes
