@@ -249,12 +249,8 @@ def _profile_torch(args: argparse.Namespace) -> int:
     )
     with TerminalProgress() as progress:
         run = profile_torch(request, progress=progress)
-    facts = run.facts
-    if facts:
-        print(
-            f"torch {facts.get('torch')}, triton {facts.get('triton')} on {facts.get('device')}"
-            f" ({facts.get('host')}): compiled in {facts.get('compile_s', 0):.1f} s"
-        )
+    if (compiled := run.compiled()) is not None:
+        print(compiled)
     print(f"run folder: {run.run_dir} (open it: kernelscope {run.run_dir})")
     if run.timeline is not None:
         print(f"timeline: {run.timeline}")

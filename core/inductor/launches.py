@@ -112,7 +112,7 @@ def report_problems(run: InductorRun, profile: Profile) -> list[str]:
     if unchecked:
         problems.append(
             f"{len(unchecked)} Triton kernels' files in the run folder are not the ones "
-            f"profiled ({', '.join(unchecked[:3])}{', ...' if len(unchecked) > 3 else ''}: "
+            f"profiled ({_few(unchecked)}: "
             "the report has metrics for lines past their end), and the report carries no "
             "sources (made without ncu --import-source yes): their per-line values land on "
             "the wrong lines; profile this run's model again with ncu --import-source yes"
@@ -120,18 +120,23 @@ def report_problems(run: InductorRun, profile: Profile) -> list[str]:
     if foreign:
         problems.append(
             f"{len(foreign)} of the report's {len(triton)} Triton kernels are not in this run "
-            f"folder ({', '.join(foreign[:3])}{', ...' if len(foreign) > 3 else ''}): the "
+            f"folder ({_few(foreign)}): the "
             f"report comes from another compile (another PyTorch or Triton version, or another "
             f"model); {redo}"
         )
     if changed:
         problems.append(
             f"{len(changed)} Triton kernels differ from the copies the report embedded "
-            f"({', '.join(changed[:3])}{', ...' if len(changed) > 3 else ''}): the run folder "
+            f"({_few(changed)}): the run folder "
             f"was compiled again since it was profiled (another PyTorch or Triton version?); "
             f"the report's copies are shown, its line numbers hold for them; {redo}"
         )
     return problems
+
+
+def _few(names: list[str]) -> str:
+    """The first three names, and ``...`` when there are more."""
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else "")
 
 
 def _past_the_end(kernel: TritonKernel, profile: Profile) -> bool:

@@ -178,8 +178,8 @@ def open_run(path: str | os.PathLike[str]) -> InductorRun:
     path = Path(path)
     if not path.is_dir():
         raise KernelscopeError(f"{path} is not a folder")
-    wrappers = _wrappers(path)
-    if not wrappers:
+    texts = _wrappers(path)
+    if not texts:
         raise KernelscopeError(
             f"{path} holds no torch.compile output (no {WRAPPER} and no Inductor wrapper "
             "in a cache folder)",
@@ -192,8 +192,7 @@ def open_run(path: str | os.PathLike[str]) -> InductorRun:
     kernels: dict[str, TritonKernel] = {}
     launches: list[WrapperLaunch] = []
     notes: list[str] = []
-    for wrapper in wrappers:
-        text = wrapper.read_text(encoding="utf-8", errors="replace")
+    for wrapper, text in texts:
         for kernel in _definitions(wrapper, text):
             held = kernels.get(kernel.name)
             if held is not None and held.source_text != kernel.source_text:
@@ -223,7 +222,9 @@ def open_run(path: str | os.PathLike[str]) -> InductorRun:
         versions["triton"] = tritons.pop()
     elif len(tritons) > 1:
         notes.append(f"Triton's cache holds kernels of several Triton versions: {sorted(tritons)}")
-    reports = sorted(path.rglob("*.ncu-rep"), key=lambda p: p.stat().st_mtime)
+    made = (p for name, held in files.items() if name.endswith(".ncu-rep") for p in held)
+    reports = sorted(made, key=lambda p: p.stat().st_mtime)  # from the walk _index made
+    wrappers = [wrapper for wrapper, _ in texts]
     return InductorRun(
         path, wrappers, list(kernels.values()), launches, reports, versions, info, notes
     )
@@ -260,9 +261,9 @@ def _looks_like_wrapper(py: Path) -> bool:
     return head.startswith("# AOT ID:")
 
 
-def _wrappers(path: Path) -> list[Path]:
-    """Each graph's wrapper once: the debug folder's output_code.py when there is one (the
-    cache keeps the same text under a hash name)."""
+def _wrappers(path: Path) -> list[tuple[Path, str]]:
+    """Each graph's wrapper once, with its text: the debug folder's output_code.py when there
+    is one (the cache keeps the same text under a hash name)."""
     seen: dict[str, Path] = {}
     for wrapper in _wrapper_candidates(path):
         try:
@@ -270,7 +271,7 @@ def _wrappers(path: Path) -> list[Path]:
         except OSError:
             continue
         seen.setdefault(text, wrapper)
-    return sorted(seen.values(), key=_graph_order)
+    return sorted(((p, text) for text, p in seen.items()), key=lambda pt: _graph_order(pt[0]))
 
 
 def _graph_order(path: Path) -> tuple[bool, list[tuple[int, str]]]:

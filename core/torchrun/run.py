@@ -43,6 +43,7 @@ from datetime import datetime
 from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..ncu.csv_text import base_name
 from ..profiling import (
     RUNNER,
     CommandResult,
@@ -113,6 +114,17 @@ class TorchRun:
     seconds: float
     facts: dict
     log: str
+
+    def compiled(self) -> str | None:
+        """What compiled it where, for people (the CLI and the window say it); None when the
+        runner left no run.json."""
+        f = self.facts
+        if not f:
+            return None
+        return (
+            f"torch {f.get('torch')}, triton {f.get('triton')} on {f.get('device')}"
+            f" ({f.get('host')}): compiled in {float(f.get('compile_s', 0)):.1f} s"
+        )
 
 
 def default_run_dir(model: Path) -> Path:
@@ -420,9 +432,7 @@ def kernel_name(demangled: str) -> str:
     """The function name ncu gives a kernel, from the demangled name CUPTI gives it
     (``void cutlass::Kernel2<cutlass_80_simt_sgemm...>(...)`` -> ``Kernel2``); Triton's and
     other ``extern "C"`` names stay as they are."""
-    name = demangled.strip().removeprefix("void ")
-    cut = min((i for i in (name.find("<"), name.find("(")) if i >= 0), default=len(name))
-    return name[:cut].rsplit("::", 1)[-1].strip() or demangled
+    return base_name(demangled).rsplit("::", 1)[-1] or demangled
 
 
 def timeline_from_runner(raw: dict, run_dir: Path, host: str | None = None) -> Timeline:

@@ -817,13 +817,9 @@ class BuildDialog(JobDialog):
             self._show_host_report(outcome.report)
 
     def _torch_done(self, outcome: TorchProfiled) -> None:
-        run, facts = outcome.run, outcome.run.facts
-        if facts:
-            self._append(
-                f"torch {facts.get('torch')}, triton {facts.get('triton')} on "
-                f"{facts.get('device')} ({facts.get('host')}): compiled in "
-                f"{float(facts.get('compile_s', 0)):.1f} s"
-            )
+        run = outcome.run
+        if (compiled := run.compiled()) is not None:
+            self._append(compiled)
         self._append(f"run folder: {run.run_dir}")
         if run.report is not None:
             self._append(

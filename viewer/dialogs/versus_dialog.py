@@ -21,6 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.ncu import SAMPLES as SAMPLES_KEY
+from kernelscope.core.ncu import label_of
 from kernelscope.core.view import versus_kernels
 
 from ..workers.jobs import Latest, Workers
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from kernelscope.core.inductor import Versus
     from kernelscope.core.view import KernelView
 
-SAMPLES = "# Samples"
+SAMPLES = label_of(SAMPLES_KEY)  # the views key their counts by label
 
 
 class VersusDialog(QDialog):
