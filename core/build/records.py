@@ -360,16 +360,15 @@ def check_compatible(folder: Path, database: Any, arch: str, tvm_version: str) -
             f"{folder}: these records were tuned with TVM {other_tvm}; this is TVM {tvm_version}",
             hint="records do not carry over between TVM versions: tune again with this one",
         )
-    kinds = {
-        str(r.target.kind.name) for r in database.get_all_tuning_records() if r.target is not None
-    }
+    targets = [r.target for r in database.get_all_tuning_records() if r.target is not None]
+    kinds = {str(t.kind.name) for t in targets}
     if kinds and "cuda" not in kinds:  # the same fused functions, but no CUDA schedules
         raise KernelscopeError(
             f"{folder}: these records were tuned for {', '.join(sorted(kinds))} "
             f"(not a GPU); this build is for CUDA {arch}",
             hint=f"tune for the GPU (kernelscope tune without --target cpu) for {arch}",
         )
-    archs = {s.arch for s in summarise(database).values() if s.arch}
+    archs = {a for t in targets if (a := str(t.attrs.get("arch", "")))}
     if archs and arch not in archs:
         raise KernelscopeError(
             f"{folder}: these records were tuned for {', '.join(sorted(archs))}; "
