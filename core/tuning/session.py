@@ -366,7 +366,6 @@ def _build_and_run(candidates: list[Any], target: Any, builder: Any, runner: Any
 def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> list[float] | None:
     """The task's times (s) with the schedule a build without records gives it (DLight's on
     a GPU, as compile_relax's fallback); None when it did not build or run."""
-    import tvm
     from tvm.s_tir.meta_schedule.arg_info import ArgInfo
     from tvm.s_tir.meta_schedule.builder import BuilderInput
     from tvm.s_tir.meta_schedule.runner import RunnerInput
@@ -387,7 +386,6 @@ def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> list[
             "the default schedule of %s did not run: %s", task.task_name, result.error_msg
         )
         return None
-    del tvm
     return [float(s) for s in result.run_secs]
 
 
