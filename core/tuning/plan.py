@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..build.records import WORKLOADS, read_meta
+from ..build.records import RECORDS, WORKLOADS, read_meta
 from ..errors import KernelscopeError
 from ..workspace import Workspace
 
@@ -235,7 +235,7 @@ def count_records(folder: Path) -> dict[int, int]:
     """Records per workload line of a database, read without TVM (for a summary after a
     Cancel, when no child is left to ask)."""
     counts: dict[int, int] = {}
-    path = folder / "database_tuning_record.json"
+    path = folder / RECORDS
     if not path.is_file():
         return counts
     for line in path.read_text(encoding="utf-8").splitlines():
