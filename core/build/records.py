@@ -268,6 +268,13 @@ def read_meta(folder: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def write_meta(folder: Path, meta: dict[str, Any]) -> None:
+    """Write kernelscope's notes beside a database, replacing the old ones in one step."""
+    tmp = folder / f".{META}.tmp"
+    tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    tmp.replace(folder / META)
+
+
 def measured_on(meta: dict[str, Any]) -> str:
     """The GPUs the batch rounds in ``meta`` were measured on ("NVIDIA H200"), comma
     separated; "" when no run names one (local and RPC runs, a database stock TVM wrote)."""

@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..build.records import META, WORKLOADS, measured_on, read_meta
+from ..build.records import WORKLOADS, measured_on, read_meta, write_meta
 from ..errors import KernelscopeError
 from ..process import ChildChannel, run_child
 from ..tasks import Cancel, ProgressFn
@@ -209,7 +209,7 @@ def child_merge(channel: ChildChannel, request_json: str) -> dict[str, Any]:
         del merged
         if added or not continued:
             meta = merge_meta([metas[f] for f in folders], [str(f) for f in adding])
-            (tmp / META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
+            write_meta(tmp, meta)
             _move_into_place(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
