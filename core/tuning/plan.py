@@ -139,6 +139,12 @@ def plan_tuning(
     batch_dir: Path | None = None,
 ) -> TuningPlan:
     """Check a tuning request against its workspace; raise what is wrong before TVM runs."""
+    if measure is not None and measure.kind == "tracker":
+        host, _, port = measure.address.rpartition(":")
+        if not host or not port.isdigit():
+            raise KernelscopeError(
+                f"--tracker {measure.address!r}: expected HOST:PORT, e.g. gpu-gate:9190"
+            )
     ws = Workspace.open(workspace)
     m = ws.manifest
     model_path = model or _model_of(ws)
