@@ -19,7 +19,7 @@ from typing import Any
 
 from ..build.records import RECORDS, WORKLOADS, read_meta
 from ..errors import KernelscopeError
-from ..workspace import Workspace
+from ..workspace import Manifest, Workspace
 
 DEFAULT_DB = "tuning"  # inside the workspace
 MEASURE_KINDS = ("local", "host", "tracker")
@@ -184,15 +184,10 @@ def plan_tuning(
     tasks = choose_tasks(ws, kernel, top, savings_us)
     if not tasks:
         raise KernelscopeError(f"{ws.path.name} has no launched kernels to tune")
-    shapes = {
-        t.name: [int(d) for d in t.shape]
-        for t in m.inputs
-        if t.name and all(isinstance(d, int) for d in t.shape)
-    }
     return TuningPlan(
         model=model_path.resolve(),
         model_format=m.model_format,
-        shapes=shapes if m.model_format == "onnx" else {},
+        shapes=built_shapes(m),
         params="runtime" if m.params_mode == "runtime" else "random",
         seed=m.params_seed or 0,
         arch=arch,
@@ -207,6 +202,18 @@ def plan_tuning(
         batch=batch,
         batch_dir=str(batch_dir.expanduser().resolve()) if batch_dir is not None else "",
     )
+
+
+def built_shapes(m: Manifest) -> dict[str, list[int]]:
+    """The input shapes an ONNX workspace was built with (what a rebuild of its model gives
+    again); {} for other formats, whose shapes the model fixes."""
+    if m.model_format != "onnx":
+        return {}
+    return {
+        t.name: [int(d) for d in t.shape]
+        for t in m.inputs
+        if t.name and all(isinstance(d, int) for d in t.shape)
+    }
 
 
 def check_database(folder: Path, arch: str) -> dict[str, Any]:
