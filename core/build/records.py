@@ -358,15 +358,25 @@ def summarise(database: Any, defaults: dict[str, float] | None = None) -> dict[s
     return out
 
 
+def check_tvm(folder: Path, meta: dict[str, Any], tvm_version: str, hint: str) -> None:
+    """Refuse the records in ``folder`` when their notes (``meta``) say another TVM version
+    tuned them than ``tvm_version``."""
+    other = meta.get("tvm")
+    if other and other != tvm_version:
+        raise KernelscopeError(
+            f"{folder}: these records were tuned with TVM {other}; this is TVM {tvm_version}",
+            hint=hint,
+        )
+
+
 def check_compatible(folder: Path, database: Any, arch: str, tvm_version: str) -> None:
     """Refuse a database tuned for the CPU, another GPU architecture or another TVM version."""
-    meta = read_meta(folder)
-    other_tvm = meta.get("tvm")
-    if other_tvm and other_tvm != tvm_version:
-        raise KernelscopeError(
-            f"{folder}: these records were tuned with TVM {other_tvm}; this is TVM {tvm_version}",
-            hint="records do not carry over between TVM versions: tune again with this one",
-        )
+    check_tvm(
+        folder,
+        read_meta(folder),
+        tvm_version,
+        "records do not carry over between TVM versions: tune again with this one",
+    )
     targets = [r.target for r in database.get_all_tuning_records() if r.target is not None]
     kinds = {str(t.kind.name) for t in targets}
     if kinds and "cuda" not in kinds:  # the same fused functions, but no CUDA schedules

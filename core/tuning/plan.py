@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..build.records import RECORDS, WORKLOADS, read_meta
+from ..build.records import RECORDS, WORKLOADS, check_tvm, read_meta
 from ..errors import KernelscopeError
 from ..workspace import Manifest, Workspace
 
@@ -221,12 +221,12 @@ def check_database(folder: Path, arch: str) -> dict[str, Any]:
     TVM wrote); refused when its records were tuned with another TVM version or for another
     target than ``arch`` ("sm_90", or "cpu"): a run would mix their times with these."""
     meta = read_meta(folder)
-    tvm_version = importlib.metadata.version("apache-tvm")
-    if meta.get("tvm") and meta["tvm"] != tvm_version:
-        raise KernelscopeError(
-            f"{folder}: these records were tuned with TVM {meta['tvm']}; this is TVM {tvm_version}",
-            hint="tune into a new database (--db DIR)",
-        )
+    check_tvm(
+        folder,
+        meta,
+        importlib.metadata.version("apache-tvm"),
+        "tune into a new database (--db DIR)",
+    )
     if meta.get("arch") and meta["arch"] != arch:
         raise KernelscopeError(
             f"{folder}: these records were tuned for {meta['arch']}; this run is for {arch}",
