@@ -268,6 +268,13 @@ def read_meta(folder: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def write_meta(folder: Path, meta: dict[str, Any]) -> None:
+    """Write kernelscope's notes beside a database, replacing the old ones in one step."""
+    tmp = folder / f".{META}.tmp"
+    tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
+    tmp.replace(folder / META)
+
+
 def measured_on(meta: dict[str, Any]) -> str:
     """The GPUs the batch rounds in ``meta`` were measured on ("NVIDIA H200"), comma
     separated; "" when no run names one (local and RPC runs, a database stock TVM wrote)."""
@@ -351,25 +358,34 @@ def summarise(database: Any, defaults: dict[str, float] | None = None) -> dict[s
     return out
 
 
+def check_tvm(folder: Path, meta: dict[str, Any], tvm_version: str, hint: str) -> None:
+    """Refuse the records in ``folder`` when their notes (``meta``) say another TVM version
+    tuned them than ``tvm_version``."""
+    other = meta.get("tvm")
+    if other and other != tvm_version:
+        raise KernelscopeError(
+            f"{folder}: these records were tuned with TVM {other}; this is TVM {tvm_version}",
+            hint=hint,
+        )
+
+
 def check_compatible(folder: Path, database: Any, arch: str, tvm_version: str) -> None:
     """Refuse a database tuned for the CPU, another GPU architecture or another TVM version."""
-    meta = read_meta(folder)
-    other_tvm = meta.get("tvm")
-    if other_tvm and other_tvm != tvm_version:
-        raise KernelscopeError(
-            f"{folder}: these records were tuned with TVM {other_tvm}; this is TVM {tvm_version}",
-            hint="records do not carry over between TVM versions: tune again with this one",
-        )
-    kinds = {
-        str(r.target.kind.name) for r in database.get_all_tuning_records() if r.target is not None
-    }
+    check_tvm(
+        folder,
+        read_meta(folder),
+        tvm_version,
+        "records do not carry over between TVM versions: tune again with this one",
+    )
+    targets = [r.target for r in database.get_all_tuning_records() if r.target is not None]
+    kinds = {str(t.kind.name) for t in targets}
     if kinds and "cuda" not in kinds:  # the same fused functions, but no CUDA schedules
         raise KernelscopeError(
             f"{folder}: these records were tuned for {', '.join(sorted(kinds))} "
             f"(not a GPU); this build is for CUDA {arch}",
             hint=f"tune for the GPU (kernelscope tune without --target cpu) for {arch}",
         )
-    archs = {s.arch for s in summarise(database).values() if s.arch}
+    archs = {a for t in targets if (a := str(t.attrs.get("arch", "")))}
     if archs and arch not in archs:
         raise KernelscopeError(
             f"{folder}: these records were tuned for {', '.join(sorted(archs))}; "

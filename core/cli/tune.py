@@ -175,8 +175,6 @@ def _tune(args: argparse.Namespace) -> int:
             "or a batch round",
             hint="after the last round: kernelscope tune-gain WS",
         )
-    if args.tracker:
-        _check_address(args.tracker)
     kind = "tracker" if args.tracker else "host" if args.host else "local"
     measure = Measure(
         kind=kind, address=args.tracker or "", key=args.key or "", timeout_s=args.timeout
@@ -248,12 +246,6 @@ def speedup_text(task: dict[str, Any]) -> str:
 
 def _us(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
-
-
-def _check_address(text: str) -> None:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit():
-        raise KernelscopeError(f"--tracker {text!r}: expected HOST:PORT, e.g. gpu-gate:9190")
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from ..build.records import default_schedule, measured_on, read_meta
+from ..build.records import default_schedule, measured_on, read_meta, write_meta
 from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
 from ..tasks import ProgressFn
@@ -29,7 +29,6 @@ from .plan import TuningPlan
 from .session import (
     _FAILED_S,
     Prepared,
-    _write_meta,
     commit,
     finish,
     keep_default,
@@ -218,7 +217,7 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
         candidates.append(record.as_measure_candidate())
         error = results["errors"].get(item["file"], "not measured")
         measured.append(RunnerResult(times, None) if times else RunnerResult(None, error))
-    _write_meta(plan.database, run.meta)
+    write_meta(plan.database, run.meta)
     for name, (candidates, measured) in grouped.items():
         commit(run, by_task[name], candidates, measured)
         progress("tune", None, by_task[name][2].sentence())

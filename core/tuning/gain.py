@@ -30,6 +30,7 @@ from ..profiling import (
 )
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..workspace import KernelInfo, TunedFrom, Workspace
+from .plan import built_shapes
 
 TUNED_SUFFIX = "-tuned"
 # Where each step's progress goes in the whole run's 0..1.
@@ -138,16 +139,11 @@ def _scaled(progress: ProgressFn, span: tuple[float, float]) -> ProgressFn:
 def build_request(untuned: Workspace, database: Path, output: Path, force: bool) -> BuildRequest:
     """The untuned build's model and options, with ``database``'s records, into ``output``."""
     m = untuned.manifest
-    shapes = {
-        t.name: [int(d) for d in t.shape]
-        for t in m.inputs
-        if m.model_format == "onnx" and t.name and all(isinstance(d, int) for d in t.shape)
-    }
     return BuildRequest(
         model=untuned.model_file(),
         output=output,
         arch=str(m.target.get("arch") or "") or None,
-        shapes=shapes,
+        shapes=built_shapes(m),
         params="runtime" if m.params_mode == "runtime" else "random",
         seed=m.params_seed or 0,
         replace_other_model=force,

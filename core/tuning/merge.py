@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..build.records import META, WORKLOADS, measured_on, read_meta
+from ..build.records import WORKLOADS, check_tvm, measured_on, read_meta, write_meta
 from ..errors import KernelscopeError
 from ..process import ChildChannel, run_child
 from ..tasks import Cancel, ProgressFn
@@ -61,12 +61,13 @@ def check_notes(metas: dict[Path, dict[str, Any]], arch_of: dict[Path, str] | No
     another TVM version than this one, different targets, or different GPU models."""
     here = importlib.metadata.version("apache-tvm")
     for folder, meta in metas.items():
-        if meta.get("tvm") and meta["tvm"] != here:
-            raise KernelscopeError(
-                f"{folder}: these records were tuned with TVM {meta['tvm']}; this is TVM {here}",
-                hint="records do not carry over between TVM versions: merge only databases "
-                "tuned with this one",
-            )
+        check_tvm(
+            folder,
+            meta,
+            here,
+            "records do not carry over between TVM versions: merge only databases tuned with "
+            "this one",
+        )
     _same("target", {f: str(m.get("arch", "")) for f, m in metas.items()})
     if arch_of:
         _same("target", arch_of)
@@ -209,7 +210,7 @@ def child_merge(channel: ChildChannel, request_json: str) -> dict[str, Any]:
         del merged
         if added or not continued:
             meta = merge_meta([metas[f] for f in folders], [str(f) for f in adding])
-            (tmp / META).write_text(json.dumps(meta, indent=1), encoding="utf-8")
+            write_meta(tmp, meta)
             _move_into_place(tmp, out)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)

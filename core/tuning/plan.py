@@ -17,9 +17,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..build.records import WORKLOADS, read_meta
+from ..build.records import RECORDS, WORKLOADS, check_tvm, read_meta
 from ..errors import KernelscopeError
-from ..workspace import Workspace
+from ..workspace import Manifest, Workspace
 
 DEFAULT_DB = "tuning"  # inside the workspace
 MEASURE_KINDS = ("local", "host", "tracker")
@@ -139,6 +139,12 @@ def plan_tuning(
     batch_dir: Path | None = None,
 ) -> TuningPlan:
     """Check a tuning request against its workspace; raise what is wrong before TVM runs."""
+    if measure is not None and measure.kind == "tracker":
+        host, _, port = measure.address.rpartition(":")
+        if not host or not port.isdigit():
+            raise KernelscopeError(
+                f"--tracker {measure.address!r}: expected HOST:PORT, e.g. gpu-gate:9190"
+            )
     ws = Workspace.open(workspace)
     m = ws.manifest
     model_path = model or _model_of(ws)
@@ -178,15 +184,10 @@ def plan_tuning(
     tasks = choose_tasks(ws, kernel, top, savings_us)
     if not tasks:
         raise KernelscopeError(f"{ws.path.name} has no launched kernels to tune")
-    shapes = {
-        t.name: [int(d) for d in t.shape]
-        for t in m.inputs
-        if t.name and all(isinstance(d, int) for d in t.shape)
-    }
     return TuningPlan(
         model=model_path.resolve(),
         model_format=m.model_format,
-        shapes=shapes if m.model_format == "onnx" else {},
+        shapes=built_shapes(m),
         params="runtime" if m.params_mode == "runtime" else "random",
         seed=m.params_seed or 0,
         arch=arch,
@@ -203,17 +204,29 @@ def plan_tuning(
     )
 
 
+def built_shapes(m: Manifest) -> dict[str, list[int]]:
+    """The input shapes an ONNX workspace was built with (what a rebuild of its model gives
+    again); {} for other formats, whose shapes the model fixes."""
+    if m.model_format != "onnx":
+        return {}
+    return {
+        t.name: [int(d) for d in t.shape]
+        for t in m.inputs
+        if t.name and all(isinstance(d, int) for d in t.shape)
+    }
+
+
 def check_database(folder: Path, arch: str) -> dict[str, Any]:
     """kernelscope's notes beside the database in ``folder`` ({} for a new one, or one stock
     TVM wrote); refused when its records were tuned with another TVM version or for another
     target than ``arch`` ("sm_90", or "cpu"): a run would mix their times with these."""
     meta = read_meta(folder)
-    tvm_version = importlib.metadata.version("apache-tvm")
-    if meta.get("tvm") and meta["tvm"] != tvm_version:
-        raise KernelscopeError(
-            f"{folder}: these records were tuned with TVM {meta['tvm']}; this is TVM {tvm_version}",
-            hint="tune into a new database (--db DIR)",
-        )
+    check_tvm(
+        folder,
+        meta,
+        importlib.metadata.version("apache-tvm"),
+        "tune into a new database (--db DIR)",
+    )
     if meta.get("arch") and meta["arch"] != arch:
         raise KernelscopeError(
             f"{folder}: these records were tuned for {meta['arch']}; this run is for {arch}",
@@ -235,7 +248,7 @@ def count_records(folder: Path) -> dict[int, int]:
     """Records per workload line of a database, read without TVM (for a summary after a
     Cancel, when no child is left to ask)."""
     counts: dict[int, int] = {}
-    path = folder / "database_tuning_record.json"
+    path = folder / RECORDS
     if not path.is_file():
         return counts
     for line in path.read_text(encoding="utf-8").splitlines():

@@ -18,7 +18,6 @@ records, and the cost model is saved beside the records between runs.
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import logging
 import socket
 import time
@@ -28,7 +27,6 @@ from typing import Any
 
 from ..build.model_loader import load_model
 from ..build.records import (
-    META,
     commit_default_record,
     cuda_target,
     default_schedule,
@@ -36,6 +34,7 @@ from ..build.records import (
     kept_defaults,
     open_database,
     summarise,
+    write_meta,
 )
 from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
@@ -145,11 +144,11 @@ def prepare(
             secs = _measure_default(task, target, builder, runner)
             if secs is not None:
                 default = keep_default(database, meta, task, target, secs, progress)
-                _write_meta(plan.database, meta)
+                write_meta(plan.database, meta)
         elif default is not None and shash not in meta.get("default_records", []):
             # measured by a run from before defaults were kept as records: keep it now
             default = keep_default(database, meta, task, target, [default * 1e-6], progress)
-            _write_meta(plan.database, meta)
+            write_meta(plan.database, meta)
         context = ms.TuneContext(
             mod=task.dispatched[0],
             target=target,
@@ -204,7 +203,7 @@ def finish(run: Prepared, progress: ProgressFn, how: str) -> dict[str, Any]:
     run.meta["runs"].append(
         {"time": time.strftime("%Y-%m-%dT%H:%M:%S"), "measure": how, "tasks": summary}
     )
-    _write_meta(run.plan.database, run.meta)
+    write_meta(run.plan.database, run.meta)
     progress("done", 1.0, f"{sum(s[2].trials for s in run.states)} candidates measured")
     return {"tasks": summary, "database": str(run.plan.database)}
 
@@ -286,7 +285,7 @@ def note_busy(run: Prepared, summary: dict[str, Any], busy: str, timings: str) -
     note = f"{timings} were taken on a busy GPU ({busy})"
     summary.setdefault("notes", []).append(note)
     run.meta["runs"][-1]["busy"] = busy
-    _write_meta(run.plan.database, run.meta)
+    write_meta(run.plan.database, run.meta)
 
 
 def keep_default(
@@ -366,7 +365,6 @@ def _build_and_run(candidates: list[Any], target: Any, builder: Any, runner: Any
 def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> list[float] | None:
     """The task's times (s) with the schedule a build without records gives it (DLight's on
     a GPU, as compile_relax's fallback); None when it did not build or run."""
-    import tvm
     from tvm.s_tir.meta_schedule.arg_info import ArgInfo
     from tvm.s_tir.meta_schedule.builder import BuilderInput
     from tvm.s_tir.meta_schedule.runner import RunnerInput
@@ -387,7 +385,6 @@ def _measure_default(task: Any, target: Any, builder: Any, runner: Any) -> list[
             "the default schedule of %s did not run: %s", task.task_name, result.error_msg
         )
         return None
-    del tvm
     return [float(s) for s in result.run_secs]
 
 
@@ -449,11 +446,5 @@ def _start_meta(plan: TuningPlan, target: Any) -> dict[str, Any]:
         meta["models"].append(plan.model.name)
     meta.setdefault("defaults", {})
     meta.setdefault("runs", [])
-    _write_meta(plan.database, meta)
+    write_meta(plan.database, meta)
     return meta
-
-
-def _write_meta(folder: Path, meta: dict[str, Any]) -> None:
-    tmp = folder / f".{META}.tmp"
-    tmp.write_text(json.dumps(meta, indent=1), encoding="utf-8")
-    tmp.replace(folder / META)

@@ -69,12 +69,6 @@ def local_gpu_problem() -> str | None:
 def plan_of(request: TuneRequest) -> TuningPlan:
     """Check the request against its workspace (``plan_tuning``, as ``kernelscope tune``)."""
     kind = "tracker" if request.tracker else "host" if request.host else "local"
-    if request.tracker:
-        host, _, port = request.tracker.rpartition(":")
-        if not host or not port.isdigit():
-            raise KernelscopeError(
-                f"tracker {request.tracker!r}: expected HOST:PORT", hint="gpu-gate:9190"
-            )
     if not request.kernels and request.top is None:
         raise KernelscopeError("choose the kernels to tune", hint="select them, or take the top N")
     return plan_tuning(
