@@ -14,10 +14,12 @@ kill or a Cancel leaves the previous workspace as it was; a crash is reported wi
 it happened in, the signal and the child's log (kept under the cache's ``logs/``).
 ``build_model`` runs the same build in the calling process (scripts, tests, the child).
 
-What runs at once: TVM's ``export_library`` (g++) links while nvcc compiles; nvdisasm and
-cuobjdump read the cubin together. A window can start a ``BuildChild`` before the user asks
-for the build (it imports TVM, ~1.5 s, and waits), so that the import is over by then. An
-unchanged model is not hashed again (its digest is kept by its stat, ``paths.memo_by_stat``).
+What runs at once: TVM's ``export_library`` (g++) links while nvcc compiles; a big unit is
+compiled in parts, one nvcc process per core, joined into one cubin by ptxas
+(``nvcc.compile_parts``); nvdisasm and cuobjdump read the cubin together. A window can
+start a ``BuildChild`` before the user asks for the build (it imports TVM, ~1.5 s, and
+waits), so that the import is over by then. An unchanged model is not hashed again (its
+digest is kept by its stat, ``paths.memo_by_stat``).
 """
 
 from __future__ import annotations
@@ -76,6 +78,7 @@ logger = logging.getLogger(__name__)
 _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
 _KEPT_LOGS = 20  # logs of failed builds kept under <cache>/logs
+_PART_UNIT = "module.part{}.cu"  # a part of module.cu compiled on its own core (nvcc.parts)
 # Part of the build's cache key: raised when builds write files they did not before (2: the
 # PTX), so that a cached build without them is not restored.
 _LAYOUT = 2
@@ -460,7 +463,8 @@ def _build_into(build: _Build) -> Manifest:
         with step("nvcc", True), build.timed("nvcc", 0.55, nvcc_message):
             ptxas_log = _compile_cached(compile_dir, split, build)
         with build.timed("disassemble", 0.9, "nvdisasm: SASS and its line table"):
-            shutil.copytree(compile_dir / "src", stage / "src")
+            parts = shutil.ignore_patterns(_PART_UNIT.format("*"))  # the compile's, not the user's
+            shutil.copytree(compile_dir / "src", stage / "src", ignore=parts)
             shutil.copy2(compile_dir / "module.cubin", stage / "module.cubin")
             cubin = stage / "module.cubin"
             # cuobjdump reads the cubin while nvdisasm does (each uses one core)
@@ -733,11 +737,18 @@ def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str
         (src / "tvm_kernels.cu").write_text(split.source, encoding="utf-8")
         for k in split.kernels:
             (src / KERNEL_DIR / k.file_name).write_text(split.kernel_file(k), encoding="utf-8")
-        log, _ = nvcc.compile_unit(
+        runs = nvcc.parts([len(k.text) for k in split.kernels])
+        part_units = []
+        for number, run in enumerate(runs if len(runs) > 1 else [], start=1):
+            part = src / _PART_UNIT.format(number)
+            part.write_text(split.unit_file([split.kernels[i] for i in run]), encoding="utf-8")
+            part_units.append(part)
+        log, _ = nvcc.compile_parts(
             Path(build.plan.tools["nvcc"]),
             src / "module.cu",
+            part_units,
             compile_dir / "module.cubin",
-            [*build.plan.flags, *nvcc.split_compile()],
+            [*build.plan.flags, *([] if part_units else nvcc.split_compile())],
             cancel=build.cancel,
             ptx=compile_dir / PTX,
         )

@@ -20,6 +20,7 @@ KERNEL_DIR = "kernels"
 _KERNEL_START = re.compile(r'extern\s+"C"\s+__global__\s')
 _NAME_RE = re.compile(r"(\w+)\s*\(")
 _SAFE_RE = re.compile(r"[^A-Za-z0-9_]")
+_BODY_TOKEN_RE = re.compile(r"[{}\"']|//|/\*")
 _MAX_STEM = 120
 
 
@@ -42,10 +43,11 @@ class SplitModule:
     def prelude_file(self) -> str:
         return "#pragma once\n" + self.prelude.rstrip() + "\n"
 
-    def unit_file(self) -> str:
-        """The translation unit nvcc compiles: the prelude, then every kernel file."""
+    def unit_file(self, kernels: list[SplitKernel] | None = None) -> str:
+        """The translation unit nvcc compiles: the prelude, then every kernel file (or those
+        of ``kernels``: one part of the unit, see ``nvcc.compile_parts``)."""
         lines = [f'#include "{PRELUDE_NAME}"']
-        lines += [f'#include "{KERNEL_DIR}/{k.file_name}"' for k in self.kernels]
+        lines += [f'#include "{KERNEL_DIR}/{k.file_name}"' for k in (kernels or self.kernels)]
         return "\n".join(lines) + "\n"
 
 
@@ -64,29 +66,33 @@ def safe_file_stem(name: str, taken: set[str]) -> str:
 
 
 def _end_of_body(src: str, open_brace: int) -> int:
-    """Index just past the brace that closes the one at ``open_brace``."""
+    """Index just past the brace that closes the one at ``open_brace``.
+
+    Jumps from one character that matters (a brace, a comment's or a literal's start) to
+    the next with a regex: a per-character loop took 0.5 s on ResNet-50's 2.7 MB source."""
     depth = 0
     i, n = open_brace, len(src)
-    while i < n:
-        c = src[i]
-        if c == "/" and src.startswith("//", i):
-            i = src.find("\n", i)
-            i = n if i < 0 else i
-        elif c == "/" and src.startswith("/*", i):
-            j = src.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-            continue
-        elif c in "\"'":
-            i += 1
-            while i < n and src[i] != c:
-                i += 2 if src[i] == "\\" else 1
-        elif c == "{":
+    while True:
+        m = _BODY_TOKEN_RE.search(src, i)
+        if m is None:
+            break
+        token, i = m.group(), m.end()
+        if token == "{":
             depth += 1
-        elif c == "}":
+        elif token == "}":
             depth -= 1
             if depth == 0:
-                return i + 1
-        i += 1
+                return i
+        elif token == "//":
+            j = src.find("\n", i)
+            i = n if j < 0 else j
+        elif token == "/*":
+            j = src.find("*/", i)
+            i = n if j < 0 else j + 2
+        else:  # a string or character literal: skip to its closing quote
+            while i < n and src[i] != token:
+                i += 2 if src[i] == "\\" else 1
+            i += 1
     raise KernelscopeError("TVM's CUDA source ends inside a kernel body (unbalanced braces)")
 
 
