@@ -30,7 +30,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import KernelscopeError
+from ..errors import Cancelled, KernelscopeError
 from ..process import command_details, describe_exit, run_process
 from ..tasks import Cancel
 from .ptx_merge import PtxMergeError, merge_ptx
@@ -221,18 +221,23 @@ def compile_parts(
                 for part, out in zip(part_units, outputs, strict=True)
             ]
             logs = [run.result() for run in runs]
-        try:
-            merged = merge_ptx([out.read_text(encoding="utf-8") for out in outputs])
-        except PtxMergeError as error:
-            logger.warning("compiling %s whole: its parts' PTX cannot be merged (%s)", unit, error)
-            log, _ = compile_unit(nvcc, unit, cubin, flags, cancel, ptx)
-            return log, time.perf_counter() - start
         merged_ptx = Path(scratch, f"{unit.stem}.ptx")
-        merged_ptx.write_text(merged, encoding="utf-8")
         # ptxas assembles the kernels on every core (the SASS is the same as on one thread)
         threads = ["--split-compile", str(usable_cores())] if usable_cores() > 1 else []
         cmd = [str(nvcc), "--cubin", *flags, *threads, "-o", str(cubin), str(merged_ptx)]
-        logs.append(run_tool(cmd, unit.parent, "ptxas", cancel))
+        try:
+            merged_ptx.write_text(
+                merge_ptx([out.read_text(encoding="utf-8") for out in outputs]), encoding="utf-8"
+            )
+            logs.append(run_tool(cmd, unit.parent, "ptxas", cancel))
+        except Cancelled:
+            raise
+        except (PtxMergeError, KernelscopeError) as error:
+            # PTX the merge does not know, or a merge ptxas refuses: the one-unit compile
+            # (which reports a real error of the code itself as it always did)
+            logger.warning("compiling %s whole: its parts' PTX did not merge (%s)", unit, error)
+            log, _ = compile_unit(nvcc, unit, cubin, flags, cancel, ptx)
+            return log, time.perf_counter() - start
         if ptx is not None:
             shutil.move(merged_ptx, ptx)
     return "".join(logs), time.perf_counter() - start

@@ -11,16 +11,17 @@ join happens at the PTX level, where each kernel's code is self-contained.
 
 What a unit's PTX holds, and what the merge does with it:
   - the header (``.version``, ``.target``, ``.address_size``): must agree, written once;
-  - module-scope declarations and definitions (kernels, ``.func``, ``.shared``/``.global``
-    variables, ``.extern`` declarations): kept in unit order; a declaration that several
-    units repeat word for word is kept once, and a name that two units define differently
-    is refused;
+  - module-scope declarations and definitions (kernels, ``.func`` and their prototypes,
+    ``.shared``/``.global`` variables, ``.extern`` declarations): kept in unit order; one
+    that several units repeat word for word is kept once, and a name that two units define
+    differently is refused;
   - the ``.file`` table: one table, each path with one index; ``.loc`` lines (and their
     ``inlined_at``) are renumbered to it;
   - the ``.debug_str`` section that ``-lineinfo`` writes for inlined functions' names: one
     section, each unit's ``$L__info_stringN`` labels renumbered after the previous units'.
 Anything else (another section, a ``.file`` index used before it is declared...) raises
-``PtxMergeError``, and the caller compiles the whole unit the usual way instead.
+``PtxMergeError``, and the caller compiles the whole unit the usual way instead (as it does
+when ptxas refuses the merged PTX).
 """
 
 from __future__ import annotations
@@ -89,9 +90,10 @@ def merge_ptx(texts: list[str]) -> str:
             if code in seen_items:
                 continue  # the same declaration in another unit (an .extern, a shared buffer)
             name = _symbol(item)
-            if name in defined and defined[name] != code:
-                raise PtxMergeError(f"two units define {name} differently")
-            defined[name] = code
+            if "{" in code or not _FUNC_NAME_RE.search(code):  # not a function's prototype
+                if name in defined and defined[name] != code:
+                    raise PtxMergeError(f"two units define {name} differently")
+                defined[name] = code
             seen_items.add(code)
             out += [*lines, ""]
         debug += [_rewrite(line, renumber, offset) for line in unit.debug_str]

@@ -91,14 +91,17 @@ def test_a_model_compiled_in_parts_is_the_one_unit_cubin(build_once, tmp_path: P
 
 
 def _helper_sources(src: Path, printf: bool) -> list[Path]:
-    """Two kernels sharing a prelude with a constant table, a non-inlined helper and dynamic
-    shared memory (each part's PTX declares all three); with ``printf``, each kernel prints
-    its own string, which both parts' PTX name ``$str``."""
+    """Two kernels sharing a prelude with a constant table, non-inlined helpers (one used
+    before it is defined: its PTX has a prototype, then the definition) and dynamic shared
+    memory (each part's PTX declares them all); with ``printf``, each kernel prints its own
+    string, which both parts' PTX name ``$str``."""
     src.mkdir()
     (src / "pre.cuh").write_text(
         "#pragma once\n#include <cstdio>\n"
         "__constant__ float table[4] = {1.f, 2.f, 3.f, 4.f};\n"
-        "__device__ __noinline__ float helper(float x) { return x * table[1] + 1.f; }\n"
+        "__device__ __noinline__ float later(float x);\n"
+        "__device__ __noinline__ float helper(float x) { return later(x) * table[1] + 1.f; }\n"
+        "__device__ __noinline__ float later(float x) { return x * x - table[3]; }\n"
     )
     for name, text in (("k1", "a"), ("k2", "bb")):
         say = f'if (a[0] < 0) printf("{text}\\n");' if printf else ""
@@ -118,13 +121,18 @@ def _helper_sources(src: Path, printf: bool) -> list[Path]:
     return parts
 
 
-def test_shared_declarations_are_merged_once(tmp_path: Path) -> None:
+def test_shared_declarations_are_merged_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     parts = _helper_sources(tmp_path / "src", printf=False)
-    whole, split, _ = _compile_both(tmp_path / "src", parts, tmp_path)
+    with caplog.at_level(logging.WARNING):
+        whole, split, _ = _compile_both(tmp_path / "src", parts, tmp_path)
+    assert "whole" not in caplog.text  # merged, not compiled again as one unit
     assert _functions(split, tmp_path) == _functions(whole, tmp_path)
     merged = (tmp_path / "m.ptx").read_text()
     assert len(re.findall(r"^\.const .*\btable\[", merged, re.M)) == 1
     assert len(re.findall(r"^\.func .*_Z6helperf\(", merged, re.M)) == 1
+    assert len(re.findall(r"^\.func .*_Z5laterf\(?$", merged, re.M)) == 2  # prototype, body
     assert len(re.findall(r"^\.extern \.shared .*\bbuf\[", merged, re.M)) == 1
 
 
