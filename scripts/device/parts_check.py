@@ -30,5 +30,7 @@ for _ in range(5):
     start = time.perf_counter()
     model.run(20)
     times.append((time.perf_counter() - start) / 20 * 1e3)
-print(f"{workspace.name}: cubin loads {model.calls}, ms per call (median of 5x20) "
-      f"{sorted(times)[2]:.3f}")
+print(
+    f"{workspace.name}: cubin loads {model.calls}, ms per call (median of 5x20) "
+    f"{sorted(times)[2]:.3f}"
+)
