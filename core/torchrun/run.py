@@ -255,15 +255,15 @@ def _check_python(python: str, cancel: Cancel | None = None) -> None:
     """Refuse a local Python that does not run or has no PyTorch, naming it and saying what
     to do (the window's Python field, the CLI's ``--python``), before the model runs under
     ncu. PyTorch is found without importing it (that takes seconds on a big install)."""
-    what = f"the Python {python}"
+    hints = {"hint": _PYTHON_HINT, "window_hint": _PYTHON_WINDOW_HINT}
     if os.sep in python or (os.altsep and os.altsep in python):
         path = Path(python)
         if not path.exists():
-            raise _python_error(f"{what}: no such file")
+            raise KernelscopeError(f"the Python {python}: no such file", **hints)
         if path.is_dir() or not os.access(path, os.X_OK):
-            raise _python_error(f"{what} is not an executable program")
+            raise KernelscopeError(f"the Python {python} is not an executable program", **hints)
     elif shutil.which(python) is None:
-        raise _python_error(f"no Python called {python} on this machine's PATH")
+        raise KernelscopeError(f"no Python called {python} on this machine's PATH", **hints)
     try:
         result = run_process(
             [python, "-c", _PYTHON_PROBE], python, cancel=cancel, timeout=60, check=False
@@ -271,18 +271,23 @@ def _check_python(python: str, cancel: Cancel | None = None) -> None:
     except Cancelled:
         raise
     except KernelscopeError as exc:  # it would not start: not a program this system runs
-        raise _python_error(f"{what} did not run: {exc.message}") from exc
+        raise KernelscopeError(f"the Python {python} did not run: {exc.message}", **hints) from exc
     said = [ln.split(_PROBE_TAG, 1)[1] for ln in result.output.splitlines() if _PROBE_TAG in ln]
     if result.returncode != 0 or not said:
         code = f" ({describe_exit(result.returncode)})" if result.returncode else ""
-        raise _python_error(
-            f"{what} did not run as Python{code}",
+        raise KernelscopeError(
+            f"the Python {python} did not run as Python{code}",
             details=command_details(result.cmd, result.output),
+            **hints,
         )
     has_torch, _, executable = said[-1].partition("|")
     if has_torch != "torch":
         resolved = f" ({executable})" if executable != python else ""
-        raise _python_error(f"{_NO_TORCH} for {what}{resolved}", no_torch=True)
+        raise KernelscopeError(
+            f"{_NO_TORCH} for the Python {python}{resolved}",
+            hint=_INSTALL_TORCH + _PYTHON_HINT,
+            window_hint=_INSTALL_TORCH + _PYTHON_WINDOW_HINT,
+        )
 
 
 # Prints whether this Python has torch (found, not imported) and which interpreter it is.
@@ -291,18 +296,15 @@ _PYTHON_PROBE = (
     "import importlib.util, sys; has = importlib.util.find_spec('torch') is not None; "
     f"print('{_PROBE_TAG}' + ('torch' if has else 'none') + '|' + sys.executable)"
 )
-
-
-def _python_error(message: str, *, no_torch: bool = False, details: str = "") -> KernelscopeError:
-    first = "install PyTorch with CUDA for it (kernelscope installs none), or " if no_torch else ""
-    return KernelscopeError(
-        message,
-        hint=f"{first}name the Python that has PyTorch with --python (a virtual environment's "
-        "bin/python, or conda's)",
-        window_hint=f"{first}choose the Python that has PyTorch in the Python field of the "
-        "Model tab (a virtual environment's bin/python, or conda's)",
-        details=details,
-    )
+_PYTHON_HINT = (
+    "name the Python that has PyTorch with --python (a virtual environment's bin/python, or "
+    "conda's)"
+)
+_PYTHON_WINDOW_HINT = (
+    "choose the Python that has PyTorch in the Python field of the Model tab (a virtual "
+    "environment's bin/python, or conda's)"
+)
+_INSTALL_TORCH = "install PyTorch with CUDA for it (kernelscope installs none), or "
 
 
 def _runner_args(req: TorchRequest, model: str, run_dir: str, timeline: bool) -> list[str]:
