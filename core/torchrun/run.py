@@ -42,8 +42,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import KernelscopeError
+from ..errors import Cancelled, KernelscopeError
 from ..ncu.csv_text import base_name
+from ..process import command_details, describe_exit, run_process
 from ..profiling import (
     RUNNER,
     CommandResult,
@@ -202,7 +203,7 @@ def profile_torch(
     name = _name(req)
     start = time.perf_counter()
     if req.host is None:
-        _check_local(req)
+        _check_local(req, cancel)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "profiles").mkdir(exist_ok=True)
     if req.model.absolute() != (run_dir / "model.py").absolute():
@@ -233,12 +234,7 @@ def profile_torch(
     return TorchRun(run_dir, report, timeline, launches, time.perf_counter() - start, facts, log)
 
 
-def _check_local(req: TorchRequest) -> None:
-    if shutil.which(req.python) is None:
-        raise KernelscopeError(
-            f"no Python called {req.python} here",
-            hint="name the Python that has PyTorch with --python",
-        )
+def _check_local(req: TorchRequest, cancel: Cancel | None) -> None:
     if req.profile and not find_tool("ncu").found:
         raise KernelscopeError(
             "Nsight Compute (ncu) is not installed here or not on PATH",
@@ -246,12 +242,69 @@ def _check_local(req: TorchRequest) -> None:
             "kernelscope profile-torch MODEL.py --host user@gpu",
             window_hint="install Nsight Compute here, or choose an SSH host under Run on",
         )
+    _check_python(req.python, cancel)
     if local_gpu_arch() is None:
         raise KernelscopeError(
             "no NVIDIA GPU is visible on this machine (nvidia-smi reports none)",
             hint="run it on a GPU host: kernelscope profile-torch MODEL.py --host user@gpu",
             window_hint="choose an SSH host under Run on",
         )
+
+
+def _check_python(python: str, cancel: Cancel | None = None) -> None:
+    """Refuse a local Python that does not run or has no PyTorch, naming it and saying what
+    to do (the window's Python field, the CLI's ``--python``), before the model runs under
+    ncu. PyTorch is found without importing it (that takes seconds on a big install)."""
+    hints = {"hint": _PYTHON_HINT, "window_hint": _PYTHON_WINDOW_HINT}
+    if os.sep in python or (os.altsep and os.altsep in python):
+        path = Path(python)
+        if not path.exists():
+            raise KernelscopeError(f"the Python {python}: no such file", **hints)
+        if path.is_dir() or not os.access(path, os.X_OK):
+            raise KernelscopeError(f"the Python {python} is not an executable program", **hints)
+    elif shutil.which(python) is None:
+        raise KernelscopeError(f"no Python called {python} on this machine's PATH", **hints)
+    try:
+        result = run_process(
+            [python, "-c", _PYTHON_PROBE], python, cancel=cancel, timeout=60, check=False
+        )
+    except Cancelled:
+        raise
+    except KernelscopeError as exc:  # it would not start: not a program this system runs
+        raise KernelscopeError(f"the Python {python} did not run: {exc.message}", **hints) from exc
+    said = [ln.split(_PROBE_TAG, 1)[1] for ln in result.output.splitlines() if _PROBE_TAG in ln]
+    if result.returncode != 0 or not said:
+        code = f" ({describe_exit(result.returncode)})" if result.returncode else ""
+        raise KernelscopeError(
+            f"the Python {python} did not run as Python{code}",
+            details=command_details(result.cmd, result.output),
+            **hints,
+        )
+    has_torch, _, executable = said[-1].partition("|")
+    if has_torch != "torch":
+        resolved = f" ({executable})" if executable != python else ""
+        raise KernelscopeError(
+            f"{_NO_TORCH} for the Python {python}{resolved}",
+            hint=_INSTALL_TORCH + _PYTHON_HINT,
+            window_hint=_INSTALL_TORCH + _PYTHON_WINDOW_HINT,
+        )
+
+
+# Prints whether this Python has torch (found, not imported) and which interpreter it is.
+_PROBE_TAG = "kernelscope python:"
+_PYTHON_PROBE = (
+    "import importlib.util, sys; has = importlib.util.find_spec('torch') is not None; "
+    f"print('{_PROBE_TAG}' + ('torch' if has else 'none') + '|' + sys.executable)"
+)
+_PYTHON_HINT = (
+    "name the Python that has PyTorch with --python (a virtual environment's bin/python, or "
+    "conda's)"
+)
+_PYTHON_WINDOW_HINT = (
+    "choose the Python that has PyTorch in the Python field of the Model tab (a virtual "
+    "environment's bin/python, or conda's)"
+)
+_INSTALL_TORCH = "install PyTorch with CUDA for it (kernelscope installs none), or "
 
 
 def _runner_args(req: TorchRequest, model: str, run_dir: str, timeline: bool) -> list[str]:
@@ -394,12 +447,16 @@ def _runner_said(log: str) -> str | None:
 
 
 def _runner_error(message: str, log: str) -> KernelscopeError:
-    hint = ""
+    hint = window_hint = ""
     if message.startswith(_NO_TORCH):
         hint = "kernelscope uses the PyTorch of the machine that runs the model and installs none"
+        window_hint = (
+            f"{hint}: install PyTorch with CUDA for that Python, or choose one that has it "
+            "(on an SSH host: Python there, under Run on; here: the Python field of the Model tab)"
+        )
     elif "torch.compile failed" in message:
         hint = "the details show torch.compile's whole message"
-    return KernelscopeError(message, hint=hint, details=log)
+    return KernelscopeError(message, hint=hint, details=log, window_hint=window_hint)
 
 
 def _result(result: CommandResult, where: str) -> dict:

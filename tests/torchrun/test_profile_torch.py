@@ -201,6 +201,28 @@ def test_the_cli_runs_it_and_reports_the_runners_error(
     assert "kernelscope: error: PyTorch is not installed for" in err
 
 
+def test_the_cli_names_a_python_that_cannot_run_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--python is checked before ncu or the model runs: not there, not a program, no
+    PyTorch (this machine's Python has none), each said with the interpreter's name."""
+    missing, text = tmp_path / "env" / "bin" / "python", tmp_path / "python"
+    text.write_text("")
+    for python, said in [
+        (missing, f"the Python {missing}: no such file"),
+        (text, f"the Python {text} is not an executable program"),
+        ("no-such-python3", "no Python called no-such-python3 on this machine's PATH"),
+        (BASE_PYTHON, f"PyTorch is not installed for the Python {BASE_PYTHON}"),
+    ]:
+        rc, _, err = run_cli(
+            ["profile-torch", MLP, "-o", tmp_path / "run", "--timeline-only", "--python", python],
+            capsys,
+        )
+        assert rc == 1 and f"kernelscope: error: {said}" in err
+        assert "name the Python that has PyTorch with --python" in err
+    assert not (tmp_path / "run").exists()
+
+
 def test_a_torch_timeline_opens_and_names_kernels_as_the_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

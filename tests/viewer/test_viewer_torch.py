@@ -4,6 +4,7 @@ sshd; its ncu a stand-in that leaves a real H200 run) opens its run folder in th
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -106,3 +107,86 @@ def test_a_torch_timeline_says_how_it_was_timed_and_why_no_single_call_profile(
     qtbot.waitUntil(lambda: panel.timeline is not None, timeout=WAIT)
     assert "torch.profiler, median of 10 calls on gpu" in TimelinePanel._describe(panel.timeline)
     assert "torch.compile run's timeline" in (panel.can_profile() or "")
+
+
+def _torch_dialog(qtbot, window, tmp_path: Path) -> BuildDialog:  # noqa: ANN001
+    """A shown dialog on the MLP file, its run folder in tmp_path, the timeline asked (so it
+    can start where this machine cannot profile)."""
+    dialog = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    dialog.model.setText(str(MLP))
+    dialog.output.setText(str(tmp_path / "mlp.torchrun"))
+    dialog.profile.setChecked(False)  # ncu is asked about first: not here
+    dialog.torch_timeline.setChecked(True)
+    return dialog
+
+
+def test_the_python_field_is_torch_compiles_and_for_this_machine_only(qtbot, make_window, tmp_path):
+    """Like profile-torch's --python: shown for torch.compile, off with an SSH host (whose
+    Python is Run on's "Python there", --remote-python)."""
+    window = make_window()
+    dialog = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    onnx = tmp_path / "m.onnx"
+    onnx.write_bytes(b"")
+    dialog.model.setText(str(onnx))
+    assert dialog.compiler.currentText() == TVM and not dialog.torch_python.isVisible()
+    dialog.model.setText(str(MLP))
+    assert dialog.compiler.currentText() == TORCH
+    assert dialog.torch_python.isVisible() and dialog.torch_python.isEnabled()
+    assert dialog.torch_python.placeholderText() == "python3"
+    assert dialog.torch_request().python == "python3"  # empty: profile-torch's default
+    dialog.host.where.setCurrentText("user@gpu-box")
+    assert not dialog.torch_python.isEnabled() and "Run on" in dialog.torch_python.toolTip()
+    dialog.host.set_host(None)  # this machine
+    assert dialog.host.is_local and dialog.torch_python.isEnabled()
+    dialog.close()
+
+
+def test_the_chosen_python_reaches_core_and_is_remembered(qtbot, make_window, tmp_path):
+    """A virtual environment's Python without PyTorch: core runs it and says so, by name,
+    before the model runs (no GPU needed to hear it); the field is kept."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    window = make_window()
+    dialog = _torch_dialog(qtbot, window, tmp_path)
+    dialog.torch_python.setText(str(python))
+    assert dialog.torch_request().python == str(python)
+    dialog.start.click()
+    log = _finish(qtbot, dialog)
+    assert f"error: PyTorch is not installed for the Python {python}" in log
+    assert "hint: install PyTorch with CUDA for it" in log and "Python field" in log
+    assert "--python" not in log and "Traceback" not in log
+    assert not (tmp_path / "mlp.torchrun").exists()
+    dialog.close()
+    again = BuildDialog(window.workers, window, settings=window.settings)
+    qtbot.addWidget(again)
+    assert again.torch_python.text() == str(python)
+    assert again.torch_request().python == str(python)
+    again.torch_python.setText("~/envs/torch/bin/python")
+    assert again.torch_request().python == str(Path.home() / "envs/torch/bin/python")
+    again.close()
+
+
+def test_a_python_that_is_not_there_is_said_and_the_window_goes_on(qtbot, make_window, tmp_path):
+    window = make_window()
+    dialog = _torch_dialog(qtbot, window, tmp_path)
+    missing = tmp_path / "no-env" / "bin" / "python"
+    dialog.torch_python.setText(str(missing))
+    dialog.start.click()
+    log = _finish(qtbot, dialog)
+    assert f"error: the Python {missing}: no such file" in log
+    assert "hint: choose the Python that has PyTorch in the Python field" in log
+    assert "Traceback" not in log and "--python" not in log
+    assert dialog.bar.format() == "failed at %p%" and dialog.start.isEnabled()
+    not_a_program = tmp_path / "python"
+    not_a_program.write_text("")
+    dialog.torch_python.setText(str(not_a_program))
+    dialog.start.click()
+    log = _finish(qtbot, dialog)
+    assert f"error: the Python {not_a_program} is not an executable program" in log
+    assert window.isVisible() and not (tmp_path / "mlp.torchrun").exists()
+    dialog.close()

@@ -20,7 +20,11 @@ The Compiler choice on the Model tab is TVM or torch.compile. With torch.compile
 a PyTorch file (``model`` and ``example_inputs``, see ``core.torchrun``) run by the PyTorch of
 the machine chosen under Run on, the Workspace field is the run folder (``MODEL.torchrun``),
 TVM's build fields are hidden, and the job is ``kernelscope profile-torch``'s: the run folder
-(and the timeline, when asked) open in the window when it is done. A .py file that imports torch
+(and the timeline, when asked) open in the window when it is done. Its Python field is
+``--python`` (the interpreter with PyTorch here: a virtual environment's or conda's); like
+``--python`` it is for this machine only, so it is off with an SSH host, whose Python is Run
+on's "Python there" (``--remote-python``). A Python that does not run or has no PyTorch is
+refused by core before anything runs, by name, with what to do. A .py file that imports torch
 and not tvm picks torch.compile by itself.
 """
 
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -65,6 +70,7 @@ from kernelscope.core.profiling import (
 from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
 
+from ..widgets.messages import what_to_do
 from ..workers.build_worker import (
     Built,
     Profiled,
@@ -82,6 +88,7 @@ from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
 
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
 TVM, TORCH = "TVM", "torch.compile"  # the Compiler choice
+TORCH_PYTHON = TorchRequest.python  # the Python field's default, as profile-torch --python's
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,6 +116,12 @@ def model_of(workspace: Workspace) -> Path | None:
     if workspace.manifest.model_path:
         candidates.append(Path(workspace.manifest.model_path))
     return next((c for c in candidates if c.is_file()), None)
+
+
+def _error_text(error: KernelscopeError) -> str:
+    """The error for the log, with what to do as the window says it (a field, not an option)."""
+    hint = what_to_do(error)
+    return f"error: {error.message}" + (f"\n  hint: {hint}" if hint else "")
 
 
 class BuildDialog(JobDialog):
@@ -209,6 +222,14 @@ class BuildDialog(JobDialog):
         self.torch_mode.addItems(list(MODES))
         self.torch_mode.setToolTip("torch.compile's mode (max-autotune: tuned, slower to compile)")
         self.torch_timeline = QCheckBox("Also time every kernel (timeline, through torch.profiler)")
+        self.torch_python = QLineEdit()
+        self.torch_python.setObjectName("torch_python")
+        self.torch_python.setPlaceholderText(TORCH_PYTHON)
+        browse_python = self._browse_python_button = QPushButton("Browse…")
+        browse_python.clicked.connect(self._browse_python)
+        python_row = QHBoxLayout()
+        python_row.addWidget(self.torch_python, 1)
+        python_row.addWidget(browse_python)
         self.output = QLineEdit()
         self.build = QCheckBox("Build the model (unchecked: profile the workspace as it is)")
         self.build.setChecked(True)
@@ -250,9 +271,11 @@ class BuildDialog(JobDialog):
         form.addRow("Seed:", self.seed)
         form.addRow("", self.use_cache)
         form.addRow("Tuning records:", db_row)
+        form.addRow("Python:", python_row)
         form.addRow("torch.compile mode:", self.torch_mode)
         form.addRow("", self.torch_timeline)
         self._torch_fields = [self.torch_mode, self.torch_timeline]
+        self._torch_layouts = [python_row]
         # rows only one compiler has: shown for it alone
         self._tvm_rows: list[QWidget] = [
             self.build, self.arch, self.shapes, self.params, self.seed, self.use_cache,
@@ -379,6 +402,16 @@ class BuildDialog(JobDialog):
             self._model_form.setRowVisible(layout, not torch)
         for row in self._torch_fields:
             self._model_form.setRowVisible(row, torch)
+        for layout in self._torch_layouts:
+            self._model_form.setRowVisible(layout, torch)
+        for widget in (self.torch_python, self._browse_python_button):  # --python: here only
+            widget.setEnabled(torch and not remote)
+        self.torch_python.setToolTip(
+            "On an SSH host the model runs with the host's Python: Python there, under Run on"
+            if remote
+            else "The Python with PyTorch that runs the model here, e.g. a virtual "
+            "environment's bin/python or conda's (default: python3 on PATH)"
+        )
         label = self._model_form.labelForField(self.output)
         if isinstance(label, QLabel):
             label.setText("Run folder:" if torch else "Workspace:")
@@ -433,7 +466,7 @@ class BuildDialog(JobDialog):
             "launch_skip": self.launch_skip, "launch_count": self.launch_count,
             "clock": self.clock, "warmup": self.warmup, "iterations": self.iterations,
             "inputs": self.inputs, "compiler": self.compiler, "torch_mode": self.torch_mode,
-            "torch_timeline": self.torch_timeline,
+            "torch_timeline": self.torch_timeline, "torch_python": self.torch_python,
         }  # fmt: skip
 
     def _restore(self) -> None:
@@ -545,6 +578,11 @@ class BuildDialog(JobDialog):
         if path:
             self.inputs.setText(path)
 
+    def _browse_python(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Python with PyTorch", self.torch_python.text())
+        if path:
+            self.torch_python.setText(path)
+
     def _import(self) -> None:
         self.import_requested.emit()
         self.close()
@@ -592,7 +630,7 @@ class BuildDialog(JobDialog):
             host = self.host.entry() if self.profile.isChecked() else None
             profile = self._profile_for(host) if self.profile.isChecked() else None
         except KernelscopeError as exc:
-            self._append(f"error: {exc}")
+            self._append(_error_text(exc))
             return
         self.remember()
         self.log.clear()
@@ -608,7 +646,7 @@ class BuildDialog(JobDialog):
         try:
             request = self.torch_request(self.host.entry())
         except KernelscopeError as exc:
-            self._append(f"error: {exc}")
+            self._append(_error_text(exc))
             return
         self.remember()
         self.log.clear()
@@ -640,6 +678,7 @@ class BuildDialog(JobDialog):
             name=self.report_name.text().strip() or None,
             profile=self.profile.isChecked(),
             timeline=self.torch_timeline.isChecked(),
+            python=os.path.expanduser(self.torch_python.text().strip()) or TORCH_PYTHON,
             host=host.host if host else None,
             ssh_options=host.ssh_options() if host else [],
             remote_python=host.python if host else "python3",
@@ -712,7 +751,7 @@ class BuildDialog(JobDialog):
         try:
             entry = self.host.entry()
         except KernelscopeError as exc:
-            self._append(f"error: {exc}")
+            self._append(_error_text(exc))
             return None
         if entry is None:
             self._append("error: choose an SSH host under Run on first")
@@ -855,7 +894,7 @@ class BuildDialog(JobDialog):
         self._set_bar(self._fraction, "failed at %p%")
         if not isinstance(error, KernelscopeError):  # a bug: say so rather than hide it
             error = KernelscopeError(f"{type(error).__name__}: {error}")
-        text = f"error: {error}"
+        text = _error_text(error)
         self._append(text)
         message = self.log.document().lastBlock()
         for _ in range(text.count("\n")):  # the hint's lines: back to the message's first
