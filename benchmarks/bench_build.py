@@ -42,14 +42,14 @@ t0 = time.perf_counter()
 import tvm
 from pathlib import Path
 from kernelscope.core.build.model_loader import load_model
-from kernelscope.core.build.pipeline import _cuda_source
+from kernelscope.core.build.cuda_source import cuda_source
 from kernelscope.core.toolchain import find_tool, nvcc
 t_import = time.perf_counter() - t0
 model, out, arch = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 target = tvm.target.Target({"kind": "cuda", "arch": arch})
 executable = tvm.compile(load_model(model).mod, target=target)  # TVM's own call, no instruments
 executable.export_library(str(out / "stock.so"))
-(out / "stock.cu").write_text(_cuda_source(executable))
+(out / "stock.cu").write_text(cuda_source(executable))
 t_tvm = time.perf_counter() - t0
 _, t_nvcc = nvcc.compile_unit(
     find_tool("nvcc").require(), out / "stock.cu", out / "stock.cubin", nvcc.tvm_flags(arch)

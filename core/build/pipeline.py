@@ -68,6 +68,7 @@ from ..workspace import (
 )
 from . import records
 from . import tvm_ir as irfacts
+from .cuda_source import cuda_source
 from .model_loader import LoadedModel, load_model, model_format
 from .nvdisasm import parse_nvdisasm
 from .ptx_files import store_ptx
@@ -446,7 +447,7 @@ def _build_into(build: _Build) -> Manifest:
     try:
         with build.timed("split", 0.5, "splitting the CUDA source into per-kernel files"):
             with step("inspect_source", False):
-                source = _cuda_source(executable)
+                source = cuda_source(executable)
             split = split_module(source)
         compile_dir = (
             plan.cache
@@ -696,17 +697,6 @@ def _interrupt_flag() -> Iterator[list[bool]]:
         yield seen
     finally:
         signal.signal(signal.SIGINT, previous)
-
-
-def _cuda_source(executable: Any) -> str:
-    pending = list(executable.mod.imports)
-    while pending:
-        module = pending.pop(0)
-        kind = getattr(module, "kind", None) or getattr(module, "type_key", "")
-        if "cuda" in str(kind):
-            return str(module.inspect_source("cuda"))
-        pending.extend(module.imports)
-    raise KernelscopeError("TVM's build holds no CUDA module: nothing to run on the GPU")
 
 
 def _export_library(executable: Any, path: Path) -> None:

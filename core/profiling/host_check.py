@@ -11,7 +11,6 @@ performance counters there (a container's /proc shows the host's driver settings
 from __future__ import annotations
 
 import importlib.metadata
-import json
 import re
 import shlex
 from dataclasses import asdict, dataclass, field
@@ -341,13 +340,13 @@ def runner_check(target: SshTarget, tvm_version: str, cancel: Cancel | None) -> 
         stdin=stdin_script(),
         timeout=120,
     )
-    found = [ln for ln in result.output.splitlines() if ln.startswith(runner.RESULT_TAG)]
-    if not found:
+    answer = runner.read_result(result.output)
+    if answer is None:
         raise KernelscopeError(
             f"the runner's check did not answer on {target.host} (exit code {result.code})",
             details=result.output,
         )
-    return json.loads(found[-1][len(runner.RESULT_TAG) :])
+    return answer
 
 
 def _runtime_checks(report: HostReport) -> None:

@@ -416,8 +416,8 @@ def _explain_failure(code: int, log: str, cmd: list[str]) -> KernelscopeError:
             hint="rebuild the workspace with kernelscope build",
             details=details,
         )
-    if "kernelscope runner:" in log:
-        message = log.split("kernelscope runner:", 1)[1].strip().splitlines()[0]
+    message = runner.read_message(log)
+    if message is not None:
         return KernelscopeError(f"the model could not run: {message}", details=details)
     last = [ln for ln in log.splitlines() if ln.startswith("==ERROR==")]
     return KernelscopeError(

@@ -8,7 +8,6 @@ kernels run back to back as in a plain run rather than serialised and replayed a
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -97,11 +96,10 @@ def measure_timeline(
 
 
 def _result(result: CommandResult, where: str) -> dict:
-    found = [ln for ln in result.output.splitlines() if ln.startswith(runner.RESULT_TAG)]
-    if result.code == 0 and found:
-        return json.loads(found[-1][len(runner.RESULT_TAG) :])
-    said = [ln for ln in result.output.splitlines() if "kernelscope runner:" in ln]
-    message = said[-1].split("kernelscope runner:", 1)[1].strip() if said else ""
+    raw = runner.read_result(result.output)
+    if result.code == 0 and raw is not None:
+        return raw
+    message = runner.read_message(result.output)
     hints = {
         runner.EXIT_NO_GPU: "measure on a GPU machine: kernelscope timeline WS --host user@gpu",
         runner.EXIT_NO_TVM: "install a TVM runtime there: kernelscope remote-install user@host",

@@ -435,15 +435,10 @@ def _profile(cmd: list[str], progress: ProgressFn, cancel: Cancel | None) -> tup
     try:
         return stream_ncu(cmd, None, progress, cancel)
     except KernelscopeError as exc:
-        said = _runner_said(exc.details)
+        said = runner.read_message(exc.details)
         if said is None:
             raise
         raise _runner_error(said, exc.details) from exc
-
-
-def _runner_said(log: str) -> str | None:
-    said = [ln for ln in log.splitlines() if "kernelscope runner:" in ln]
-    return said[-1].split("kernelscope runner:", 1)[1].strip() if said else None
 
 
 def _runner_error(message: str, log: str) -> KernelscopeError:
@@ -460,11 +455,10 @@ def _runner_error(message: str, log: str) -> KernelscopeError:
 
 
 def _result(result: CommandResult, where: str) -> dict:
-    found = [ln for ln in result.output.splitlines() if ln.startswith(runner.RESULT_TAG)]
-    if result.code == 0 and found:
-        raw: dict = json.loads(found[-1][len(runner.RESULT_TAG) :])
+    raw = runner.read_result(result.output)
+    if result.code == 0 and raw is not None:
         return raw
-    said = _runner_said(result.output)
+    said = runner.read_message(result.output)
     if said is not None:
         raise _runner_error(said, result.output)
     raise KernelscopeError(

@@ -20,6 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from ..build.cuda_source import cuda_source
 from ..build.records import default_schedule, measured_on, read_meta, write_meta
 from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
@@ -55,7 +56,9 @@ def export_so(mod: Any) -> str:
     if arch:
         from ..toolchain import find_tool, nvcc
 
-        (path.parent / "candidate.cu").write_text(_cuda_source(mod), encoding="utf-8")
+        (path.parent / "candidate.cu").write_text(
+            cuda_source(mod, missing="a CUDA candidate holds no CUDA module"), encoding="utf-8"
+        )
         nvcc.compile_unit(
             find_tool("nvcc").require(), path.parent / "candidate.cu", path.with_suffix(".cubin"),
             nvcc.tvm_flags(arch),
@@ -67,16 +70,6 @@ def export_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
     _set_arch(plan)
     run = prepare(plan, progress, runner=None, export=export_so)
     return _write_round(run, folder, progress, number=1)
-
-
-def _cuda_source(module: Any) -> str:
-    pending = [module]
-    while pending:
-        current = pending.pop(0)
-        if "cuda" in str(getattr(current, "kind", "")):
-            return str(current.inspect_source("cuda"))
-        pending.extend(current.imports)
-    raise KernelscopeError("a CUDA candidate holds no CUDA module")
 
 
 def _set_arch(plan: TuningPlan) -> None:

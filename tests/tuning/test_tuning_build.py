@@ -33,17 +33,32 @@ def test_kernels_equal_compile_relax_with_the_same_database(tuned_ws: object) ->
     from tvm.s_tir import meta_schedule as ms
 
     from kernelscope.core.build import records
-    from kernelscope.core.build.pipeline import _cuda_source
+    from kernelscope.core.build.cuda_source import cuda_source
 
     mod = runpy.run_path(str(MODELS / "tiny_mlp.py"))["mod"]
     database = ms.database.JSONDatabase(work_dir=str(STOCK_DB))
     stock = ms.relax_integration.compile_relax(database, mod, records.cuda_target("sm_90"), None)
     ours = (tuned_ws.path / "src" / "tvm_kernels.cu").read_text()  # type: ignore[attr-defined]
-    assert _cuda_source(stock) == ours
+    assert cuda_source(stock) == ours
+    # a runtime module, as MetaSchedule's builder hands a candidate to tuning.batch's export
+    assert cuda_source(stock.mod) == ours
     untuned = ms.relax_integration.compile_relax(
         ms.database.MemoryDatabase(), mod, records.cuda_target("sm_90"), None
     )
-    assert _cuda_source(untuned) != ours  # the record changed a kernel
+    assert cuda_source(untuned) != ours  # the record changed a kernel
+
+
+def test_a_module_without_cuda_is_refused_in_the_callers_words() -> None:
+    import tvm
+
+    from kernelscope.core.build.cuda_source import NO_CUDA_IN_BUILD, cuda_source
+
+    library = tvm.runtime.system_lib()  # a real module that imports nothing
+    with pytest.raises(KernelscopeError, match="^TVM's build holds no CUDA module") as caught:
+        cuda_source(library)
+    assert caught.value.message == NO_CUDA_IN_BUILD
+    with pytest.raises(KernelscopeError, match="^a CUDA candidate holds no CUDA module$"):
+        cuda_source(library, missing="a CUDA candidate holds no CUDA module")
 
 
 @pytest.mark.slow
@@ -56,8 +71,8 @@ def test_default_schedules_as_records_build_what_a_build_without_records_builds(
     from tvm.s_tir import meta_schedule as ms
 
     from kernelscope.core.build import records
+    from kernelscope.core.build.cuda_source import cuda_source
     from kernelscope.core.build.model_loader import load_model
-    from kernelscope.core.build.pipeline import _cuda_source
     from kernelscope.core.build.split_cuda import split_module
     from kernelscope.core.cli.build import schedule_of
 
@@ -75,7 +90,7 @@ def test_default_schedules_as_records_build_what_a_build_without_records_builds(
     assert sorted(applied.from_record) == sorted(t.task_name for t in tasks)
 
     def kernels(executable: object) -> dict[str, str]:  # (the forward declarations' order
-        split = split_module(_cuda_source(executable))  # follows the functions' in the module)
+        split = split_module(cuda_source(executable))  # follows the functions' in the module)
         return {k.name: k.text for k in split.kernels}
 
     assert kernels(ours) == kernels(untuned)

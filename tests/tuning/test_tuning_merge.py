@@ -68,8 +68,8 @@ def test_a_build_from_merged_records_applies_both_as_compile_relax_does(tmp_path
     from tvm.s_tir import meta_schedule as ms
 
     from kernelscope.core.build import records
+    from kernelscope.core.build.cuda_source import cuda_source
     from kernelscope.core.build.model_loader import load_model
-    from kernelscope.core.build.pipeline import _cuda_source
     from kernelscope.core.build.split_cuda import split_module
 
     out = tmp_path / "merged"
@@ -90,7 +90,7 @@ def test_a_build_from_merged_records_applies_both_as_compile_relax_does(tmp_path
         return {k.name: k.text for k in split_module(source).kernels}
 
     ours = (ws.path / "src" / "tvm_kernels.cu").read_text()
-    assert kernels(_cuda_source(stock)) == kernels(ours)
+    assert kernels(cuda_source(stock)) == kernels(ours)
 
 
 def _with_meta(tmp_path: Path, name: str, **changes: object) -> Path:

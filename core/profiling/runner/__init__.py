@@ -12,12 +12,12 @@ Usage::
 This package stands alone (standard library, numpy and TVM's runtime only, relative imports)
 so that it travels to a GPU machine that has no kernelscope, only a runtime-only TVM
 (``TVM_USE_RUNTIME_LIB=1``, see DESIGN.md), as one file: ``runner_app`` zips it into a
-zipapp (``runner.py`` on the host). Its modules: ``protocol`` (result tag, exit codes),
-``tvm_runtime`` (where TVM comes from), ``model`` (the run), ``cuda`` (a ctypes binding of
-the driver), ``timeline`` (every call timed), ``host`` (``--check``,
-``--probe-kernel``), ``torch_model`` (a PyTorch model file under ``torch.compile``, with the
-host's own PyTorch: ``kernelscope profile-torch``), ``main``. It makes TVM use the
-workspace's own cubin (see ``model``) and prints one JSON line starting with
+zipapp (``runner.py`` on the host). Its modules: ``protocol`` (the result and message lines
+and their readers, exit codes), ``tvm_runtime`` (where TVM comes from), ``model`` (the run),
+``cuda`` (a ctypes binding of the driver), ``timeline`` (every call timed), ``host``
+(``--check``, ``--probe-kernel``), ``torch_model`` (a PyTorch model file under
+``torch.compile``, with the host's own PyTorch: ``kernelscope profile-torch``), ``main``. It
+makes TVM use the workspace's own cubin (see ``model``) and prints one JSON line starting with
 ``KERNELSCOPE_RESULT``.
 
 TVM comes from ``--runtime DIR``, else from the folder ``kernelscope remote-install`` fills
@@ -33,10 +33,13 @@ from .protocol import (
     EXIT_NO_TVM,
     EXIT_OLD_PYTHON,
     EXIT_SOURCE_MISMATCH,
+    MESSAGE_TAG,
     MIN_NUMPY,
     MIN_PYTHON,
     RESULT_TAG,
     RunnerError,
+    read_message,
+    read_result,
 )
 from .tvm_runtime import RUNTIME_MARKER, RUNTIME_ROOT_ENV, runtime_name
 
@@ -48,11 +51,14 @@ __all__ = [
     "EXIT_NO_TVM",
     "EXIT_OLD_PYTHON",
     "EXIT_SOURCE_MISMATCH",
+    "MESSAGE_TAG",
     "MIN_NUMPY",
     "MIN_PYTHON",
     "RESULT_TAG",
     "RUNTIME_MARKER",
     "RUNTIME_ROOT_ENV",
     "RunnerError",
+    "read_message",
+    "read_result",
     "runtime_name",
 ]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from .host import check, probe_kernel
 from .model import run
-from .protocol import EXIT_OLD_PYTHON, MIN_PYTHON, RESULT_TAG, RunnerError
+from .protocol import EXIT_OLD_PYTHON, MESSAGE_TAG, MIN_PYTHON, RESULT_TAG, RunnerError
 from .timeline import timeline
 from .torch_model import MODES, run_torch, torch_timeline
 from .tvm_runtime import select_runtime, use_runtime
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 result = run(args.workspace, args.inputs, args.warmup, args.iterations, args.seed)
     except RunnerError as exc:
-        print(f"kernelscope runner: {exc}", file=sys.stderr, flush=True)
+        print(f"{MESSAGE_TAG} {exc}", file=sys.stderr, flush=True)
         return exc.code
     print(RESULT_TAG + json.dumps(result), flush=True)
     return 0

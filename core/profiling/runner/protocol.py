@@ -1,9 +1,14 @@
-"""What the runner's callers rely on: the result line's tag, the exit codes, the versions
-it needs, and the error that carries an exit code."""
+"""What the runner's callers rely on: its two lines (the result, the message saying why it
+failed) with what reads them back, the exit codes, the versions it needs, and the error that
+carries an exit code."""
 
 from __future__ import annotations
 
-RESULT_TAG = "KERNELSCOPE_RESULT "
+import json
+from typing import Any
+
+RESULT_TAG = "KERNELSCOPE_RESULT "  # stdout: this tag, then the result as one line of JSON
+MESSAGE_TAG = "kernelscope runner:"  # stderr: this tag, then why it failed (and it exits)
 EXIT_BAD_INPUT = 3
 EXIT_SOURCE_MISMATCH = 4
 EXIT_NO_GPU = 5
@@ -23,3 +28,24 @@ class RunnerError(Exception):
     def __init__(self, message: str, code: int = 1) -> None:
         super().__init__(message)
         self.code = code
+
+
+def read_result(output: str) -> dict[str, Any] | None:
+    """The result the runner printed in ``output`` (its last result line); None where there is
+    none, or it is not one JSON object (cut off, garbled): each caller says so its own way."""
+    found = [ln for ln in output.splitlines() if ln.startswith(RESULT_TAG)]
+    if not found:
+        return None
+    try:
+        result = json.loads(found[-1][len(RESULT_TAG) :])
+    except ValueError:
+        return None
+    return result if isinstance(result, dict) else None
+
+
+def read_message(output: str) -> str | None:
+    """Why the runner failed, as it said it in ``output`` (the last line carrying its message
+    tag, which may come after a prefix such as ncu's); None where it said nothing."""
+    said = [ln for ln in output.splitlines() if MESSAGE_TAG in ln]
+    message = said[-1].split(MESSAGE_TAG, 1)[1].strip() if said else ""
+    return message or None
