@@ -555,3 +555,57 @@ def test_profiles_of_two_models_say_so_and_show_what_matches(
     model, delta = window.kernels.table.model(), _column(window, DELTA_TITLE)
     shown = {model.index(r, delta).data() for r in rows.values()}
     assert {"only in base", "only in new"} <= shown
+
+
+OPEN_AND_COMPARE = """
+import sys, time
+from pathlib import Path
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
+from kernelscope.viewer.main_window import MainWindow
+
+new, base, scratch = map(Path, sys.argv[1:])
+assert "numpy" not in sys.modules  # as in a window just started
+app = QApplication([])
+window = MainWindow(
+    restore_layout=False, settings=QSettings(str(scratch / "s.ini"), QSettings.Format.IniFormat)
+)
+errors = []
+window.show_error = lambda title, error: errors.append(f"{title}: {error}")
+window.show()
+window.open_path(new)
+window.compare_with_paths([base])
+controller = window.compare.controller
+start = time.time()
+while controller.diff is None and not errors and time.time() - start < 120:
+    app.processEvents()
+    time.sleep(0.005)
+print("compared" if controller.diff is not None else f"not compared: {errors}")
+"""
+
+
+def test_a_profile_and_its_baseline_opened_at_once_are_compared(builds, tmp_path: Path) -> None:
+    """Compare With… right after opening (``kernelscope gui NEW --baseline BASE`` does it):
+    both open on worker threads at once, in a process that has not imported numpy yet. The
+    report decoder used numpy when it found it in ``sys.modules``, which another thread's
+    import puts there before numpy has its functions: the baseline failed to open
+    ("partially initialized module 'numpy' has no attribute 'frombuffer'")."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            OPEN_AND_COMPARE,
+            str(builds["cnn3_b2"]),
+            str(builds["cnn3_b8"]),
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        env={
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "KERNELSCOPE_CACHE_DIR": str(tmp_path / "cache"),
+        },
+        timeout=300,
+    )
+    assert proc.stdout.strip().splitlines()[-1:] == ["compared"], proc.stdout + proc.stderr

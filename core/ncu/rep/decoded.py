@@ -242,9 +242,12 @@ def _metric_spans(buf: Buffer, heads: list[int], names: int) -> tuple[array[int]
     """The spans of the metrics whose fields begin at ``heads``, as two arrays by name index
     (a later metric of the same name wins). With numpy when it is loaded already (~0.15 ms
     a ``--set full`` launch less than the loop); ``kernelscope kernels`` does not load it,
-    and it is not loaded for this."""
-    np = sys.modules.get("numpy")
-    if np is not None and len(heads) >= 64:
+    and it is not loaded for this. Loaded means imported, not only begun: another thread's
+    import puts numpy in ``sys.modules`` before it has its functions (a profile and its
+    baseline opening at once), and the import statement waits for that import to finish."""
+    if "numpy" in sys.modules and len(heads) >= 64:
+        import numpy as np
+
         found = _metric_spans_np(np, buf, heads, names)
         if found is not None:
             return found
