@@ -245,7 +245,7 @@ def _metric_spans(buf: Buffer, heads: list[int], names: int) -> tuple[array[int]
     and it is not loaded for this. Loaded means imported, not only begun: another thread's
     import puts numpy in ``sys.modules`` before it has its functions (a profile and its
     baseline opening at once), and the import statement waits for that import to finish."""
-    if "numpy" in sys.modules and len(heads) >= 64:
+    if sys.modules.get("numpy") is not None and len(heads) >= 64:
         import numpy as np
 
         found = _metric_spans_np(np, buf, heads, names)
