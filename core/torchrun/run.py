@@ -444,9 +444,10 @@ def _profile(cmd: list[str], progress: ProgressFn, cancel: Cancel | None) -> tup
 def _runner_error(message: str, log: str) -> KernelscopeError:
     hint = window_hint = ""
     if message.startswith(_NO_TORCH):
-        hint = "kernelscope uses the PyTorch of the machine that runs the model and installs none"
+        why = "kernelscope uses the PyTorch of the machine that runs the model and installs none"
+        hint = f"{why}: name a Python that has it with --python, or --remote-python with --host"
         window_hint = (
-            f"{hint}: install PyTorch with CUDA for that Python, or choose one that has it "
+            f"{why}: install PyTorch with CUDA for that Python, or choose one that has it "
             "(on an SSH host: Python there, under Run on; here: the Python field of the Model tab)"
         )
     elif "torch.compile failed" in message:

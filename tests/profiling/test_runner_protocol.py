@@ -84,7 +84,8 @@ def test_the_callers_pass_on_the_runners_message(no_torch: CommandResult) -> Non
         timeline_result(no_torch, "h")
     with pytest.raises(KernelscopeError, match="^PyTorch is not installed for ") as caught:
         torch_result(no_torch, "h")
-    assert "installs none" in caught.value.hint
+    assert "installs none" in caught.value.hint and "--python" in caught.value.hint
+    assert "Python field" in caught.value.window_hint
     error = _explain_failure(1, no_torch.output, ["ncu"])
     assert error.message.startswith("the model could not run: PyTorch is not installed for ")
 

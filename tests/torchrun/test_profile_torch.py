@@ -50,6 +50,7 @@ def test_a_python_without_torch_says_to_install_it_there(tmp_path: Path) -> None
     said = result.stderr.strip().splitlines()[-1]
     assert said.startswith("kernelscope runner: PyTorch is not installed for ")
     assert "kernelscope installs none of it" in said and "Traceback" not in result.stderr
+    assert "--python" not in said  # the window shows it too: the caller's hints name the way
 
 
 def test_a_file_without_the_model_names_what_is_missing() -> None:

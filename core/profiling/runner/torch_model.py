@@ -68,8 +68,8 @@ def import_torch() -> Any:
     except ImportError as exc:
         raise RunnerError(
             f"PyTorch is not installed for {sys.executable} ({exc}): install PyTorch with "
-            "CUDA for that Python (kernelscope installs none of it), or name another "
-            "interpreter (--python, or --remote-python with --host)",
+            "CUDA for that Python (kernelscope installs none of it), or run the model with "
+            "another Python that has it",
             EXIT_NO_TORCH,
         ) from exc
     return torch
