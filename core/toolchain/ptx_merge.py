@@ -14,7 +14,8 @@ What a unit's PTX holds, and what the merge does with it:
   - module-scope declarations and definitions (kernels, ``.func`` and their prototypes,
     ``.shared``/``.global`` variables, ``.extern`` declarations): kept in unit order; one
     that several units repeat word for word is kept once, and a name that two units define
-    differently is refused;
+    differently is refused, as is one of internal linkage (each unit names its own copy of
+    it: two copies of one variable where the one-unit compile has one);
   - the ``.file`` table: one table, each path with one index; ``.loc`` lines (and their
     ``inlined_at``) are renumbered to it;
   - the ``.debug_str`` section that ``-lineinfo`` writes for inlined functions' names: one
@@ -37,6 +38,10 @@ _INFO_LABEL_RE = re.compile(r"\$L__info_string(\d+)")
 _SECTION_RE = re.compile(r"^\s*\.section\s+(\S+)\s*$")
 _FUNC_NAME_RE = re.compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$%][\w$]*)")
 _VAR_NAME_RE = re.compile(r"([A-Za-z_$%][\w$]*)\s*(?:\[[^\]]*\]\s*)*$")
+# cicc's name for a symbol of internal linkage (a static function, anything in an anonymous
+# namespace): ``_ZN39_INTERNAL_9c3ff300_15_module_part0_cu_a...``, tagged with a hash and the
+# name of the unit, so that each part names its own copy of one prelude variable
+_INTERNAL_RE = re.compile(r"_INTERNAL_[0-9a-f]+_\d+_")
 
 
 _HEADER_KEYS = ("version", "target", "address_size")
@@ -90,6 +95,8 @@ def merge_ptx(texts: list[str]) -> str:
             if code in seen_items:
                 continue  # the same declaration in another unit (an .extern, a shared buffer)
             name = _symbol(item)
+            if _INTERNAL_RE.search(name):
+                raise PtxMergeError(f"{name} has internal linkage: each unit has its own")
             if "{" in code or not _FUNC_NAME_RE.search(code):  # not a function's prototype
                 if name in defined and defined[name] != code:
                     raise PtxMergeError(f"two units define {name} differently")

@@ -146,6 +146,29 @@ def test_parts_that_cannot_be_merged_are_compiled_whole(
     assert split.read_bytes() == whole.read_bytes()
 
 
+def test_a_variable_of_internal_linkage_is_compiled_whole(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A prelude variable in an anonymous namespace gets a name tagged with its unit: merged,
+    each part's kernels would use their own copy of what the one-unit compile has once."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "pre.cuh").write_text("#pragma once\nnamespace { __device__ int counter; }\n")
+    bodies = {"k1": "atomicAdd(&counter, 1);", "k2": "a[0] = counter;"}
+    parts = []
+    for number, (name, body) in enumerate(bodies.items(), start=1):
+        (src / f"{name}.cu").write_text(
+            f'#include "pre.cuh"\nextern "C" __global__ void {name}(int* a) {{ {body} }}\n'
+        )
+        (src / f"p{number}.cu").write_text(f'#include "pre.cuh"\n#include "{name}.cu"\n')
+        parts.append(src / f"p{number}.cu")
+    (src / "module.cu").write_text('#include "pre.cuh"\n#include "k1.cu"\n#include "k2.cu"\n')
+    with caplog.at_level(logging.WARNING):
+        whole, split, _ = _compile_both(src, parts, tmp_path)
+    assert "counterE has internal linkage" in caplog.text
+    assert split.read_bytes() == whole.read_bytes()
+
+
 PTX_HEAD = ".version 9.0\n.target sm_90\n.address_size 64\n"
 
 
