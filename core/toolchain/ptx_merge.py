@@ -134,7 +134,7 @@ def _parse(text: str) -> _Unit:
             if stripped:
                 raise PtxMergeError(f"a .section {pending_section} without a body")
             continue
-        file_match = _FILE_RE.match(code)
+        file_match = _FILE_RE.match(line)  # not ``code``: a path may hold ``//``
         if file_match:
             unit.files[int(file_match.group(1))] = file_match.group(2) + file_match.group(3)
             continue
