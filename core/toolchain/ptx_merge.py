@@ -55,7 +55,7 @@ class PtxMergeError(ValueError):
 class _Unit:
     header: dict[str, str] = field(default_factory=dict)
     items: list[list[str]] = field(default_factory=list)  # module-scope declarations, in order
-    files: dict[int, str] = field(default_factory=dict)  # .file index -> quoted path (+ rest)
+    files: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (quoted path, rest)
     debug_str: list[str] = field(default_factory=list)  # the .debug_str section's lines
     preamble: list[str] = field(default_factory=list)  # comments before .version
 
@@ -72,7 +72,7 @@ def merge_ptx(texts: list[str]) -> str:
     out: list[str] = [*units[0].preamble]
     out += [f".{key} {header[key]}" for key in _HEADER_KEYS if key in header]
     out.append("")
-    paths: dict[str, int] = {}  # quoted path -> merged index
+    paths: dict[str, int] = {}  # quoted path (escapes and all) -> merged index
     table: list[str] = []
     defined: dict[str, str] = {}  # symbol -> its text (who defined it first)
     seen_items: set[str] = set()
@@ -80,11 +80,10 @@ def merge_ptx(texts: list[str]) -> str:
     labels = 0
     for unit in units:
         renumber: dict[int, int] = {}
-        for index, spec in sorted(unit.files.items()):
-            path = spec.split('"', 2)[1]
+        for index, (path, rest) in sorted(unit.files.items()):
             if path not in paths:
                 paths[path] = len(paths) + 1
-                table.append(f"\t.file\t{paths[path]} {spec}")
+                table.append(f"\t.file\t{paths[path]} {path}{rest}")
             renumber[index] = paths[path]
         offset = labels
         unit_labels = {int(n) for line in unit.debug_str for n in _INFO_LABEL_RE.findall(line)}
@@ -136,7 +135,7 @@ def _parse(text: str) -> _Unit:
             continue
         file_match = _FILE_RE.match(line)  # not ``code``: a path may hold ``//``
         if file_match:
-            unit.files[int(file_match.group(1))] = file_match.group(2) + file_match.group(3)
+            unit.files[int(file_match.group(1))] = (file_match.group(2), file_match.group(3))
             continue
         if depth == 0 and not item:
             header = _HEADER_RE.match(code)

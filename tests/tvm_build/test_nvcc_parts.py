@@ -205,6 +205,21 @@ def test_merge_reads_a_file_path_holding_a_double_slash() -> None:
     assert merged.count("\t.loc\t1 3 0") == 2
 
 
+def test_merge_tells_paths_apart_by_the_whole_quoted_path() -> None:
+    """Two paths that share everything up to an escaped quote are two files."""
+
+    def unit(kernel: str, path: str) -> str:
+        body = f".visible .entry {kernel}()\n{{\n\t.loc\t1 3 0\n\tret;\n}}\n"
+        return PTX_HEAD + body + f'\t.file\t1 "{path}"\n'
+
+    merged = merge_ptx([unit("a", r"/w/a\"x.cu"), unit("b", r"/w/a\"y.cu")])
+    assert re.findall(r"\.file\t(\d) (.*)", merged) == [
+        ("1", r'"/w/a\"x.cu"'),
+        ("2", r'"/w/a\"y.cu"'),
+    ]
+    assert "\t.loc\t2 3 0" in merged[merged.index(".entry b") :]
+
+
 @pytest.mark.parametrize(
     ("second", "message"),
     [
