@@ -15,7 +15,10 @@ What a unit's PTX holds, and what the merge does with it:
     ``.shared``/``.global`` variables, ``.extern`` declarations): kept in unit order; one
     that several units repeat word for word is kept once, and a name that two units define
     differently is refused, as is one of internal linkage (each unit names its own copy of
-    it: two copies of one variable where the one-unit compile has one);
+    it: two copies of one variable where the one-unit compile has one), and a ``.shared``
+    variable that a part moved into its one kernel using it ("has been demoted") while
+    another part uses it too (the one-unit compile keeps it at module scope, and lays out
+    the kernels' shared memory differently);
   - the ``.file`` table: one table, each path with one index; ``.loc`` lines (and their
     ``inlined_at``) are renumbered to it;
   - the ``.debug_str`` section that ``-lineinfo`` writes for inlined functions' names: one
@@ -42,6 +45,8 @@ _VAR_NAME_RE = re.compile(r"([A-Za-z_$%][\w$]*)\s*(?:\[[^\]]*\]\s*)*$")
 # namespace): ``_ZN39_INTERNAL_9c3ff300_15_module_part0_cu_a...``, tagged with a hash and the
 # name of the unit, so that each part names its own copy of one prelude variable
 _INTERNAL_RE = re.compile(r"_INTERNAL_[0-9a-f]+_\d+_")
+# cicc moves a module-scope ``.shared`` variable that one kernel alone uses into that kernel
+_DEMOTED_RE = re.compile(r"^\s*//\s*(\S+) has been demoted\s*$")
 
 
 _HEADER_KEYS = ("version", "target", "address_size")
@@ -58,6 +63,7 @@ class _Unit:
     files: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (quoted path, rest)
     debug_str: list[str] = field(default_factory=list)  # the .debug_str section's lines
     preamble: list[str] = field(default_factory=list)  # comments before .version
+    demoted: set[str] = field(default_factory=set)  # .shared variables moved into a kernel
 
 
 def merge_ptx(texts: list[str]) -> str:
@@ -78,6 +84,7 @@ def merge_ptx(texts: list[str]) -> str:
     seen_items: set[str] = set()
     debug: list[str] = []
     labels = 0
+    demoted = [name for unit in units for name in unit.demoted]
     for unit in units:
         renumber: dict[int, int] = {}
         for index, (path, rest) in sorted(unit.files.items()):
@@ -103,6 +110,11 @@ def merge_ptx(texts: list[str]) -> str:
             seen_items.add(code)
             out += [*lines, ""]
         debug += [_rewrite(line, renumber, offset) for line in unit.debug_str]
+    for name in demoted:
+        if demoted.count(name) > 1 or name in defined:
+            # kernels of several units use it: the one-unit compile keeps it at module scope,
+            # and the kernels' shared memory is laid out differently
+            raise PtxMergeError(f"shared variable {name} was moved into one kernel of a part")
     out += table
     if debug:
         out += ["\t.section\t.debug_str", "\t{", *debug, "", "\t}"]
@@ -155,6 +167,9 @@ def _parse(text: str) -> _Unit:
                 unit.preamble.append(line)
                 continue
             if not stripped:
+                moved = _DEMOTED_RE.match(line)
+                if moved:
+                    unit.demoted.add(moved.group(1))
                 if line.strip():
                     comments.append(line)  # ``// .globl name``: kept with what follows
                 continue

@@ -169,6 +169,34 @@ def test_a_variable_of_internal_linkage_is_compiled_whole(
     assert split.read_bytes() == whole.read_bytes()
 
 
+def test_a_shared_variable_two_parts_move_into_their_kernel_is_compiled_whole(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """cicc moves a module-scope ``__shared__`` variable that one kernel alone uses into
+    that kernel: in each part, where the one-unit compile keeps it at module scope (the
+    kernels' shared memory laid out, and addressed, differently)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "pre.cuh").write_text("#pragma once\n__shared__ float common[64];\n")
+    bodies = {
+        "k1": "common[threadIdx.x] = a[threadIdx.x]; __syncthreads(); a[0] = common[9];",
+        "k2": "__shared__ double own[512]; own[threadIdx.x] = a[1]; common[threadIdx.x] = 2;"
+        " __syncthreads(); a[threadIdx.x] = own[511 - threadIdx.x] + common[0];",
+    }
+    parts = []
+    for number, (name, body) in enumerate(bodies.items(), start=1):
+        (src / f"{name}.cu").write_text(
+            f'#include "pre.cuh"\nextern "C" __global__ void {name}(float* a) {{ {body} }}\n'
+        )
+        (src / f"p{number}.cu").write_text(f'#include "pre.cuh"\n#include "{name}.cu"\n')
+        parts.append(src / f"p{number}.cu")
+    (src / "module.cu").write_text('#include "pre.cuh"\n#include "k1.cu"\n#include "k2.cu"\n')
+    with caplog.at_level(logging.WARNING):
+        whole, split, _ = _compile_both(src, parts, tmp_path)
+    assert "shared variable common was moved" in caplog.text
+    assert _functions(split, tmp_path) == _functions(whole, tmp_path)
+
+
 PTX_HEAD = ".version 9.0\n.target sm_90\n.address_size 64\n"
 
 
