@@ -47,7 +47,8 @@ class SplitModule:
         """The translation unit nvcc compiles: the prelude, then every kernel file (or those
         of ``kernels``: one part of the unit, see ``nvcc.compile_parts``)."""
         lines = [f'#include "{PRELUDE_NAME}"']
-        lines += [f'#include "{KERNEL_DIR}/{k.file_name}"' for k in (kernels or self.kernels)]
+        chosen = self.kernels if kernels is None else kernels  # [] is a unit of no kernel
+        lines += [f'#include "{KERNEL_DIR}/{k.file_name}"' for k in chosen]
         return "\n".join(lines) + "\n"
 
 

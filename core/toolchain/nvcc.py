@@ -223,7 +223,8 @@ def compile_parts(
             logs = [run.result() for run in runs]
         merged_ptx = Path(scratch, f"{unit.stem}.ptx")
         # ptxas assembles the kernels on every core (the SASS is the same as on one thread)
-        threads = ["--split-compile", str(usable_cores())] if usable_cores() > 1 else []
+        cores = usable_cores()
+        threads = ["--split-compile", str(cores)] if cores > 1 else []
         cmd = [str(nvcc), "--cubin", *flags, *threads, "-o", str(cubin), str(merged_ptx)]
         try:
             merged_ptx.write_text(

@@ -14,7 +14,11 @@ What a unit's PTX holds, and what the merge does with it:
   - module-scope declarations and definitions (kernels, ``.func`` and their prototypes,
     ``.shared``/``.global`` variables, ``.extern`` declarations): kept in unit order; one
     that several units repeat word for word is kept once, and a name that two units define
-    differently is refused;
+    differently is refused, as is one of internal linkage (each unit names its own copy of
+    it: two copies of one variable where the one-unit compile has one), and a ``.shared``
+    variable that a part moved into its one kernel using it ("has been demoted") while
+    another part uses it too (the one-unit compile keeps it at module scope, and lays out
+    the kernels' shared memory differently);
   - the ``.file`` table: one table, each path with one index; ``.loc`` lines (and their
     ``inlined_at``) are renumbered to it;
   - the ``.debug_str`` section that ``-lineinfo`` writes for inlined functions' names: one
@@ -37,6 +41,12 @@ _INFO_LABEL_RE = re.compile(r"\$L__info_string(\d+)")
 _SECTION_RE = re.compile(r"^\s*\.section\s+(\S+)\s*$")
 _FUNC_NAME_RE = re.compile(r"\.(?:entry|func)\s+(?:\([^)]*\)\s*)?([A-Za-z_$%][\w$]*)")
 _VAR_NAME_RE = re.compile(r"([A-Za-z_$%][\w$]*)\s*(?:\[[^\]]*\]\s*)*$")
+# cicc's name for a symbol of internal linkage (a static function, anything in an anonymous
+# namespace): ``_ZN39_INTERNAL_9c3ff300_15_module_part0_cu_a...``, tagged with a hash and the
+# name of the unit, so that each part names its own copy of one prelude variable
+_INTERNAL_RE = re.compile(r"_INTERNAL_[0-9a-f]+_\d+_")
+# cicc moves a module-scope ``.shared`` variable that one kernel alone uses into that kernel
+_DEMOTED_RE = re.compile(r"^\s*//\s*(\S+) has been demoted\s*$")
 
 
 _HEADER_KEYS = ("version", "target", "address_size")
@@ -50,9 +60,10 @@ class PtxMergeError(ValueError):
 class _Unit:
     header: dict[str, str] = field(default_factory=dict)
     items: list[list[str]] = field(default_factory=list)  # module-scope declarations, in order
-    files: dict[int, str] = field(default_factory=dict)  # .file index -> quoted path (+ rest)
+    files: dict[int, tuple[str, str]] = field(default_factory=dict)  # index -> (quoted path, rest)
     debug_str: list[str] = field(default_factory=list)  # the .debug_str section's lines
     preamble: list[str] = field(default_factory=list)  # comments before .version
+    demoted: set[str] = field(default_factory=set)  # .shared variables moved into a kernel
 
 
 def merge_ptx(texts: list[str]) -> str:
@@ -67,19 +78,19 @@ def merge_ptx(texts: list[str]) -> str:
     out: list[str] = [*units[0].preamble]
     out += [f".{key} {header[key]}" for key in _HEADER_KEYS if key in header]
     out.append("")
-    paths: dict[str, int] = {}  # quoted path -> merged index
+    paths: dict[str, int] = {}  # quoted path (escapes and all) -> merged index
     table: list[str] = []
     defined: dict[str, str] = {}  # symbol -> its text (who defined it first)
     seen_items: set[str] = set()
     debug: list[str] = []
     labels = 0
+    demoted = [name for unit in units for name in unit.demoted]
     for unit in units:
         renumber: dict[int, int] = {}
-        for index, spec in sorted(unit.files.items()):
-            path = spec.split('"', 2)[1]
+        for index, (path, rest) in sorted(unit.files.items()):
             if path not in paths:
                 paths[path] = len(paths) + 1
-                table.append(f"\t.file\t{paths[path]} {spec}")
+                table.append(f"\t.file\t{paths[path]} {path}{rest}")
             renumber[index] = paths[path]
         offset = labels
         unit_labels = {int(n) for line in unit.debug_str for n in _INFO_LABEL_RE.findall(line)}
@@ -90,6 +101,8 @@ def merge_ptx(texts: list[str]) -> str:
             if code in seen_items:
                 continue  # the same declaration in another unit (an .extern, a shared buffer)
             name = _symbol(item)
+            if _INTERNAL_RE.search(name):
+                raise PtxMergeError(f"{name} has internal linkage: each unit has its own")
             if "{" in code or not _FUNC_NAME_RE.search(code):  # not a function's prototype
                 if name in defined and defined[name] != code:
                     raise PtxMergeError(f"two units define {name} differently")
@@ -97,6 +110,11 @@ def merge_ptx(texts: list[str]) -> str:
             seen_items.add(code)
             out += [*lines, ""]
         debug += [_rewrite(line, renumber, offset) for line in unit.debug_str]
+    for name in demoted:
+        if demoted.count(name) > 1 or name in defined:
+            # kernels of several units use it: the one-unit compile keeps it at module scope,
+            # and the kernels' shared memory is laid out differently
+            raise PtxMergeError(f"shared variable {name} was moved into one kernel of a part")
     out += table
     if debug:
         out += ["\t.section\t.debug_str", "\t{", *debug, "", "\t}"]
@@ -127,9 +145,9 @@ def _parse(text: str) -> _Unit:
             if stripped:
                 raise PtxMergeError(f"a .section {pending_section} without a body")
             continue
-        file_match = _FILE_RE.match(code)
+        file_match = _FILE_RE.match(line)  # not ``code``: a path may hold ``//``
         if file_match:
-            unit.files[int(file_match.group(1))] = file_match.group(2) + file_match.group(3)
+            unit.files[int(file_match.group(1))] = (file_match.group(2), file_match.group(3))
             continue
         if depth == 0 and not item:
             header = _HEADER_RE.match(code)
@@ -149,6 +167,9 @@ def _parse(text: str) -> _Unit:
                 unit.preamble.append(line)
                 continue
             if not stripped:
+                moved = _DEMOTED_RE.match(line)
+                if moved:
+                    unit.demoted.add(moved.group(1))
                 if line.strip():
                     comments.append(line)  # ``// .globl name``: kept with what follows
                 continue

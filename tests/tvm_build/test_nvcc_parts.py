@@ -146,6 +146,57 @@ def test_parts_that_cannot_be_merged_are_compiled_whole(
     assert split.read_bytes() == whole.read_bytes()
 
 
+def test_a_variable_of_internal_linkage_is_compiled_whole(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A prelude variable in an anonymous namespace gets a name tagged with its unit: merged,
+    each part's kernels would use their own copy of what the one-unit compile has once."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "pre.cuh").write_text("#pragma once\nnamespace { __device__ int counter; }\n")
+    bodies = {"k1": "atomicAdd(&counter, 1);", "k2": "a[0] = counter;"}
+    parts = []
+    for number, (name, body) in enumerate(bodies.items(), start=1):
+        (src / f"{name}.cu").write_text(
+            f'#include "pre.cuh"\nextern "C" __global__ void {name}(int* a) {{ {body} }}\n'
+        )
+        (src / f"p{number}.cu").write_text(f'#include "pre.cuh"\n#include "{name}.cu"\n')
+        parts.append(src / f"p{number}.cu")
+    (src / "module.cu").write_text('#include "pre.cuh"\n#include "k1.cu"\n#include "k2.cu"\n')
+    with caplog.at_level(logging.WARNING):
+        whole, split, _ = _compile_both(src, parts, tmp_path)
+    assert "counterE has internal linkage" in caplog.text
+    assert split.read_bytes() == whole.read_bytes()
+
+
+def test_a_shared_variable_two_parts_move_into_their_kernel_is_compiled_whole(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """cicc moves a module-scope ``__shared__`` variable that one kernel alone uses into
+    that kernel: in each part, where the one-unit compile keeps it at module scope (the
+    kernels' shared memory laid out, and addressed, differently)."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "pre.cuh").write_text("#pragma once\n__shared__ float common[64];\n")
+    bodies = {
+        "k1": "common[threadIdx.x] = a[threadIdx.x]; __syncthreads(); a[0] = common[9];",
+        "k2": "__shared__ double own[512]; own[threadIdx.x] = a[1]; common[threadIdx.x] = 2;"
+        " __syncthreads(); a[threadIdx.x] = own[511 - threadIdx.x] + common[0];",
+    }
+    parts = []
+    for number, (name, body) in enumerate(bodies.items(), start=1):
+        (src / f"{name}.cu").write_text(
+            f'#include "pre.cuh"\nextern "C" __global__ void {name}(float* a) {{ {body} }}\n'
+        )
+        (src / f"p{number}.cu").write_text(f'#include "pre.cuh"\n#include "{name}.cu"\n')
+        parts.append(src / f"p{number}.cu")
+    (src / "module.cu").write_text('#include "pre.cuh"\n#include "k1.cu"\n#include "k2.cu"\n')
+    with caplog.at_level(logging.WARNING):
+        whole, split, _ = _compile_both(src, parts, tmp_path)
+    assert "shared variable common was moved" in caplog.text
+    assert _functions(split, tmp_path) == _functions(whole, tmp_path)
+
+
 PTX_HEAD = ".version 9.0\n.target sm_90\n.address_size 64\n"
 
 
@@ -167,6 +218,34 @@ def test_merge_renumbers_files_and_debug_strings() -> None:
     assert "\t.loc\t3 3 0" in body_b
     assert "function_name $L__info_string1, inlined_at 3 3 0" in body_b
     assert merged.count("$L__info_string1:") == 1 and merged.count(".version") == 1
+
+
+def test_merge_reads_a_file_path_holding_a_double_slash() -> None:
+    """A ``//`` inside a ``.file`` path (nvcc keeps one an include folder was given with,
+    ``-I/opt//include``) is not a comment."""
+    unit = (
+        PTX_HEAD
+        + ".visible .entry a()\n{\n\t.loc\t1 3 0\n\tret;\n}\n"
+        + '\t.file\t1 "/opt//include/x.h" // a comment\n'
+    )
+    merged = merge_ptx([unit, unit.replace("entry a", "entry b")])
+    assert re.findall(r"\.file.*", merged) == ['.file\t1 "/opt//include/x.h" // a comment']
+    assert merged.count("\t.loc\t1 3 0") == 2
+
+
+def test_merge_tells_paths_apart_by_the_whole_quoted_path() -> None:
+    """Two paths that share everything up to an escaped quote are two files."""
+
+    def unit(kernel: str, path: str) -> str:
+        body = f".visible .entry {kernel}()\n{{\n\t.loc\t1 3 0\n\tret;\n}}\n"
+        return PTX_HEAD + body + f'\t.file\t1 "{path}"\n'
+
+    merged = merge_ptx([unit("a", r"/w/a\"x.cu"), unit("b", r"/w/a\"y.cu")])
+    assert re.findall(r"\.file\t(\d) (.*)", merged) == [
+        ("1", r'"/w/a\"x.cu"'),
+        ("2", r'"/w/a\"y.cu"'),
+    ]
+    assert "\t.loc\t2 3 0" in merged[merged.index(".entry b") :]
 
 
 @pytest.mark.parametrize(
