@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import logging
 import shutil
 import sys
 import time
@@ -29,6 +30,8 @@ from ..build.records import WORKLOADS, check_tvm, measured_on, read_meta, write_
 from ..errors import KernelscopeError
 from ..process import ChildChannel, run_child
 from ..tasks import Cancel, ProgressFn
+
+logger = logging.getLogger(__name__)
 
 
 def check_merge(out: Path, sources: list[Path]) -> list[Path]:
@@ -44,6 +47,7 @@ def check_merge(out: Path, sources: list[Path]) -> list[Path]:
                 f"{folder}: not a tuning database (no {WORKLOADS})",
                 hint="give folders `kernelscope tune` or TVM's tune_relax wrote (its work_dir)",
             )
+    _recover_interrupted(out)
     if out.exists() and not out.is_dir():
         raise KernelscopeError(f"{out}: not a folder", hint="give a folder for the merged records")
     if out.is_dir() and any(out.iterdir()) and not (out / WORKLOADS).is_file():
@@ -224,13 +228,33 @@ def child_merge(channel: ChildChannel, request_json: str) -> dict[str, Any]:
     }
 
 
+def _aside(out: Path) -> Path:
+    """Where ``_move_into_place`` keeps the previous ``out`` while it swaps the new one in."""
+    return out.parent / f".{out.name}.old"
+
+
+def _recover_interrupted(out: Path) -> None:
+    """Undo what a merge killed between its two renames left: ``out`` moved aside and the
+    new one not yet in its place (the previous database is put back), or, after the swap,
+    the previous one not yet removed (it is)."""
+    old = _aside(out)
+    if not old.is_dir():
+        return
+    if out.exists():
+        shutil.rmtree(old, ignore_errors=True)
+        return
+    old.rename(out)
+    logger.warning("%s: put back the database an interrupted merge had moved aside", out)
+
+
 def _move_into_place(tmp: Path, out: Path) -> None:
     """Replace ``out`` by ``tmp``: the old folder is moved aside first and removed only once
-    the new one is in place (a new ``out``: just renamed)."""
+    the new one is in place (a new ``out``: just renamed; an interruption in between is
+    undone by the next merge, ``_recover_interrupted``)."""
     if not out.exists():
         tmp.rename(out)
         return
-    old = out.parent / f".{out.name}.old"
+    old = _aside(out)
     shutil.rmtree(old, ignore_errors=True)
     out.rename(old)
     tmp.rename(out)

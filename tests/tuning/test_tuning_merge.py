@@ -63,6 +63,23 @@ def test_adding_a_database_to_an_existing_one_continues_it(tmp_path: Path) -> No
     assert set(json.loads((out / META).read_text())["defaults"]) == {CONV, POOL}
 
 
+def test_a_database_an_interrupted_merge_moved_aside_is_put_back(tmp_path: Path) -> None:
+    """A merge killed between moving OUT aside and renaming the new one into place left
+    OUT missing and the user's records in ``.OUT.old``: the next merge treated OUT as new
+    and the older records were out of sight. It now puts them back first and continues."""
+    out = tmp_path / "db"
+    shutil.copytree(DLIGHT_DB, tmp_path / ".db.old")  # the state such a kill leaves
+    result = merge_in_child(out, [POOL_DB])
+    assert (result["records"], result["total"]) == (1, 2)
+    assert set(json.loads((out / META).read_text())["defaults"]) == {CONV, POOL}
+    assert not (tmp_path / ".db.old").exists()
+    # killed after the swap, before the previous folder was removed: that one just goes
+    shutil.copytree(DLIGHT_DB, tmp_path / ".db.old")
+    before = _snapshot(out)
+    assert merge_in_child(out, [POOL_DB])["total"] == 2
+    assert _snapshot(out) == before and not (tmp_path / ".db.old").exists()
+
+
 @pytest.mark.slow
 def test_a_build_from_merged_records_applies_both_as_compile_relax_does(tmp_path: Path) -> None:
     from tvm.s_tir import meta_schedule as ms
