@@ -230,9 +230,37 @@ def _control_folder() -> Path | None:
     for base in (tempfile.gettempdir(), "/tmp"):
         plain = all(c.isalnum() or c in "/._-" for c in base)
         if plain and len(base) <= _SOCKET_PATH_MAX - 20 and os.path.isdir(base):
+            prune_control_folders(Path(base))
             with contextlib.suppress(OSError):
-                return Path(tempfile.mkdtemp(prefix="ks-ssh-", dir=base))
+                return Path(tempfile.mkdtemp(prefix=_CONTROL_PREFIX, dir=base))
     return None
+
+
+_CONTROL_PREFIX = "ks-ssh-"
+# A control folder without a socket this long after it was made belongs to no session: one
+# still logging in has one within _LOGIN_TIMEOUT_S, and ssh removes the socket when the
+# connection ends, CONTROL_PERSIST_S after a killed kernelscope.
+_STALE_S = 10 * 60
+
+
+def prune_control_folders(base: Path, now: float | None = None) -> list[Path]:
+    """Remove this user's control folders in ``base`` that a killed kernelscope left behind
+    (no socket, older than ``_STALE_S``; a session's own folder is removed when it closes);
+    returns what was removed."""
+    now = time.time() if now is None else now
+    removed = []
+    for folder in base.glob(f"{_CONTROL_PREFIX}*"):
+        with contextlib.suppress(OSError):
+            info = folder.lstat()
+            if (
+                stat.S_ISDIR(info.st_mode)
+                and info.st_uid == os.getuid()
+                and now - info.st_mtime > _STALE_S
+                and not any(folder.iterdir())
+            ):
+                folder.rmdir()
+                removed.append(folder)
+    return removed
 
 
 class SshSession:

@@ -4,6 +4,7 @@ with a report made on an H200; ssh, sshd, gzip, tar and the copies are real."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import stat
@@ -282,3 +283,29 @@ def test_a_login_script_that_prints_does_not_get_into_the_report(
     with SshSession(SshTarget(ssh_server.target, ssh_server.options_noisy)) as session:
         done = session.fetch(str(H200_REPORT), tmp_path / "back")
     assert done.compressed and (tmp_path / "back").read_bytes() == H200_REPORT.read_bytes()
+
+
+def test_control_folders_a_killed_kernelscope_left_are_removed(tmp_path: Path) -> None:
+    """A hard kill leaves the session's private control folder (ssh removes its socket when
+    the connection ends): the next session removes such folders once they are old, and
+    nothing that may still be in use."""
+    now = time.time()
+    old = now - 3600
+
+    def folder(name: str, mtime: float, with_socket: bool = False) -> Path:
+        path = tmp_path / name
+        path.mkdir()
+        if with_socket:
+            (path / "c").write_text("")  # stands for the socket of a live connection
+        os.utime(path, (mtime, mtime))
+        return path
+
+    stale = folder("ks-ssh-stale", old)
+    logging_in = folder("ks-ssh-new", now - 5)  # a session still logging in: no socket yet
+    live = folder("ks-ssh-live", old, with_socket=True)
+    other = folder("other-old", old)
+    (tmp_path / "ks-ssh-file").write_text("")
+    assert remote.prune_control_folders(tmp_path, now) == [stale]
+    assert not stale.exists()
+    assert logging_in.is_dir() and live.is_dir() and other.is_dir()
+    assert (tmp_path / "ks-ssh-file").is_file()
