@@ -72,6 +72,7 @@ def nvcc_variants(src: Path, out: Path, arch: str) -> dict[str, float]:
     TVM's one call on its whole source, and the line table and resource usage after."""
     from concurrent.futures import ThreadPoolExecutor
 
+    from kernelscope.core.build.split_cuda import split_module
     from kernelscope.core.toolchain import find_tool, nvcc
 
     nvcc_path = find_tool("nvcc").require()
@@ -88,16 +89,10 @@ def nvcc_variants(src: Path, out: Path, arch: str) -> dict[str, float]:
         _, timings[label] = nvcc.compile_unit(nvcc_path, unit, out / "variant.cubin", flags)
     # kernelscope's way (core/build/pipeline.py): the unit's kernels in parts, one nvcc
     # process each to PTX, then one ptxas on the merged PTX
-    includes = (src / "module.cu").read_text(encoding="utf-8").splitlines()
-    prelude, kernels = includes[0], includes[1:]
-    sizes = [(src / line.split('"')[1]).stat().st_size for line in kernels]
-    runs = nvcc.parts(sizes)
-    part_units = []
-    for number, run in enumerate(runs if len(runs) > 1 else [], start=1):
-        part = src / f"bench.part{number}.cu"
-        part.write_text("\n".join([prelude, *(kernels[i] for i in run)]) + "\n", encoding="utf-8")
-        part_units.append(part)
-    ours_label = f"kernelscope: {len(runs)} part(s) at once, one ptxas"
+    split = split_module((src / "tvm_kernels.cu").read_text(encoding="utf-8"))
+    part_units = split.write_part_units(src)
+    runs = max(1, len(part_units))
+    ours_label = f"kernelscope: {runs} part(s) at once, one ptxas"
     try:
         _, timings[ours_label] = nvcc.compile_parts(
             nvcc_path,

@@ -72,14 +72,13 @@ from .cuda_source import cuda_source
 from .model_loader import LoadedModel, load_model, model_format
 from .nvdisasm import parse_nvdisasm
 from .ptx_files import store_ptx
-from .split_cuda import KERNEL_DIR, PRELUDE_NAME, SplitModule, split_module
+from .split_cuda import KERNEL_DIR, PART_UNIT, PRELUDE_NAME, SplitModule, split_module
 
 logger = logging.getLogger(__name__)
 
 _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
 _KEPT_LOGS = 20  # logs of failed builds kept under <cache>/logs
-_PART_UNIT = "module.part{}.cu"  # a part of module.cu compiled on its own core (nvcc.parts)
 # Part of the build's cache key: raised when builds write files they did not before (2: the
 # PTX), so that a cached build without them is not restored.
 _LAYOUT = 2
@@ -464,7 +463,7 @@ def _build_into(build: _Build) -> Manifest:
         with step("nvcc", True), build.timed("nvcc", 0.55, nvcc_message):
             ptxas_log = _compile_cached(compile_dir, split, build)
         with build.timed("disassemble", 0.9, "nvdisasm: SASS and its line table"):
-            parts = shutil.ignore_patterns(_PART_UNIT.format("*"))  # the compile's, not the user's
+            parts = shutil.ignore_patterns(PART_UNIT.format("*"))  # the compile's, not the user's
             shutil.copytree(compile_dir / "src", stage / "src", ignore=parts)
             shutil.copy2(compile_dir / "module.cubin", stage / "module.cubin")
             cubin = stage / "module.cubin"
@@ -727,12 +726,7 @@ def _compile_cached(compile_dir: Path, split: SplitModule, build: _Build) -> str
         (src / "tvm_kernels.cu").write_text(split.source, encoding="utf-8")
         for k in split.kernels:
             (src / KERNEL_DIR / k.file_name).write_text(split.kernel_file(k), encoding="utf-8")
-        runs = nvcc.parts([len(k.text) for k in split.kernels])
-        part_units = []
-        for number, run in enumerate(runs if len(runs) > 1 else [], start=1):
-            part = src / _PART_UNIT.format(number)
-            part.write_text(split.unit_file([split.kernels[i] for i in run]), encoding="utf-8")
-            part_units.append(part)
+        part_units = split.write_part_units(src)
         log, _ = nvcc.compile_parts(
             Path(build.plan.tools["nvcc"]),
             src / "module.cu",

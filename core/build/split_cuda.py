@@ -12,11 +12,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..errors import KernelscopeError
+from ..toolchain import nvcc
 
 PRELUDE_NAME = "tvm_prelude.cuh"
 KERNEL_DIR = "kernels"
+PART_UNIT = "module.part{}.cu"  # a part of module.cu compiled on its own core (nvcc.parts)
 _KERNEL_START = re.compile(r'extern\s+"C"\s+__global__\s')
 _NAME_RE = re.compile(r"(\w+)\s*\(")
 _SAFE_RE = re.compile(r"[^A-Za-z0-9_]")
@@ -50,6 +53,17 @@ class SplitModule:
         chosen = self.kernels if kernels is None else kernels  # [] is a unit of no kernel
         lines += [f'#include "{KERNEL_DIR}/{k.file_name}"' for k in chosen]
         return "\n".join(lines) + "\n"
+
+    def write_part_units(self, src: Path) -> list[Path]:
+        """Write the parts ``nvcc.parts`` splits the unit into beside its ``module.cu`` in
+        ``src`` (none when it stays one unit): what ``nvcc.compile_parts`` compiles."""
+        runs = nvcc.parts([len(k.text) for k in self.kernels])
+        units = []
+        for number, run in enumerate(runs if len(runs) > 1 else [], start=1):
+            part = src / PART_UNIT.format(number)
+            part.write_text(self.unit_file([self.kernels[i] for i in run]), encoding="utf-8")
+            units.append(part)
+        return units
 
 
 def safe_file_stem(name: str, taken: set[str]) -> str:

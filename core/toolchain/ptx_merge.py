@@ -31,6 +31,7 @@ when ptxas refuses the merged PTX).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 _HEADER_RE = re.compile(r"^\s*\.(version|target|address_size)\s+(.*?)\s*$")
@@ -110,8 +111,8 @@ def merge_ptx(texts: list[str]) -> str:
             seen_items.add(code)
             out += [*lines, ""]
         debug += [_rewrite(line, renumber, offset) for line in unit.debug_str]
-    for name in demoted:
-        if demoted.count(name) > 1 or name in defined:
+    for name, count in Counter(demoted).items():
+        if count > 1 or name in defined:
             # kernels of several units use it: the one-unit compile keeps it at module scope,
             # and the kernels' shared memory is laid out differently
             raise PtxMergeError(f"shared variable {name} was moved into one kernel of a part")
