@@ -98,7 +98,8 @@ def test_a_job_s_bug_is_logged_and_its_box_shows_the_traceback_and_the_log(
     assert copied.startswith("Cannot read the times\n\nUnexpected error: TypeError")
     assert details in copied
     assert box.isVisible()
-    box.close()
+    box.close()  # and it closes as any box does
+    assert not box.isVisible()
     # a pane that shows a bug in a line names the log too
     assert str(path) in error_html("Cannot read the Details", TypeError("x"))
 

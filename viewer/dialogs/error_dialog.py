@@ -8,7 +8,7 @@ from __future__ import annotations
 import traceback
 
 from PySide6.QtGui import QFontDatabase, QGuiApplication
-from PySide6.QtWidgets import QMessageBox, QPushButton, QTextEdit, QWidget
+from PySide6.QtWidgets import QAbstractButton, QMessageBox, QPushButton, QTextEdit, QWidget
 
 from kernelscope.core.errors import KernelscopeError
 
@@ -43,6 +43,8 @@ class ErrorBox(QMessageBox):
             details = "".join(traceback.format_exception(error)).rstrip()
         self.setStandardButtons(QMessageBox.StandardButton.Close)
         self.copy_button: QPushButton | None = None
+        self._copy_clicked = False
+        self.buttonClicked.connect(self._on_clicked)
         if details:
             if (path := log_file.current()) is not None:
                 details = f"The window's log: {path}\n\n{details}"
@@ -58,11 +60,16 @@ class ErrorBox(QMessageBox):
         return "\n\n".join(p for p in parts if p) + "\n"
 
     def done(self, result: int) -> None:
-        """Copy Details copies and keeps the box open (every other button closes it)."""
-        if self.copy_button is not None and self.clickedButton() is self.copy_button:
+        """Copy Details copies and keeps the box open (QMessageBox closes on every button:
+        ``buttonClicked`` comes just before this call)."""
+        if self._copy_clicked:
+            self._copy_clicked = False
             QGuiApplication.clipboard().setText(self.report())
             return
         super().done(result)
+
+    def _on_clicked(self, button: QAbstractButton) -> None:
+        self._copy_clicked = button is self.copy_button
 
     def _style_details(self, details: str) -> None:
         """A traceback in a fixed-width font, ``DETAILS_COLUMNS`` wide and up to
