@@ -100,8 +100,9 @@ def test_a_job_s_bug_is_logged_and_its_box_shows_the_traceback_and_the_log(
     assert box.isVisible()
     box.close()  # and it closes as any box does
     assert not box.isVisible()
-    # a pane that shows a bug in a line names the log too
-    assert str(path) in error_html("Cannot read the Details", TypeError("x"))
+    # a pane that shows a bug in a line points to the log too
+    line = error_html("Cannot read the Details", TypeError("x"))
+    assert "its traceback is in the window&#x27;s log file (Help &gt; About names it)" in line
 
 
 def test_a_superseded_job_s_bug_is_logged_and_not_shown(qtbot, make_window, state: Path) -> None:

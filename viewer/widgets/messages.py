@@ -1,5 +1,6 @@
 """Errors as one line of rich text in a pane (the pane keeps working; no dialog); a bug's
-traceback is in the window's log (``log_file``), which the line names."""
+traceback is in the window's log (``log_file``), which the line says (not its path: a long
+path cannot wrap in a narrow pane; Help > About and the error box name it)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ import html
 from kernelscope.core.errors import KernelscopeError
 
 from .. import log_file
+
+BUG_IN_LOG = (
+    "This is a bug in kernelscope; its traceback is in the window's log file "
+    "(Help > About names it)"
+)
 
 
 def what_to_do(error: KernelscopeError) -> str:
@@ -19,8 +25,8 @@ def error_html(what: str, error: BaseException) -> str:
     """``what``: the error, and what to do about it, escaped for a QLabel."""
     if not isinstance(error, KernelscopeError):  # a bug: its type says most, the log the rest
         text = f"{type(error).__name__}: {error}"
-        if (path := log_file.current()) is not None:
-            text += f"\nThis is a bug in kernelscope; its traceback is in {path}"
+        if log_file.current() is not None:
+            text += f"\n{BUG_IN_LOG}"
     else:
         hint = what_to_do(error)
         text = error.message + (f"\nWhat to do: {hint}" if hint else "")
