@@ -28,7 +28,7 @@ class ErrorBox(QMessageBox):
         super().__init__(parent)
         self.setIcon(QMessageBox.Icon.Warning)
         self.setWindowTitle(title)
-        details = ""
+        details, logged_to = "", log_file.current()
         if isinstance(error, KernelscopeError):
             self.setText(error.message)
             if hint := what_to_do(error):
@@ -36,9 +36,10 @@ class ErrorBox(QMessageBox):
             details = error.details
         else:  # a bug: say so, and keep its traceback for the report
             self.setText(f"Unexpected error: {type(error).__name__}: {error}")
+            where = "the details and the log" if logged_to else "the details"
             self.setInformativeText(
                 "This is a bug in kernelscope; the window stays usable. Its traceback is in "
-                "the details and the log: please attach them to a bug report."
+                f"{where}: please attach it to a bug report."
             )
             details = "".join(traceback.format_exception(error)).rstrip()
         self.setStandardButtons(QMessageBox.StandardButton.Close)
@@ -46,8 +47,8 @@ class ErrorBox(QMessageBox):
         self._copy_clicked = False
         self.buttonClicked.connect(self._on_clicked)
         if details:
-            if (path := log_file.current()) is not None:
-                details = f"The window's log: {path}\n\n{details}"
+            if logged_to is not None:
+                details = f"The window's log: {logged_to}\n\n{details}"
             self.setDetailedText(details)
             self._style_details(details)
             self.copy_button = QPushButton("Copy Details")
