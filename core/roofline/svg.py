@@ -2,7 +2,8 @@
 
 Text, grid and frame carry classes (``grid``, ``frame``, ``peak``, ``muted``, ``dot``) instead
 of colours, so that the page's style sheet draws them light or dark with the reader's
-preference; the levels' and points' colours are the PNG's. Every text is escaped.
+preference; the levels' and points' colours are the PNG's (inline styles where a style sheet's
+text colour would win over an attribute). Every text is escaped.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ def render_svg(
     text((left + right) / 2, height - 18, "arithmetic intensity (FLOP/byte)", "middle")
     text(left - 70, top - 18, "FLOP/s")
     text((left + right) / 2, 24, plot.title, "middle")
-    text(left, top - 12, LEGEND, cls="muted")
+    text(left, top - 12, LEGEND, cls="muted", style="white-space:pre")
 
     for c in plot.memory:
         colour = _rgb(LEVEL_COLOUR[c.key])
@@ -73,7 +74,7 @@ def render_svg(
             f'stroke="{colour}" stroke-width="2"/>'
         )
         at = math.sqrt(c.x0 * c.x1) / 3  # a third of the way along the line, in log space
-        text(X(at) + 8, Y(c.y0 / c.x0 * at) + 4, c.label, fill=colour)
+        text(X(at) + 8, Y(c.y0 / c.x0 * at) + 4, c.label, style=f"fill:{colour}")
     for c in plot.compute:
         out.append(
             f'<line class="peak" x1="{X(c.x0):.1f}" y1="{Y(c.y0):.1f}" x2="{right}" '

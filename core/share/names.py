@@ -13,7 +13,8 @@ from typing import Any
 
 class PathNames:
     """Display names of the paths a page mentions. ``roots``: the folders whose files are
-    named relative to them (the workspaces); any other path is named by its last part."""
+    named relative to them (the workspaces); any other absolute path is named by its last
+    part; a relative path (a workspace's ``src/kernels/k.cu``) is kept."""
 
     def __init__(self, keep: bool, roots: Iterable[Path | None] = ()) -> None:
         self.keep = keep
@@ -23,11 +24,10 @@ class PathNames:
     def name(self, path: str | os.PathLike[str]) -> str:
         """``path`` as the page shows it (remembered for ``scrub``)."""
         text = os.fspath(path)
-        if self.keep or not text:
+        if self.keep or not _is_absolute(text):  # a relative path says nothing of a machine
             return text
         shown = self._relative(text) or _last_part(text)
-        if _is_absolute(text):
-            self._seen[text] = shown
+        self._seen[text] = shown
         return shown
 
     def _relative(self, text: str) -> str | None:

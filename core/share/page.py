@@ -75,6 +75,7 @@ def render_page(page: PageData, *, generator: str = "kernelscope") -> str:
 <main>
 <section id="kernels"><h2>Kernels</h2><p id="kernels-note" class="note"></p>
 <div id="kernel-list" class="scroll list"></div></section>
+<section id="compare"><h2>Against the baseline</h2><div id="compare-body"></div></section>
 <section id="code"><h2>Source and SASS</h2>
 <div class="toolbar"><label>Kernel <select id="kernel"></select></label>
 <label>File <select id="file"></select></label>
@@ -87,7 +88,6 @@ def render_page(page: PageData, *, generator: str = "kernelscope") -> str:
 <section id="hot"><h2>Hot lines of the model</h2>
 <div id="hot-list" class="scroll list"></div></section>
 {_roofline_section(roof_svg, roof_note)}
-<section id="compare"><h2>Against the baseline</h2><div id="compare-body"></div></section>
 </main>
 <footer>Made by {e(generator)}: a self-contained page, nothing on it loads from anywhere.
 </footer>
