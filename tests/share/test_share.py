@@ -215,13 +215,10 @@ def test_roofline_is_inline_svg(tmp_path: Path) -> None:
 def test_bad_choices_are_errors_that_say_what_to_do(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rc, _, err = run_cli(
-        ["share", H200_REPORT, "--kernels", "(", "-o", tmp_path / "a.html"], capsys
-    )
+    out = tmp_path / "a.html"
+    rc, _, err = run_cli(["share", H200_REPORT, "--kernels", "(", "-o", out], capsys)
     assert rc == 1 and "not a regular expression" in err
-    rc, _, err = run_cli(
-        ["share", H200_REPORT, "--kernels", "nothing", "-o", tmp_path / "a.html"], capsys
-    )
+    rc, _, err = run_cli(["share", H200_REPORT, "--kernels", "nothing", "-o", out], capsys)
     assert rc == 1 and "no kernel matches 'nothing'" in err and "hint: kernels:" in err
     rc, _, err = run_cli(["share", H200_REPORT, "--top", "0", "-o", out], capsys)
     assert rc == 1 and "--top 0" in err
