@@ -25,6 +25,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "input",
         type=Path,
+        metavar="INPUT",
         help="a workspace (its newest attached report), an .ncu-rep or CSV export, or a "
         "torch.compile run folder",
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,20 +27,24 @@ def share_page(
     out: str | os.PathLike[str],
     *,
     baseline: ProfileSession | None = None,
+    kernels: Sequence[str] | None = None,
     pattern: str | None = None,
     top: int | None = None,
     keep_paths: bool = False,
     progress: ProgressFn = no_progress,
     cancel: Cancel | None = None,
 ) -> SharedPage:
-    """Write ``session``'s document as a page to ``out``: the kernels ``pattern`` matches, or
-    the ``top`` slowest (10 by default), compared with ``baseline`` when given. I/O (reads
-    the profile, writes the file): call it off the GUI thread."""
-    kernels = choose_kernels(session.document.summaries, pattern, top)
+    """Write ``session``'s document as a page to ``out``: ``kernels`` (the window's selection),
+    else those ``pattern`` matches, else the ``top`` slowest (10 by default), compared with
+    ``baseline`` when given. I/O (reads the profile, writes the file): call it off the GUI
+    thread."""
+    summaries = session.document.summaries
+    known = {s.name for s in summaries}
+    chosen = [k for k in kernels or () if k in known] or choose_kernels(summaries, pattern, top)
     page = collect_page(
         session,
         baseline=baseline,
-        kernels=kernels,
+        kernels=chosen,
         keep_paths=keep_paths,
         progress=progress,
         cancel=cancel,
