@@ -227,7 +227,10 @@ def _num(v: float) -> float:
 def _line_stalls(per_line: dict[int, dict[str, float]]) -> dict[str, list[list[Any]]]:
     """Each line's largest stall reasons (label, share) where it has samples."""
     out: dict[str, list[list[Any]]] = {}
+    samples = label_of(SAMPLES)
     for n, m in per_line.items():
+        if not m.get(samples):  # no sample, no stall reason
+            continue
         reasons = stall_breakdown([m]).reasons[:_STALLS_PER_LINE]
         if reasons:
             out[str(n)] = [[r.label, round(r.share, 3)] for r in reasons]
