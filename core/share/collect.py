@@ -33,7 +33,7 @@ from ..view import (
 from .names import PathNames
 
 if TYPE_CHECKING:
-    from ..compare import KernelComparison, ProfileDiff
+    from ..compare import KernelComparison, ProfileDiff, TimeDelta
     from ..ncu import KernelDetails
     from ..roofline import Roofline
 
@@ -325,8 +325,12 @@ def _side(diff: ProfileDiff, role: str, names: PathNames) -> str:
     )
 
 
-def _delta_row(k: Any, label: str | None = None) -> dict[str, Any]:
-    match = getattr(k, "match", None)
+def _delta_row(k: TimeDelta, label: str | None = None) -> dict[str, Any]:
+    """A row of ``kernelscope diff``'s kernel table: a kernel's (``KernelDelta``) or, with
+    ``label``, the total's."""
+    from ..compare import KernelDelta  # loaded already: the comparison was made with it
+
+    match = k.match if isinstance(k, KernelDelta) else None
     return {
         "kernel": label if label is not None else match.label if match is not None else "",
         "new": match.new if match is not None else None,
