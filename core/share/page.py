@@ -1,15 +1,18 @@
 """The shared page as one HTML file: the style sheet and script of this package inline, the
 data as JSON in a ``<script type="application/json">`` block, the roofline as inline SVG.
 
-Nothing on the page loads anything: a Content-Security-Policy of ``default-src 'none'`` (inline
-style and script allowed) keeps it so, even for text that slipped through. The JSON has ``<``,
-``>``, ``&`` and U+2028/U+2029 written as ``\\uXXXX``, so that no kernel name or source line can
-close its block (``</script>``) or open a comment; the script puts every value into the page
-as text. The only markup written from data is the SVG and the header, both escaped here.
+Nothing on the page loads anything: a Content-Security-Policy of ``default-src 'none'`` keeps it
+so, and lets only the page's own script run (by its hash), even for text that slipped through.
+The JSON has ``<``, ``>``, ``&`` and U+2028/U+2029 written as ``\\uXXXX``, so that no kernel name
+or source line can close its block (``</script>``) or open a comment; the script puts every
+value into the page as text. The only markup written from data is the SVG and the header, both
+escaped here.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import os
@@ -28,7 +31,13 @@ _JSON_ESCAPES = (
     ("\u2029", "\\u2029"),
 )
 
-_CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+
+def _policy(script: str) -> str:
+    """The page's Content-Security-Policy: nothing loads from anywhere; the one script that
+    runs is the page's own (by its SHA-256: no other inline script or event handler, should
+    markup ever get in); styles inline (the SVG's colours)."""
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    return f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{digest}'"
 
 
 def json_for_script(data: Any) -> str:
@@ -61,11 +70,12 @@ def render_page(page: PageData, *, generator: str = "kernelscope") -> str:
         except KernelscopeError as exc:
             roof_note = exc.message
     notes = "".join(f'<p class="note">{e(n)}</p>' for n in data["notes"])
+    script = "\n" + _asset("page.js")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="{_CSP}">
+<meta http-equiv="Content-Security-Policy" content="{_policy(script)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="{e(generator)}">
 <title>{e(title)} — kernelscope</title>
@@ -94,8 +104,7 @@ def render_page(page: PageData, *, generator: str = "kernelscope") -> str:
 <footer>Made by {e(generator)}: a self-contained page, nothing on it loads from anywhere.
 </footer>
 <script type="application/json" id="ks-data">{json_for_script(data)}</script>
-<script>
-{_asset("page.js")}</script>
+<script>{script}</script>
 </body>
 </html>
 """

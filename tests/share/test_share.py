@@ -146,6 +146,12 @@ def test_hostile_kernel_name_and_source_line_stay_text(browser: Chromium, tmp_pa
     assert HOSTILE_LINE.strip() in browser.evaluate("document.getElementById('L3').textContent")
     assert browser.evaluate("document.querySelectorAll('#sass tr.linked').length") > 0
     assert browser.evaluate("typeof window.pwned") == "undefined"
+    # and markup that got in all the same would not run: only the page's own script may
+    browser.evaluate(
+        "const i = document.createElement('img'); i.setAttribute('onerror', 'window.pwned=4');"
+        " i.src = 'x.png'; document.body.append(i); new Promise(r => setTimeout(r, 300))"
+    )
+    assert browser.evaluate("typeof window.pwned") == "undefined"
 
 
 def test_json_block_cannot_be_closed_by_data() -> None:
