@@ -50,11 +50,16 @@ class PathNames:
             found.setdefault(home, "~")
         if not found:
             return data
-        pattern = re.compile("|".join(re.escape(p) for p in sorted(found, key=len, reverse=True)))
+        # a whole path, not the start of a longer name (/root, not /rootfs or /root.old; a
+        # full stop after it ends a sentence)
+        alternatives = "|".join(re.escape(p) for p in sorted(found, key=len, reverse=True))
+        pattern = re.compile(f"(?:{alternatives})(?![\\w-]|\\.\\w)")
 
         def walk(value: Any) -> Any:
             if isinstance(value, str):
-                return pattern.sub(lambda m: found[m.group()], value) if "/" in value else value
+                if "/" not in value and "\\" not in value:
+                    return value
+                return pattern.sub(lambda m: found[m.group()], value)
             if isinstance(value, list):
                 return [walk(v) for v in value]
             if isinstance(value, dict):

@@ -238,3 +238,18 @@ def test_bad_choices_are_errors_that_say_what_to_do(
     with pytest.raises(KernelscopeError):
         share_page(open_document(H200_REPORT), page, pattern="nothing")
     assert page.read_text() == "an older page"  # nothing already saved is damaged
+
+
+def test_paths_in_text_are_replaced_whole() -> None:
+    """A note naming a file of this machine shows the page's name for it; a longer name that
+    only starts with a known path (/rootfs beside /root) is left alone."""
+    from kernelscope.core.share.names import PathNames
+
+    names = PathNames(False, [Path("/work/ws")])
+    assert names.name("/work/ws/src/kernels/k.cu") == "src/kernels/k.cu"
+    assert names.name("/build/machine/k2.cu") == "k2.cu"
+    assert names.name("src/kernels/k3.cu") == "src/kernels/k3.cu"  # relative: as it is
+    text = "/build/machine/k2.cu changed. /build/machine/k2.cu.orig, /work/ws, /work/wsx"
+    assert names.scrub({"note": [text]}) == {
+        "note": ["k2.cu changed. /build/machine/k2.cu.orig, ws, /work/wsx"]
+    }
