@@ -111,7 +111,7 @@ def collect_page(
     data: dict[str, Any] = {
         "version": PAGE_VERSION,
         "title": document.title,
-        "source": names.name(document.path) if document.path is not None else "",
+        "source": names.name(document.path.resolve()) if document.path is not None else "",
         "device": device,
         "has_profile": document.has_profile,
         "total": format_us(total) if document.has_profile else "",

@@ -24,6 +24,7 @@ from PIL import Image
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.share import json_for_script, share_page
 from kernelscope.core.view import open_document
+from kernelscope.core.workspace import Workspace
 
 COMPARE = DATA / "compare"
 HOSTILE = '</script><img src=x onerror="window.pwned=1"><b>k</b>'
@@ -152,6 +153,31 @@ def test_hostile_kernel_name_and_source_line_stay_text(browser: Chromium, tmp_pa
         " i.src = 'x.png'; document.body.append(i); new Promise(r => setTimeout(r, 300))"
     )
     assert browser.evaluate("typeof window.pwned") == "undefined"
+
+
+def test_a_workspace_shares_its_report_with_the_operators(
+    browser: Chromium, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """WS: the newest report attached to the build, each kernel with its TVM operators."""
+    ws = tmp_path / "cnn3.kscope"
+    shutil.copytree(COMPARE / "cnn3_b8.kscope", ws)
+    Workspace.open(ws).attach_profile(COMPARE / "cnn3_b8_run1.ncu-rep")
+    page = tmp_path / "page.html"
+    rc, _, err = run_cli(["share", ws, "--top", "3", "-o", page], capsys)
+    assert rc == 0, err
+    data = _data(page)
+    assert data["source"] == "profiles/cnn3_b8_run1.ncu-rep"
+    rows = {k["name"]: k for k in data["kernels"]}
+    assert rows["max_pool2d_kernel"]["ops"] == ["relax.nn.max_pool2d"]
+    assert rows["fused_conv2d1_add1_relu1_kernel"]["time"] == "89.86"
+    assert [k["name"] for k in data["kernels"] if k["shown"]] == list(data["views"])
+    assert len(data["views"]) == 3
+    browser.open(page.as_uri())
+    cells = browser.evaluate(
+        "[...document.querySelectorAll('#kernel-list tbody tr')].map(r => r.cells[12].textContent)"
+    )
+    assert "relax.nn.conv2d, relax.add, relax.nn.relu" in cells
+    assert browser.errors() == []
 
 
 def test_json_block_cannot_be_closed_by_data() -> None:
