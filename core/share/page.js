@@ -361,6 +361,11 @@
     if (d.missing.length) add(box, el("p", "note", "sections not collected: " + d.missing.join(", ")));
   }
 
+  // red slower, blue faster, grey within noise: as the window colours changes
+  function statusClass(status) {
+    return { slower: "slower", faster: "faster", "within noise": "noise" }[status] || "";
+  }
+
   function comparison() {
     var c = D.compare;
     if (!c) { $("compare").hidden = true; return; }
@@ -372,7 +377,7 @@
     c.kernels.concat([c.total]).forEach(function (k) {
       var tr = row(t, [k.kernel, k.match, k.base, k.now, k.delta, k.pct, k.noise, k.status], num);
       tr.cells[0].className = "name";
-      tr.cells[7].className = k.status === "slower" ? "slower" : k.status === "faster" ? "faster" : "";
+      tr.cells[7].className = statusClass(k.status);
       if (k.new && D.views[k.new]) {
         tr.className = "pick";
         tr.addEventListener("click", function () { showKernel(k.new, 0, true); });
@@ -394,7 +399,7 @@
     rows.forEach(function (r) {
       var tr = row(t, [r[0] || "", r[1] || "", r[2], r[3], r[4], r[5], r[6], r[7]], num);
       tr.cells[7].style.fontFamily = "var(--mono)";
-      tr.cells[6].className = r[6] === "slower" ? "slower" : r[6] === "faster" ? "faster" : "";
+      tr.cells[6].className = statusClass(r[6]);
       if (r[1]) {
         tr.className = "pick";
         tr.addEventListener("click", function () { state.file = 0; $("file").value = "0"; drawSource(); selectLine(r[1], true); scrollInto("source", $("L" + r[1])); });
