@@ -17,6 +17,7 @@ from .model import (
 )
 from .opcost import KernelCost, OpCost, describe, kernel_cost, op_cost
 from .png import render_png
+from .svg import render_svg
 
 __all__ = [
     "LEVELS",
@@ -38,5 +39,6 @@ __all__ = [
     "operator_time_ns",
     "relevant_precisions",
     "render_png",
+    "render_svg",
     "roofline",
 ]
