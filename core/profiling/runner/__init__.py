@@ -4,6 +4,8 @@ Usage::
 
     python runner.pyz WORKSPACE [--inputs in.npz] [--warmup N] [--iterations N]
     python runner.pyz WORKSPACE --timeline [--warmup N] [--repeat N]
+    python runner.pyz WORKSPACE --steps prefill=128,decode=32 [--batch B] [--profile-steps S]
+    python runner.pyz WORKSPACE --hook HOOK.py [--profile-steps S]    # (and --timeline)
     python runner.pyz --check [--tvm-version V]     # what this machine has for the runner
     python runner.pyz --probe-kernel                # one tiny kernel (ncu permission probe)
     python runner.pyz --torch MODEL.py --run-dir RUN [--mode M] [--warmup N] [--iterations N]
