@@ -77,13 +77,15 @@ def read_steps(report: Path, workspace: Path | None = None, markers: int = 0) ->
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        why = (
-            f"{report.name} holds {markers} step markers but its step list ({path.name}) is missing"
-            if markers
-            else f"{report.name} was not profiled step by step (no {path.name} beside it)"
-        )
+        hint = PROFILE_WITH_STEPS.format(ws=workspace or "WORKSPACE")
+        if markers:
+            raise KernelscopeError(
+                f"{report.name} holds {markers} step markers but its step list "
+                f"({path.name}) is missing",
+                hint=hint,
+            ) from None
         raise KernelscopeError(
-            why, hint=PROFILE_WITH_STEPS.format(ws=workspace or "WORKSPACE")
+            f"{report.name} was not profiled step by step (no {path.name} beside it)", hint=hint
         ) from None
     except (OSError, ValueError) as exc:
         raise KernelscopeError(f"{path}: not a step list ({exc})") from exc

@@ -437,7 +437,7 @@ def _profile(
     ws: Workspace,
     req: ProfileRequest,
     partial: Path,
-    expected: int,
+    expected: int | None,
     report: ProgressFn,
     cancel: Cancel | None,
 ) -> tuple[str, int]:

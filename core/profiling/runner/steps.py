@@ -156,11 +156,11 @@ class Functions:
             )
         self.create = creators[0]
         steps = [f for f in functions if _takes_cache(f) and _tensors(f)]
-        self.prefill = self._find(steps, "prefill", lambda d: _is_symbolic(d))
-        self.decode = self._find(steps, "decode", lambda d: d == 1)
-        if self.prefill is None or self.decode is None:
+        prefill = self._find(steps, "prefill", lambda d: _is_symbolic(d))
+        decode = self._find(steps, "decode", lambda d: d == 1)
+        if prefill is None or decode is None:
             missing = " and ".join(
-                n for n, f in (("prefill", self.prefill), ("decode", self.decode)) if f is None
+                n for n, f in (("prefill", prefill), ("decode", decode)) if f is None
             )
             raise RunnerError(
                 f"the model has no {missing} function: none is named so, and none that takes "
@@ -168,6 +168,8 @@ class Functions:
                 f"for prefill, [batch, 1, ...] for decode); its functions: {names}",
                 EXIT_BAD_INPUT,
             )
+        self.prefill: dict = prefill
+        self.decode: dict = decode
         embed = self.by_name.get("embed")
         if embed is None:
             embed = next(

@@ -355,7 +355,8 @@ def steps_timeline(workspace: Path, options: StepOptions, repeat: int) -> dict:
         measured.append(_steps_pass(run, timer)[1])
     pool.close()
     shapes = {tuple(len(s["calls"]) for s in p) for p in measured}
-    if len(shapes) != 1 or {len(p) for p in [*plain, *walls]} != {len(records)}:
+    counts = {len(p) for p in plain} | {len(w) for w in walls}
+    if len(shapes) != 1 or counts != {len(records)}:
         raise RunnerError("the runs made different steps or calls: the steps are not repeatable")
     steps, calls, offset = [], [], 0.0
     for i, rec in enumerate(records):
