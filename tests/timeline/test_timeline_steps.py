@@ -136,3 +136,69 @@ def test_a_missing_hook_file_is_refused_before_measuring(
     ws = build_once("repeated_layers.py")
     rc, _, err = run_cli(["timeline", ws.path, "--hook", "/nowhere/loop.py"], capsys)
     assert rc == 1 and "--hook /nowhere/loop.py: no such file" in err
+
+
+@pytest.mark.slow
+def test_the_runners_step_timeline_on_a_simulated_gpu_clock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The runner's ``--timeline --steps`` end to end: the MLC-style Llama run on the CPU
+    (its real VM calls, instrumented), the CUDA events on the simulated clock of
+    test_timeline's ``_FakeGpu``. Each step's calls are its own, the KV cache's attention
+    builtin is one call holding its kernels, every run makes the same calls, and no event
+    is left alive."""
+    import json
+
+    import tvm
+    from llm_support import build_llama_cpu
+    from test_timeline import _FakeGpu
+
+    from kernelscope.core.profiling.runner import timeline as runner_timeline
+    from kernelscope.core.profiling.runner.step_run import StepOptions
+
+    ws = build_llama_cpu(tmp_path / "ws")
+    manifest = json.loads((ws / "manifest.json").read_text())
+    attention = "vm.builtin.attention_kv_cache_attention_with_fused_qkv"
+    manifest["kernels"] = [
+        {"name": "take_kernel", "primfunc": "take", "launched": True},
+        {"name": "rms_norm_kernel", "primfunc": "rms_norm", "launched": True},
+        {
+            "name": "batch_decode_paged_kv_kernel",
+            "primfunc": "batch_decode_paged_kv",
+            "launched": True,
+            "launched_by": [{"function": "decode", "via": attention, "role": "attention"}],
+        },
+    ]
+    (ws / "manifest.json").write_text(json.dumps(manifest))
+    gpu = _FakeGpu()
+    monkeypatch.setattr(runner_timeline, "Cuda", lambda: gpu)
+    out = runner_timeline.steps_timeline(
+        ws, StepOptions(steps="prefill=4,decode=2"), repeat=2, device=tvm.cpu()
+    )
+    steps = out["steps"]
+    assert [(s["name"], s["index"], s["total_len"]) for s in steps] == [
+        ("prefill", 0, 4),
+        ("decode", 0, 5),
+        ("decode", 1, 6),
+    ]
+    decode = [c for c in out["calls"] if c["step"] == "decode 1"]
+    # the embedding, 2 layers of (2 norms, one attention builtin), the final norm
+    assert [c["primfunc"] for c in decode] == [
+        "take",
+        "rms_norm",
+        attention,
+        "rms_norm",
+        "rms_norm",
+        attention,
+        "rms_norm",
+        "rms_norm",
+    ]
+    assert decode[2]["kernels"] == ["batch_decode_paged_kv_kernel"]
+    prefill = [c["primfunc"] for c in out["calls"] if c["step"] == "prefill 0"]
+    assert prefill.count(attention) == 2 and prefill[0] == "take"
+    assert [s["calls"] for s in steps] == [len(prefill), 8, 8]
+    assert all(s["saturated"] for s in steps)
+    assert all(c["duration_us"] >= 0 for c in out["calls"])
+    starts = [c["start_us"] for c in out["calls"]]
+    assert all(b >= a - 1e-9 for a, b in zip(starts, starts[1:], strict=False))  # in order
+    assert gpu.live == set()

@@ -321,12 +321,14 @@ def _steps_pass(run: StepRun, timer: StepTimer) -> tuple[list[dict], list[dict]]
     return session.steps, timer.take()
 
 
-def steps_timeline(workspace: Path, options: StepOptions, repeat: int) -> dict:
+def steps_timeline(workspace: Path, options: StepOptions, repeat: int, device: Any = None) -> dict:
     """Each step timed whole (CUDA events around it, no per-call events: ``gpu_us``) and
     each VM call in it (events around every call that launches kernels), median of
-    ``repeat`` runs of all the steps; each call less what its events add, per step."""
+    ``repeat`` runs of all the steps; each call less what its events add, per step.
+    ``device``: where the model runs (default GPU 0; tests run it on the CPU with a
+    simulated clock for ``Cuda``)."""
     options.warmup = max(options.warmup, 1)
-    run = StepRun(workspace, options)
+    run = StepRun(workspace, options, device)
     run.warm_up()
     cuda = Cuda()
     cuda.use_primary_context(0)
@@ -375,7 +377,12 @@ def steps_timeline(workspace: Path, options: StepOptions, repeat: int) -> dict:
                 }
             )
         overhead = call_overhead_us([c["duration_us"] for c in per_call], gpu, record)
-        fixed = calibrate(per_call, overhead, 0.0)
+        gaps = [
+            b[1] - (a[1] + a[2])
+            for m in measured
+            for a, b in zip(m[i]["calls"], m[i]["calls"][1:], strict=False)
+        ]
+        fixed = calibrate(per_call, overhead, statistics.median(gaps) if gaps else 0.0)
         label = f"{rec['name']} {rec['index']}"
         steps.append(
             {
