@@ -16,7 +16,9 @@ so that it travels to a GPU machine that has no kernelscope, only a runtime-only
 (``TVM_USE_RUNTIME_LIB=1``, see DESIGN.md), as one file: ``runner_app`` zips it into a
 zipapp (``runner.py`` on the host). Its modules: ``protocol`` (the result and message lines
 and their readers, exit codes), ``tvm_runtime`` (where TVM comes from), ``model`` (the run),
-``cuda`` (a ctypes binding of the driver), ``timeline`` (every call timed), ``host``
+``cuda`` (a ctypes binding of the driver), ``timeline`` (every call timed; an LLM's steps
+timed), ``steps`` (an LLM's steps: the KV cache, the driver, the hook's session),
+``step_run`` (a workspace run step by step, profiler marks around the chosen steps), ``host``
 (``--check``, ``--probe-kernel``), ``torch_model`` (a PyTorch model file under
 ``torch.compile``, with the host's own PyTorch: ``kernelscope profile-torch``), ``main``. It
 makes TVM use the workspace's own cubin (see ``model``) and prints one JSON line starting with
