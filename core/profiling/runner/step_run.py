@@ -88,11 +88,13 @@ class StepRun:
             self.selection.check_plan(self.driver.counts())
         if options.hook is not None and not options.hook.is_file():
             raise RunnerError(f"--hook {options.hook}: no such file", EXIT_BAD_INPUT)
-        self.weights = weight_values(self.manifest, workspace, options.seed)
+        host = weight_values(self.manifest, workspace, options.seed)
         self.tvm, _ = import_tvm(cuda=device is None)
         self.device = self.tvm.cuda(0) if device is None else device
         self.on_gpu = self.device.dlpack_device_type() == self.tvm.cuda(0).dlpack_device_type()
         self.vm, self.calls = open_vm(self.tvm, workspace, self.manifest, self.device)
+        self.weights = {k: self.tvm.runtime.tensor(v, self.device) for k, v in host.items()}
+        del host
 
     def session(self, observers: list[StepObserver], selection: Selection | None = None) -> Session:
         return Session(

@@ -303,7 +303,7 @@ class Session:
         vm,  # noqa: ANN001
         device,  # noqa: ANN001
         manifest: dict,
-        weights: dict[str, Any],
+        weights: dict[str, Any],  # on ``device`` already: made once for every session
         selection: Selection,
         observers: list[StepObserver],
         seed: int = 0,
@@ -315,7 +315,7 @@ class Session:
         self.selection = selection
         self.observers = observers
         self.steps: list[dict] = []
-        self._weights = {k: tvm.runtime.tensor(v, device) for k, v in weights.items()}
+        self._weights = weights
         self._rng = np.random.default_rng(seed)
         self._counts: dict[str, int] = {}
         self._shape: dict[str, int] | None = None  # of the last begin_forward
