@@ -122,3 +122,29 @@ def test_a_report_without_steps_says_how_to_profile_them(
         f"kernelscope profile {tmp_path / 'ws'} --steps prefill=128,decode=32 "
         "--profile-steps decode:0-3"
     ) in err
+
+
+def test_the_view_document_lists_each_steps_kernels_with_their_times(tmp_path: Path) -> None:
+    from steps_support import stepped_report, write_step_list
+
+    from kernelscope.core.view import document_from_profile
+
+    profile = stepped_report(tmp_path, cuts=[0, 2])
+    write_step_list(profile.paths[0], [True, True])  # prefill 0, decode 0
+    document = document_from_profile(profile).document
+    assert list(document.steps) == ["prefill 0", "decode 0"]
+    names = [k.name for k in profile.kernels()]
+    assert [k.name for k in document.steps["prefill 0"]] == names[:2]
+    assert [k.name for k in document.steps["decode 0"]] == names[2:]
+    whole = {s.name: s for s in document.summaries}
+    for kernels in document.steps.values():
+        for k in kernels:  # the step's own share, the whole list's build facts and stall
+            assert k.top_stall == whole[k.name].top_stall
+            assert k.duration_ns == whole[k.name].duration_ns
+    assert sum(k.share for k in document.steps["decode 0"]) == pytest.approx(1.0)
+    assert MARKER not in whole
+    # a step list of another run: no steps, and the window is told why
+    write_step_list(profile.paths[0], [True, True, True])
+    document = document_from_profile(profile).document
+    assert document.steps == {}
+    assert document.notes[0].startswith("the kernel list cannot show steps: llm.ncu-rep holds 2")
