@@ -1,9 +1,18 @@
 """A report of an LLM's steps: launches split into the profiled steps at the runner's marker
 kernels, per-step totals, the markers hidden from the kernel list.
 
-No report with markers was recorded on a GPU yet (the lead records one: see the branch's
-report); until then the launches are those of the H200 report of small_cnn, each of its
-passes one "step", with the runner's marker launch put before each, as ncu numbers them."""
+No report with markers was recorded on a GPU yet. Until then the launches are those of the
+H200 report of small_cnn, with the runner's marker launches put among them as ncu would number
+them. To record a real one on the H200 (after the LLM build has landed)::
+
+    kernelscope build tests/data/models/llama_mlc.py -o llama.kscope --arch sm_90
+    kernelscope profile llama.kscope --steps prefill=16,decode=4 \
+        --profile-steps prefill,decode:2-3 --set none --metric gpu__time_duration.sum \
+        --name steps_h200
+    # keep llama.kscope/profiles/steps_h200.ncu-rep and steps_h200.ncu-rep.steps.json
+    # (as tests/data/h200/llama_steps_h200.ncu-rep[.steps.json]); expect 3 markers, decode 2
+    # and 3 with the same launch names, the KV cache's attention kernels among them
+"""
 
 from __future__ import annotations
 

@@ -182,3 +182,21 @@ def test_a_hook_asking_more_of_the_cache_than_it_holds(llama: Path, tmp_path: Pa
         runner.RunnerError, match=r"the KV cache refused 64 tokens for sequences \[0\]"
     ):
         _cpu_steps(llama, hook=hook)
+
+
+def test_a_prefill_built_for_another_length_is_refused(llama: Path) -> None:
+    """A build that bound seq_len (--shape seq_len=128) runs prefills of 128 tokens only."""
+    import json
+
+    from kernelscope.core.profiling.runner.steps import Driver
+
+    manifest = json.loads((llama / "manifest.json").read_text())
+    prefill = next(f for f in manifest["functions"] if f["name"] == "prefill")
+    prefill["params"][0]["shape"] = [1, 128, 256]
+    with pytest.raises(runner.RunnerError) as err:
+        Driver(manifest, {"prefill": 256, "decode": 4}, 1)
+    assert str(err.value) == (
+        "prefill was built for 128 tokens a call (prefill takes float16[1, 128, 256]); "
+        "--steps asks for 256: ask for 128, or rebuild without that --shape"
+    )
+    assert Driver(manifest, {"prefill": 128, "decode": 4}, 1).prefill_shape == [1, 128, 256]
