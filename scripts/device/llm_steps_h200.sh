@@ -17,6 +17,9 @@ set -uo pipefail
 OUT=${OUT:?set OUT to the result folder}
 STEPS=${STEPS:-prefill=512,decode=8}
 BATCH=${BATCH:-1}
+# one replay pass per launch (the step figures need times, not sections); NCU_SET="--set full"
+# for the Source pages (decode:0-3 of a 16-layer model is ~1000 launches: minutes a pass)
+read -r -a NCU_SET <<<"${NCU_SET:---set none --metric gpu__time_duration.sum}"
 KS_ROOT=$(pwd)
 KS_WORK=${KS_WORK:-/tmp/ks-llm}
 RES="$KS_WORK/results"
@@ -56,7 +59,7 @@ for ws in "$KS_WORK"/ws/*.kscope; do
     for choice in prefill decode:0-3; do
         tag=${choice%%:*}
         ks profile "$ws" --steps "$STEPS" --batch "$BATCH" --profile-steps "$choice" \
-            --warmup 1 --name "$tag" --top 5 >>"$RES/log.txt" 2>&1
+            "${NCU_SET[@]}" --warmup 1 --name "$tag" --top 5 >>"$RES/log.txt" 2>&1
         rep="$ws/profiles/$tag.ncu-rep"
         [ -f "$rep" ] || continue
         cp "$rep" "$rep.steps.json" "$RES/" && mv "$RES/$tag.ncu-rep" "$RES/${stem}_$tag.ncu-rep" &&
