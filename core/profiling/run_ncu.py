@@ -33,6 +33,7 @@ from ..workspace import Workspace
 from . import runner
 from .host_check import COUNTERS_FIX
 from .remote import SshTarget, transfer_progress
+from .runner.cuda import STEP_MARKER
 from .runner_site import runner_site
 
 logger = logging.getLogger(__name__)
@@ -121,7 +122,10 @@ def ncu_arguments(req: ProfileRequest, output_stem: str, source_folder: str) -> 
     if req.metrics:
         args += ["--metrics", ",".join(req.metrics)]
     if req.kernel_regex:
-        args += ["--kernel-name", f"regex:{req.kernel_regex}"]
+        pattern = req.kernel_regex
+        if req.stepped:  # the step markers too, or the report cannot be split into steps
+            pattern = f"(?:{pattern})|^{STEP_MARKER}$"
+        args += ["--kernel-name", f"regex:{pattern}"]
     if req.launch_skip:
         args += ["--launch-skip", str(req.launch_skip)]
     if req.launch_count is not None:

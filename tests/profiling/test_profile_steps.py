@@ -86,6 +86,16 @@ def test_profiled_steps_only_and_their_list_beside_the_report(
     )
 
 
+def test_a_kernel_filter_keeps_the_step_markers() -> None:
+    from kernelscope.core.profiling import ncu_arguments
+
+    req = ProfileRequest(workspace=Path("ws"), steps="prefill=4", kernel_regex="matmul|gemv")
+    args = ncu_arguments(req, "out", "src")
+    assert args[args.index("--kernel-name") + 1] == (
+        "regex:(?:matmul|gemv)|^kernelscope_step_marker$"
+    )
+
+
 def test_the_profile_command_of_a_stepped_request_parses_back(tmp_path: Path) -> None:
     for request in (
         ProfileRequest(
