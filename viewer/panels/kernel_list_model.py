@@ -129,10 +129,22 @@ class KernelListModel(RowsModel[KernelSummary]):
         self._own = 0  # rows of the document; compare mode adds the baseline's own after them
         self._baseline_only: set[int] = set()  # id() of those rows
         self.tuned_shown = False  # the Tuned column is there (a build with tuning records)
+        self._step: str | None = None  # a report of an LLM's steps: the one step shown
+        self._comparison: tuple[Sequence[Column[KernelSummary]], Sequence[KernelSummary]] = (
+            (),
+            (),
+        )
 
     def set_document(self, document: ViewDocument | None) -> None:
         self._document = document
+        self._step = None
         self.set_comparison([])
+
+    def set_step(self, step: str | None) -> None:
+        """Show the kernels of one profiled step (``ViewDocument.steps``), with their numbers
+        over that step's launches; None: the whole report."""
+        self._step = step
+        self.set_comparison(*self._comparison)
 
     def set_comparison(
         self, columns: Sequence[Column[KernelSummary]], extra_rows: Sequence[KernelSummary] = ()
@@ -141,10 +153,13 @@ class KernelListModel(RowsModel[KernelSummary]):
         kernels only the baseline has (they have no key: there is nothing to open); no
         columns: the document alone."""
         document = self._document
+        self._comparison = (columns, extra_rows)
         self.beginResetModel()
         self._unlaunched = document.never_launched if document else frozenset()
         # kernels the model never launches last (dimmed), also in program order
         rows = list(document.summaries) if document else []
+        if document is not None and self._step in document.steps:
+            rows = list(document.steps[self._step])
         self.rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
         self._own = len(self.rows)
         self.tuned_shown = any(r.tuned is not None for r in self.rows)
