@@ -422,6 +422,27 @@ def test_a_busy_gpu_is_refused_before_a_round_is_measured(
     assert busy_reason() == ""
 
 
+def test_a_cuda_round_on_a_machine_without_a_gpu_says_so_and_where_to_measure_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Here (no GPU, no driver) measure-batch said "Device API cuda is not enabled" in a
+    traceback; now it says there is no GPU and where to run it, and writes nothing."""
+    import tvm
+    from cli_support import run_cli
+
+    if tvm.cuda(0).exist:
+        pytest.skip("this machine has a GPU: the round would be measured")
+    folder = tmp_path / "round"
+    folder.mkdir()
+    spec = {"round": 1, "device": "cuda", "arch": "sm_90", "gpu": "", "candidates": []}
+    (folder / "round.json").write_text(json.dumps(spec))
+    rc, out, err = run_cli(["measure-batch", folder], capsys)
+    assert rc == 1 and "Traceback" not in out + err and "Device API" not in out + err
+    assert f"{folder}: this machine has no GPU to measure the round on" in err
+    assert "kernelscope measure-batch DIR` there" in err and "--import-batch DIR" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["round.json"]
+
+
 @pytest.mark.slow
 def test_where_no_candidate_beats_the_default_a_build_from_the_records_keeps_it(
     mlp_ws: Path, tmp_path: Path
