@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="tune the N kernels with the most microseconds to save (the Headroom list of the "
-        "newest attached profile; without one, in the model's order)",
+        "newest attached profile; without one, the N with the longest operator-bound time, "
+        "estimated at the datasheet peaks of the target's reference GPU; the choice is printed)",
     )
     p.add_argument("--trials", type=int, default=64, help="candidates per kernel (default 64)")
     p.add_argument(
@@ -192,6 +193,8 @@ def _tune(args: argparse.Namespace) -> int:
         batch="export" if args.export_batch else "import" if args.import_batch else "",
         batch_dir=args.export_batch or args.import_batch,
     )
+    if plan.ranking:
+        print(f"tuning {', '.join(plan.tasks)}: the top {args.top}, {plan.ranking}")
     with _server(args) as (address, busy), TerminalProgress() as progress:
         if address:
             plan = replace(plan, measure=replace(plan.measure, address=address, busy=busy))

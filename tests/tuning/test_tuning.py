@@ -73,6 +73,37 @@ def test_tasks_are_chosen_by_regex_or_by_savings_most_first() -> None:
         choose_tasks(ws, kernel="(")
 
 
+def test_top_without_a_profile_ranks_by_the_operator_bound_estimate_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real build's manifest (fixture_mlp, sm_90) with no profile: --top took the first
+    kernels by name; now the longest operator-bound times (the transposes move twice the
+    weights' bytes), and the plan and the CLI say what the ranking is."""
+    from cli_support import run_cli
+
+    ws = tmp_path / "mlp"
+    shutil.copytree(DATA / "ws_ops" / "mlp", ws)
+    model = DATA / "models" / "fixture_mlp.py"
+    plan = plan_tuning(ws, model=model, top=2, database=tmp_path / "db")
+    assert plan.tasks == ["transpose", "transpose1"]
+    assert plan.ranking.startswith("no profile is attached: ranked by each kernel's operator-")
+    assert "datasheet peaks of the H100 SXM5 (the sm_90 reference)" in plan.ranking
+    rc, out, err = run_cli(
+        ["tune", ws, "--model", model, "--top", "2", "--db", tmp_path / "db",
+         "--import-batch", tmp_path / "no-round"], capsys,
+    )  # fmt: skip
+    assert f"tuning transpose, transpose1: the top 2, {plan.ranking}\n" in out
+    assert rc == 1 and "not a tuning round" in err  # the child started, nothing tuned
+
+    # with a profile attached (the H200's of this build): the savings it measured
+    Workspace.open(ws).attach_profile(DATA / "ncu" / "mlp" / "mlp.ncu-rep")
+    plan = plan_tuning(ws, model=model, top=1, database=tmp_path / "db")
+    assert plan.tasks == ["fused_matmul1_add1"]  # 249 µs measured
+    assert plan.ranking == (
+        "ranked by the microseconds each could save, measured (the Headroom list of mlp.ncu-rep)"
+    )
+
+
 def test_bad_requests_are_refused_before_tvm_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
