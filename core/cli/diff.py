@@ -32,7 +32,7 @@ from ..errors import KernelscopeError
 from ..formatting import format_number, format_signed, format_us
 from ..inductor import is_run_folder
 from ..ncu import SAMPLES, label_of
-from ..workspace import KernelInfo
+from ..workspace import TUNED_TIMES_NOTE, KernelInfo
 from .build import schedule_of
 from .table import format_table
 
@@ -351,6 +351,8 @@ def _text(
     header = KERNEL_HEADER + (["schedule"] if tuned is not None else [])
     out.append(format_table(header, _kernel_rows(diff, tuned), right={2, 3, 4, 5, 6, 7, 8}))
     out += ["", f"{TIMES_NOTE} {diff.noise.describe()}"]
+    if tuned is not None:
+        out.append(f"schedule µs: {TUNED_TIMES_NOTE}")
     if evidence := _evidence(diff):
         out += ["", "matching:", *(f"  {e}" for e in evidence)]
     if diff.notes:
@@ -503,6 +505,8 @@ def _markdown(
     ]
     out += [_md_table(header, rows, {2, 3, 4, 5, 6, 7, 8}), ""]
     out.append(f"{TIMES_NOTE} {diff.noise.describe()}")
+    if tuned is not None:
+        out.append(f"\nschedule µs: {TUNED_TIMES_NOTE}")
     if evidence := _evidence(diff):
         out += ["", "Matching:", "", *(f"- {e}" for e in evidence)]
     for comp in kernels:

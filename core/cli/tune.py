@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
-from ..workspace import Workspace
+from ..workspace import TUNED_TIMES_NOTE, Workspace
 from .build import add_force_argument
 from .profile import _profile_options as profile_options
 from .profile import _request as profile_request
@@ -346,7 +346,9 @@ def format_gain(gain: TunedGain) -> str:
             + f"; headroom {_us(gain.headroom_before_us)} -> {_us(gain.headroom_after_us)} µs"
         )
         out.append(f"untuned: {gain.base_report}\ntuned:   {gain.tuned_report}")
-        out.append("default/record µs: the tuning's own measurements; untuned/tuned µs: profiled")
+        out.append(
+            f"default/record µs: the tuning's, untuned/tuned µs: profiled; {TUNED_TIMES_NOTE}"
+        )
         out += [f"note: {n}" for n in gain.notes]
         out.append(f"per line: {gain.diff_command()} --kernel KERNEL")
     return "\n".join(out)

@@ -659,6 +659,7 @@ def test_tune_gain_prints_each_kernels_gain_and_diff_names_the_records(
     row = next(line for line in out.splitlines() if line.startswith(CONV)).split()
     assert row[1:4] == ["record,", "1", "trials"] and row[-4] == "1.00x"
     assert "model: 40.74 -> 40.74 µs per pass, 1.00x" in out
+    assert "untuned/tuned µs: profiled; tuning times are MetaSchedule's own (the kernel " in out
     assert "--section Occupancy" in gpu_here.read_text()  # given here: it wins
     rc, out, err = run_cli(["diff", ws_with_profile, tuned], capsys)
     assert rc == 0, err
@@ -667,6 +668,7 @@ def test_tune_gain_prints_each_kernels_gain_and_diff_names_the_records(
     conv = next(x for x in lines if x.startswith(CONV))
     assert conv.endswith("record: 1 trials, 6.14 µs (default 6.14)")
     assert next(x for x in lines if x.startswith("max_pool2d_kernel")).endswith("default")
+    assert "schedule µs: tuning times are MetaSchedule's own (the kernel alone, the GPU at " in out
     rc, out, err = run_cli(["diff", ws_with_profile, tuned, "--json"], capsys)
     schedules = {k["match"]["new"]: k["schedule"] for k in json.loads(out)["kernels"]}
     assert schedules[CONV]["base"] == "default" and schedules[CONV]["new"]["trials"] == 1

@@ -90,8 +90,36 @@ def test_the_tuned_column_says_a_records_speedup() -> None:
     assert column.text(KernelSummary("k")) == ""
     assert tuned_text(measured) == (
         "built from a tuning record: 64 trials, best 3 µs against the default schedule's 6 µs"
+        " (the tuning's times, at the GPU's boost clock: not comparable with the Time column's,"
+        " profiled at base clocks)"
     )
     assert "the default schedule was not measured" in tuned_text(stock)
+
+
+def test_the_kernel_list_says_the_tuning_times_are_not_the_profiles(qtbot) -> None:
+    """A real tuned build (SqueezeNet's conv, 8 trials on the H200, trimmed to that kernel):
+    the record's times (MetaSchedule's, at boost clocks) sit in the tooltips beside ncu's
+    Time column (base clocks, about 1.37x longer on an H100); the header and rows say so."""
+    from kernelscope.core.view import open_document
+    from kernelscope.viewer.panels.kernel_list_model import KernelListModel
+
+    model = KernelListModel()
+    model.set_document(open_document(DATA / "kernel_db" / "cp_async").document)
+    horizontal = Qt.Orientation.Horizontal
+    titles = [model.headerData(c, horizontal) for c in range(model.columnCount())]
+    column = titles.index(TUNED)
+    header = model.headerData(column, horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert (
+        "The times in each row's tooltip are the tuning's: tuning times are MetaSchedule's own "
+        "(the kernel alone, the GPU at its boost clock), profiled times Nsight Compute's with "
+        "clocks locked to base"
+    ) in header
+    assert "about 1.37x longer on an H100" in header
+    row = model.data(model.index(0, column), Qt.ItemDataRole.ToolTipRole)
+    assert (
+        "best 21.66 µs against the default schedule's 53.75 µs (the tuning's times, at the "
+        "GPU's boost clock: not comparable with the Time column's, profiled at base clocks)"
+    ) in row
 
 
 def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
@@ -106,7 +134,10 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     kept = TunedFrom(trials=8, best_us=554.13, default_us=414.89, default_kept=True)
     said = "default schedule kept (no candidate beat it: best 554.1 µs vs default 414.9 µs)"
     assert tuned_column().text(KernelSummary("k", tuned=kept)) == "default kept"
-    assert tuned_text(KernelSummary("k", tuned=kept)) == said
+    assert (
+        tuned_text(KernelSummary("k", tuned=kept)) == f"{said} (the tuning's times, at the "
+        "GPU's boost clock: not comparable with the Time column's, profiled at base clocks)"
+    )
     kernel = KernelInfo("k", "k.cu", "f", [1, 1, 1], [1, 1, 1], 0, [], [], tuned=kept)
     assert schedule_of(kernel) == said
     assert _record_of(kernel) is None  # tune-gain: the default schedule, no tuned record
@@ -274,6 +305,7 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     outcome = gain.outcome
     assert outcome is not None and outcome.compared, gain.status.text()
     assert "opened in compare mode" in gain.status.text()
+    assert "the GPU at its boost clock" in gain.status.text()  # the Tuned column's times
     tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
     controller = window.compare.controller
     qtbot.waitUntil(lambda: controller.diff is not None, timeout=120_000)
