@@ -148,6 +148,33 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     assert speedup_text({**task, "default_kept": False}) == "0.75x"
 
 
+def test_the_dialog_says_how_the_top_kernels_were_ranked(
+    qtbot, make_window, tmp_path: Path
+) -> None:
+    """A real build's manifest (fixture_mlp, sm_90) with no profile and no Headroom list:
+    the top N are the kernels with the longest operator-bound time (an estimate), and the
+    dialog says so once the run is planned, as ``kernelscope tune --top`` prints it."""
+    from kernelscope.viewer.workers.tune_job import TuneRequest, TuneStarted, plan_of
+
+    ws = tmp_path / "mlp"
+    shutil.copytree(DATA / "ws_ops" / "mlp", ws)
+    shutil.copy(DATA / "models" / "fixture_mlp.py", tmp_path)  # where the build read it
+    window = make_window()
+    dialog = TuneDialog(window.workers, ws, [], window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    request = dialog.request()
+    assert request.top == 3 and request.savings_us is None
+    plan = plan_of(TuneRequest(**{**request.__dict__, "database": tmp_path / "db"}))
+    assert plan.tasks[:2] == ["transpose", "transpose1"]  # not the first by name
+    dialog.show()
+    dialog._on_started(TuneStarted(tuple(plan.tasks), plan.database, plan.ranking))
+    assert dialog.ranking.isVisible()
+    assert dialog.ranking.text().startswith(
+        "The top 3, no profile is attached: ranked by each kernel's operator-bound time"
+    )
+    assert "H100 SXM5 (the sm_90 reference)" in dialog.ranking.text()
+
+
 def test_bad_input_is_told_in_the_dialog(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window(WORKSPACE)
     dialog = TuneDialog(window.workers, WORKSPACE, [], window, settings=window.settings)
