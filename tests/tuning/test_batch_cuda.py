@@ -1,6 +1,7 @@
-"""Batch rounds of a model tuned for the GPU (sm_90): building candidates and exporting a
-round need no GPU, so this runs here; every exported round must import, the first one
-(which carries each task's default schedule) included.
+"""Tuning a model for the GPU (sm_90) on a machine without one. Batch rounds: building
+candidates and exporting a round need no GPU, so this runs here; every exported round must
+import, the first one (which carries each task's default schedule) included. A direct run
+(LocalRunner, RPC) must tune the task's own function, whatever measuring its default did.
 
 Only the measuring needs the GPU. The results file is written as ``measure-batch`` writes it
 (``batch_measure.measure``: ``round``, ``gpu``, ``times`` in seconds per file, ``errors``
@@ -114,3 +115,25 @@ def test_every_batch_round_of_a_cuda_model_imports(
     last = tune_in_child(plan("import"))  # type: ignore[arg-type]
     assert last.tasks[0]["trials_total"] == 2 and not last.round  # every trial done
     assert sum(count_records(db).values()) == 3
+
+
+def test_a_direct_run_tunes_the_tasks_own_function(
+    build_once: Callable[..., object], tmp_path: Path
+) -> None:
+    """Measuring the default schedule (built, then run where there is a GPU; here the runner
+    cannot) left the task's function DLight-scheduled, so the search started from the scheduled
+    function and its records were filed under a workload no build looks up."""
+    from kernelscope.core.build.records import workload_hash
+    from kernelscope.core.tuning.session import make_runner, prepare, target_of
+
+    ws = build_once("small_cnn.onnx").path  # type: ignore[attr-defined]
+    plan = plan_tuning(
+        ws, kernel=f"^{TASK}", trials=2, per_round=1, population=16, database=tmp_path / "db"
+    )
+    said: list[str] = []
+    runner = make_runner(plan.measure, target_of(plan))
+    run = prepare(plan, lambda _s, _f, m: said.append(m), runner)
+    ((task, context, told),) = run.states
+    assert f"measuring the default schedule of {TASK}" in said
+    assert workload_hash(task.dispatched[0]["main"]) == told.workload
+    assert workload_hash(context.mod["main"]) == told.workload  # what the search schedules
