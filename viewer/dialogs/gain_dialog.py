@@ -201,8 +201,8 @@ class GainDialog(JobDialog):
         self.bar.setValue(self.bar.maximum())
         self.status.setText(
             html.escape(gain.summary())
-            + ": opened in compare mode.<br>The Tuned column's and its tooltips' "
-            + html.escape(TUNED_TIMES_NOTE.replace("tuning times are ", "times are ", 1))
+            + ": opened in compare mode.<br>The Tuned column's "
+            + html.escape(TUNED_TIMES_NOTE)
             + "."
         )
         self.gain_ready.emit(gain)
