@@ -1,7 +1,16 @@
 """A build workspace on disk: the manifest (model, kernels, launch facts), the split sources,
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
-from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo, TunedFrom
+from .manifest import (
+    FunctionInfo,
+    KernelInfo,
+    LaunchSite,
+    Manifest,
+    OpInfo,
+    ParamInfo,
+    TensorInfo,
+    TunedFrom,
+)
 from .ptx import (
     PTX,
     PTX_LINES,
@@ -38,12 +47,15 @@ __all__ = [
     "PTX",
     "PTX_LINES",
     "SASS",
+    "FunctionInfo",
     "KernelInfo",
     "KernelSass",
+    "LaunchSite",
     "Location",
     "Manifest",
     "OpInfo",
     "OtherModelError",
+    "ParamInfo",
     "PtxKernel",
     "PtxRow",
     "SassInstruction",
