@@ -410,7 +410,8 @@ def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[
     for gvar, func in before.functions.items():
         for b in _bindings(func):
             op = getattr(getattr(b.value, "op", None), "name", None)
-            if op and op != "relax.call_tir" and type(b.value).__name__ == "Call":
+            # calls of PrimFuncs and of runtime functions are never legalized into call_tir
+            if op and not op.startswith("relax.call_") and type(b.value).__name__ == "Call":
                 op_of_var[gvar.name_hint, _var_name(b.var)] = b.value
     op_of_prim: dict[str, OpInfo] = {}
     for gvar, func in legalized.functions.items():
