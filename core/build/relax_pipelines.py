@@ -51,7 +51,8 @@ def resolve(name: str, model_format: str, builtins: set[str]) -> str:
 
 
 def prepare(mod: Any, name: str) -> Any:
-    """``mod`` after the pipeline's passes that run before TVM's default pipeline."""
+    """``mod`` after the pipeline's passes that run before TVM's default pipeline (``mod``
+    itself may change: the build hands it to TVM and reads the loaded module no more)."""
     from tvm import relax
 
     if name == "mlc-llm":

@@ -293,7 +293,9 @@ def test_weights_too_big_to_carry_are_made_on_the_gpu_host() -> None:
     model = load_model(MODELS / "llama_3_2_1b.py", seed=7)
     assert model.weights_on_host and model.weight_values == {} and model.params_mode == "random"
     assert len(model.weights) == 3 + 16 * 6 and model.weights[0].shape == [128256, 2048]
-    assert any(" GB) are too big to carry" in n and "GPU host" in n and "seed 7" in n for n in model.notes)
+    assert any(
+        " GB) are too big to carry" in n and "GPU host" in n and "seed 7" in n for n in model.notes
+    )
     # the recipe the manifest gives the GPU host is the one small models are made with
     small = load_model(LLAMA, seed=7)
     made = random_weights(small.weights, 7)
