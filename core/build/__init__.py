@@ -12,9 +12,11 @@ from .pipeline import (
     default_workspace,
     plan_build,
 )
+from .relax_pipelines import PIPELINES
 
 __all__ = [
     "PARAMS_MODES",
+    "PIPELINES",
     "BuildPlan",
     "BuildRequest",
     "build_in_child",

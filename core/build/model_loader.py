@@ -2,9 +2,13 @@
 
 Formats: ONNX (initializers, external data files, or weights that are graph inputs) and a
 Python file that defines a Relax ``IRModule`` at module level (for example the result of
-``nn.Module.export_tvm``). Weights stay runtime parameters of the entry function
-(``num_input`` tells inputs from weights), so a build never bakes megabytes of constants
-into the kernels and the same build serves any weight values.
+``nn.Module.export_tvm``; every Relax function of it is built: an MLC-style LLM's embed,
+prefill, decode and KV cache creation). Weights stay runtime parameters of the functions
+(``num_input`` tells inputs from weights; packed tuples of weights are flattened to
+``packed_params.0``...), so a build never bakes megabytes of constants into the kernels and
+the same build serves any weight values. ``--shape`` binds a Python model's symbolic
+variables (``seq_len=128``) without specialising its kernels: they stay symbolic, and the
+bindings give launch grids and inputs their sizes.
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
-from ..workspace import TensorInfo
+from ..workspace import FunctionInfo, TensorInfo
+from . import relax_functions
 
 if TYPE_CHECKING:  # numpy loads in the build (child), not with the package
     import numpy as np
@@ -33,10 +38,14 @@ class LoadedModel:
     weight_values: dict[str, np.ndarray]  # name -> value for every weight that has one
     params_mode: str  # "model" | "random" | "runtime" | "none"
     notes: list[str] = field(default_factory=list)
+    functions: list[FunctionInfo] = field(default_factory=list)  # calls/builtins not yet known
+    symbols: dict[str, int] = field(default_factory=dict)  # --shape bindings of variables
+    weights_on_host: bool = False  # too big to carry: the GPU host makes them (seeded)
 
 
 def parse_shapes(items: list[str]) -> dict[str, list[int]]:
-    """``["x=1,3,224,224", "y=4"]`` (from --shape or the Build dialog) -> {name: dims}."""
+    """``["x=1,3,224,224", "seq_len=128"]`` (from --shape or the Build dialog) -> {name:
+    dims}: an input's shape, or (Python models) the value of a symbolic variable."""
     shapes: dict[str, list[int]] = {}
     for item in items:
         name, sep, dims = (part.strip() for part in item.partition("="))
@@ -77,7 +86,7 @@ def load_model(
     if fmt == "onnx":
         model = _load_onnx(path, shapes or {}, params, seed)
     else:
-        model = _load_relax_py(path, params, seed)
+        model = _load_relax_py(path, shapes or {}, params, seed)
     return model
 
 
@@ -240,8 +249,95 @@ def _from_onnx(model: Any, shape_dict: dict[str, list[int]], name: str) -> Any:
 # --- Relax Python file ----------------------------------------------------------------
 
 
-def _load_relax_py(path: Path, params: str, seed: int) -> LoadedModel:
+def _load_relax_py(path: Path, shapes: dict[str, list[int]], params: str, seed: int) -> LoadedModel:
     import numpy as np
+
+    chosen, namespace = _relax_module(path)
+    functions = relax_functions.signatures(chosen)
+    if not functions:
+        raise KernelscopeError(f"{path.name}: its IRModule has no Relax function to build")
+    symbols = relax_functions.bind_shapes(functions, shapes)
+    names = [f.name for f in functions]
+    # One function: the one to run, as always; several (an LLM's embed, prefill, decode and
+    # KV cache creation): all are built, and whoever runs them reads ``functions``.
+    entry = "main" if "main" in names else (names[0] if len(names) == 1 else "")
+    weights = _model_weights(path, functions, symbols, params)
+    given = namespace.get("params")
+    notes: list[str] = []
+    mode = "model" if isinstance(given, dict) else params
+    values: list[np.ndarray] = []
+    on_host = False
+    if isinstance(given, dict):
+        missing = [w.name for w in weights if w.name not in given]
+        if missing:
+            raise KernelscopeError(
+                f"{path.name}: `params` has no value for {missing}",
+                hint="name packed weights by their place, e.g. packed_params.0",
+            )
+        values = [np.asarray(given[w.name]) for w in weights]
+    elif weights and params == "random":
+        size = sum(_nbytes(w) for w in weights)
+        if size > MAX_CARRIED_WEIGHTS:
+            on_host = True
+            notes.append(
+                f"{len(weights)} weights ({size / 1e9:.2f} GB) are too big to carry: whoever "
+                f"runs the model makes them, seeded (seed {seed}), on the GPU host"
+            )
+        else:
+            values = random_weights(weights, seed)
+            notes.append(
+                f"{len(weights)} weights were given seeded random values (seed {seed}), "
+                "stored in params.npz"
+            )
+    elif weights:
+        notes.append(f"{len(weights)} weights stay runtime inputs without values")
+    inputs: list[TensorInfo] = []
+    if entry:
+        func = functions[names.index(entry)]
+        for p in func.params[: func.num_input]:
+            inputs.append(relax_functions.tensor_info(p, symbols))
+            if p.kind != "tensor" and len(functions) == 1:
+                notes.append(
+                    f"{entry} takes {p.name!r} ({p.kind}), which kernelscope cannot make; "
+                    "running it needs a hook file that makes it"
+                )
+    return LoadedModel(
+        mod=chosen,
+        entry=entry,
+        format="relax-py",
+        inputs=inputs,
+        weights=weights,
+        weight_values={w.name: v for w, v in zip(weights, values, strict=False)},
+        params_mode=mode if weights else "none",
+        notes=notes,
+        functions=functions,
+        symbols=symbols,
+        weights_on_host=on_host,
+    )
+
+
+# Random weights above this size are not carried in params.npz: the GPU host makes them.
+MAX_CARRIED_WEIGHTS = 256 * 1024 * 1024
+
+
+def random_weights(weights: list[TensorInfo], seed: int) -> list[np.ndarray]:
+    """Seeded random values for ``weights``, in order (the recipe ``Manifest.weights_on_host``
+    tells a GPU host to repeat)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    return [
+        (rng.standard_normal([int(d) for d in w.shape]) * 0.05).astype(w.dtype) for w in weights
+    ]
+
+
+def _nbytes(w: TensorInfo) -> int:
+    import numpy as np
+
+    return int(np.prod([int(d) for d in w.shape])) * np.dtype(w.dtype).itemsize
+
+
+def _relax_module(path: Path) -> tuple[Any, dict[str, Any]]:
     import tvm
 
     try:
@@ -266,43 +362,39 @@ def _load_relax_py(path: Path, params: str, seed: int) -> LoadedModel:
             )
     else:
         chosen = next(iter(modules.values()))
-    entries = [
-        gv.name_hint
-        for gv, f in chosen.functions.items()
-        if type(f).__name__ == "Function" and (f.attrs is None or "Primitive" not in f.attrs)
-    ]
-    entry = "main" if "main" in entries else (entries[0] if len(entries) == 1 else None)
-    if entry is None:
-        raise KernelscopeError(
-            f"{path.name}: cannot tell which Relax function to build ({', '.join(entries)})",
-            hint="name it main",
-        )
-    func = chosen[entry]
-    num_input = int(func.attrs["num_input"]) if func.attrs and "num_input" in func.attrs else None
-    n_params = len(func.params)
-    num_input = n_params if num_input is None else num_input
-    given = namespace.get("params")
-    notes: list[str] = []
-    mode = "model" if isinstance(given, dict) else params
-    values: list[np.ndarray] = []
-    weights = [_param_info(p) for p in func.params[num_input:]]
-    if isinstance(given, dict):
-        missing = [w.name for w in weights if w.name not in given]
-        if missing:
-            raise KernelscopeError(f"{path.name}: `params` has no value for {missing}")
-        values = [np.asarray(given[w.name]) for w in weights]
-    elif weights and params == "random":
-        rng = np.random.default_rng(seed)
-        values = [
-            (rng.standard_normal([int(d) for d in w.shape]) * 0.05).astype(w.dtype) for w in weights
-        ]
-        notes.append(
-            f"{len(weights)} weights were given seeded random values (seed {seed}), "
-            "stored in params.npz"
-        )
-    elif weights:
-        notes.append(f"{len(weights)} weights stay runtime inputs without values")
-    return _loaded(chosen, entry, "relax-py", num_input, values, notes, mode)
+    return chosen, namespace
+
+
+def _model_weights(
+    path: Path, functions: list[FunctionInfo], symbols: dict[str, int], params: str
+) -> list[TensorInfo]:
+    """The model's weights, flattened and named (``packed_params.0``...): the functions'
+    weight parameters, each name once (the functions of an LLM share one packed tuple)."""
+    weights: dict[str, TensorInfo] = {}
+    for func in functions:
+        for p in relax_functions.weights_of(func):
+            info = relax_functions.tensor_info(p, symbols)
+            held = weights.setdefault(info.name, info)
+            if (held.shape, held.dtype) != (info.shape, info.dtype):
+                raise KernelscopeError(
+                    f"{path.name}: functions disagree about weight {info.name!r} "
+                    f"({held.dtype}{held.shape} and, in {func.name}, {info.dtype}{info.shape})",
+                )
+            if not info.dtype or info.dtype == "void":
+                raise KernelscopeError(
+                    f"{path.name}: weight {info.name!r} of {func.name} has no dtype",
+                    hint="give the parameter a dtype (R.Tensor(shape, dtype))",
+                )
+            unbound = [d for d in info.shape if isinstance(d, str)]
+            if unbound and params == "random":
+                raise KernelscopeError(
+                    f"{path.name}: weight {info.name!r} of {func.name} has a symbolic shape "
+                    f"{info.shape}; kernelscope cannot make values for it",
+                    hint="bind its variables, e.g. --shape "
+                    + ",".join(f"{d}=N" for d in unbound)
+                    + ", or keep weights runtime inputs with --params runtime",
+                )
+    return list(weights.values())
 
 
 def _param_info(var: Any) -> TensorInfo:
@@ -330,4 +422,5 @@ def _loaded(
     inputs, weights = params[:num_input], params[num_input:]
     weight_values = {w.name: v for w, v in zip(weights, values, strict=False)}
     mode = mode if weights else "none"
-    return LoadedModel(mod, entry, fmt, inputs, weights, weight_values, mode, notes)
+    functions = relax_functions.signatures(mod)
+    return LoadedModel(mod, entry, fmt, inputs, weights, weight_values, mode, notes, functions)

@@ -55,8 +55,10 @@ from ..workspace import (
     MANIFEST,
     PTX,
     SASS,
+    FunctionInfo,
     KernelInfo,
     KernelSass,
+    LaunchSite,
     Manifest,
     OtherModelError,
     TunedFrom,
@@ -66,7 +68,7 @@ from ..workspace import (
     staged_workspace,
     write_sass,
 )
-from . import records
+from . import kv_cache_launches, records, relax_functions, relax_pipelines
 from . import tvm_ir as irfacts
 from .cuda_source import cuda_source
 from .model_loader import LoadedModel, load_model, model_format
@@ -99,6 +101,7 @@ class BuildRequest:
     # a build is refused with ``OtherModelError``.
     replace_other_model: bool = False
     tuning_db: Path | None = None  # a MetaSchedule database to build from (compile_relax's way)
+    pipeline: str = ""  # relax_pipelines.PIPELINES; "": the model's default
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,7 @@ class BuildPlan:
     cache: Path  # the cache folder (builds/, cubin/, logs/)
     replaces_other_model: bool = False  # the output holds another model's build: replace it
     tuning_db: str = ""  # the database folder ("": none); its files' digest is in the key
+    pipeline: str = ""  # as asked ("": the model's default, decided once the model is read)
 
     @property
     def cached(self) -> Path:
@@ -168,6 +172,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         **{name: tool.version or "unknown" for name, tool in tools.items()},
     }
     flags = nvcc.kernelscope_flags(arch)
+    relax_pipelines.check_pipeline(request.pipeline)
     # an unchanged model (by its stat) is not hashed again: ~0.3 s for ResNet-50's weights
     model_sha = model_sha256(model_path)
     held = other_model_in(output, model_path.name, model_sha)
@@ -208,6 +213,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         str(tools["nvcc"].path),
         _LAYOUT,
         *([tuning_digest] if tuning_digest else []),
+        *([request.pipeline] if request.pipeline else []),
     )
     return BuildPlan(
         model=model_path,
@@ -226,6 +232,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         cache=cache_root(),
         replaces_other_model=held is not None,
         tuning_db=tuning_db,
+        pipeline=request.pipeline,
     )
 
 
@@ -431,8 +438,13 @@ def _build_into(build: _Build) -> Manifest:
     # which step a crash right after it happened in.
     with step("load_model", False), build.timed("load", 0.02, f"loading {plan.model.name}"):
         model = load_model(plan.model, plan.shapes, plan.params, plan.seed)
+    pipeline = relax_pipelines.resolve(plan.pipeline, model.format, irfacts.builtins_in(model.mod))
+    kv_target = irfacts.kv_cache_target(model.mod)
+    _check_kv_target(kv_target, plan)
     with step("tvm.compile", False), build.timed("tvm", 0.1, f"tvm.compile for {plan.arch}"):
-        executable, facts, tuned = _tvm_compile(model, plan)
+        mod = relax_pipelines.prepare(model.mod, pipeline)
+        functions = _built_functions(mod, model)
+        executable, facts, tuned = _tvm_compile(mod, plan)
     # TVM links the model library with g++ on one core while nvcc uses the others.
     export = _Background(
         lambda: _export_library(executable, stage / "model.so"), step, "export_library", False
@@ -498,6 +510,8 @@ def _build_into(build: _Build) -> Manifest:
     with build.timed("export", 0.95, "waiting for the model library"):
         export.join()
     manifest = _manifest(plan, model, split, facts, usage, sass, build.timings, tuned)
+    _add_functions(manifest, functions, facts, model.symbols)
+    manifest.pipeline, manifest.kv_cache_target = pipeline, kv_target
     manifest.files.update(ptx_files)
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     logger.info("%s: %d kernels, steps %s", plan.model.name, len(split.kernels), build.timings)
@@ -519,12 +533,15 @@ def _manifest(
         launch = facts.launches.get(k.name)
         res = usage.get(k.name)
         primfunc = launch.primfunc if launch else ""
+        sizes = [v for (_, prim), v in facts.sizes.items() if prim == primfunc]
+        grid, grid_expr = irfacts.grid_for(launch, sizes, model.symbols) if launch else ([], [])
         kernels.append(
             KernelInfo(
                 name=k.name,
                 file=f"src/{KERNEL_DIR}/{k.file_name}",
                 primfunc=primfunc,
-                grid=launch.grid if launch else [0, 0, 0],
+                grid=grid or [0, 0, 0],
+                grid_expr=grid_expr,
                 block=launch.block if launch else [0, 0, 0],
                 dynamic_smem_bytes=launch.dynamic_smem_bytes if launch else 0,
                 params=launch.params if launch else [],
@@ -568,7 +585,87 @@ def _manifest(
         notes=model.notes,
         calls=facts.calls.get(model.entry, []),
         tuning_db=plan.tuning_db,
+        symbols=model.symbols,
+        weights_on_host=model.weights_on_host,
     )
+
+
+def _built_functions(mod: Any, model: LoadedModel) -> list[FunctionInfo]:
+    """The Relax functions of the module the build compiles (after the pipeline's own
+    passes): those LiftTransformParams added are marked."""
+    loaded = {f.name for f in model.functions}
+    functions = relax_functions.signatures(mod)
+    for f in functions:
+        f.transforms_params = f.name not in loaded and f.name.endswith(
+            relax_pipelines.LIFTED_SUFFIX
+        )
+    return functions
+
+
+def _add_functions(
+    manifest: Manifest,
+    functions: list[FunctionInfo],
+    facts: irfacts.IRFacts,
+    symbols: dict[str, int],
+) -> None:
+    """Record the module's functions and, per kernel, who launches it: ``call_tir`` sites,
+    and the KV cache's kernels the runtime launches for its builtins (``kv_cache_launches``).
+    A kernel is launched iff something launches it."""
+    roles: dict[str, str] = {}
+    for creation in facts.kv_cache.values():
+        roles.update(creation)
+    sites: dict[str, list[LaunchSite]] = {}
+    for f in functions:
+        f.calls = facts.calls.get(f.name, [])
+        f.builtins = facts.builtins.get(f.name, [])
+        f.creates_kv_cache = f.name in facts.kv_cache
+        for prim in dict.fromkeys(f.calls):
+            sites.setdefault(prim, []).append(LaunchSite(f.name, "call_tir"))
+        shape = kv_cache_launches.call_shape(_tokens_per_sequence(f, symbols))
+        for builtin in dict.fromkeys(f.builtins):
+            launched = kv_cache_launches.launched_roles(builtin, shape)
+            for prim, role in roles.items():
+                if role in launched:
+                    sites.setdefault(prim, []).append(LaunchSite(f.name, builtin, role))
+    for k in manifest.kernels:
+        k.launched_by = sites.get(k.primfunc, [])
+        k.launched = bool(k.launched_by) if functions else k.launched
+        kv_role = roles.get(k.primfunc)
+        if kv_role and not k.launched:
+            why = kv_cache_launches.NOT_LAUNCHED.get(kv_role, "no function's call launches it")
+            k.about.append(
+                f"a KV cache kernel ({kv_role}) a prefill/decode loop never launches: {why}"
+            )
+    manifest.functions = functions
+
+
+def _tokens_per_sequence(func: FunctionInfo, symbols: dict[str, int]) -> int | None:
+    """Dim 1 of the function's first tensor input of rank >= 2, where it is known."""
+    for p in func.params[: func.num_input]:
+        if p.kind == "tensor" and len(p.shape) >= 2:
+            dim = p.shape[1]
+            return dim if isinstance(dim, int) else symbols.get(dim)
+    return None
+
+
+def _check_kv_target(kv_target: dict[str, Any], plan: BuildPlan) -> None:
+    """Refuse a model whose KV cache kernels were made for another target than the build's:
+    ``TIRPagedKVCache`` fixes its target when the IRModule is made, not when it is built."""
+    kind, arch = kv_target.get("kind"), kv_target.get("arch")
+    if kind and kind not in ("cuda", "gpu"):
+        raise KernelscopeError(
+            f"{plan.model.name}: its KV cache's kernels were made for {kind} (the CPU), "
+            f"not for a CUDA GPU; this build is for {plan.arch}",
+            hint="make the model with TIRPagedKVCache(..., target=Target({'kind': 'cuda', "
+            f"'arch': '{plan.arch}'}})): the KV cache takes its target when the IRModule is made",
+        )
+    if arch and arch != plan.arch:
+        raise KernelscopeError(
+            f"{plan.model.name}: its KV cache's kernels were made for {arch}; this build is "
+            f"for {plan.arch}",
+            hint=f"build with --arch {arch}, or make the model's KV cache for {plan.arch} "
+            "(TIRPagedKVCache takes its target when the IRModule is made)",
+        )
 
 
 class _Background:
@@ -610,9 +707,7 @@ def _count(ks: KernelSass | None) -> int:
     return sum(1 for i in ks.instructions if i.opcode != "NOP") if ks else 0
 
 
-def _tvm_compile(
-    model: LoadedModel, plan: BuildPlan
-) -> tuple[Any, irfacts.IRFacts, dict[str, TunedFrom]]:
+def _tvm_compile(mod: Any, plan: BuildPlan) -> tuple[Any, irfacts.IRFacts, dict[str, TunedFrom]]:
     """``tvm.compile`` the model, or, with a tuning database, build it as ``compile_relax``
     does; also the launch facts, and the PrimFuncs built from a record."""
     import tvm
@@ -623,11 +718,11 @@ def _tvm_compile(
         try:
             instruments = [irfacts.make_instrument(snapshots)]
             if plan.tuning_db:
-                executable, tuned = _compile_with_records(model, plan, instruments)
+                executable, tuned = _compile_with_records(mod, plan, instruments)
             else:
                 target = tvm.target.Target({"kind": "cuda", "arch": plan.arch})
                 with tvm.transform.PassContext(instruments=instruments):
-                    executable = tvm.compile(model.mod, target=target)
+                    executable = tvm.compile(mod, target=target)
         except KernelscopeError:
             raise
         except Exception as exc:
@@ -642,7 +737,7 @@ def _tvm_compile(
 
 
 def _compile_with_records(
-    model: LoadedModel, plan: BuildPlan, instruments: list[Any]
+    mod: Any, plan: BuildPlan, instruments: list[Any]
 ) -> tuple[Any, dict[str, TunedFrom]]:
     import tvm
 
@@ -653,7 +748,7 @@ def _compile_with_records(
     applied = records.Applied()
     pipeline = records.database_pipeline(target, applied)
     with target, database, tvm.transform.PassContext(opt_level=3, instruments=instruments):
-        executable = tvm.relax.build(model.mod, target=target, relax_pipeline=pipeline)
+        executable = tvm.relax.build(mod, target=target, relax_pipeline=pipeline)
     if not applied.from_record:
         raise KernelscopeError(
             f"none of the records in {folder} is for a kernel of {plan.model.name} "

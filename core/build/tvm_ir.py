@@ -8,6 +8,11 @@ A pass instrument keeps three snapshots of the module:
   ``T.call_ffi_kernel(name, *buffers, *extents, launch_params=[...])``; the host function's
   parameters carry the buffer shapes and dtypes.
 
+After ``RewriteDataflowReshape`` (the module as the VM will run it) each Relax function's
+``call_tir`` calls, the runtime builtins it calls, the sizes its ``call_tir`` calls give the
+PrimFuncs' symbolic variables (how a grid is computed for ``--shape`` bindings), and the
+PrimFuncs handed to the KV cache's creation builtin (``kv_cache_launches``) are read.
+
 ``LegalizeOps`` rewrites each binding ``v = R.op(...)`` into ``v = R.call_tir(prim, ...)``
 keeping the bound variable's name, which is how a legalized PrimFunc is traced back to
 the operator it came from.
@@ -15,10 +20,13 @@ the operator it came from.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..workspace import OpInfo, TensorInfo
+from . import kv_cache_launches
 
 _SNAPSHOTS = {
     "before:LegalizeOps",
@@ -33,10 +41,11 @@ _SNAPSHOTS = {
 class Launch:
     kernel: str
     primfunc: str
-    grid: list[int]
+    grid: list[int]  # -1 where an extent is symbolic (``extents``)
     block: list[int]
     dynamic_smem_bytes: int
     params: list[TensorInfo]
+    extents: list[Any] = field(default_factory=list)  # the grid's TIR expressions, x y z
 
 
 @dataclass
@@ -47,6 +56,16 @@ class IRFacts:
     # Relax function -> the PrimFuncs it calls, in program order (a PrimFunc TVM reuses for
     # several layers appears once per call)
     calls: dict[str, list[str]] = field(default_factory=dict)
+    # Relax function -> the runtime builtins it calls, in program order
+    builtins: dict[str, list[str]] = field(default_factory=dict)
+    # (Relax function, PrimFunc) -> the PrimFunc's symbolic variables as the function's
+    # first call of it sizes them (Relax-side TIR expressions), by variable name
+    sizes: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)
+    # the Relax functions creating a KV cache -> {PrimFunc: its role}, from the creation
+    # builtin's arguments
+    kv_cache: dict[str, dict[str, str]] = field(default_factory=dict)
+    # the PrimFuncs of the module after the build's Relax passes (targets read from attrs)
+    primfuncs: dict[str, Any] = field(default_factory=dict)
 
 
 def make_instrument(snapshots: dict[str, Any]) -> Any:
@@ -73,18 +92,178 @@ def extract(snapshots: dict[str, Any]) -> IRFacts:
         facts.launches = _launches(split)
     final = snapshots.get("after:RewriteDataflowReshape")
     if final is not None:
-        facts.calls = {
-            gvar.name_hint: [prim for b in _bindings(func) if (prim := _call_tir_prim(b.value))]
-            for gvar, func in final.functions.items()
-            if type(func).__name__ == "Function"
-        }
-        facts.called_primfuncs = {prim for calls in facts.calls.values() for prim in calls}
+        _relax_facts(final, facts)
     stages = [
         snapshots.get(k) for k in ("before:LegalizeOps", "after:LegalizeOps", "after:FuseOps")
     ]
     if all(stage is not None for stage in stages):
         facts.ops_by_primfunc = _ops_by_primfunc(*stages)
     return facts
+
+
+def _relax_facts(final: Any, facts: IRFacts) -> None:
+    """What the Relax functions of the module as the VM runs it call."""
+    facts.primfuncs = {
+        gv.name_hint: f for gv, f in final.functions.items() if type(f).__name__ == "PrimFunc"
+    }
+    for gvar, func in final.functions.items():
+        if type(func).__name__ != "Function":
+            continue
+        name = gvar.name_hint
+        calls, builtins = facts.calls.setdefault(name, []), facts.builtins.setdefault(name, [])
+        for b in _bindings(func):
+            prim = _call_tir_prim(b.value)
+            if prim:
+                calls.append(prim)
+                if (name, prim) not in facts.sizes and prim in facts.primfuncs:
+                    facts.sizes[name, prim] = _call_sizes(b, facts.primfuncs[prim])
+            builtin = _builtin(b.value)
+            if builtin:
+                builtins.append(builtin)
+            if builtin == kv_cache_launches.CREATE:
+                facts.kv_cache[name] = _kv_cache_roles(b.value)
+    facts.called_primfuncs = {prim for calls in facts.calls.values() for prim in calls}
+
+
+def _builtin(value: Any) -> str | None:
+    """The runtime function a ``call_packed``-like call names (``vm.builtin...``)."""
+    if type(value).__name__ != "Call" or not getattr(value, "args", None):
+        return None
+    op = getattr(value.op, "name", "")
+    if op not in ("relax.call_dps_packed", "relax.call_pure_packed", "relax.call_packed"):
+        return None
+    symbol = getattr(value.args[0], "global_symbol", None)
+    return str(symbol) if symbol is not None else None
+
+
+def _kv_cache_roles(call: Any) -> dict[str, str]:
+    """PrimFunc -> role, for the PrimFuncs the creation builtin is given (IR argument i+1 is
+    the runtime's argument i: the first IR argument names the builtin)."""
+    roles: dict[str, str] = {}
+    for position, role in kv_cache_launches.ROLE_OF_ARG.items():
+        if position + 1 < len(call.args):
+            for gvar in _global_vars(call.args[position + 1]):
+                roles.setdefault(gvar, role)
+    return roles
+
+
+def _global_vars(expr: Any) -> list[str]:
+    if type(expr).__name__ == "GlobalVar":
+        return [expr.name_hint]
+    return [g for f in getattr(expr, "fields", None) or [] for g in _global_vars(f)]
+
+
+def _call_sizes(binding: Any, prim: Any) -> dict[str, Any]:
+    """The PrimFunc's symbolic variables, by name, as a ``call_tir`` sizes them: its buffers'
+    dims against the Relax arguments' and result's shapes, then its scalar parameters against
+    the call's ``tir_vars``."""
+    call = binding.value
+    args = call.args[1]
+    tensors = list(getattr(args, "fields", None) or [args])
+    result = binding.var.ty
+    tensors += list(getattr(result, "fields", None) or [result])
+    # a buffer parameter is a Var with a shape (TVM 0.27's tirx has no buffer_map)
+    buffers = [p for p in prim.params if getattr(p, "shape", None) is not None]
+    sizes: dict[str, Any] = {}
+    for buf, tensor in zip(buffers, tensors, strict=False):
+        shape = getattr(getattr(tensor, "ty", tensor), "shape", None)
+        dims = getattr(shape, "values", None)
+        if dims is None or len(dims) != len(buf.shape):
+            continue
+        for mine, theirs in zip(buf.shape, dims, strict=True):
+            if type(mine).__name__ in ("Var", "SizeVar"):
+                sizes.setdefault(str(mine.name), theirs)
+    scalars = [p for p in prim.params if getattr(p, "shape", None) is None]
+    tir_vars = getattr(call.args[2], "values", None) if len(call.args) > 2 else None
+    for var, value in zip(scalars, tir_vars or [], strict=False):
+        sizes.setdefault(str(var.name), value)
+    return sizes
+
+
+def evaluate(expr: Any, values: dict[str, int]) -> int | None:
+    """A TIR integer expression's value with its variables (by name) set; None when one is
+    not set or the expression is not arithmetic kernelscope reads."""
+    kind = type(expr).__name__
+    if kind == "IntImm" or isinstance(expr, int):
+        return int(getattr(expr, "value", expr))
+    if kind in ("Var", "SizeVar"):
+        return values.get(str(expr.name))
+    if kind == "Cast":
+        return evaluate(expr.value, values)
+    ops: dict[str, Callable[[int, int], int | None]] = {
+        "Add": lambda a, b: a + b,
+        "Sub": lambda a, b: a - b,
+        "Mul": lambda a, b: a * b,
+        "FloorDiv": lambda a, b: a // b if b else None,
+        "FloorMod": lambda a, b: a % b if b else None,
+        "Div": lambda a, b: int(a / b) if b else None,
+        "Min": min,
+        "Max": max,
+    }
+    if kind not in ops:
+        return None
+    a, b = evaluate(expr.a, values), evaluate(expr.b, values)
+    return None if a is None or b is None else ops[kind](a, b)
+
+
+def expression_text(expr: Any) -> str:
+    """A TIR expression as people write it: ``(seq_len + 127) // 128``."""
+    return re.sub(r"T\.u?int(?:8|16|32|64)\((-?\d+)\)", r"\1", str(expr))
+
+
+def grid_for(
+    launch: Launch, sizes: list[dict[str, Any]], symbols: dict[str, int]
+) -> tuple[list[int], list[str]]:
+    """A launch's grid for the --shape bindings ``symbols``: the first call site (``sizes``:
+    its PrimFunc variables as Relax expressions) that gives every extent a value; 0 for an
+    extent none does. Also the grid as written (``[]`` when it has no symbolic extent)."""
+    if not any(g < 0 for g in launch.grid) or not launch.extents:
+        return launch.grid, []
+    written = [expression_text(e) for e in launch.extents]
+    best = [g if g >= 0 else 0 for g in launch.grid]
+    for site in sizes:
+        values = {name: v for name, e in site.items() if (v := evaluate(e, symbols)) is not None}
+        grid = [evaluate(e, values) for e in launch.extents]
+        if all(g is not None for g in grid):
+            return [int(g) for g in grid if g is not None], written
+    return best, written
+
+
+def builtins_in(mod: Any) -> set[str]:
+    """The runtime builtins the Relax functions of ``mod`` call."""
+    return {
+        name
+        for func in mod.functions.values()
+        if type(func).__name__ == "Function"
+        for b in _bindings(func)
+        if (name := _builtin(b.value))
+    }
+
+
+def kv_cache_target(mod: Any) -> dict[str, Any]:
+    """The target the KV cache's kernels in ``mod`` were made for: the ``target`` attribute of
+    its PrimFuncs where one records it ({"kind", "arch"}); else {"kind": "gpu"} when its
+    decode attention is bound to GPU threads, {"kind": "llvm"} when not (TIRPagedKVCache made
+    for the CPU). {} without a KV cache."""
+    for func in mod.functions.values():
+        if type(func).__name__ != "Function":
+            continue
+        for b in _bindings(func):
+            if _builtin(b.value) != kv_cache_launches.CREATE:
+                continue
+            roles = _kv_cache_roles(b.value)
+            prims = [mod[name] for name in roles if name in {g.name_hint for g in mod.functions}]
+            for prim in prims:
+                target = prim.attrs.get("target") if prim.attrs is not None else None
+                if target is not None:
+                    found = {"kind": str(target.kind.name)}
+                    if "arch" in target.attrs:
+                        found["arch"] = str(target.attrs["arch"])
+                    return found
+            attention = [mod[n] for n, r in roles.items() if r == "attention_decode"]
+            bound = any("threadIdx" in prim.script() for prim in attention or prims)
+            return {"kind": "gpu" if bound else "llvm"}
+    return {}
 
 
 # --- TIR side -------------------------------------------------------------------------
@@ -137,10 +316,12 @@ def _launches(mod: Any) -> dict[str, Launch]:
             n_ext = len(launch_params)
             buffers, extents = call.args[1 : len(call.args) - n_ext], call.args[-n_ext:]
             grid, block, smem = [1, 1, 1], [1, 1, 1], 0
+            grid_exprs: list[Any] = [1, 1, 1]
             for tag, ext in zip(launch_params, extents, strict=True):
                 value = _int(ext)
                 if tag.startswith("blockIdx."):
                     grid["xyz".index(tag[-1])] = value
+                    grid_exprs["xyz".index(tag[-1])] = ext
                 elif tag.startswith("threadIdx."):
                     block["xyz".index(tag[-1])] = value
                 elif "dyn_shared" in tag:
@@ -152,6 +333,7 @@ def _launches(mod: Any) -> dict[str, Launch]:
                 block=block,
                 dynamic_smem_bytes=smem,
                 params=[_buffer_info(arg, params) for arg in buffers],
+                extents=grid_exprs,
             )
     return launches
 
@@ -223,17 +405,19 @@ def _operands(call: Any) -> list[Any]:
 
 def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[OpInfo]]:
     """Fused or plain PrimFunc name -> the Relax operators it computes, in order."""
-    op_of_var: dict[str, Any] = {}
-    for func in before.functions.values():
+    # bound variables are named uniquely within a function, not across a module's functions
+    op_of_var: dict[tuple[str, str], Any] = {}
+    for gvar, func in before.functions.items():
         for b in _bindings(func):
             op = getattr(getattr(b.value, "op", None), "name", None)
-            if op and op != "relax.call_tir" and type(b.value).__name__ == "Call":
-                op_of_var[_var_name(b.var)] = b.value
+            # calls of PrimFuncs and of runtime functions are never legalized into call_tir
+            if op and not op.startswith("relax.call_") and type(b.value).__name__ == "Call":
+                op_of_var[gvar.name_hint, _var_name(b.var)] = b.value
     op_of_prim: dict[str, OpInfo] = {}
-    for func in legalized.functions.values():
+    for gvar, func in legalized.functions.items():
         for b in _bindings(func):
             prim = _call_tir_prim(b.value)
-            call = op_of_var.get(_var_name(b.var))
+            call = op_of_var.get((gvar.name_hint, _var_name(b.var)))
             if prim and call is not None and prim not in op_of_prim:
                 op_of_prim[prim] = OpInfo(
                     op=call.op.name,

@@ -9,9 +9,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TextIO
 
-from ..build import parse_shapes
+from ..build import PIPELINES, parse_shapes
 from ..formatting import format_dims
-from ..workspace import TUNED_TIMES_NOTE, KernelInfo, Workspace
+from ..workspace import TUNED_TIMES_NOTE, KernelInfo, Manifest, Workspace
 from .progress import TerminalProgress
 from .table import format_table
 
@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="append",
         default=[],
         metavar="NAME=D0,D1,...",
-        help="size of an input with dynamic dimensions (repeatable)",
+        help="size of an input with dynamic dimensions, or (Python models) the value of a "
+        "symbolic variable, e.g. seq_len=128 (repeatable)",
     )
     p.add_argument(
         "--params",
@@ -51,6 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "work_dir), as TVM's compile_relax does; kernels no record covers keep the default "
         "schedule",
     )
+    p.add_argument(
+        "--pipeline",
+        choices=PIPELINES,
+        help="the compilation pipeline: default (TVM's), mlc-llm (MLC-LLM's transpose-into-"
+        "matmul fusion first) or lift-params (weight transforms lifted into functions run "
+        "once at load); default: mlc-llm for a Python model with a paged KV cache, else default",
+    )
     p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
     p.set_defaults(func=_build)
 
@@ -69,6 +77,7 @@ def _build(args: argparse.Namespace) -> int:
         use_cache=not args.no_cache,
         replace_other_model=args.force,
         tuning_db=args.tuning_db,
+        pipeline=args.pipeline or "",
     )
     with TerminalProgress() as progress:
         ws = build_in_child(request, progress=progress)
@@ -96,7 +105,7 @@ def kernel_rows(kernels: list[KernelInfo]) -> list[list[str]]:
         rows.append(
             [
                 k.name,
-                format_dims(k.grid),
+                k.grid_text(),
                 format_dims(k.block),
                 "-" if k.registers is None else str(k.registers),
                 str(smem),
@@ -127,6 +136,11 @@ def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
     if ws.manifest.tuning_db:
         header.append("schedule")
         rows = [[*row, schedule_of(k)] for row, k in zip(rows, ws.manifest.kernels, strict=True)]
+    if len(ws.manifest.functions) > 1:
+        header.append("launched by")
+        rows = [
+            [*row, k.launched_by_text()] for row, k in zip(rows, ws.manifest.kernels, strict=True)
+        ]
     print(format_table(header, rows, {1, 2, 3, 4, 5, 6}), file=out)
     m = ws.manifest
     print(
@@ -144,5 +158,40 @@ def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
             file=out,
         )
         print(f"schedule µs: {TUNED_TIMES_NOTE}", file=out)
+    print_function_summary(m, out)
     for note in m.notes:
         print(f"note: {note}", file=out)
+
+
+def print_function_summary(m: Manifest, out: TextIO) -> None:
+    """One line per Relax function of a module with several: what it launches, and how."""
+    if len(m.functions) < 2:
+        return
+    bound = ", ".join(f"{k}={v}" for k, v in m.symbols.items())
+    print(
+        f"\n{len(m.functions)} functions, pipeline {m.pipeline}" + (f", {bound}" if bound else ""),
+        file=out,
+    )
+    for f in m.functions:
+        direct = sum(
+            1
+            for k in m.kernels
+            if any(s.function == f.name and s.via == "call_tir" for s in k.launched_by)
+        )
+        runtime = sum(
+            1
+            for k in m.kernels
+            if any(s.function == f.name and s.via != "call_tir" for s in k.launched_by)
+        )
+        what = [f"{len(f.calls)} calls of {direct} kernels"]
+        if runtime:
+            what.append(f"{runtime} KV cache kernels through the runtime")
+        if f.creates_kv_cache:
+            what.append("creates the KV cache")
+        if f.transforms_params:
+            what.append("transforms the weights (run once at load)")
+        symbols = f" ({', '.join(f.symbols)})" if f.symbols else ""
+        print(f"  {f.name}{symbols}: {'; '.join(what)}", file=out)
+    idle = sum(1 for k in m.kernels if not k.launched)
+    if idle:
+        print(f"  {idle} kernels are never launched (kernelscope kernels WS says why)", file=out)

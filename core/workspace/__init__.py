@@ -1,7 +1,17 @@
 """A build workspace on disk: the manifest (model, kernels, launch facts), the split sources,
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
-from .manifest import TUNED_TIMES_NOTE, KernelInfo, Manifest, OpInfo, TensorInfo, TunedFrom
+from .manifest import (
+    TUNED_TIMES_NOTE,
+    FunctionInfo,
+    KernelInfo,
+    LaunchSite,
+    Manifest,
+    OpInfo,
+    ParamInfo,
+    TensorInfo,
+    TunedFrom,
+)
 from .ptx import (
     PTX,
     PTX_LINES,
@@ -39,12 +49,15 @@ __all__ = [
     "PTX_LINES",
     "SASS",
     "TUNED_TIMES_NOTE",
+    "FunctionInfo",
     "KernelInfo",
     "KernelSass",
+    "LaunchSite",
     "Location",
     "Manifest",
     "OpInfo",
     "OtherModelError",
+    "ParamInfo",
     "PtxKernel",
     "PtxRow",
     "SassInstruction",

@@ -76,6 +76,53 @@ def default_kept_text(best_us: float | None, default_us: float | None) -> str:
 
 
 @dataclass
+class ParamInfo:
+    """One parameter of a Relax function: a tensor (dims, a symbolic one as its variable's
+    name, and dtype), a tuple of parameters (``fields``, nested: MLC-style packed weights),
+    an opaque object (``R.Object``: a KV cache), a shape (``R.Shape``: its dims) or a
+    primitive value (``R.Prim``: its dtype)."""
+
+    name: str
+    kind: str  # "tensor" | "tuple" | "object" | "shape" | "prim"
+    shape: list[int | str] = field(default_factory=list)
+    dtype: str = ""
+    fields: list[ParamInfo] = field(default_factory=list)
+
+
+@dataclass
+class FunctionInfo:
+    """One Relax function of the built module (every one that is not a fused primitive).
+
+    ``num_input``: the parameters before the weights (TVM's ``num_input`` attribute; all of
+    them when it is absent). ``calls``: the PrimFuncs it calls through ``call_tir``, in
+    program order, as the build left them (after FuseTIR). ``builtins``: the runtime
+    functions it calls (``call_packed``/``call_dps_packed``), in program order.
+    ``symbols``: the symbolic variables of its signature. ``transforms_params``: a weight
+    preprocessing function the build's pipeline added (``LiftTransformParams``): called once
+    at load time with the model's weights, its results are the weights of the function it
+    was lifted from (``<function>_transform_params`` -> ``<function>``)."""
+
+    name: str
+    params: list[ParamInfo]
+    num_input: int
+    calls: list[str]
+    builtins: list[str]
+    symbols: list[str]
+    creates_kv_cache: bool = False  # calls vm.builtin.paged_attention_kv_cache_create
+    transforms_params: bool = False
+
+
+@dataclass
+class LaunchSite:
+    """Who launches a kernel: a Relax function, directly (``via="call_tir"``) or through a
+    runtime builtin (``via`` is its name, ``role`` what the KV cache uses the kernel for)."""
+
+    function: str
+    via: str
+    role: str = ""
+
+
+@dataclass
 class KernelInfo:
     """One ``__global__`` function of the built module and how it is launched."""
 
@@ -95,6 +142,13 @@ class KernelInfo:
     # Whether running the model launches this kernel. TVM keeps kernels it never calls (a
     # reshape turned into a view by RewriteDataflowReshape, say) in the module.
     launched: bool = True
+    # The Relax functions whose calls launch this kernel and how (read from the module);
+    # empty in workspaces built before it was recorded and for kernels nothing launches.
+    launched_by: list[LaunchSite] = field(default_factory=list)
+    # The launch grid as TVM wrote it where an extent is symbolic ("(seq_len + 127) // 128"),
+    # x, y, z; ``grid`` then holds the extents for the build's --shape bindings, 0 where one
+    # cannot be computed. Empty when every extent is a number.
+    grid_expr: list[str] = field(default_factory=list)
     # Built with a tuning database (``Manifest.tuning_db``): the record this kernel's schedule
     # came from; None when it fell back to the default schedule (or no database was given).
     tuned: TunedFrom | None = None
@@ -104,6 +158,27 @@ class KernelInfo:
     # The line of ``file`` a source pane opens at, marked, when nothing else is asked: a
     # library kernel's (cuBLAS, cuDNN) launch in the torch.compile wrapper; 0: the top.
     start_line: int = 0
+
+    def grid_text(self) -> str:
+        """The grid as people read it: ``16x2x1``, an extent the build could not compute
+        for its --shape bindings as TVM wrote it (``(seq_len + 127) // 128x2x1``)."""
+        if not self.grid_expr:
+            return "x".join(str(g) for g in self.grid) if any(self.grid) else "-"
+        return "x".join(
+            str(g) if g else f"({e})" if " " in e else e
+            for g, e in zip(self.grid, self.grid_expr, strict=False)
+        )
+
+    def launched_by_text(self) -> str:
+        """Who launches it: ``prefill, decode`` (call_tir), ``decode via attention_decode
+        (runtime)``; "-" for nothing."""
+        direct = [s.function for s in self.launched_by if s.via == "call_tir"]
+        runtime = [
+            f"{s.function} via {s.role or s.via} (runtime)"
+            for s in self.launched_by
+            if s.via != "call_tir"
+        ]
+        return ", ".join(direct + runtime) or "-"
 
 
 @dataclass
@@ -134,6 +209,21 @@ class Manifest:
     model_path: str = ""
     # The MetaSchedule database the build applied (``build --tuning-db``); "" for none.
     tuning_db: str = ""
+    # Every Relax function of the module (several for an LLM: embed, prefill, decode, the KV
+    # cache's creation); empty in workspaces built before it was recorded.
+    functions: list[FunctionInfo] = field(default_factory=list)
+    # The symbolic variables bound with --shape (``{"seq_len": 128}``).
+    symbols: dict[str, int] = field(default_factory=dict)
+    # The compilation pipeline that built it (``build.PIPELINES``).
+    pipeline: str = "default"
+    # The target the KV cache's kernels were made for ({"kind": "cuda"}, with "arch" where
+    # the module records one); {} for a model without a KV cache.
+    kv_cache_target: dict[str, Any] = field(default_factory=dict)
+    # The weights are too big to carry (params.npz): whoever runs the model makes them on
+    # its own host, seeded (``params_seed``), in ``weights`` order, exactly as the build
+    # would have: ``rng = numpy.random.default_rng(seed)``, then for each weight
+    # ``(rng.standard_normal(shape) * 0.05).astype(dtype)``.
+    weights_on_host: bool = False
 
     def kernel(self, name: str) -> KernelInfo:
         for k in self.kernels:
@@ -152,7 +242,16 @@ class Manifest:
         raw["inputs"] = [TensorInfo(**t) for t in raw["inputs"]]
         raw["weights"] = [TensorInfo(**t) for t in raw["weights"]]
         raw["kernels"] = [_kernel_from_dict(k) for k in raw["kernels"]]
+        raw["functions"] = [_function_from_dict(f) for f in raw.get("functions", [])]
         return cls(**raw)
+
+
+def _param_from_dict(raw: dict[str, Any]) -> ParamInfo:
+    return ParamInfo(**{**raw, "fields": [_param_from_dict(f) for f in raw.get("fields", [])]})
+
+
+def _function_from_dict(raw: dict[str, Any]) -> FunctionInfo:
+    return FunctionInfo(**{**raw, "params": [_param_from_dict(p) for p in raw["params"]]})
 
 
 def _kernel_from_dict(raw: dict[str, Any]) -> KernelInfo:
@@ -160,6 +259,7 @@ def _kernel_from_dict(raw: dict[str, Any]) -> KernelInfo:
     raw["params"] = [TensorInfo(**t) for t in raw["params"]]
     if raw.get("tuned"):
         raw["tuned"] = TunedFrom(**raw["tuned"])
+    raw["launched_by"] = [LaunchSite(**site) for site in raw.get("launched_by", [])]
     raw["ops"] = [
         OpInfo(
             op=o["op"],

@@ -122,6 +122,21 @@ def test_the_dialog_remembers_every_option_and_the_host(qtbot, make_window, tmp_
     again.close()
 
 
+def test_the_pipeline_choice_is_built_and_remembered(qtbot, make_window) -> None:
+    window = make_window()
+    dialog = _dialog(window)
+    dialog.model.setText(str(MODEL))
+    assert dialog.request().pipeline == ""  # the model's own default
+    dialog.pipeline.setCurrentText("lift-params")
+    assert dialog.request().pipeline == "lift-params"
+    dialog.remember()
+    dialog.close()
+    again = _dialog(window)
+    assert again.pipeline.currentText() == "lift-params"
+    assert again.request().pipeline == "lift-params"
+    again.close()
+
+
 def test_the_dialog_starts_from_the_open_workspace(qtbot, make_window, build_once, tmp_path):
     import shutil
 

@@ -58,7 +58,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.build import BuildRequest, default_workspace
+from kernelscope.core.build import PIPELINES, BuildRequest, default_workspace
 from kernelscope.core.build import parse_shapes as core_parse_shapes
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import (
@@ -86,6 +86,8 @@ from .host_report import HostReportView
 from .job_dialog import JobDialog
 from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
 
+# The Pipeline combo's first item: no --pipeline, the model's own default
+AUTO_PIPELINE = "model's default"
 ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
 TVM, TORCH = "TVM", "torch.compile"  # the Compiler choice
 TORCH_PYTHON = TorchRequest.python  # the Python field's default, as profile-torch --python's
@@ -238,10 +240,19 @@ class BuildDialog(JobDialog):
         self.arch.addItems(ARCHES)
         self.arch.setToolTip("CUDA architecture to compile for (the profiling GPU's)")
         self.shapes = QLineEdit()
-        self.shapes.setPlaceholderText("sizes of dynamic inputs: x=1,3,224,224; y=4")
+        self.shapes.setPlaceholderText("sizes of dynamic inputs: x=1,3,224,224; seq_len=128")
         self.params = QComboBox()
         self.params.addItems(["random", "runtime"])
         self.params.setToolTip("Weights without values: seeded random values, or runtime inputs")
+        self.pipeline = QComboBox()
+        self.pipeline.setObjectName("pipeline")
+        self.pipeline.addItems([AUTO_PIPELINE, *PIPELINES])
+        self.pipeline.setToolTip(
+            "The compilation pipeline: TVM's default; mlc-llm (MLC-LLM's transpose-into-matmul "
+            "fusion first, no per-call weight transposes); lift-params (weight transforms run "
+            "once at load). Model's default: mlc-llm for a Python LLM with a KV cache, else "
+            "default"
+        )
         self.seed = QSpinBox()
         self.seed.setRange(0, 2**31 - 1)
         self.seed.setToolTip("Seed of the random weights and input data")
@@ -271,6 +282,7 @@ class BuildDialog(JobDialog):
         form.addRow("Seed:", self.seed)
         form.addRow("", self.use_cache)
         form.addRow("Tuning records:", db_row)
+        form.addRow("Pipeline:", self.pipeline)
         form.addRow("Python:", python_row)
         form.addRow("torch.compile mode:", self.torch_mode)
         form.addRow("", self.torch_timeline)
@@ -279,10 +291,12 @@ class BuildDialog(JobDialog):
         # rows only one compiler has: shown for it alone
         self._tvm_rows: list[QWidget] = [
             self.build, self.arch, self.shapes, self.params, self.seed, self.use_cache,
+            self.pipeline,
         ]  # fmt: skip
         self._tvm_layouts = [db_row]
         self._build_fields = [
             self.arch, self.shapes, self.params, self.use_cache, self.tuning_db, browse_db,
+            self.pipeline,
         ]  # fmt: skip
         return page
 
@@ -467,6 +481,7 @@ class BuildDialog(JobDialog):
             "clock": self.clock, "warmup": self.warmup, "iterations": self.iterations,
             "inputs": self.inputs, "compiler": self.compiler, "torch_mode": self.torch_mode,
             "torch_timeline": self.torch_timeline, "torch_python": self.torch_python,
+            "pipeline": self.pipeline,
         }  # fmt: skip
 
     def _restore(self) -> None:
@@ -514,6 +529,7 @@ class BuildDialog(JobDialog):
         if manifest.params_seed is not None:
             self.seed.setValue(manifest.params_seed)
         self.tuning_db.setText(manifest.tuning_db)  # a rebuild keeps its records
+        self.pipeline.setCurrentText(manifest.pipeline)  # and its pipeline
         self.compiler.setCurrentText(TVM)
         self.build.setChecked(False)
         self.profile.setChecked(True)
@@ -602,6 +618,7 @@ class BuildDialog(JobDialog):
             seed=self.seed.value(),
             use_cache=self.use_cache.isChecked(),
             tuning_db=Path(tuning_db).expanduser() if tuning_db else None,
+            pipeline=pipeline if (pipeline := self.pipeline.currentText()) in PIPELINES else "",
         )
 
     def existing_workspace(self) -> Path:

@@ -17,6 +17,7 @@ background (``widgets.plot_loader``); everything else is painted by ``RowChart``
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 from types import ModuleType
@@ -402,9 +403,13 @@ class DetailsPane(QWidget):
             return
         if not document.launched(kernel.name):
             self._latest.cancel()
+            why = "TVM keeps it (a reshape that runs as a view)"
+            with contextlib.suppress(KeyError):  # the build says why (a KV cache's kernel)
+                about = document.summary(kernel.name).about
+                why = next((a for a in about if "never launches" in a), why)
             self._show_message(
-                f"<b>{html.escape(kernel.name)}</b> is never launched: TVM keeps it (a reshape "
-                "that runs as a view), so there is nothing to measure."
+                f"<b>{html.escape(kernel.name)}</b> is never launched: {html.escape(why)}, so "
+                "there is nothing to measure."
             )
             return
         self._request(document, kernel.name, self._chosen_launch())
