@@ -231,10 +231,13 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
-    from ..profiling import profile_workspace, profiling_problem
+    from ..profiling import check_steps, profile_workspace, profiling_problem
+    from ..workspace import Workspace
     from .ncu import print_hot_lines
 
     request = _request(args, workspace)
+    # what to run comes before where: an LLM without --steps is refused on any machine
+    check_steps(request, request.profile_steps, Workspace.open(workspace))
     if not request.host:
         problem = profiling_problem()
         if problem:

@@ -156,8 +156,19 @@ def step_arguments(req: ProfileRequest | StepRequest, hook: str | None) -> list[
     return ["--hook", hook or str(req.hook)]
 
 
-def check_steps(req: ProfileRequest | StepRequest, profile_steps: str | None = None) -> None:
-    """Refuse steps the runner would refuse, before anything starts."""
+def check_steps(
+    req: ProfileRequest | StepRequest, profile_steps: str | None = None, ws: Workspace | None = None
+) -> None:
+    """Refuse steps the runner would refuse, before anything starts; and a workspace of
+    several Relax functions (an LLM: no one function is "the model") run without steps."""
+    if ws is not None and not ws.manifest.entry and not req.stepped:
+        names = ", ".join(f.name for f in ws.manifest.functions) or "none recorded"
+        raise KernelscopeError(
+            f"{ws.path.name} holds several Relax functions ({names}) and no one call to run",
+            hint="run its steps: --steps prefill=128,decode=8 (--profile-steps decode:0-3 "
+            "profiles some of them), or a hook file: --hook my_loop.py",
+            window_hint="give its steps under LLM steps, e.g. prefill=128,decode=8",
+        )
     if req.steps is not None and req.hook is not None:
         raise KernelscopeError("give --steps or --hook, not both")
     if profile_steps is not None and not req.stepped:
@@ -203,7 +214,7 @@ def profile_workspace(
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = report_name(req)
-    check_steps(req, req.profile_steps)
+    check_steps(req, req.profile_steps, ws)
     expected = None if req.stepped else _expected_launches(ws, req)
     ws.profiles_dir.mkdir(parents=True, exist_ok=True)
     partial = ws.profiles_dir / f".partial-{name}"

@@ -91,7 +91,7 @@ def measure_timeline(
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = _name(req)
-    check_steps(req)
+    check_steps(req, ws=ws)
     target = None
     if req.host:
         target = SshTarget(

@@ -222,7 +222,7 @@ class Manifest:
     # The weights are too big to carry (params.npz): whoever runs the model makes them on
     # its own host, seeded (``params_seed``), in ``weights`` order, exactly as the build
     # would have: ``rng = numpy.random.default_rng(seed)``, then for each weight
-    # ``(rng.standard_normal(shape) * 0.05).astype(dtype)``.
+    # ``(rng.standard_normal(shape, dtype=float32) * float32(0.05)).astype(dtype)``.
     weights_on_host: bool = False
 
     def kernel(self, name: str) -> KernelInfo:

@@ -302,3 +302,17 @@ def test_weights_too_big_to_carry_are_made_on_the_gpu_host() -> None:
     assert all(
         np.array_equal(made[i], small.weight_values[w.name]) for i, w in enumerate(small.weights)
     )
+
+
+def test_profiling_or_timing_an_llm_without_steps_says_how_to_run_its_steps(
+    llama: Workspace, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An LLM has no one call that is "the model": without --steps the runner would call a
+    function named "" on the GPU host; the command says what to give instead, before anything
+    starts (no ncu, no GPU needed to hear it)."""
+    for command in (["profile", str(llama.path)], ["timeline", str(llama.path)]):
+        assert main(command) != 0
+        err = capsys.readouterr().err
+        assert "holds several Relax functions (create_tir_paged_kv_cache, decode, embed, prefill)" in err
+        assert "--steps prefill=128,decode=8" in err
+        assert "Traceback" not in err

@@ -98,6 +98,22 @@ def random_value(rng, name: str, shape: list, dtype: str):  # noqa: ANN001, ANN2
     return rng.standard_normal(tuple(shape)).astype(dtype)
 
 
+def seeded_weights(manifest: dict) -> list:
+    """The weights of a build that left making them to the GPU host
+    (``Manifest.weights_on_host``), in ``manifest["weights"]`` order: the build's own recipe
+    (``kernelscope.core.build.model_loader.random_weights``; this package stands alone, so it
+    is repeated here and a test holds the two equal)."""
+    import numpy as np
+
+    rng = np.random.default_rng(manifest.get("params_seed") or 0)
+    values = []
+    for info in manifest["weights"]:
+        shape = [int(d) for d in info["shape"]]
+        normal = rng.standard_normal(shape, dtype=np.float32) * np.float32(0.05)
+        values.append(normal.astype(info["dtype"]))
+    return values
+
+
 def check_shape(name: str, shape: list, dtype: str, value, symbols: dict[str, int]) -> None:  # noqa: ANN001
     """Refuse a value whose dtype or shape is not the model's; a symbolic dimension takes
     any size, the same one wherever the symbol appears (``symbols`` keeps those seen)."""

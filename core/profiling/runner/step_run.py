@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from .cuda import STEP_MARKER, Cuda
-from .model import check_shape, device_name, open_vm, random_value
+from .model import check_shape, device_name, open_vm, random_value, seeded_weights
 from .protocol import EXIT_BAD_INPUT, RunnerError
 from .steps import Driver, Selection, Session, StepObserver, parse_steps, run_hook
 from .tvm_runtime import import_tvm
@@ -52,6 +52,8 @@ def weight_values(manifest: dict, workspace: Path, seed: int) -> dict[str, Any]:
     whose weights are runtime parameters: those have no values to make up)."""
     import numpy as np
 
+    if manifest.get("weights_on_host"):
+        return {w["name"]: v for w, v in zip(manifest["weights"], seeded_weights(manifest), strict=True)}
     stored = {}
     if "params" in manifest["files"]:
         stored = dict(np.load(workspace / manifest["files"]["params"]))
