@@ -328,8 +328,9 @@ def random_weights(weights: list[TensorInfo], seed: int) -> list[np.ndarray]:
     rng = np.random.default_rng(seed)
     # float32 normals: a 1B-parameter model's weights are made in half the time of float64's
     return [
-        (rng.standard_normal([int(d) for d in w.shape], dtype=np.float32) * np.float32(0.05))
-        .astype(w.dtype)
+        (
+            rng.standard_normal([int(d) for d in w.shape], dtype=np.float32) * np.float32(0.05)
+        ).astype(w.dtype)
         for w in weights
     ]
 

@@ -313,6 +313,9 @@ def test_profiling_or_timing_an_llm_without_steps_says_how_to_run_its_steps(
     for command in (["profile", str(llama.path)], ["timeline", str(llama.path)]):
         assert main(command) != 0
         err = capsys.readouterr().err
-        assert "holds several Relax functions (create_tir_paged_kv_cache, decode, embed, prefill)" in err
+        assert (
+            "holds several Relax functions (create_tir_paged_kv_cache, decode, embed, prefill)"
+            in err
+        )
         assert "--steps prefill=128,decode=8" in err
         assert "Traceback" not in err

@@ -53,7 +53,9 @@ def weight_values(manifest: dict, workspace: Path, seed: int) -> dict[str, Any]:
     import numpy as np
 
     if manifest.get("weights_on_host"):
-        return {w["name"]: v for w, v in zip(manifest["weights"], seeded_weights(manifest), strict=True)}
+        return {
+            w["name"]: v for w, v in zip(manifest["weights"], seeded_weights(manifest), strict=True)
+        }
     stored = {}
     if "params" in manifest["files"]:
         stored = dict(np.load(workspace / manifest["files"]["params"]))
