@@ -275,7 +275,7 @@ def _kernel_rows(diff: ProfileDiff, tuned: Schedules | None = None) -> list[list
         rows.append(
             [
                 k.match.label,
-                k.match.method,
+                k.match.how,
                 _launches(k),
                 format_us(k.base_per_pass_ns),
                 format_us(k.new_per_pass_ns),
@@ -328,11 +328,12 @@ TIMES_NOTE = (
 
 
 def _evidence(diff: ProfileDiff) -> list[str]:
-    """How the kernels that did not simply keep their name were matched, or why not."""
+    """How the kernels that did not simply keep their name (or their code) were matched, or
+    why not."""
     return [
-        f"{k.match.label}: {k.match.method}: {k.match.evidence}"
+        f"{k.match.label}: {k.match.how}: {k.match.evidence}"
         for k in diff.kernels
-        if k.match.renamed or k.match.base is None or k.match.new is None
+        if k.match.renamed or k.match.different_code or k.match.base is None or k.match.new is None
     ]
 
 
@@ -388,7 +389,7 @@ def _line_rows(comp: KernelComparison, metric: str, all_lines: bool) -> list[lis
 
 def _kernel_text(comp: KernelComparison, metric: str, all_lines: bool) -> list[str]:
     m = comp.kernel.match
-    out = [f"== {m.label} ({m.method}: {m.evidence})"]
+    out = [f"== {m.label} ({m.how}: {m.evidence})"]
     out.append(
         f"sources: {_sources_state(comp)}; {label_of(metric)} ({metric}) per pass, kernel "
         f"total {_num(_total(comp, metric, 'base'))} -> {_num(_total(comp, metric, 'new'))}"
@@ -505,7 +506,7 @@ def _markdown(
         out += ["", "Matching:", "", *(f"- {e}" for e in evidence)]
     for comp in kernels:
         m = comp.kernel.match
-        out += ["", f"#### `{m.label}`", "", f"{m.method}: {m.evidence}", ""]
+        out += ["", f"#### `{m.label}`", "", f"{m.how}: {m.evidence}", ""]
         out += [f"- {n}" for n in comp.notes]
         header = ["base line", "new line", "kind", "base", "new", "delta", "noise", "source (new)"]
         rows = [[*r[:7], f"`{r[7]}`" if r[7] else ""] for r in _line_rows(comp, metric, all_lines)]
