@@ -216,6 +216,7 @@ class MainWindow(QMainWindow):
         self.source.header.addWidget(self.compare.split)
         self.compare.side_by_side_changed.connect(self._show_side_by_side)
         self.compare.controller.failed.connect(self.show_error)
+        self.compare.controller.ended.connect(lambda why: self.statusBar().showMessage(why, 15000))
 
     def _show_side_by_side(self, on: bool) -> None:
         """Compare mode's two sources in place of the source pane (they want more room than
