@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from .build_match import check_against_workspace
+    from .build_match import ReportImport, check_against_workspace, import_report
     from .descriptions import metric_description
     from .detail_metrics import DURATION, LaunchMetrics, MetricRecord, SourceMarker
     from .details import (
@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 # lines. Add a name here and under TYPE_CHECKING above.
 _EXPORTS = {
     "check_against_workspace": ".build_match",
+    "import_report": ".build_match",
+    "ReportImport": ".build_match",
     "metric_description": ".descriptions",
     "DURATION": ".detail_metrics",
     "LaunchMetrics": ".detail_metrics",
@@ -98,6 +100,7 @@ __all__ = [
     "MetricRecord",
     "OccupancyCurve",
     "Profile",
+    "ReportImport",
     "RuleResult",
     "SourceFile",
     "SourceResolver",
@@ -105,6 +108,7 @@ __all__ = [
     "StallBreakdown",
     "StallShare",
     "check_against_workspace",
+    "import_report",
     "first_and_hottest",
     "format_value",
     "is_report",
