@@ -540,6 +540,17 @@ class MainWindow(QMainWindow):
         if paths:
             self.compare_with_paths(paths)
 
+    def compare_with_folder(self) -> None:
+        """Choose a baseline folder: a workspace, or a torch.compile run folder against the
+        TVM build shown (and a TVM workspace against the run shown)."""
+        folder = QFileDialog.getExistingDirectory(
+            self,
+            "Compare with (a workspace or torch.compile run folder)",
+            self.compare.start_folder(),
+        )
+        if folder:
+            self.compare_with_paths([folder])
+
     def compare_with_paths(self, paths: list[str] | list[Path]) -> None:
         """Open ``paths`` as the baseline of the profile shown (or of the next one opened); a
         TVM workspace and a torch.compile run folder, one shown and one chosen, give the
