@@ -219,7 +219,7 @@ class ViewDocument:
         may be the same model (a rerun, a batch size, a tuned build): the model files' digests
         where both builds are known, else whether half of ``other``'s kernels have no name
         here (TVM names kernels after their operators, so one model keeps most names)."""
-        if self.model_sha256 is not None and other.model_sha256 is not None:
+        if self.model_sha256 and other.model_sha256:  # "" for a torch.compile run
             if self.model_sha256 == other.model_sha256:
                 return None
             return f"{other.title} is a build of {other.model}, not of {self.model}"

@@ -1,7 +1,7 @@
 """A build workspace on disk: the manifest (model, kernels, launch facts), the split sources,
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
-from .manifest import KernelInfo, Manifest, OpInfo, TensorInfo, TunedFrom
+from .manifest import TORCH_COMPILE_FORMAT, KernelInfo, Manifest, OpInfo, TensorInfo, TunedFrom
 from .ptx import (
     PTX,
     PTX_LINES,
@@ -33,6 +33,7 @@ from .workspace import (
 )
 
 __all__ = [
+    "TORCH_COMPILE_FORMAT",
     "MANIFEST",
     "PROFILES",
     "PTX",

@@ -184,3 +184,28 @@ def test_a_report_of_another_compile_is_said_when_the_run_opens(
     window.open_paths([run_dir])
     settle(qtbot, window)
     assert window.selection.document.notes == ()
+
+
+def test_a_run_folder_is_named_as_itself_never_as_kernelscopes_cache(
+    qtbot, make_window, run_dir
+) -> None:
+    """Headroom on a torch.compile run says what applies to a run (Inductor names the ATen
+    operators, not their shapes), with the run folder's path; Build & Profile starts from
+    the run folder as torch.compile's. The workspace kernelscope keeps of the run in its
+    cache is shown nowhere, and "rebuild it with kernelscope build" is not said."""
+    from kernelscope.core.paths import cache_root
+
+    window = make_window(run_dir)
+    panel = window.show_pane("headroom")
+    settle(qtbot, window)
+    caption = panel.caption.text()
+    assert f"{run_dir.resolve()}: torch.compile names the ATen operators, not their shapes" in (
+        caption
+    )
+    assert "kernelscope build" not in caption and str(cache_root()) not in caption
+    notes = {panel.model.index(r, c).data() for r in range(panel.model.rowCount())
+             for c in range(panel.model.columnCount())}  # fmt: skip
+    assert not any("kernelscope build" in str(n) for n in notes)
+    dialog = window.build_and_profile()
+    assert dialog.torch_chosen() and dialog.output.text() == str(run_dir.resolve())
+    dialog.close()

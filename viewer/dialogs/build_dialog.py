@@ -507,8 +507,18 @@ class BuildDialog(JobDialog):
             self.host.remember()
 
     def _start_from(self, workspace: Workspace) -> None:
-        """The open workspace: profile it as it is (or rebuild it from its model)."""
+        """The open workspace: profile it as it is (or rebuild it from its model); a
+        torch.compile run's: its run folder and model (never the workspace kernelscope keeps
+        of it in its cache)."""
         manifest = workspace.manifest
+        run = manifest.torch_compile_run
+        if run is not None:
+            model = run.with_suffix(".py")  # MODEL.torchrun beside MODEL.py, as made here
+            self.compiler.setCurrentText(TORCH)
+            self.output.setText(str(run))
+            self._output_chosen = True
+            self.model.setText(str(model) if model.is_file() else "")
+            return
         model = model_of(workspace)
         self._output_chosen = False  # another model typed in: its own workspace, not this one
         self.model.setText(str(model) if model else "")
