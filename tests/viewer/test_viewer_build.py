@@ -343,3 +343,25 @@ def test_import_report_attaches_a_report_to_the_open_workspace(
     assert "not imported" in log and "File > Open" in log and "--force" not in log
     assert not (ws / "profiles" / other.name).exists()
     dialog.close()
+
+
+def test_tuning_records_that_are_not_a_database_are_told_in_the_windows_words(
+    qtbot, make_window, tmp_path
+) -> None:
+    """The window has no --tuning-db: its error names the path and says what to choose
+    (the CLI's names the option)."""
+    window = make_window()
+    dialog = _dialog(window)
+    dialog.model.setText(str(MODEL))
+    dialog.output.setText(str(tmp_path / "cnn.kscope"))
+    dialog.build.setChecked(True)
+    empty = tmp_path / "not-records"
+    empty.mkdir()
+    dialog.tuning_db.setText(str(empty))
+    dialog.start.click()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
+    log = dialog.log.toPlainText()
+    assert f"error: {empty}: not a tuning database" in log
+    assert "--tuning-db" not in log and "choose as tuning records the folder Tune…" in log
+    assert not (tmp_path / "cnn.kscope").exists()
+    dialog.close()
