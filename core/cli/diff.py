@@ -55,7 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Compare two profiles. Kernels are matched by name, by structure (the "
         "workspaces' manifests) and by normalised source; times are each kernel's sum over "
         "its launches, per pass, and a delta is marked within noise when it is at most three "
-        "standard deviations of what the same build measures run to run.",
+        "standard deviations of what the same build measures run to run. A kernel of one name "
+        "and operator that TVM scheduled differently (another batch size) is one row, matched "
+        "as different code: its lines are compared only where they correspond.",
     )
     p.add_argument("base", type=Path, help="the baseline: .ncu-rep, CSV export or workspace")
     p.add_argument(

@@ -513,11 +513,11 @@ class BuildDialog(JobDialog):
         manifest = workspace.manifest
         run = manifest.torch_compile_run
         if run is not None:
-            model = run.with_suffix(".py")  # MODEL.torchrun beside MODEL.py, as made here
+            script = run.with_suffix(".py")  # MODEL.torchrun beside MODEL.py, as made here
             self.compiler.setCurrentText(TORCH)
             self.output.setText(str(run))
             self._output_chosen = True
-            self.model.setText(str(model) if model.is_file() else "")
+            self.model.setText(str(script) if script.is_file() else "")
             return
         model = model_of(workspace)
         self._output_chosen = False  # another model typed in: its own workspace, not this one
