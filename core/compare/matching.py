@@ -351,7 +351,10 @@ class _Matcher:
     # 4 d)
     def _by_operator(self) -> None:
         for name in [x for x in self.free_base if x in self.free_new]:
-            if (name, name) not in self.why_not or not self._same_signature(name):
+            b, n = self.base[name], self.new[name]
+            if (name, name) not in self.why_not or self._contradicted(b, n):
+                continue  # other operators in the manifests: never one kernel
+            if not self._same_signature(name):
                 continue
             why = self.why_not.pop((name, name))
             self._pair(

@@ -268,12 +268,15 @@ def test_batch_change_without_workspaces_keeps_names() -> None:
 def test_same_name_with_other_operators_is_never_paired() -> None:
     """Only the two fused_conv2d_add_relu_kernel of the renumbered builds: 3x3 pad 1 in one,
     1x1 pad 0 in the other. Their names agree; their manifests do not."""
-    a = Workspace.open(ws("cnn3_b8")).manifest.kernel("fused_conv2d_add_relu_kernel")
-    b = Workspace.open(ws("cnn3x_b8")).manifest.kernel("fused_conv2d_add_relu_kernel")
+    wa, wb = Workspace.open(ws("cnn3_b8")), Workspace.open(ws("cnn3x_b8"))
+    a = wa.manifest.kernel("fused_conv2d_add_relu_kernel")
+    b = wb.manifest.kernel("fused_conv2d_add_relu_kernel")
     grid, block = (784, 1, 1), (8, 16, 1)
     matches = match_kernels(
         [KernelIdentity(a.name, 0, grid, block, 68, a)],
         [KernelIdentity(b.name, 0, grid, block, 48, b)],
+        # their sources too: same parameter types, yet other operators, so never one kernel
+        lambda side, name: (wa if side == "base" else wb).source_text(a).splitlines(),
     )
     assert [(m.base, m.new, m.method) for m in matches] == [
         (a.name, None, UNMATCHED),
