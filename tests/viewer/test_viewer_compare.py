@@ -431,6 +431,21 @@ def test_opening_another_model_ends_the_comparison(qtbot, make_window, builds, m
         assert controller.diff is not None
 
 
+def test_compare_with_folder_takes_a_workspace_as_its_newest_profile(
+    qtbot, make_window, builds, monkeypatch
+) -> None:
+    """File > Compare With Folder…: a file dialog cannot choose a workspace folder, this one
+    can; the baseline is the workspace's newest profile (run 2 for cnn3_b8)."""
+    window = make_window(builds["cnn3_b2"])
+    folder = str(builds["cnn3_b8"])
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: folder)
+    window.action("compare_with_folder").trigger()
+    settle(qtbot, window)
+    diff = window.compare.controller.diff
+    assert diff is not None and diff.base.name == "cnn3_b8_run2.ncu-rep"
+    assert diff.base.workspace == str(builds["cnn3_b8"])
+
+
 def test_the_workspace_menu_offers_its_other_profiles(qtbot, make_window, builds) -> None:
     window = make_window(builds["cnn3_b8"])  # shows run 2, the newest
     menu = window.compare.profiles_menu
