@@ -1,5 +1,5 @@
-"""Where kernelscope keeps caches (platformdirs' user cache folder, or $KERNELSCOPE_CACHE_DIR),
-and the one memo of file digests by their stat."""
+"""Where kernelscope keeps caches (platformdirs' user cache folder, or $KERNELSCOPE_CACHE_DIR)
+and the window's log, and the one memo of file digests by their stat."""
 
 from __future__ import annotations
 
@@ -16,6 +16,13 @@ def cache_root() -> Path:
     root = Path(override) if override else Path(platformdirs.user_cache_dir("kernelscope"))
     root.mkdir(parents=True, exist_ok=True)
     return root
+
+
+def log_file() -> Path:
+    """The file the window writes its log to (kept with a few older ones beside it): in
+    platformdirs' user log folder, ``$XDG_STATE_HOME/kernelscope/log/`` on Linux
+    (``~/.local/state/...`` when unset). Only the path: the window creates the folder."""
+    return Path(platformdirs.user_log_dir("kernelscope")) / "kernelscope.log"
 
 
 def file_sha256(path: Path) -> str:

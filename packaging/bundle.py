@@ -100,12 +100,21 @@ EXCLUDES = [
 
 # Packages copied as they are (files, with their permissions) into the app's folder. The
 # nvidia wheels' tools are found by kernelscope.core.toolchain under _internal/nvidia/*/bin.
-TREES = ("nvidia", "tvm", "tvm_ffi", "ncu_report", "kernelscope.resources", "kernelscope.docs")
+TREES = (
+    "nvidia",
+    "tvm",
+    "tvm_ffi",
+    "ncu_report",
+    "kernelscope.resources",
+    "kernelscope.docs",
+    "kernelscope.core.share",  # the shared page's style sheet and script (its modules: the PYZ)
+)
 
 # Never loaded by kernelscope (paths relative to site-packages / the bundle, fnmatch):
 UNUSED = (
     "*/__pycache__/*",
     "kernelscope/docs/*.py",  # the docs' generators; the pages and pictures stay
+    "kernelscope/core/share/*.py",
     "*.pyc",
     "*.a",  # static CUDA runtime: kernelscope compiles cubins, it never links programs
     "nvidia/*/bin/nvlink",  # device linking (-rdc); kernelscope compiles one unit to a cubin

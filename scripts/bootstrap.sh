@@ -108,11 +108,12 @@ ks_venv() {
 }
 
 ks_test_tools() {
-    # The tests check the desktop files with the freedesktop validators and open a real X11
-    # window under Xvfb; each test skips where its tool is missing.
+    # The tests check the desktop files with the freedesktop validators, open a real X11
+    # window under Xvfb and render the shared web page in headless Chromium; each test skips
+    # where its tool is missing.
     local tools=() tool
     for tool in Xvfb:xvfb desktop-file-validate:desktop-file-utils appstreamcli:appstream \
-                update-mime-database:shared-mime-info; do
+                update-mime-database:shared-mime-info chromium:chromium; do
         command -v "${tool%%:*}" >/dev/null || tools+=("${tool#*:}")
     done
     ks_apt_install ${tools[@]+"${tools[@]}"}

@@ -1,4 +1,5 @@
-"""Shared test setup: no display, an isolated cache, and real builds made once per session.
+"""Shared test setup: no display, an isolated cache and log folder, and real builds made
+once per session.
 
 Every test that builds with TVM is ``slow``: those using ``build_once`` (directly or through
 another fixture) are marked here, the others that build carry the mark themselves, so
@@ -40,6 +41,20 @@ def isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         os.environ.pop("KERNELSCOPE_CACHE_DIR", None)
     else:
         os.environ["KERNELSCOPE_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="session", autouse=True)
+def isolated_state(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The window's log (``core.paths.log_file``: platformdirs' user log folder, under
+    ``$XDG_STATE_HOME``) goes to a folder of the test session, never the user's."""
+    state = tmp_path_factory.mktemp("kernelscope-state")
+    old = os.environ.get("XDG_STATE_HOME")
+    os.environ["XDG_STATE_HOME"] = str(state)
+    yield state
+    if old is None:
+        os.environ.pop("XDG_STATE_HOME", None)
+    else:
+        os.environ["XDG_STATE_HOME"] = old
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -186,6 +186,18 @@ ACTIONS: tuple[ActionSpec, ...] = (
         menu="&File",
         section=2,
     ),
+    ActionSpec(
+        "share",
+        "S&hare as Web Page…",
+        "share_web_page",
+        tip="Write the open profile as one HTML file that opens in any browser with no "
+        "network (for an issue, a review, a CI run): the kernel list, the selected kernels' "
+        "(else the ten slowest) source beside SASS, hot lines, Details, roofline and, in "
+        "compare mode, the comparison",
+        menu="&File",
+        section=6,
+        enabled=lambda s: s.document,
+    ),
     ActionSpec("quit", "&Quit", "close", Std.Quit, menu="&File", section=3),
     ActionSpec(
         "find",

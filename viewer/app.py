@@ -3,12 +3,14 @@
 Nothing here waits in a loop: the window opens its document in the background, and what
 must happen after it (select ``--kernel``/``--line``, take the screenshot) is connected to
 the window's signals. Screenshot mode renders offscreen, at a fixed size with the default
-layout, and leaves the user's settings alone.
+layout, and leaves the user's settings alone. Both write the window's log (``log_file``).
 """
 
 from __future__ import annotations
 
 import contextlib
+import importlib.metadata
+import logging
 import os
 import sys
 import tempfile
@@ -24,7 +26,10 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory, QWidget
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument, is_model
 
+from . import log_file
 from .main_window import MainWindow
+
+log = logging.getLogger(__name__)
 
 SCREENSHOT_SIZE = (1600, 1000)
 # --pane: the Kernel DB dock raised on one of its tabs (KernelDbPanel.show_tab)
@@ -169,6 +174,7 @@ def run(
         raise KernelscopeError(f"no pane {pane!r}", hint="choose " + ", ".join(choices))
     if dialog is not None and dialog not in DIALOG_SIZES:
         raise KernelscopeError(f"no dialog {dialog!r}", hint="choose " + ", ".join(DIALOG_SIZES))
+    _start_log()
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     shown = Shown(kernel, line, pane, db, nnfusion_model, baseline, ranking, dialog)
@@ -185,6 +191,13 @@ def run(
         if path and is_model(path):  # Build & Profile, over the window
             window.open_path(path)
         return app.exec()
+
+
+def _start_log() -> None:
+    """The window's log file from here on (``log_file``), beginning with who writes it."""
+    if log_file.install() is not None:
+        version = importlib.metadata.version("kernelscope")
+        log.info("kernelscope %s: the window starts (pid %d)", version, os.getpid())
 
 
 @dataclass(frozen=True)

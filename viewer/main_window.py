@@ -650,6 +650,38 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
+    # ---- sharing ------------------------------------------------------------------------
+    def share_web_page(self, path: Path | None = None) -> QDialog | None:
+        """File > Share as Web Page…: the open document as one HTML file (``path``, else
+        asked for), with the kernels selected in the list when there are several, else the
+        ten slowest, and compare mode's baseline; written off the GUI thread by the dialog."""
+        from .dialogs.share_dialog import ShareDialog  # core.share on first use only
+
+        session, document = self.selection.session, self.selection.document
+        if session is None or document is None:
+            return None
+        if path is None:
+            stem = Path(document.title.split(" — ")[-1]).stem or "kernelscope"
+            chosen, _ = QFileDialog.getSaveFileName(
+                self, "Share as Web Page", f"{stem}.html", "Web pages (*.html)"
+            )
+            if not chosen:
+                return None
+            path = Path(chosen)
+        selected = self.kernels.selected_names()
+        compare = self.compare.controller
+        dialog = ShareDialog(
+            self.workers,
+            session,
+            path,
+            kernels=selected if len(selected) > 1 else None,
+            baseline=compare.baseline_session if self.compare.active else None,
+            parent=self,
+        )
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
+        return dialog
+
     # ---- following the selection --------------------------------------------------------
     def _on_document(self) -> None:
         document = self.selection.document

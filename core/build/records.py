@@ -150,13 +150,16 @@ def _dlight_rules() -> list[Any]:
 def default_schedule(mod: Any, target: Any) -> Any:
     """TVM's default (DLight) GPU schedule of the functions in ``mod``: what compile_relax
     gives a kernel no record covers, and what tuning measures a kernel's gain against. A
-    CPU target's functions are returned as they are."""
+    CPU target's functions are returned as they are. ``mod`` itself is left as it is:
+    DLight's pass replaces the functions of the module it is given in place, and a tuning
+    task's module, scheduled, would no longer hash to (or be) the workload its records are
+    filed under."""
     if target.kind.name != "cuda":
         return mod
     from tvm.s_tir import dlight as dl
 
     with target:
-        return dl.ApplyDefaultSchedule(*_dlight_rules())(mod)
+        return dl.ApplyDefaultSchedule(*_dlight_rules())(mod.clone())
 
 
 def default_trace(mod: Any, target: Any) -> Any | None:

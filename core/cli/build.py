@@ -11,7 +11,7 @@ from typing import TextIO
 
 from ..build import parse_shapes
 from ..formatting import format_dims
-from ..workspace import KernelInfo, Workspace
+from ..workspace import TUNED_TIMES_NOTE, KernelInfo, Workspace
 from .progress import TerminalProgress
 from .table import format_table
 
@@ -143,5 +143,6 @@ def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
             f"the others have the default schedule{kept_text}",
             file=out,
         )
+        print(f"schedule µs: {TUNED_TIMES_NOTE}", file=out)
     for note in m.notes:
         print(f"note: {note}", file=out)

@@ -32,7 +32,7 @@ from ..errors import KernelscopeError
 from ..formatting import format_number, format_signed, format_us
 from ..inductor import is_run_folder
 from ..ncu import SAMPLES, label_of
-from ..workspace import KernelInfo
+from ..workspace import TUNED_TIMES_NOTE, KernelInfo
 from .build import schedule_of
 from .table import format_table
 
@@ -55,9 +55,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Compare two profiles. Kernels are matched by name, by structure (the "
         "workspaces' manifests) and by normalised source; times are each kernel's sum over "
         "its launches, per pass, and a delta is marked within noise when it is at most three "
-        "standard deviations of what the same build measures run to run. A kernel of one name "
-        "and operator that TVM scheduled differently (another batch size) is one row, matched "
-        "as different code: its lines are compared only where they correspond.",
+        "standard deviations of what the same build measures run to run on the GPU that band "
+        "was measured on (an H200); for reports of other GPUs, up to 15 % of the kernel's "
+        "time (a conservative default, said in the notes). A kernel of one name and operator "
+        "that TVM scheduled differently (another batch size) is one row, matched as different "
+        "code: its lines are compared only where they correspond.",
     )
     p.add_argument("base", type=Path, help="the baseline: .ncu-rep, CSV export or workspace")
     p.add_argument(
@@ -352,6 +354,8 @@ def _text(
     header = KERNEL_HEADER + (["schedule"] if tuned is not None else [])
     out.append(format_table(header, _kernel_rows(diff, tuned), right={2, 3, 4, 5, 6, 7, 8}))
     out += ["", f"{TIMES_NOTE} {diff.noise.describe()}"]
+    if tuned is not None:
+        out.append(f"schedule µs: {TUNED_TIMES_NOTE}")
     if evidence := _evidence(diff):
         out += ["", "matching:", *(f"  {e}" for e in evidence)]
     if diff.notes:
@@ -504,6 +508,8 @@ def _markdown(
     ]
     out += [_md_table(header, rows, {2, 3, 4, 5, 6, 7, 8}), ""]
     out.append(f"{TIMES_NOTE} {diff.noise.describe()}")
+    if tuned is not None:
+        out.append(f"\nschedule µs: {TUNED_TIMES_NOTE}")
     if evidence := _evidence(diff):
         out += ["", "Matching:", "", *(f"- {e}" for e in evidence)]
     for comp in kernels:

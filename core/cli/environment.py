@@ -6,6 +6,7 @@ import argparse
 import json
 
 from ..environment import installed_facts, missing_packages
+from ..paths import log_file
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -37,4 +38,5 @@ def _doctor(args: argparse.Namespace) -> int:
         status_w = max(len(f.status) for f in facts)
         for f in facts:
             print(f"{f.name:{name_w}}  {f.status:{status_w}}  {f.location or f.hint}")
+        print(f"\nThe window's log (attach it to a bug report): {log_file()}")
     return 1 if any(f.required and not f.found for f in facts) else 0

@@ -28,6 +28,7 @@ COMMAND_MODULES = (
     "remote",
     "timeline",
     "diff",
+    "share",
     "nnfusion",
     "environment",
 )
@@ -54,6 +55,7 @@ COMMANDS = {
     "remote-install": "remote",
     "timeline": "timeline",
     "diff": "diff",
+    "share": "share",
     "nnfusion-coverage": "nnfusion",
     "nnfusion-compile": "nnfusion",
 }

@@ -14,7 +14,16 @@ from typing import Any
 from ..errors import KernelscopeError
 from ..formatting import format_dims, format_number, format_us
 from ..inductor import is_run_folder
-from ..ncu import SAMPLES, HotLine, Launch, Profile, import_report, label_of
+from ..ncu import (
+    SAMPLES,
+    HotLine,
+    Launch,
+    Profile,
+    choose_step,
+    import_report,
+    label_of,
+    report_steps,
+)
 from ..workspace import MANIFEST, Workspace
 from .table import format_table
 
@@ -32,6 +41,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     k.add_argument("--by-kernel", action="store_true", help="one row per kernel, launches combined")
     k.add_argument("--rules", action="store_true", help="also print Nsight Compute's hints")
+    k.add_argument(
+        "--steps",
+        action="store_true",
+        help="a report of an LLM's steps (kernelscope profile --steps): per-step totals",
+    )
+    k.add_argument(
+        "--step",
+        metavar="NAME[:N]",
+        help="with the per-step totals, this step's launches (decode:2)",
+    )
+    k.add_argument(
+        "-w", "--workspace", type=Path, help="the workspace the report was profiled from"
+    )
     k.add_argument("--json", action="store_true", help="machine-readable output")
     k.set_defaults(func=_kernels)
 
@@ -113,23 +135,13 @@ def _kernels(args: argparse.Namespace) -> int:
         )
     profile = Profile.open(args.inputs)
     _warn(profile)
+    if args.steps or args.step:
+        return _print_steps(profile, args)
     total = sum(x.duration_ns or 0.0 for x in profile.launches)
     if args.json:
         print(json.dumps(_kernels_json(profile, args.by_kernel), indent=1))
         return 0
-    header = [
-        "ID",
-        "kernel",
-        "grid",
-        "block",
-        "time us",
-        "%",
-        "SM %",
-        "mem %",
-        "occ %",
-        "regs",
-        "smem B",
-    ]
+    header = list(_LAUNCH_HEADER)
     rows = []
     if args.by_kernel:
         header[0] = "launches"
@@ -150,43 +162,124 @@ def _kernels(args: argparse.Namespace) -> int:
                 ]
             )
     else:
-        for x in profile.launches:
-            rows.append(
-                [
-                    str(x.id),
-                    x.name,
-                    format_dims(x.grid),
-                    format_dims(x.block),
-                    format_us(x.duration_ns),
-                    _num((x.duration_ns or 0.0) / total * 100 if total else None),
-                    _num(x.sm_throughput_pct),
-                    _num(x.memory_throughput_pct),
-                    _num(x.achieved_occupancy_pct),
-                    _num(x.registers),
-                    _smem(x),
-                ]
-            )
+        rows = _launch_rows(profile.launches, total)
     print(format_table(header, rows, right={0, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
+    _print_summary(profile, total)
+    if args.rules:
+        _print_rules(profile.launches)
+    return 0
+
+
+_LAUNCH_HEADER = (
+    "ID",
+    "kernel",
+    "grid",
+    "block",
+    "time us",
+    "%",
+    "SM %",
+    "mem %",
+    "occ %",
+    "regs",
+    "smem B",
+)
+
+
+def _launch_rows(launches: list[Launch], total: float) -> list[list[str]]:
+    return [
+        [
+            str(x.id),
+            x.name,
+            format_dims(x.grid),
+            format_dims(x.block),
+            format_us(x.duration_ns),
+            _num((x.duration_ns or 0.0) / total * 100 if total else None),
+            _num(x.sm_throughput_pct),
+            _num(x.memory_throughput_pct),
+            _num(x.achieved_occupancy_pct),
+            _num(x.registers),
+            _smem(x),
+        ]
+        for x in launches
+    ]
+
+
+def _print_summary(profile: Profile, total: float) -> None:
     device = profile.launches[0].device_name or profile.session.get("display_name", "")
     print(
         f"\n{len(profile.launches)} launches of {len(profile.kernels())} kernels, "
         f"{format_us(total)} us in all{', ' + device if device else ''}; {profile.name}"
     )
-    if args.rules:
-        for x in profile.launches:
-            hints = sorted(
-                (r for r in x.rules if r.kind in ("OPT", "WRN", "ERR")),
-                key=lambda r: -(r.speedup_pct or 0.0),
+
+
+def _print_rules(launches: list[Launch]) -> None:
+    for x in launches:
+        hints = sorted(
+            (r for r in x.rules if r.kind in ("OPT", "WRN", "ERR")),
+            key=lambda r: -(r.speedup_pct or 0.0),
+        )
+        if hints:
+            print(f"\n[{x.id}] {x.name}")
+        for r in hints:
+            gain = f" (est. speedup {r.speedup_pct:.1f}% {r.speedup_type})" if r.speedup_pct else ""
+            print(f"  {r.kind} {r.rule}{gain}: {r.message}")
+
+
+def _print_steps(profile: Profile, args: argparse.Namespace) -> int:
+    """Per-step totals of a report of an LLM's steps and, with --step, that step's launches."""
+    steps = report_steps(profile, args.workspace)
+    chosen = choose_step(steps, args.step) if args.step else None
+    total = sum(s.duration_ns for s in steps)
+    if args.json:
+        out: dict[str, Any] = {"profile": [str(p) for p in profile.paths], "steps": []}
+        for s in steps:
+            out["steps"].append(
+                {
+                    "name": s.name,
+                    "index": s.index,
+                    "seq_len": s.seq_len,
+                    "batch": s.batch,
+                    "total_len": s.total_len,
+                    "launches": len(s.launches),
+                    "duration_ns": s.duration_ns,
+                    "launch_ids": [x.id for x in s.launches],
+                }
             )
-            if hints:
-                print(f"\n[{x.id}] {x.name}")
-            for r in hints:
-                gain = (
-                    f" (est. speedup {r.speedup_pct:.1f}% {r.speedup_type})"
-                    if r.speedup_pct
-                    else ""
-                )
-                print(f"  {r.kind} {r.rule}{gain}: {r.message}")
+        if chosen is not None:
+            out["step"] = {"name": chosen.name, "index": chosen.index}
+            out["step"]["launches"] = [asdict(x) for x in chosen.launches]
+        print(json.dumps(out, indent=1))
+        return 0
+    rows = [
+        (
+            s.label,
+            _num(s.seq_len),
+            _num(s.batch),
+            _num(s.total_len),
+            str(len(s.launches)),
+            format_us(s.duration_ns),
+            _num(100 * s.duration_ns / total if total else None),
+        )
+        for s in steps
+    ]
+    head = ("step", "seq len", "batch", "cached", "launches", "time us", "%")
+    print(format_table(head, rows, right={1, 2, 3, 4, 5, 6}))
+    print(
+        f"\n{len(steps)} steps, {sum(len(s.launches) for s in steps)} launches, "
+        f"{format_us(total)} us in all (ncu: serialised launches, base clocks); {profile.name}"
+    )
+    if chosen is not None:
+        step_total = chosen.duration_ns
+        print(f"\n{chosen.label}: {len(chosen.launches)} launches, {format_us(step_total)} us")
+        print(
+            format_table(
+                _LAUNCH_HEADER,
+                _launch_rows(chosen.launches, step_total),
+                right={0, 2, 3, 4, 5, 6, 7, 8, 9, 10},
+            )
+        )
+        if args.rules:
+            _print_rules(chosen.launches)
     return 0
 
 

@@ -140,9 +140,36 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="keep no report unless every profiled launch is this kernel (one timeline call)",
     )
+    g = add_step_arguments(p)
+    g.add_argument(
+        "--profile-steps",
+        metavar="STEPS",
+        help="with --steps/--hook: the steps ncu profiles: all (default), prefill, decode:16, "
+        "decode:0-3, or several joined by commas",
+    )
     r = p.add_argument_group("remote GPU")
     r.add_argument("--host", help="profile on this SSH host (user@gpu) with its ncu")
     add_ssh_arguments(p, ncu=True)
+
+
+def add_step_arguments(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
+    """--steps, --batch and --hook: an LLM run step by step (profile and timeline)."""
+    g = p.add_argument_group("LLM steps")
+    g.add_argument(
+        "--steps",
+        metavar="PLAN",
+        help="run an LLM step by step: prefill=N (tokens a sequence),decode=M (steps), through "
+        "the model's own KV cache",
+    )
+    g.add_argument("--batch", type=int, default=1, help="with --steps: sequences (default 1)")
+    g.add_argument(
+        "--hook",
+        type=Path,
+        metavar="FILE.py",
+        help="instead of --steps: a Python file whose run(session) runs the steps "
+        "(docs/user-guide.md, 'LLM steps')",
+    )
+    return g
 
 
 def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
@@ -171,6 +198,10 @@ def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
         remote_python=args.remote_python,
         remote_runtime_root=args.remote_runtime_root,
         expect_kernel=args.expect_kernel,
+        steps=args.steps,
+        profile_steps=args.profile_steps,
+        batch=args.batch,
+        hook=args.hook,
     )
 
 

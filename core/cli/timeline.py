@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import KernelscopeError
 from ..formatting import format_number, format_signed
 from ..workspace import MANIFEST
+from .profile import add_step_arguments
 from .progress import TerminalProgress
 from .remote import add_ssh_arguments
 from .table import format_table
@@ -42,6 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--seed", type=int, default=0, help="seed of random inputs")
     m.add_argument("--name", help="file name in WS/timelines (default: timeline-<date>-<time>)")
     m.add_argument("--no-save", action="store_true", help="do not keep it in the workspace")
+    add_step_arguments(t)
     add_ssh_arguments(t, ncu=True)
     o = t.add_argument_group("output")
     o.add_argument("--calls", action="store_true", help="list every call")
@@ -80,6 +82,9 @@ def _timeline(args: argparse.Namespace) -> int:
             host=args.host,
             remote_python=args.remote_python,
             remote_runtime_root=args.remote_runtime_root,
+            steps=args.steps,
+            batch=args.batch,
+            hook=args.hook,
         )
         if args.host:
             from ..profiling import ssh_options
@@ -99,7 +104,8 @@ def _timeline(args: argparse.Namespace) -> int:
         if args.workspace is not None:
             timeline.annotate(Workspace.open(args.workspace))
     agreement = None
-    if workspace is not None and (workspace / MANIFEST).is_file():
+    stepped = bool(timeline.meta.get("steps"))
+    if workspace is not None and (workspace / MANIFEST).is_file() and not stepped:
         from ..timeline import ncu_agreement
 
         agreement = ncu_agreement(timeline, workspace)
@@ -152,6 +158,8 @@ def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | 
             )
     if meta.get("file"):
         print(f"saved: {meta['file']}")
+    if meta.get("steps"):
+        _print_steps(meta["steps"])
     compared = agreement is not None and agreement.report is not None
     if agreement is not None:
         print(agreement.describe().replace("µs", "us"))
@@ -188,6 +196,29 @@ def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | 
         print(format_table((title, "calls", "total us", "share", "mean us"), rows, {1, 2, 3, 4}))
         if len(shares) > args.top:
             print(f"... and {len(shares) - args.top} more")
+
+
+def _print_steps(steps: list[dict[str, Any]]) -> None:
+    """Per-step totals of a timeline of an LLM's steps (``--steps``)."""
+    print()
+    rows = [
+        (
+            f"{s['name']} {s['index']}",
+            format_number(s.get("seq_len"), "-"),
+            format_number(s.get("batch"), "-"),
+            format_number(s.get("total_len"), "-"),
+            str(s.get("calls", "-")),
+            format_number(s.get("gpu_us"), "-"),
+            format_number(s.get("calls_us"), "-"),
+            format_number(s.get("wall_ms"), "-"),
+        )
+        for s in steps
+    ]
+    head = ("step", "seq len", "batch", "cached", "calls", "gpu us", "calls us", "wall ms")
+    print(format_table(head, rows, set(range(1, len(head)))))
+    if not all(s.get("saturated", True) for s in steps):
+        late = ", ".join(f"{s['name']} {s['index']}" for s in steps if not s.get("saturated"))
+        print(f"warning: the GPU waited for the CPU in {late}: their call times hold launch gaps")
 
 
 def _ncu_cells(a: CallAgreement | None) -> list[str]:

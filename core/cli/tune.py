@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
-from ..workspace import Workspace
+from ..workspace import TUNED_TIMES_NOTE, Workspace
 from .build import add_force_argument
 from .profile import _profile_options as profile_options
 from .profile import _request as profile_request
@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         metavar="N",
         help="tune the N kernels with the most microseconds to save (the Headroom list of the "
-        "newest attached profile; without one, in the model's order)",
+        "newest attached profile; without one, the N with the longest operator-bound time, "
+        "estimated at the datasheet peaks of the target's reference GPU; the choice is printed)",
     )
     p.add_argument("--trials", type=int, default=64, help="candidates per kernel (default 64)")
     p.add_argument(
@@ -192,6 +193,8 @@ def _tune(args: argparse.Namespace) -> int:
         batch="export" if args.export_batch else "import" if args.import_batch else "",
         batch_dir=args.export_batch or args.import_batch,
     )
+    if plan.ranking:
+        print(f"tuning {', '.join(plan.tasks)}: the top {args.top}, {plan.ranking}")
     with _server(args) as (address, busy), TerminalProgress() as progress:
         if address:
             plan = replace(plan, measure=replace(plan.measure, address=address, busy=busy))
@@ -343,7 +346,9 @@ def format_gain(gain: TunedGain) -> str:
             + f"; headroom {_us(gain.headroom_before_us)} -> {_us(gain.headroom_after_us)} µs"
         )
         out.append(f"untuned: {gain.base_report}\ntuned:   {gain.tuned_report}")
-        out.append("default/record µs: the tuning's own measurements; untuned/tuned µs: profiled")
+        out.append(
+            f"default/record µs: the tuning's, untuned/tuned µs: profiled; {TUNED_TIMES_NOTE}"
+        )
         out += [f"note: {n}" for n in gain.notes]
         out.append(f"per line: {gain.diff_command()} --kernel KERNEL")
     return "\n".join(out)

@@ -17,15 +17,25 @@ Everything else (instructions executed, sectors, thread counts) is counted exact
 8,250 source lines differed between the runs; any change is real.
 
 A delta is within noise when it is at most ``k`` = 3 standard deviations of the difference.
+
+The duration band belongs to the GPU it was measured on (``NoiseModel.gpu``): a comparison
+applies it only to reports of that GPU (``for_devices``). For reports of any other GPU (or
+reports that do not name theirs) no band is known, and a conservative default is used and
+said: a delta of up to ``UNKNOWN_GPU_SHARE`` of the kernel's time counts as noise (15 %: on an
+H100, an unchanged kernel was profiled 13.8 % apart, and the H200's band, applied there, called
+it faster), or the H200's band where that is wider. Sampled and exact counts do not depend on
+the GPU.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 
 SAMPLED_PREFIXES = ("smsp__pcsamp_", "group:smsp__pcsamp_")
+BAND_GPU = "NVIDIA H200"  # the GPU the duration band was measured on (its device name)
+UNKNOWN_GPU_SHARE = 0.15  # the conservative band elsewhere, a share of a kernel's time
 
 
 def is_sampled(metric: str) -> bool:
@@ -37,6 +47,42 @@ def is_sampled(metric: str) -> bool:
 class NoiseModel:
     duration_c_ns: float = 4.0  # variance of a duration of t ns is duration_c_ns * t ns^2
     k: float = 3.0  # standard deviations of the difference that count as noise
+    gpu: str = BAND_GPU  # the GPU ``duration_c_ns`` was measured on
+    # Set by ``for_devices`` for reports of other GPUs than ``gpu``: the GPUs they name (none:
+    # they name none), and the share of a kernel's time that counts as noise on them.
+    other_gpus: tuple[str, ...] = ()
+    share: float = 0.0
+
+    def for_devices(self, devices: Iterable[str]) -> NoiseModel:
+        """This model for reports of ``devices`` (their GPUs' names): as it is where they
+        are all ``gpu``; else with no band known for them, the conservative default."""
+        named = tuple(dict.fromkeys(d for d in devices if d))
+        if named and set(named) == {self.gpu}:
+            return replace(self, other_gpus=(), share=0.0)
+        others = tuple(d for d in named if d != self.gpu)
+        return replace(self, other_gpus=others, share=UNKNOWN_GPU_SHARE)
+
+    @property
+    def band_known(self) -> bool:
+        """Whether the duration band was measured on the GPU of the reports compared."""
+        return not self.share
+
+    def unknown_band_note(self) -> str:
+        """What a comparison of reports of another GPU says first ("" where the band is
+        known)."""
+        if self.band_known:
+            return ""
+        return (
+            f"no noise band is known for {self._unknown()} (kernelscope's was measured on an "
+            f"{self.gpu}): a time delta of up to {self._share()} of the kernel's time counts "
+            "as noise, a conservative default"
+        )
+
+    def _unknown(self) -> str:
+        return " and ".join(self.other_gpus) or "the GPU of these reports (they name none)"
+
+    def _share(self) -> str:
+        return f"{self.share * 100:.0f} %"
 
     def duration_band(
         self,
@@ -55,7 +101,8 @@ class NoiseModel:
         """
         var = self._sum_variance(base_ns, base_launches) / base_passes**2
         var += self._sum_variance(new_ns, new_launches) / new_passes**2
-        return self.k * math.sqrt(var)
+        floor = self.share * max(base_ns / base_passes, new_ns / new_passes, 0.0)
+        return max(self.k * math.sqrt(var), floor)
 
     def _sum_variance(self, total_ns: float, launches: Sequence[float]) -> float:
         var = self.duration_c_ns * max(total_ns, 0.0)
@@ -77,9 +124,17 @@ class NoiseModel:
 
     def describe(self) -> str:
         """What "within noise" means, for people (the CLI's tables, the window's header)."""
+        band = (
+            f"{self.k:g} standard deviations, a duration of t varying by "
+            f"sqrt({self.duration_c_ns:g} ns x t) (the same build profiled twice on an "
+            f"{self.gpu})"
+        )
+        if self.band_known:
+            return f"Within noise: |delta| <= {band}."
         return (
-            f"Within noise: |delta| <= {self.k:g} standard deviations, a duration of t varying "
-            f"by sqrt({self.duration_c_ns:g} ns x t) (the same build profiled twice on an H200)."
+            f"Within noise: |delta| <= {self._share()} of the kernel's time or {band}, "
+            f"whichever is wider; no band is known for {self._unknown()}, so the "
+            f"{self._share()} is a conservative default."
         )
 
 

@@ -204,7 +204,10 @@ class Comparison:
                 name = self.profiles[role].name
                 self._notes.append(f"{ws.path} is not the build of {role} {name} ({why}); not used")
                 self.workspaces[role] = None
-        self.noise = noise
+        # the duration band only for reports of the GPU it was measured on
+        self.noise = noise.for_devices(d for p in self.profiles.values() for d in _devices(p))
+        if not self.noise.band_known:
+            self._notes.append(self.noise.unknown_band_note())
         self.passes = {
             role: given or count_passes([x.name for x in self.profiles[role].launches])
             for role, given in zip(("base", "new"), passes, strict=True)
@@ -376,7 +379,6 @@ class Comparison:
 
     def _side(self, role: str) -> Side:
         p, ws = self.profiles[role], self.workspaces[role]
-        devices = tuple(dict.fromkeys(x.device_name for x in p.launches if x.device_name))
         return Side(
             role=role,
             name=p.name,
@@ -385,7 +387,7 @@ class Comparison:
             workspace=str(ws.path) if ws else None,
             model=ws.manifest.model if ws else None,
             model_sha256=ws.manifest.model_sha256 if ws else None,
-            devices=devices or tuple(filter(None, [p.session.get("display_name", "")])),
+            devices=_devices(p),
             compute_capability=p.launches[0].cc,
             launches=len(p.launches),
             kernels=len(p.kernels()),
@@ -693,3 +695,9 @@ def _model_order(
             result.append(pending.pop(0))
         result.append(r)
     return result + pending
+
+
+def _devices(profile: Profile) -> tuple[str, ...]:
+    """The GPUs a profile's launches ran on (the session's device where they name none)."""
+    named = tuple(dict.fromkeys(x.device_name for x in profile.launches if x.device_name))
+    return named or tuple(filter(None, [profile.session.get("display_name", "")]))

@@ -37,6 +37,15 @@ if TYPE_CHECKING:
     from .report import load_reader_first
     from .sources import SourceFile, SourceResolver
     from .stalls import StallBreakdown, StallShare, first_and_hottest, stall_breakdown
+    from .steps import (
+        STEPS_SUFFIX,
+        StepLaunches,
+        assign_steps,
+        choose_step,
+        read_steps,
+        report_steps,
+        steps_path,
+    )
 
 # Each name is imported from its module on first use (PEP 562): listing a report's kernels
 # loads the profile and its records, not numpy's aggregation, the Details model or the hot
@@ -79,6 +88,13 @@ _EXPORTS = {
     "StallShare": ".stalls",
     "first_and_hottest": ".stalls",
     "stall_breakdown": ".stalls",
+    "STEPS_SUFFIX": ".steps",
+    "StepLaunches": ".steps",
+    "assign_steps": ".steps",
+    "choose_step": ".steps",
+    "read_steps": ".steps",
+    "report_steps": ".steps",
+    "steps_path": ".steps",
 }
 
 __all__ = [
@@ -87,6 +103,7 @@ __all__ = [
     "KERNEL_METRICS",
     "REPORT_SUFFIX",
     "SAMPLES",
+    "STEPS_SUFFIX",
     "TIME_US",
     "DetailMetric",
     "DetailView",
@@ -107,7 +124,10 @@ __all__ = [
     "SourceMarker",
     "StallBreakdown",
     "StallShare",
+    "StepLaunches",
+    "assign_steps",
     "check_against_workspace",
+    "choose_step",
     "import_report",
     "first_and_hottest",
     "format_value",
@@ -116,9 +136,12 @@ __all__ = [
     "label_of",
     "metric_description",
     "rank_lines",
+    "read_steps",
+    "report_steps",
     "load_reader_first",
     "resolve_metric_name",
     "stall_breakdown",
+    "steps_path",
 ]
 
 

@@ -55,6 +55,7 @@ from .loaders import Loader, loader_for
 from .metrics import INST_EXECUTED, SAMPLES, resolve_metric_name
 from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetrics, Location
 from .sources import SourceFile, SourceResolver
+from .steps import MARKER as STEP_MARKER
 
 
 class Profile:
@@ -72,7 +73,10 @@ class Profile:
         await_child: Callable[[str], None] | None = None,
     ) -> None:
         self.paths = paths
-        self.launches = launches
+        # An LLM's step markers (``steps.MARKER``) are the runner's, not the model's: only
+        # their IDs are kept, where its steps begin (``steps.report_steps``).
+        self.step_markers = [x.id for x in launches if x.name == STEP_MARKER]
+        self.launches = [x for x in launches if x.name != STEP_MARKER]
         self.session = session
         self.warnings = warnings
         self.workspace = workspace

@@ -23,6 +23,7 @@ import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from datetime import datetime
 from pathlib import Path
+from typing import Protocol
 
 from ..errors import KernelscopeError
 from ..process import KEEP_OPEN, command_details, describe_exit, run_process
@@ -32,6 +33,7 @@ from ..workspace import Workspace
 from . import runner
 from .host_check import COUNTERS_FIX
 from .remote import SshTarget, transfer_progress
+from .runner.cuda import STEP_MARKER
 from .runner_site import runner_site
 
 logger = logging.getLogger(__name__)
@@ -44,6 +46,17 @@ _PROFILING_RE = re.compile(r'==PROF== Profiling "(?P<name>[^"]+)"(?: - (?P<index
 # full name of a profiled launch is the report's.
 _ELIDED = "..."
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
+
+
+class StepRequest(Protocol):
+    """The step fields a profile and a timeline request share."""
+
+    steps: str | None
+    batch: int
+    hook: Path | None
+
+    @property
+    def stepped(self) -> bool: ...
 
 
 @dataclass
@@ -70,6 +83,17 @@ class ProfileRequest:
     # The kernel every profiled launch must be (a timeline's one-call selection): a run
     # that profiled another one is refused, with no report left.
     expect_kernel: str | None = None
+    # An LLM's steps (``prefill=128,decode=32``, runner/steps.py) for ``batch`` sequences, or
+    # a hook file running its own; ``profile_steps`` chooses the steps ncu profiles (None:
+    # all of them), the rest run unprofiled (``--profile-from-start off``).
+    steps: str | None = None
+    profile_steps: str | None = None
+    batch: int = 1
+    hook: Path | None = None
+
+    @property
+    def stepped(self) -> bool:
+        return self.steps is not None or self.hook is not None
 
 
 @dataclass
@@ -98,21 +122,67 @@ def ncu_arguments(req: ProfileRequest, output_stem: str, source_folder: str) -> 
     if req.metrics:
         args += ["--metrics", ",".join(req.metrics)]
     if req.kernel_regex:
-        args += ["--kernel-name", f"regex:{req.kernel_regex}"]
+        pattern = req.kernel_regex
+        if req.stepped:  # the step markers too, or the report cannot be split into steps
+            pattern = f"(?:{pattern})|^{STEP_MARKER}$"
+        args += ["--kernel-name", f"regex:{pattern}"]
     if req.launch_skip:
         args += ["--launch-skip", str(req.launch_skip)]
     if req.launch_count is not None:
         args += ["--launch-count", str(req.launch_count)]
     args += ["--clock-control", req.clock_control, "--cache-control", req.cache_control]
+    if req.stepped:  # only the steps the runner brackets with cuProfilerStart/Stop
+        args += ["--profile-from-start", "off"]
     return args
 
 
-def runner_arguments(req: ProfileRequest, workspace: str, inputs: str | None) -> list[str]:
+def runner_arguments(
+    req: ProfileRequest, workspace: str, inputs: str | None, hook: str | None = None
+) -> list[str]:
     args = [workspace, "--warmup", str(req.warmup), "--iterations", str(req.iterations)]
     args += ["--seed", str(req.seed)]
     if inputs:
         args += ["--inputs", inputs]
+    if req.stepped:
+        args += step_arguments(req, hook)
+        args += ["--profile-steps", req.profile_steps or "all"]
     return args
+
+
+def step_arguments(req: ProfileRequest | StepRequest, hook: str | None) -> list[str]:
+    """The runner's --steps/--batch or --hook (``hook``: the file as the runner sees it)."""
+    if req.steps is not None:
+        return ["--steps", req.steps, "--batch", str(req.batch)]
+    return ["--hook", hook or str(req.hook)]
+
+
+def check_steps(req: ProfileRequest | StepRequest, profile_steps: str | None = None) -> None:
+    """Refuse steps the runner would refuse, before anything starts."""
+    if req.steps is not None and req.hook is not None:
+        raise KernelscopeError("give --steps or --hook, not both")
+    if profile_steps is not None and not req.stepped:
+        raise KernelscopeError(
+            "--profile-steps chooses among an LLM's steps",
+            hint="give the steps too: --steps prefill=128,decode=32 --profile-steps decode:0-3",
+        )
+    if req.hook is not None and not req.hook.is_file():
+        raise KernelscopeError(f"--hook {req.hook}: no such file")
+    if req.batch < 1:
+        raise KernelscopeError(f"--batch {req.batch}: give 1 or more sequences")
+    from .runner.steps import Selection, parse_steps
+
+    try:
+        selection = Selection(profile_steps)
+        if req.steps is not None:
+            plan = parse_steps(req.steps)
+            selection.check_plan({"prefill": 1 if plan["prefill"] else 0, "decode": plan["decode"]})
+    except runner.RunnerError as exc:
+        raise KernelscopeError(str(exc), hint=STEPS_HINT) from exc
+
+
+STEPS_HINT = (
+    "e.g. --steps prefill=128,decode=32 --profile-steps decode:0-3 (or prefill, decode:16, all)"
+)
 
 
 def report_name(req: ProfileRequest) -> str:
@@ -133,7 +203,8 @@ def profile_workspace(
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = report_name(req)
-    expected = _expected_launches(ws, req)
+    check_steps(req, req.profile_steps)
+    expected = None if req.stepped else _expected_launches(ws, req)
     ws.profiles_dir.mkdir(parents=True, exist_ok=True)
     partial = ws.profiles_dir / f".partial-{name}"
     final = ws.profiles_dir / f"{name}.ncu-rep"
@@ -144,7 +215,10 @@ def profile_workspace(
         if not produced.is_file():
             raise KernelscopeError("ncu finished but wrote no report", details=log)
         _check_expected(req, profiled_kernels(log, produced), log)
+        steps = _step_list(req, log)
         os.replace(produced, final)
+        if steps is not None:
+            _steps_path(final).write_text(json.dumps(steps, indent=1), encoding="utf-8")
         if req.expect_kernel is None:  # a timeline's one call is not how the model is profiled
             _record_settings(req, final)
     finally:
@@ -153,6 +227,26 @@ def profile_workspace(
     report("done", 1.0, f"report: {final}")
     logger.info("%s: %d kernel launches profiled into %s", ws.path.name, launches, final)
     return ProfileResult(final, time.perf_counter() - start, launches, log)
+
+
+def _steps_path(report: Path) -> Path:
+    from ..ncu.steps import STEPS_SUFFIX
+
+    return report.with_name(report.name + STEPS_SUFFIX)
+
+
+def _step_list(req: ProfileRequest, log: str) -> dict | None:
+    """The runner's list of the steps it ran (kept beside the report: its launches split
+    into them); None for a run without steps."""
+    if not req.stepped:
+        return None
+    result = runner.read_result(log)
+    if result is None or not isinstance(result.get("steps"), list):
+        raise KernelscopeError(
+            "the runner ran the steps under ncu but printed no list of them; no report was kept",
+            details=log,
+        )
+    return result
 
 
 # Beside each report: the settings it was made with (``recorded_request``), so that another
@@ -168,6 +262,7 @@ def _settings_path(report: Path) -> Path:
 def _record_settings(req: ProfileRequest, report: Path) -> None:
     settings = {k: v for k, v in asdict(req).items() if k not in _NOT_RECORDED}
     settings["inputs"] = str(req.inputs) if req.inputs is not None else None
+    settings["hook"] = str(req.hook) if req.hook is not None else None
     path = _settings_path(report)
     try:
         path.write_text(json.dumps(settings, indent=1), encoding="utf-8")
@@ -187,8 +282,9 @@ def recorded_request(report: Path, workspace: Path) -> ProfileRequest | None:
     if not isinstance(raw, dict):
         return None
     values = {k: v for k, v in raw.items() if k in known}
-    if values.get("inputs"):
-        values["inputs"] = Path(values["inputs"])
+    for key in ("inputs", "hook"):
+        if values.get(key):
+            values[key] = Path(values[key])
     try:
         return replace(ProfileRequest(workspace=workspace), **values)
     except TypeError:
@@ -287,6 +383,10 @@ def profile_command(req: ProfileRequest) -> list[str]:
         line += ["--name", req.name]
     if req.expect_kernel:
         line += ["--expect-kernel", req.expect_kernel]
+    if req.stepped:
+        line += step_arguments(req, None)
+    if req.profile_steps:
+        line += ["--profile-steps", req.profile_steps]
     return line + _host_arguments(req)
 
 
@@ -341,7 +441,7 @@ def _profile(
     ws: Workspace,
     req: ProfileRequest,
     partial: Path,
-    expected: int,
+    expected: int | None,
     report: ProgressFn,
     cancel: Cancel | None,
 ) -> tuple[str, int]:
@@ -351,11 +451,11 @@ def _profile(
         target = SshTarget(
             req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
         )
-    with runner_site(ws, target, req.inputs, report, cancel, copy_at=0.02) as site:
+    with runner_site(ws, target, req.inputs, report, cancel, copy_at=0.02, hook=req.hook) as site:
         ncu = str(find_tool("ncu").require()) if site.folder is None else req.remote_ncu
         output = str(partial) if site.folder is None else site.folder.file("report")
         cmd = site.command(
-            runner_arguments(req, site.workspace, site.inputs),
+            runner_arguments(req, site.workspace, site.inputs, site.hook),
             before=[ncu, *ncu_arguments(req, output, f"{site.workspace}/src")],
             find_ncu=site.folder is not None and req.remote_ncu == "ncu",
         )

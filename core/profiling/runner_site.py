@@ -32,6 +32,7 @@ class RunnerSite:
     runner: str
     root_args: list[str] = field(default_factory=list)  # --runtime-root on a host
     folder: RemoteFolder | None = None  # on a host: the run's temporary folder
+    hook: str | None = None  # the --hook file as the runner sees it
 
     @property
     def where(self) -> str:
@@ -55,19 +56,26 @@ def runner_site(
     progress: ProgressFn,
     cancel: Cancel | None,
     copy_at: float,
+    hook: Path | None = None,
 ) -> Iterator[RunnerSite]:
     """This machine when ``target`` is None; else the host, connected, with a temporary
-    folder holding the runner, the workspace's runner files (``ws/``) and ``inputs``
-    (``inputs/``), reported as the steps "connect" and "copy" (at ``copy_at``)."""
+    folder holding the runner, the workspace's runner files (``ws/``), ``inputs``
+    (``inputs/``) and the ``hook`` file (``hook/``), reported as the steps "connect" and
+    "copy" (at ``copy_at``)."""
     if target is None:
         yield RunnerSite(
-            str(ws.path), str(inputs) if inputs else None, sys.executable, str(runner_path())
+            str(ws.path),
+            str(inputs) if inputs else None,
+            sys.executable,
+            str(runner_path()),
+            hook=str(hook) if hook else None,
         )
         return
     progress("connect", None, f"connecting to {target.host}")  # busy while ssh connects
     with SshSession(target, cancel) as session, RemoteFolder(session.target, cancel) as folder:
         progress("copy", copy_at, f"copying the workspace to {target.host}:{folder.path}")
         extra = [(f"inputs/{inputs.name}", inputs)] if inputs else []
+        extra += [(f"hook/{hook.name}", hook)] if hook else []
         folder.upload([*workspace_entries(ws), *extra])
         yield RunnerSite(
             folder.file("ws"),
@@ -76,4 +84,5 @@ def runner_site(
             folder.file(RUNNER),
             target.runner_root_args(),
             folder,
+            folder.file(f"hook/{hook.name}") if hook else None,
         )

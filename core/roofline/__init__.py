@@ -2,7 +2,7 @@
 byte counters, the device's ceilings, the analytic cost of the TVM operators a kernel was fused
 from, and the headroom list (the microseconds each kernel could save)."""
 
-from .headroom import Headroom, HeadroomRow, headroom, operator_time_ns
+from .headroom import Headroom, HeadroomRow, headroom, operator_bound_us, operator_time_ns
 from .model import (
     LEVEL_LABEL,
     LEVELS,
@@ -15,8 +15,10 @@ from .model import (
     relevant_precisions,
     roofline,
 )
+from .nominal import nominal_ceilings
 from .opcost import KernelCost, OpCost, describe, kernel_cost, op_cost
 from .png import render_png
+from .svg import render_svg
 
 __all__ = [
     "LEVELS",
@@ -34,9 +36,12 @@ __all__ = [
     "describe",
     "headroom",
     "kernel_cost",
+    "nominal_ceilings",
     "op_cost",
+    "operator_bound_us",
     "operator_time_ns",
     "relevant_precisions",
     "render_png",
+    "render_svg",
     "roofline",
 ]

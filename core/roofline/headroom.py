@@ -132,6 +132,19 @@ def operator_time_ns(cost: KernelCost, ceilings: Ceilings) -> tuple[float | None
     return max(compute, memory) * 1e9, "compute" if compute > memory else "memory"
 
 
+def operator_bound_us(workspace: Workspace, ceilings: Ceilings) -> dict[str, float]:
+    """Each launched kernel's operator time (µs, one launch) at ``ceilings``, where its
+    operators can be costed: what its fused operators need whatever the schedule, the
+    estimate of a kernel's time when nothing was measured."""
+    out = {}
+    for info in workspace.manifest.kernels:
+        if info.launched:
+            once, _bound = operator_time_ns(kernel_cost(info), ceilings)
+            if once is not None:
+                out[info.name] = once / 1000
+    return out
+
+
 def headroom(
     profile: Profile, workspace: Workspace | None = None, roof: Roofline | None = None
 ) -> Headroom:

@@ -17,10 +17,12 @@ from ..errors import KernelscopeError
 from ..profiling import (
     CommandResult,
     SshTarget,
+    check_steps,
     explain_ssh_failure,
     run_command,
     runner,
     runner_site,
+    step_arguments,
 )
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..workspace import Workspace
@@ -42,6 +44,15 @@ class TimelineRequest:
     ssh_options: list[str] = field(default_factory=list)
     remote_python: str = "python3"
     remote_runtime_root: str | None = None
+    # An LLM's steps (``prefill=128,decode=32``) for ``batch`` sequences, or a hook file
+    # running its own: each step timed, and each call in it (``ProfileRequest``'s fields).
+    steps: str | None = None
+    batch: int = 1
+    hook: Path | None = None
+
+    @property
+    def stepped(self) -> bool:
+        return self.steps is not None or self.hook is not None
 
 
 def timelines_dir(ws: Workspace) -> Path:
@@ -60,9 +71,13 @@ def _name(req: TimelineRequest) -> str:
     return name
 
 
-def _runner_args(req: TimelineRequest, workspace: str, inputs: str | None) -> list[str]:
+def _runner_args(
+    req: TimelineRequest, workspace: str, inputs: str | None, hook: str | None = None
+) -> list[str]:
     args = [workspace, "--timeline", "--warmup", str(req.warmup), "--repeat", str(req.repeat)]
     args += ["--seed", str(req.seed)]
+    if req.stepped:
+        args += step_arguments(req, hook)
     return args + (["--inputs", inputs] if inputs else [])
 
 
@@ -76,14 +91,16 @@ def measure_timeline(
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = _name(req)
+    check_steps(req)
     target = None
     if req.host:
         target = SshTarget(
             req.host, req.ssh_options, req.remote_python, runtime_root=req.remote_runtime_root
         )
-    with runner_site(ws, target, req.inputs, progress, cancel, copy_at=0.05) as site:
-        progress("timeline", 0.2, f"timing {req.repeat} forward passes on {site.where}")
-        cmd = site.command(_runner_args(req, site.workspace, site.inputs))
+    with runner_site(ws, target, req.inputs, progress, cancel, 0.05, req.hook) as site:
+        what = "runs of the steps" if req.stepped else "forward passes"
+        progress("timeline", 0.2, f"timing {req.repeat} {what} on {site.where}")
+        cmd = site.command(_runner_args(req, site.workspace, site.inputs, site.hook))
         result = run_command(cmd, "timeline", cancel)
         if target is not None and result.code == 255:
             raise explain_ssh_failure(target, result, "timeline")
@@ -126,6 +143,7 @@ def from_runner(raw: dict, ws: Workspace, host: str | None = None) -> Timeline:
             min_us=c.get("min_us"),
             max_us=c.get("max_us"),
             raw_us=c.get("raw_us"),
+            step=c.get("step", ""),
         )
         for i, c in enumerate(raw.get("calls", []))
     ]

@@ -41,6 +41,7 @@ class TimelineCall:
     device: int | None = None
     stream: int | None = None
     pid: int | None = None
+    step: str = ""  # an LLM's step the call was made in ("decode 3"; runner --steps)
 
     @property
     def name(self) -> str:
@@ -137,6 +138,12 @@ class Timeline:
         warm-up passes launch every kernel of the pass first, then this pass the launches
         before this one. For an Nsight Systems trace, the launches before this one in the
         traced program (no warm-up of its own)."""
+        if self.meta.get("steps"):
+            raise KernelscopeError(
+                "a timeline of an LLM's steps selects no single launch for ncu",
+                hint="profile the steps themselves: kernelscope profile WS --steps ... "
+                "--profile-steps decode:0-3",
+            )
         if not 0 <= index < len(self.calls):
             raise KernelscopeError(
                 f"call {index} is not in the timeline (it has calls 0-{len(self.calls) - 1})"

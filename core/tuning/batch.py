@@ -22,7 +22,6 @@ from typing import Any
 
 from ..build.cuda_source import cuda_source
 from ..build.records import default_schedule, measured_on, read_meta, write_meta
-from ..build.records import workload_hash as records_workload_hash
 from ..errors import KernelscopeError
 from ..tasks import ProgressFn
 from .batch_measure import RESULTS, ROUND
@@ -100,7 +99,7 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
     items: list[dict[str, Any]] = []
     for t, (task, context, told) in enumerate(run.states):
         if told.default_us is None:
-            items += _defaults(run, task, t, folder)
+            items += _defaults(run, task, told.workload, t, folder)
         workload = Workload(task.dispatched[0])
         candidates = context.generate_measure_candidates() or []
         progress("build", None, f"building {len(candidates)} candidates of {task.task_name}")
@@ -147,8 +146,11 @@ def _write_round(run: Prepared, folder: Path, progress: ProgressFn, number: int)
     return {"round": number, "candidates": len(items), "folder": str(folder), "tasks": []}
 
 
-def _defaults(run: Prepared, task: Any, t: int, folder: Path) -> list[dict[str, Any]]:
-    """The task's default schedule as a candidate of the round (measured like the others)."""
+def _defaults(
+    run: Prepared, task: Any, workload: str, t: int, folder: Path
+) -> list[dict[str, Any]]:
+    """The task's default schedule as a candidate of the round (measured like the others),
+    filed under the task's ``workload`` hash, as its candidates are."""
     from tvm.s_tir.meta_schedule.arg_info import ArgInfo
     from tvm.s_tir.meta_schedule.builder import BuilderInput
 
@@ -161,7 +163,7 @@ def _defaults(run: Prepared, task: Any, t: int, folder: Path) -> list[dict[str, 
         {
             **files,
             "task": task.task_name,
-            "workload": records_workload_hash(task.dispatched[0]["main"]),
+            "workload": workload,
             "kind": "default",
             "args_info": _plain([a.as_json() for a in ArgInfo.from_prim_func(mod["main"])]),
         }

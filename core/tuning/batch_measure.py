@@ -11,9 +11,11 @@ GPU's name and any failure go to ``results.json`` in the same folder, written on
 
 Timings are only worth importing from a GPU nothing else computes on: before a CUDA round,
 ``nvidia-smi`` (where there is one) is asked for other compute processes and the GPU's
-utilisation; a busy GPU is refused (exit status ``BUSY_EXIT``), or with ``--busy-ok``
+utilisation; a busy GPU is refused (exit status ``REFUSED_EXIT``), or with ``--busy-ok``
 measured anyway and said in ``results.json`` (``busy``), so that the import says so too.
-A round that names the GPU its database was measured on (``gpu``) is refused on another.
+A round that names the GPU its database was measured on (``gpu``) is refused on another,
+and a CUDA round on a machine without a GPU (or without its driver) is refused too, with
+where to run it.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from typing import Any
 
 ROUND = "round.json"
 RESULTS = "results.json"
-BUSY_EXIT = 3  # the exit status of a round refused before measuring (busy or another GPU)
+REFUSED_EXIT = 3  # the exit status of a round refused before measuring (busy, no or another GPU)
 BUSY_UTILISATION = 10  # % of the GPU in use by others above which its timings are not trusted
 
 
@@ -107,7 +109,21 @@ def _load_runtime(cuda: bool) -> None:
     spec = importlib.util.find_spec("tvm")
     if spec and spec.submodule_search_locations:
         lib = Path(next(iter(spec.submodule_search_locations))) / "lib"
-        ctypes.CDLL(str(lib / "libtvm_runtime_cuda.so"), ctypes.RTLD_GLOBAL)
+        try:
+            ctypes.CDLL(str(lib / "libtvm_runtime_cuda.so"), ctypes.RTLD_GLOBAL)
+        except OSError as exc:  # libcuda.so.1, the driver's, is not there: no GPU
+            raise _no_gpu(f"TVM's CUDA runtime does not load ({exc})") from exc
+
+
+def _no_gpu(why: str) -> Refused:
+    """A CUDA round on a machine that cannot run it (TVM would say "Device API cuda is not
+    enabled"), and where to measure it instead."""
+    return Refused(
+        f"this machine has no GPU to measure the round on: {why}",
+        "copy the round's folder to the GPU machine and run `kernelscope measure-batch DIR` "
+        "there (or `python batch_measure.py DIR` with TVM's runtime), then bring DIR back and "
+        "run `kernelscope tune WS --import-batch DIR` here",
+    )
 
 
 def _device(kind: str) -> Any:
@@ -149,7 +165,8 @@ def measure(
     folder: Path, number: int = 3, repeat: int = 1, busy_ok: bool = False
 ) -> dict[str, Any]:
     """Time the round's candidates; raise ``Refused`` (nothing measured, nothing written)
-    on a busy GPU unless ``busy_ok``, or on another GPU than the round names."""
+    on a busy GPU unless ``busy_ok``, on another GPU than the round names, or, for a CUDA
+    round, on a machine without a GPU."""
     spec = json.loads((folder / ROUND).read_text(encoding="utf-8"))
     cuda = spec["device"] == "cuda"
     busy = busy_reason() if cuda else ""
@@ -164,6 +181,8 @@ def measure(
 
     device = _device(spec["device"])
     results: dict[str, Any] = {"round": spec["round"], "gpu": "", "times": {}, "errors": {}}
+    if cuda and not device.exist:
+        raise _no_gpu("TVM's runtime finds no CUDA device (no NVIDIA GPU, or no driver)")
     if cuda:
         results["gpu"] = str(device.device_name)
         if spec.get("gpu") and results["gpu"] != spec["gpu"]:
@@ -202,7 +221,7 @@ if __name__ == "__main__":
         done = measure(Path(sys.argv[1]), busy_ok="--busy-ok" in sys.argv[2:])
     except Refused as refused:
         print(f"not measured: {refused}\nwhat to do: {refused.hint}", file=sys.stderr)
-        sys.exit(BUSY_EXIT)
+        sys.exit(REFUSED_EXIT)
     print(
         f"{len(done['times'])} candidates measured, {len(done['errors'])} failed, GPU {done['gpu']}"
     )

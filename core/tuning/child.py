@@ -67,7 +67,7 @@ def measure_batch(
     import json
 
     from ..process import ProcessError, run_process
-    from .batch_measure import BUSY_EXIT, RESULTS, ROUND
+    from .batch_measure import REFUSED_EXIT, RESULTS, ROUND
 
     if not (folder / ROUND).is_file():
         raise KernelscopeError(
@@ -78,7 +78,7 @@ def measure_batch(
         progress("measure", None, f"measuring the candidates in {folder}")
     cmd = [sys.executable, "-m", "kernelscope.core.tuning.batch_measure", str(folder)]
     done = run_process([*cmd, "--busy-ok"] if busy_ok else cmd, "measuring the round", check=False)
-    if done.returncode == BUSY_EXIT:
+    if done.returncode == REFUSED_EXIT:
         said = dict(
             line.split(": ", 1)
             for line in done.output.splitlines()

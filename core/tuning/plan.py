@@ -5,7 +5,9 @@ are measured. ``plan_tuning`` checks everything a user can get wrong and says wh
 Tasks are the fused PrimFuncs of the model; each kernel of the workspace names the PrimFunc
 that launches it (``KernelInfo.primfunc``), so ``--kernel RE`` picks kernels by name and tunes
 their PrimFuncs, and ``--top N`` takes the kernels with the most microseconds to save
-(the Headroom list of the newest attached profile), else the longest-running ones.
+(the Headroom list of the newest attached profile: measured), else, with no profile, those
+with the longest operator-bound time (estimated from the operators' FLOPs and bytes at the
+datasheet peaks of the target's reference GPU); the plan says which (``ranking``).
 """
 
 from __future__ import annotations
@@ -60,6 +62,7 @@ class TuningPlan:
     population: int = 512  # the evolutionary search's (TVM's default); tests use fewer
     batch: str = ""  # "export" or "import" a round in ``batch_dir`` ("": measure directly)
     batch_dir: str = ""
+    ranking: str = ""  # how --top ranked the kernels, in words ("" without --top)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), default=str)
@@ -84,8 +87,9 @@ def choose_tasks(
     savings_us: dict[str, float] | None = None,
 ) -> list[str]:
     """The PrimFuncs to tune, most promising first: those of the kernels ``kernel`` (a
-    regex) matches, or of the ``top`` kernels by microseconds to save (``savings_us``,
-    kernel -> µs, from a Headroom list), or all launched kernels'."""
+    regex) matches, or of the ``top`` kernels by ``savings_us`` (kernel -> µs, most first:
+    a Headroom list's savings, or operator-bound estimates; see ``top_ranking``), or all
+    launched kernels'."""
     kernels = [k for k in ws.manifest.kernels if k.launched and k.primfunc]
     if savings_us:
         kernels.sort(key=lambda k: -savings_us.get(k.name, 0.0))
@@ -120,6 +124,48 @@ def headroom_savings(ws: Workspace) -> dict[str, float]:
 
     profile = Profile.open([reports[-1]], workspace=ws)
     return {row.kernel: row.savings_us for row in headroom(profile, ws).rows}
+
+
+def top_ranking(ws: Workspace, savings_us: dict[str, float] | None) -> tuple[dict[str, float], str]:
+    """What ``--top`` ranks by (kernel -> µs, most first) and how, in words: the savings
+    given, else those of the newest attached profile (measured), else, with no profile,
+    each kernel's operator-bound time at the datasheet peaks of the target's reference GPU
+    (an estimate: only its order is used)."""
+    if savings_us:
+        return savings_us, "ranked by the microseconds each could save (the Headroom list)"
+    reports = ws.profiles()
+    if reports:
+        return headroom_savings(ws), (
+            "ranked by the microseconds each could save, measured (the Headroom list of "
+            f"{reports[-1].name})"
+        )
+    from ..roofline import kernel_cost, nominal_ceilings, operator_bound_us
+
+    ceilings = nominal_ceilings(str(ws.manifest.target.get("arch", "")))
+    estimates = operator_bound_us(ws, ceilings)
+    launched = [k for k in ws.manifest.kernels if k.launched and k.primfunc]
+    if not estimates:
+        why = kernel_cost(launched[0]).why if launched else ""
+        return {}, (
+            "no profile is attached and no kernel's operators can be costed"
+            + (f" ({why})" if why else "")
+            + ": in the model's order; profile the workspace to rank by the microseconds each "
+            "could save, measured"
+        )
+    uncosted = [k.name for k in launched if k.name not in estimates]
+    return estimates, (
+        "no profile is attached: ranked by each kernel's operator-bound time, estimated from "
+        f"its operators' FLOPs and bytes at the {ceilings.source}: the work each must do, not "
+        "the time its schedule takes"
+        + (
+            f"; {len(uncosted)} without an operator cost ({', '.join(uncosted[:3])}"
+            + (", …" if len(uncosted) > 3 else "")
+            + ") come last, in the model's order"
+            if uncosted
+            else ""
+        )
+        + "; profile the workspace to rank by the microseconds each could save, measured"
+    )
 
 
 def plan_tuning(
@@ -179,8 +225,9 @@ def plan_tuning(
         )
     arch = str(m.target.get("arch", "sm_90"))
     check_database(folder, arch if target_kind == "cuda" else "cpu")
-    if savings_us is None and top is not None:
-        savings_us = headroom_savings(ws)
+    ranking = ""
+    if top is not None:
+        savings_us, ranking = top_ranking(ws, savings_us)
     tasks = choose_tasks(ws, kernel, top, savings_us)
     if not tasks:
         raise KernelscopeError(f"{ws.path.name} has no launched kernels to tune")
@@ -201,6 +248,7 @@ def plan_tuning(
         population=population,
         batch=batch,
         batch_dir=str(batch_dir.expanduser().resolve()) if batch_dir is not None else "",
+        ranking=ranking,
     )
 
 

@@ -172,14 +172,18 @@ class ViewDocument:
         kernel_metric_names: Iterable[str] = (),
         line_metric_names: Iterable[str] = (),
         nvidia_descriptions: Mapping[str, str] | None = None,
+        steps: Mapping[str, Sequence[KernelSummary]] | None = None,
     ) -> None:
         """``nvidia_descriptions``: NVIDIA's text for each metric name, from the report
         (``Profile.metric_descriptions``); the tooltips use it where it has a metric.
+        ``steps``: a report of an LLM's steps: each profiled step ("decode 2") with the
+        kernels it launched, their numbers over that step's launches alone.
         ``workspace``: the build the kernels come from, if any (what the document keeps of it
         are values: its folder, its kernels)."""
         self.title = title
         self.path = path
         self.summaries = tuple(summaries)
+        self.steps = {label: tuple(kernels) for label, kernels in (steps or {}).items()}
         self.kernel_metric_names = tuple(kernel_metric_names)
         self.line_metric_names = (*line_metric_names, SASS_COUNT)
         self.has_profile = has_profile  # whether Nsight Compute numbers come with it

@@ -22,7 +22,10 @@ from ..ncu import (
     KernelSummary,
     Profile,
     SourceFile,
+    report_steps,
+    steps_path,
 )
+from ..ncu.kernel_list import group_kernels
 from ..ncu.metrics import (
     INST_EXECUTED,
     SAMPLES,
@@ -73,6 +76,7 @@ def document_from_profile(
     for k in kernels:
         stalls = source.totals(k.name).stalls(1)
         summaries.append(_with_build_facts(k, infos.get(k.name), stalls[0][0] if stalls else ""))
+    steps, steps_note = _steps(source, workspace, summaries)
     profiled = {k.name for k in kernels}
     # the build's kernels that the model never launches: listed (dimmed, last), never measured
     unlaunched = {n: i for n, i in infos.items() if not i.launched and n not in profiled}
@@ -101,7 +105,10 @@ def document_from_profile(
         line_metric_names=[label_of(key) for key in columns],
         # a first look has none yet (the child reads them with the Details: ``open``)
         nvidia_descriptions=_descriptions(profile) if summary_profile is None else None,
+        steps=steps,
     )
+    if steps_note:
+        document.notes = (steps_note,)
     return ProfileSession(document, load, profile=profile, workspace=workspace)
 
 
@@ -150,6 +157,46 @@ def _descriptions(profile: Profile) -> dict[str, str]:
     except KernelscopeError:
         return {}
     return dict(profile.metric_descriptions())
+
+
+def _steps(
+    profile: Profile, workspace: Workspace | None, summaries: Sequence[KernelSummary]
+) -> tuple[dict[str, list[KernelSummary]], str]:
+    """Each profiled step's kernels, for a report of an LLM's steps (the runner's markers in
+    it, its step list beside it); none for another report. When they do not fit, none and
+    why (the window says it)."""
+    if not profile.step_markers and not steps_path(profile.paths[0]).is_file():
+        return {}, ""
+    try:
+        steps = report_steps(profile, workspace.path if workspace is not None else None)
+    except KernelscopeError as exc:
+        return {}, f"the kernel list cannot show steps: {exc}"
+    whole = {s.name: s for s in summaries}
+    out = {}
+    for step in steps:
+        out[step.label] = [
+            dataclasses.replace(
+                k,
+                **{f: getattr(whole[k.name], f) for f in _BUILD_FACTS if k.name in whole},
+            )
+            for k in group_kernels(step.launches)
+        ]
+    return out, ""
+
+
+# what the whole kernel list knows of a kernel beyond its launches (the build's facts, the
+# top stall), which a step's row keeps
+_BUILD_FACTS = (
+    "grid",
+    "block",
+    "registers",
+    "ops",
+    "sass_instructions",
+    "source_lines",
+    "top_stall",
+    "tuned",
+    "about",
+)
 
 
 def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str) -> KernelSummary:

@@ -1,7 +1,15 @@
 """A build workspace on disk: the manifest (model, kernels, launch facts), the split sources,
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
-from .manifest import TORCH_COMPILE_FORMAT, KernelInfo, Manifest, OpInfo, TensorInfo, TunedFrom
+from .manifest import (
+    TORCH_COMPILE_FORMAT,
+    TUNED_TIMES_NOTE,
+    KernelInfo,
+    Manifest,
+    OpInfo,
+    TensorInfo,
+    TunedFrom,
+)
 from .ptx import (
     PTX,
     PTX_LINES,
@@ -39,6 +47,7 @@ __all__ = [
     "PTX",
     "PTX_LINES",
     "SASS",
+    "TUNED_TIMES_NOTE",
     "KernelInfo",
     "KernelSass",
     "Location",

@@ -36,6 +36,7 @@ from kernelscope.core.compare import (
     WITHIN_NOISE,
     Comparison,
     KernelIdentity,
+    NoiseModel,
     align_lines,
     count_passes,
     line_key,
@@ -194,6 +195,35 @@ def test_real_changes_are_outside_noise(batch_pair: Comparison) -> None:
         assert abs(by_name[name].delta_ns) > by_name[name].noise_ns
     assert by_name["transpose_kernel"].status == WITHIN_NOISE  # the same 10x64 transpose
     assert diff.total.status == FASTER and diff.total.pct == pytest.approx(-30.0, abs=0.1)
+
+
+def test_the_duration_band_applies_only_to_reports_of_the_gpu_it_was_measured_on() -> None:
+    """The same matmul (one Gemm, the same code) measured 13.7 % apart in two H200 reports
+    of two models: the H200's own band calls it slower. A band measured on another GPU (here
+    one said to be an H100's) is not applied to these H200 reports: no band is known for the
+    H200 then, the conservative default is used, and the comparison says so first."""
+    pair = (report("cnn3_b8_3passes"), report("cnn3x_b8"))
+    spaces = {"base_workspace": ws("cnn3_b8"), "new_workspace": ws("cnn3x_b8")}
+    own = open_comparison(*pair, **spaces).summary()  # type: ignore[arg-type]
+    gemm = own.kernel("fused_matmul_add3_kernel", "base")
+    assert gemm.status == SLOWER and gemm.pct == pytest.approx(13.67, abs=0.01)
+    assert own.noise.band_known and not any("noise band" in n for n in own.notes)
+    assert own.noise.describe().endswith("(the same build profiled twice on an NVIDIA H200).")
+
+    h100 = NoiseModel(gpu="NVIDIA H100 80GB HBM3")
+    other = open_comparison(*pair, noise=h100, **spaces).summary()  # type: ignore[arg-type]
+    assert other.notes[0] == (
+        "no noise band is known for NVIDIA H200 (kernelscope's was measured on an NVIDIA "
+        "H100 80GB HBM3): a time delta of up to 15 % of the kernel's time counts as noise, "
+        "a conservative default"
+    )
+    gemm = other.kernel("fused_matmul_add3_kernel", "base")
+    assert gemm.status == WITHIN_NOISE
+    assert gemm.noise_ns == pytest.approx(0.15 * gemm.new_per_pass_ns)
+    assert other.kernel("transpose_kernel").status == SLOWER  # +32 %: beyond it still
+    assert "no band is known for NVIDIA H200, so the 15 % is a conservative default" in (
+        other.noise.describe()
+    )
 
 
 def test_noise_of_sampled_and_counted_metrics() -> None:

@@ -202,6 +202,20 @@ def test_different_gpus_are_in_the_header(
     assert "different GPUs" in out
 
 
+def test_reports_of_a_gpu_without_a_noise_band_say_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """kernelscope's band was measured on an H200; an H100's reports (the cnn raw export
+    with its device attributes rewritten, as in test_compare) get the stated default."""
+    raw = (DATA / "ncu" / "cnn" / "raw.csv").read_text()
+    h100 = tmp_path / "raw_h100.csv"
+    h100.write_text(raw.replace("NVIDIA H200", "NVIDIA H100 80GB HBM3"))
+    rc, out, _ = run_cli(["diff", h100, h100], capsys)
+    assert rc == 0
+    assert "no noise band is known for NVIDIA H100 80GB HBM3 (kernelscope's was measured " in out
+    assert "Within noise: |delta| <= 15 % of the kernel's time or 3 standard deviations" in out
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

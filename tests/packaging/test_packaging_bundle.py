@@ -51,10 +51,16 @@ def test_the_bundle_keeps_the_compiler_and_leaves_out_what_is_never_run() -> Non
         "kernelscope/docs/user-guide.md",  # Help > User Guide
         "kernelscope/docs/troubleshooting.md",
         "kernelscope/docs/images/kernel.png",
+        "kernelscope/core/share/page.js",  # File > Share as Web Page…
+        "kernelscope/core/share/page.css",
     ):
         assert needed in names, needed
     unused_files = ("nvidia/cu13/bin/nvlink", "nvidia/cu13/lib/libnvvm.so.4")
-    for unused in (*unused_files, "kernelscope/docs/make_screenshots.py"):
+    for unused in (
+        *unused_files,
+        "kernelscope/docs/make_screenshots.py",
+        "kernelscope/core/share/page.py",  # a module: in the PYZ, not a data file
+    ):
         assert unused not in names, unused
     assert not any(n.startswith("tvm/3rdparty/cutlass/") for n in names)
     assert not any(n.endswith((".pyc", ".a")) for n in names)

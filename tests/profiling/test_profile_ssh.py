@@ -104,3 +104,47 @@ def test_unreachable_host_is_a_clear_error(build_once, tmp_path: Path) -> None:
                 ssh_options=[f"-oPort={free_port()}", "-oConnectTimeout=5"],
             )
         )
+
+
+STEPPED_NCU = """#!/usr/bin/env bash
+# A stand-in ncu for a run of an LLM's steps with a hook: the hook file must be on the host,
+# where the runner is told to find it.
+out=""; hook=""; args=("$@")
+for ((i = 0; i < ${#args[@]}; i++)); do
+  [ "${args[i]}" = -o ] && out="${args[i+1]}"
+  [ "${args[i]}" = --hook ] && hook="${args[i+1]}"
+done
+grep -q "def run(session)" "$hook" || { echo "==ERROR== no hook at $hook"; exit 1; }
+case " $* " in *" --profile-from-start off "*) ;;
+  *) echo "==ERROR== profiled from the start"; exit 1;; esac
+echo '==PROF== Profiling "kernelscope_step_marker" - 0: 0%....50%....100% - 1 pass'
+step='{"name": "decode", "index": 0, "profiled": true}'
+echo 'KERNELSCOPE_RESULT {"mode": "steps", "hook": "'"$hook"'", "steps": ['"$step"']}'
+cp REPORT "$out.ncu-rep"
+"""
+
+
+def test_a_hook_travels_with_the_workspace(ssh_host: list[str], build_once, tmp_path: Path) -> None:
+    import json
+
+    ws = tmp_path / "ws"
+    shutil.copytree(build_once("small_cnn.onnx").path, ws)
+    hook = tmp_path / "my loop.py"
+    hook.write_text("def run(session):\n    pass\n")
+    ncu = tmp_path / "remote-ncu"
+    ncu.write_text(STEPPED_NCU.replace("REPORT", str(H200_REPORT)))
+    ncu.chmod(0o755)
+    result = profile_workspace(
+        ProfileRequest(
+            workspace=ws,
+            name="hooked",
+            host=ssh_host[0],
+            ssh_options=ssh_host[1:],
+            remote_ncu=str(ncu),
+            hook=hook,
+            profile_steps="decode:0",
+        )
+    )
+    steps = json.loads((ws / "profiles" / "hooked.ncu-rep.steps.json").read_text())
+    assert steps["hook"].endswith("/hook/my loop.py") and steps["hook"] != str(hook)
+    assert result.launches == 1

@@ -73,6 +73,37 @@ def test_tasks_are_chosen_by_regex_or_by_savings_most_first() -> None:
         choose_tasks(ws, kernel="(")
 
 
+def test_top_without_a_profile_ranks_by_the_operator_bound_estimate_and_says_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A real build's manifest (fixture_mlp, sm_90) with no profile: --top took the first
+    kernels by name; now the longest operator-bound times (the transposes move twice the
+    weights' bytes), and the plan and the CLI say what the ranking is."""
+    from cli_support import run_cli
+
+    ws = tmp_path / "mlp"
+    shutil.copytree(DATA / "ws_ops" / "mlp", ws)
+    model = DATA / "models" / "fixture_mlp.py"
+    plan = plan_tuning(ws, model=model, top=2, database=tmp_path / "db")
+    assert plan.tasks == ["transpose", "transpose1"]
+    assert plan.ranking.startswith("no profile is attached: ranked by each kernel's operator-")
+    assert "datasheet peaks of the H100 SXM5 (the sm_90 reference)" in plan.ranking
+    rc, out, err = run_cli(
+        ["tune", ws, "--model", model, "--top", "2", "--db", tmp_path / "db",
+         "--import-batch", tmp_path / "no-round"], capsys,
+    )  # fmt: skip
+    assert f"tuning transpose, transpose1: the top 2, {plan.ranking}\n" in out
+    assert rc == 1 and "not a tuning round" in err  # the child started, nothing tuned
+
+    # with a profile attached (the H200's of this build): the savings it measured
+    Workspace.open(ws).attach_profile(DATA / "ncu" / "mlp" / "mlp.ncu-rep")
+    plan = plan_tuning(ws, model=model, top=1, database=tmp_path / "db")
+    assert plan.tasks == ["fused_matmul1_add1"]  # 249 µs measured
+    assert plan.ranking == (
+        "ranked by the microseconds each could save, measured (the Headroom list of mlp.ncu-rep)"
+    )
+
+
 def test_bad_requests_are_refused_before_tvm_runs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -422,6 +453,27 @@ def test_a_busy_gpu_is_refused_before_a_round_is_measured(
     assert busy_reason() == ""
 
 
+def test_a_cuda_round_on_a_machine_without_a_gpu_says_so_and_where_to_measure_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Here (no GPU, no driver) measure-batch said "Device API cuda is not enabled" in a
+    traceback; now it says there is no GPU and where to run it, and writes nothing."""
+    import tvm
+    from cli_support import run_cli
+
+    if tvm.cuda(0).exist:
+        pytest.skip("this machine has a GPU: the round would be measured")
+    folder = tmp_path / "round"
+    folder.mkdir()
+    spec = {"round": 1, "device": "cuda", "arch": "sm_90", "gpu": "", "candidates": []}
+    (folder / "round.json").write_text(json.dumps(spec))
+    rc, out, err = run_cli(["measure-batch", folder], capsys)
+    assert rc == 1 and "Traceback" not in out + err and "Device API" not in out + err
+    assert f"{folder}: this machine has no GPU to measure the round on" in err
+    assert "kernelscope measure-batch DIR` there" in err and "--import-batch DIR" in err
+    assert sorted(p.name for p in folder.iterdir()) == ["round.json"]
+
+
 @pytest.mark.slow
 def test_where_no_candidate_beats_the_default_a_build_from_the_records_keeps_it(
     mlp_ws: Path, tmp_path: Path
@@ -607,6 +659,7 @@ def test_tune_gain_prints_each_kernels_gain_and_diff_names_the_records(
     row = next(line for line in out.splitlines() if line.startswith(CONV)).split()
     assert row[1:4] == ["record,", "1", "trials"] and row[-4] == "1.00x"
     assert "model: 40.74 -> 40.74 µs per pass, 1.00x" in out
+    assert "untuned/tuned µs: profiled; tuning times are MetaSchedule's own (the kernel " in out
     assert "--section Occupancy" in gpu_here.read_text()  # given here: it wins
     rc, out, err = run_cli(["diff", ws_with_profile, tuned], capsys)
     assert rc == 0, err
@@ -615,6 +668,7 @@ def test_tune_gain_prints_each_kernels_gain_and_diff_names_the_records(
     conv = next(x for x in lines if x.startswith(CONV))
     assert conv.endswith("record: 1 trials, 6.14 µs (default 6.14)")
     assert next(x for x in lines if x.startswith("max_pool2d_kernel")).endswith("default")
+    assert "schedule µs: tuning times are MetaSchedule's own (the kernel alone, the GPU at " in out
     rc, out, err = run_cli(["diff", ws_with_profile, tuned, "--json"], capsys)
     schedules = {k["match"]["new"]: k["schedule"] for k in json.loads(out)["kernels"]}
     assert schedules[CONV]["base"] == "default" and schedules[CONV]["new"]["trials"] == 1

@@ -48,6 +48,22 @@ def test_kernels_equal_compile_relax_with_the_same_database(tuned_ws: object) ->
     assert cuda_source(untuned) != ours  # the record changed a kernel
 
 
+def test_the_kernel_table_says_the_tuning_times_are_not_profiled_times(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``kernelscope kernels`` of a real tuned build (SqueezeNet's conv, 8 trials on the
+    H200, trimmed to that kernel): its schedule column shows the tuning's times, which a
+    reader would set against ncu's; it says they were taken at another clock."""
+    from cli_support import run_cli
+
+    rc, out, _ = run_cli(["kernels", DATA / "kernel_db" / "cp_async"], capsys)
+    assert rc == 0 and "record: 8 trials, 21.66 µs (default 53.75)" in out
+    assert (
+        "schedule µs: tuning times are MetaSchedule's own (the kernel alone, the GPU at its "
+        "boost clock), profiled times Nsight Compute's with clocks locked to base"
+    ) in out
+
+
 def test_a_module_without_cuda_is_refused_in_the_callers_words() -> None:
     import tvm
 

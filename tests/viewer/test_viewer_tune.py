@@ -90,8 +90,36 @@ def test_the_tuned_column_says_a_records_speedup() -> None:
     assert column.text(KernelSummary("k")) == ""
     assert tuned_text(measured) == (
         "built from a tuning record: 64 trials, best 3 µs against the default schedule's 6 µs"
+        " (the tuning's times, at the GPU's boost clock: not comparable with the Time column's,"
+        " profiled at base clocks)"
     )
     assert "the default schedule was not measured" in tuned_text(stock)
+
+
+def test_the_kernel_list_says_the_tuning_times_are_not_the_profiles(qtbot) -> None:
+    """A real tuned build (SqueezeNet's conv, 8 trials on the H200, trimmed to that kernel):
+    the record's times (MetaSchedule's, at boost clocks) sit in the tooltips beside ncu's
+    Time column (base clocks, about 1.37x longer on an H100); the header and rows say so."""
+    from kernelscope.core.view import open_document
+    from kernelscope.viewer.panels.kernel_list_model import KernelListModel
+
+    model = KernelListModel()
+    model.set_document(open_document(DATA / "kernel_db" / "cp_async").document)
+    horizontal = Qt.Orientation.Horizontal
+    titles = [model.headerData(c, horizontal) for c in range(model.columnCount())]
+    column = titles.index(TUNED)
+    header = model.headerData(column, horizontal, Qt.ItemDataRole.ToolTipRole)
+    assert (
+        "The times in each row's tooltip are the tuning's: tuning times are MetaSchedule's own "
+        "(the kernel alone, the GPU at its boost clock), profiled times Nsight Compute's with "
+        "clocks locked to base"
+    ) in header
+    assert "about 1.37x longer on an H100" in header
+    row = model.data(model.index(0, column), Qt.ItemDataRole.ToolTipRole)
+    assert (
+        "best 21.66 µs against the default schedule's 53.75 µs (the tuning's times, at the "
+        "GPU's boost clock: not comparable with the Time column's, profiled at base clocks)"
+    ) in row
 
 
 def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
@@ -106,7 +134,10 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     kept = TunedFrom(trials=8, best_us=554.13, default_us=414.89, default_kept=True)
     said = "default schedule kept (no candidate beat it: best 554.1 µs vs default 414.9 µs)"
     assert tuned_column().text(KernelSummary("k", tuned=kept)) == "default kept"
-    assert tuned_text(KernelSummary("k", tuned=kept)) == said
+    assert (
+        tuned_text(KernelSummary("k", tuned=kept)) == f"{said} (the tuning's times, at the "
+        "GPU's boost clock: not comparable with the Time column's, profiled at base clocks)"
+    )
     kernel = KernelInfo("k", "k.cu", "f", [1, 1, 1], [1, 1, 1], 0, [], [], tuned=kept)
     assert schedule_of(kernel) == said
     assert _record_of(kernel) is None  # tune-gain: the default schedule, no tuned record
@@ -115,6 +146,33 @@ def test_a_kept_default_schedule_is_said_so_not_claimed_tuned() -> None:
     task = {"best_us": 554.13, "default_us": 414.89}
     assert speedup_text({**task, "default_kept": True}) == "default kept"
     assert speedup_text({**task, "default_kept": False}) == "0.75x"
+
+
+def test_the_dialog_says_how_the_top_kernels_were_ranked(
+    qtbot, make_window, tmp_path: Path
+) -> None:
+    """A real build's manifest (fixture_mlp, sm_90) with no profile and no Headroom list:
+    the top N are the kernels with the longest operator-bound time (an estimate), and the
+    dialog says so once the run is planned, as ``kernelscope tune --top`` prints it."""
+    from kernelscope.viewer.workers.tune_job import TuneRequest, TuneStarted, plan_of
+
+    ws = tmp_path / "mlp"
+    shutil.copytree(DATA / "ws_ops" / "mlp", ws)
+    shutil.copy(DATA / "models" / "fixture_mlp.py", tmp_path)  # where the build read it
+    window = make_window()
+    dialog = TuneDialog(window.workers, ws, [], window, settings=window.settings)
+    qtbot.addWidget(dialog)
+    request = dialog.request()
+    assert request.top == 3 and request.savings_us is None
+    plan = plan_of(TuneRequest(**{**request.__dict__, "database": tmp_path / "db"}))
+    assert plan.tasks[:2] == ["transpose", "transpose1"]  # not the first by name
+    dialog.show()
+    dialog._on_started(TuneStarted(tuple(plan.tasks), plan.database, plan.ranking))
+    assert dialog.ranking.isVisible()
+    assert dialog.ranking.text().startswith(
+        "The top 3, no profile is attached: ranked by each kernel's operator-bound time"
+    )
+    assert "H100 SXM5 (the sm_90 reference)" in dialog.ranking.text()
 
 
 def test_bad_input_is_told_in_the_dialog(qtbot, make_window, tmp_path: Path) -> None:
@@ -274,6 +332,7 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     outcome = gain.outcome
     assert outcome is not None and outcome.compared, gain.status.text()
     assert "opened in compare mode" in gain.status.text()
+    assert "the GPU at its boost clock" in gain.status.text()  # the Tuned column's times
     tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
     controller = window.compare.controller
     qtbot.waitUntil(lambda: controller.diff is not None, timeout=120_000)

@@ -1,13 +1,14 @@
 """Help > About: kernelscope's version and those of what it runs on (TVM, nvcc, nvdisasm,
 Nsight Compute and its report reader, Qt, Python, the GPU) and where each is found, read off
-the GUI thread, with a button that copies them for a bug report."""
+the GUI thread, with a button that copies them for a bug report, and the window's log file
+to attach to it."""
 
 from __future__ import annotations
 
 import html
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import Qt, qVersion
+from PySide6.QtCore import Qt, QUrl, qVersion
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -25,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.environment import AboutInfo, VersionRow, about_info
 
+from .. import log_file
 from ..workers.facts_job import installed
 from ..workers.jobs import JobContext, Workers
 
@@ -65,6 +67,11 @@ class AboutDialog(QDialog):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
         self.status = QLabel("Checking versions…")
+        self.log = QLabel(_log_line())
+        self.log.setObjectName("about_log")
+        self.log.setWordWrap(True)
+        self.log.setOpenExternalLinks(True)  # its folder, in the file manager
+        self.log.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.copy = QPushButton("Copy Versions")
         self.copy.setToolTip("Copy the versions as text, for a bug report")
         self.copy.setEnabled(False)
@@ -76,6 +83,7 @@ class AboutDialog(QDialog):
         layout.addLayout(heading)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.status)
+        layout.addWidget(self.log)
         layout.addWidget(buttons)
         self.rows: list[VersionRow] = []
         self._info: AboutInfo | None = None
@@ -119,3 +127,12 @@ class AboutDialog(QDialog):
     def copy_versions(self) -> None:
         if self._info is not None:
             QApplication.clipboard().setText(self._info.text())
+
+
+def _log_line() -> str:
+    """Where the window's log is, its folder a link, as rich text."""
+    path = log_file.current()
+    if path is None:
+        return "The window writes no log file."
+    folder = html.escape(QUrl.fromLocalFile(str(path.parent)).toString())
+    return f"Log file (attach it to a bug report): <a href='{folder}'>{html.escape(str(path))}</a>"

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.tuning import DEFAULT_DB, TunedGain, tuned_workspace
+from kernelscope.core.workspace import TUNED_TIMES_NOTE
 
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
@@ -198,7 +199,12 @@ class GainDialog(JobDialog):
             )
             return
         self.bar.setValue(self.bar.maximum())
-        self.status.setText(html.escape(gain.summary()) + ": opened in compare mode.")
+        self.status.setText(
+            html.escape(gain.summary())
+            + ": opened in compare mode.<br>The Tuned column's "
+            + html.escape(TUNED_TIMES_NOTE)
+            + "."
+        )
         self.gain_ready.emit(gain)
 
     def _on_failed(self, error: BaseException) -> None:

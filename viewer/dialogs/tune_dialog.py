@@ -100,7 +100,13 @@ class TuneDialog(JobDialog):
         top_row = QHBoxLayout()
         top_row.addWidget(self.top)
         top_row.addWidget(self.top_n)
-        top_row.addWidget(QLabel("kernels with the most microseconds to save"))
+        most = QLabel("kernels with the most microseconds to save")
+        most.setToolTip(
+            "By the Headroom list of the newest profile (measured); without a profile, by each "
+            "kernel's operator-bound time, estimated at the datasheet peaks of the target's "
+            "reference GPU. The ranking used is said when the run starts."
+        )
+        top_row.addWidget(most)
         top_row.addStretch(1)
         which.addLayout(top_row)
         self.host = HostChoice(HostStore(self.settings), label="Measure on:", profiling=False)
@@ -142,6 +148,12 @@ class TuneDialog(JobDialog):
         form.addRow("", self.cpu)
         form.addRow("Records:", self.database_field)
 
+        self.ranking = QLabel()  # how the top N were ranked, once the run is planned
+        self.ranking.setObjectName("tune_ranking")
+        self.ranking.setTextFormat(Qt.TextFormat.PlainText)
+        self.ranking.setWordWrap(True)
+        self.ranking.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.ranking.hide()
         self.tasks = QTableWidget(0, 2)
         self.tasks.setObjectName("tune_tasks")
         self.tasks.setHorizontalHeaderLabels(["Task", "Trials, best against the default"])
@@ -188,6 +200,7 @@ class TuneDialog(JobDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.note)
+        layout.addWidget(self.ranking)
         layout.addWidget(self.tasks, 1)
         layout.addWidget(self.bar)
         layout.addWidget(self.status)
@@ -303,6 +316,9 @@ class TuneDialog(JobDialog):
 
     def _on_started(self, started: TuneStarted) -> None:
         self.database = started.database
+        said = f"The top {len(started.tasks)}, {started.ranking}." if started.ranking else ""
+        self.ranking.setText(said)
+        self.ranking.setVisible(bool(said))
         self.tasks.setRowCount(len(started.tasks))
         for row, task in enumerate(started.tasks):
             self._rows[task] = row

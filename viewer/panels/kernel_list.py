@@ -8,6 +8,8 @@ from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QTableView,
@@ -44,6 +46,16 @@ class KernelList(QWidget):
         self.filter.setPlaceholderText("Filter kernels and fused ops (regex)…")
         self.filter.setClearButtonEnabled(True)
         self.filter.textChanged.connect(self.proxy.setFilterRegularExpression)
+        # a report of an LLM's steps: all of them, or one step's kernels and times
+        self.step = QComboBox()
+        self.step.setObjectName("kernel_list_step")
+        self.step.setToolTip(
+            "A report of an LLM's steps (kernelscope profile --steps): the kernels of all "
+            "the profiled steps, or of one step with their times in it"
+        )
+        self.step.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.step.hide()
+        self.step.currentIndexChanged.connect(self._on_step)
         self.table = QTableView()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
@@ -61,7 +73,10 @@ class KernelList(QWidget):
         self._delta = DeltaDelegate(self.table)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
-        layout.addWidget(self.filter)
+        top = QHBoxLayout()
+        top.addWidget(self.filter, 1)
+        top.addWidget(self.step)
+        layout.addLayout(top)
         layout.addWidget(self.table, 1)
         self.table.selectionModel().currentRowChanged.connect(self._on_current)
         selection.document_changed.connect(self._on_document)
@@ -70,7 +85,9 @@ class KernelList(QWidget):
         selection.loading_changed.connect(lambda loading: None if loading else self._on_kernel())
 
     def _on_document(self) -> None:
-        self.model.set_document(self.selection.document)
+        document = self.selection.document
+        self.model.set_document(document)
+        self._fill_steps(document.steps if document is not None else {})
         for column in range(self.model.columnCount()):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
             delegate = self._bars if bar else self.table.itemDelegate()
@@ -83,6 +100,22 @@ class KernelList(QWidget):
             1 if timed else -1,
             Qt.SortOrder.DescendingOrder if timed else Qt.SortOrder.AscendingOrder,
         )
+
+    def _fill_steps(self, steps: dict) -> None:
+        self.step.blockSignals(True)
+        self.step.clear()
+        if steps:
+            total = sum(len(k.launches) for kernels in steps.values() for k in kernels)
+            self.step.addItem(f"All steps ({total} launches)", None)
+            for label, kernels in steps.items():
+                launches = sum(len(k.launches) for k in kernels)
+                self.step.addItem(f"{label} ({launches} launches)", label)
+        self.step.blockSignals(False)
+        self.step.setVisible(bool(steps))
+
+    def _on_step(self) -> None:
+        self.model.set_step(self.step.currentData())
+        self._on_kernel()  # the kernel shown stays chosen where the step has it
 
     def show_comparison(
         self,

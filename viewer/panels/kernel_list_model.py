@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from kernelscope.core.ncu import TIME_US
 from kernelscope.core.view import KernelSummary, ViewDocument
+from kernelscope.core.workspace import TUNED_TIMES_NOTE
 
 from ..widgets.formatting import format_dims, format_number, format_us
 from ..widgets.roles import BarRole
@@ -66,14 +67,23 @@ def tuned_text(s: KernelSummary) -> str:
     if t is None:
         return ""
     if t.default_kept:
-        return t.kept_text()
-    best = f", best {format_us(t.best_us * 1e3)} µs" if t.best_us is not None else ""
-    default = (
-        f" against the default schedule's {format_us(t.default_us * 1e3)} µs"
-        if t.default_us is not None
-        else " (the default schedule was not measured)"
-    )
-    return f"built from a tuning record: {t.trials} trials{best}{default}"
+        said = t.kept_text()
+    else:
+        best = f", best {format_us(t.best_us * 1e3)} µs" if t.best_us is not None else ""
+        default = (
+            f" against the default schedule's {format_us(t.default_us * 1e3)} µs"
+            if t.default_us is not None
+            else " (the default schedule was not measured)"
+        )
+        said = f"built from a tuning record: {t.trials} trials{best}{default}"
+    return f"{said} ({TUNING_CLOCK})"
+
+
+# the tooltip's words for TUNED_TIMES_NOTE, beside the Time column
+TUNING_CLOCK = (
+    "the tuning's times, at the GPU's boost clock: not comparable with the Time column's, "
+    "profiled at base clocks"
+)
 
 
 TUNED = "Tuned"
@@ -89,7 +99,8 @@ _STATIC_TIPS = {
     "Top stall": "The stall reason with most warp samples over the whole kernel",
     TUNED: "Built from a tuning record (Build's Tuning records): the default schedule's time "
     "over the record's; 'record' when the default was not measured; 'default kept' when no "
-    "candidate beat the default schedule; blank: default schedule",
+    "candidate beat the default schedule; blank: default schedule.\nThe times in each row's "
+    "tooltip are the tuning's: " + TUNED_TIMES_NOTE + ".",
 }
 
 
@@ -129,10 +140,22 @@ class KernelListModel(RowsModel[KernelSummary]):
         self._own = 0  # rows of the document; compare mode adds the baseline's own after them
         self._baseline_only: set[int] = set()  # id() of those rows
         self.tuned_shown = False  # the Tuned column is there (a build with tuning records)
+        self._step: str | None = None  # a report of an LLM's steps: the one step shown
+        self._comparison: tuple[Sequence[Column[KernelSummary]], Sequence[KernelSummary]] = (
+            (),
+            (),
+        )
 
     def set_document(self, document: ViewDocument | None) -> None:
         self._document = document
+        self._step = None
         self.set_comparison([])
+
+    def set_step(self, step: str | None) -> None:
+        """Show the kernels of one profiled step (``ViewDocument.steps``), with their numbers
+        over that step's launches; None: the whole report."""
+        self._step = step
+        self.set_comparison(*self._comparison)
 
     def set_comparison(
         self, columns: Sequence[Column[KernelSummary]], extra_rows: Sequence[KernelSummary] = ()
@@ -141,10 +164,13 @@ class KernelListModel(RowsModel[KernelSummary]):
         kernels only the baseline has (they have no key: there is nothing to open); no
         columns: the document alone."""
         document = self._document
+        self._comparison = (columns, extra_rows)
         self.beginResetModel()
         self._unlaunched = document.never_launched if document else frozenset()
         # kernels the model never launches last (dimmed), also in program order
         rows = list(document.summaries) if document else []
+        if document is not None and self._step in document.steps:
+            rows = list(document.steps[self._step])
         self.rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
         self._own = len(self.rows)
         self.tuned_shown = any(r.tuned is not None for r in self.rows)

@@ -33,7 +33,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from kernelscope.core.errors import Cancelled
+from kernelscope.core.errors import Cancelled, KernelscopeError
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,8 @@ JobFn = Callable[[JobContext], Any]
 class Job(QObject):
     """One function call on a worker thread. Signals arrive on the GUI thread; ``finished``
     comes last, after ``returned`` or ``errored`` (a ``Cancelled`` when stopped before it
-    started). Any exception reaches ``errored``, bug or not: nothing below kills the window."""
+    started). Any exception reaches ``errored``, bug or not: nothing below kills the window;
+    an unexpected one is also logged with its traceback (``_log_failure``)."""
 
     progress = Signal(str, float, str)  # step, fraction (-1 when unknown), message
     sent = Signal(object)  # a partial result (JobContext.send)
@@ -116,8 +117,7 @@ class Job(QObject):
                 raise Cancelled(self.name)
             value = self._fn(self.context)
         except BaseException as exc:  # any failure, bug or not, must reach the GUI
-            if not isinstance(exc, Exception):
-                log.warning("%s stopped by %s", self.name, type(exc).__name__)
+            _log_failure(self.name, exc)
             self._done_from_worker.emit(False, exc)
         else:
             self._done_from_worker.emit(True, value)
@@ -142,6 +142,20 @@ class Job(QObject):
                 self.errored.emit(value)
             self.finished.emit()
         self._workers._forget(self)
+
+
+def _log_failure(name: str, error: BaseException) -> None:
+    """Log a job's failure here, on its thread, whoever receives it (``Latest`` drops a
+    superseded request's): a bug with its traceback, an expected error as a line, a
+    cancellation not at all."""
+    if isinstance(error, Cancelled):
+        return
+    if isinstance(error, KernelscopeError):
+        log.info("%s: %s", name, error.message)
+    elif isinstance(error, Exception):
+        log.error("%s failed", name, exc_info=error)
+    else:  # KeyboardInterrupt, SystemExit
+        log.warning("%s stopped by %s", name, type(error).__name__)
 
 
 class Workers(QObject):
@@ -200,8 +214,9 @@ class Workers(QObject):
 class Latest(QObject):
     """Newest request wins: ``submit`` replaces the request before it (which is cancelled, or
     dropped from its lane's queue when it has not started), and only the newest request's
-    outcome is delivered; what is on screen stays until then. ``context`` travels with the
-    request and comes back with its outcome (the paths asked for, the document...)."""
+    outcome is delivered; what is on screen stays until then (a superseded request's failure
+    is only logged, by its job). ``context`` travels with the request and comes back with its
+    outcome (the paths asked for, the document...)."""
 
     result = Signal(object, object)  # value, context
     partial = Signal(object, object)  # a result along the way (JobContext.send), context

@@ -55,10 +55,12 @@ class TuneRequest:
 
 @dataclass(frozen=True)
 class TuneStarted:
-    """Sent once the plan is made: the tasks in the order they are tuned, and the database."""
+    """Sent once the plan is made: the tasks in the order they are tuned, the database, and
+    how the top N were ranked ("" when the kernels were chosen)."""
 
     tasks: tuple[str, ...]
     database: Path
+    ranking: str = ""
 
 
 def local_gpu_problem() -> str | None:
@@ -90,7 +92,7 @@ def tune_job(request: TuneRequest) -> JobFn:
         plan = plan_of(request)
         if plan.measure.kind == "local" and not request.cpu and local_gpu_arch() is None:
             raise KernelscopeError(NO_GPU)
-        context.send(TuneStarted(tuple(plan.tasks), plan.database))
+        context.send(TuneStarted(tuple(plan.tasks), plan.database, plan.ranking))
         with _server(request.host) as address:
             if address:
                 plan = replace(plan, measure=replace(plan.measure, address=address))

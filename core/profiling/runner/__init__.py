@@ -4,6 +4,8 @@ Usage::
 
     python runner.pyz WORKSPACE [--inputs in.npz] [--warmup N] [--iterations N]
     python runner.pyz WORKSPACE --timeline [--warmup N] [--repeat N]
+    python runner.pyz WORKSPACE --steps prefill=128,decode=32 [--batch B] [--profile-steps S]
+    python runner.pyz WORKSPACE --hook HOOK.py [--profile-steps S]    # (and --timeline)
     python runner.pyz --check [--tvm-version V]     # what this machine has for the runner
     python runner.pyz --probe-kernel                # one tiny kernel (ncu permission probe)
     python runner.pyz --torch MODEL.py --run-dir RUN [--mode M] [--warmup N] [--iterations N]
@@ -14,7 +16,9 @@ so that it travels to a GPU machine that has no kernelscope, only a runtime-only
 (``TVM_USE_RUNTIME_LIB=1``, see DESIGN.md), as one file: ``runner_app`` zips it into a
 zipapp (``runner.py`` on the host). Its modules: ``protocol`` (the result and message lines
 and their readers, exit codes), ``tvm_runtime`` (where TVM comes from), ``model`` (the run),
-``cuda`` (a ctypes binding of the driver), ``timeline`` (every call timed), ``host``
+``cuda`` (a ctypes binding of the driver), ``timeline`` (every call timed; an LLM's steps
+timed), ``steps`` (an LLM's steps: the KV cache, the driver, the hook's session),
+``step_run`` (a workspace run step by step, profiler marks around the chosen steps), ``host``
 (``--check``, ``--probe-kernel``), ``torch_model`` (a PyTorch model file under
 ``torch.compile``, with the host's own PyTorch: ``kernelscope profile-torch``), ``main``. It
 makes TVM use the workspace's own cubin (see ``model``) and prints one JSON line starting with

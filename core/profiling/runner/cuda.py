@@ -27,6 +27,20 @@ $Lspin:
 }
 \0"""
 
+# Launched (one thread, no work) at the start of each step profiled with ``--profile-steps``:
+# a report's launches split into steps at its launches (``core/ncu/steps``).
+STEP_MARKER = "kernelscope_step_marker"
+_MARKER_PTX = b"""
+.version 6.0
+.target sm_50
+.address_size 64
+
+.visible .entry kernelscope_step_marker()
+{
+    ret;
+}
+\0"""
+
 CUDA_SUCCESS = 0
 CUDA_ERROR_NOT_READY = 600
 _ATTR_CC_MAJOR, _ATTR_CC_MINOR = 75, 76
@@ -65,6 +79,8 @@ class Cuda:
             "cuModuleGetFunction": [pvp, vp, ctypes.c_char_p],
             "cuLaunchKernel": [vp, *[c_uint] * 6, c_uint, vp, pvp, pvp],
             "cuGetErrorName": [c_int, ctypes.POINTER(ctypes.c_char_p)],
+            "cuProfilerStart": [],
+            "cuProfilerStop": [],
         }
         for name, argtypes in signatures.items():
             try:
@@ -85,6 +101,7 @@ class Cuda:
         self._elapsed.restype = c_int
         self.check(self.lib.cuInit(0), "cuInit")
         self._spin: ctypes.c_void_p | None = None
+        self._marker: ctypes.c_void_p | None = None
 
     def check(self, rc: int, what: str) -> None:
         if rc != CUDA_SUCCESS:
@@ -159,18 +176,40 @@ class Cuda:
     def synchronize(self) -> None:
         self.check(self.lib.cuCtxSynchronize(), "cuCtxSynchronize")
 
+    def _function(self, ptx: bytes, name: str) -> ctypes.c_void_p:
+        module, func = ctypes.c_void_p(), ctypes.c_void_p()
+        self.check(self.lib.cuModuleLoadData(ctypes.byref(module), ptx), "cuModuleLoadData")
+        self.check(
+            self.lib.cuModuleGetFunction(ctypes.byref(func), module, name.encode()),
+            "cuModuleGetFunction",
+        )
+        return func
+
+    def profiler_start(self) -> None:
+        """Start the profiler's capture (``ncu --profile-from-start off`` profiles from here)."""
+        self.check(self.lib.cuProfilerStart(), "cuProfilerStart")
+
+    def profiler_stop(self) -> None:
+        self.check(self.lib.cuProfilerStop(), "cuProfilerStop")
+
+    def load_marker(self) -> None:
+        """Load the step marker's module now: loading it inside a profiled step would be a
+        driver call ncu sees there."""
+        if self._marker is None:
+            self._marker = self._function(_MARKER_PTX, STEP_MARKER)
+
+    def marker(self) -> None:
+        """Launch the step marker kernel (one thread that returns at once)."""
+        self.load_marker()
+        self.check(
+            self.lib.cuLaunchKernel(self._marker, 1, 1, 1, 1, 1, 1, 0, None, None, None),
+            "cuLaunchKernel",
+        )
+
     def spin(self, nanoseconds: int) -> None:
         """Launch one thread that busy-waits ``nanoseconds`` on the GPU's global timer."""
         if self._spin is None:
-            module, func = ctypes.c_void_p(), ctypes.c_void_p()
-            self.check(
-                self.lib.cuModuleLoadData(ctypes.byref(module), _SPIN_PTX), "cuModuleLoadData"
-            )
-            self.check(
-                self.lib.cuModuleGetFunction(ctypes.byref(func), module, b"kernelscope_spin"),
-                "cuModuleGetFunction",
-            )
-            self._spin = func
+            self._spin = self._function(_SPIN_PTX, "kernelscope_spin")
         arg = ctypes.c_uint64(nanoseconds)
         params = (ctypes.c_void_p * 1)(ctypes.cast(ctypes.pointer(arg), ctypes.c_void_p))
         self.check(

@@ -10,7 +10,8 @@ from pathlib import Path
 from .host import check, probe_kernel
 from .model import run
 from .protocol import EXIT_OLD_PYTHON, MESSAGE_TAG, MIN_PYTHON, RESULT_TAG, RunnerError
-from .timeline import timeline
+from .step_run import StepOptions, run_steps
+from .timeline import steps_timeline, timeline
 from .torch_model import MODES, run_torch, torch_timeline
 from .tvm_runtime import select_runtime, use_runtime
 
@@ -36,6 +37,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--torch", type=Path, help="a PyTorch model file, run under torch.compile")
     parser.add_argument("--run-dir", type=Path, help="with --torch: where Inductor's output goes")
     parser.add_argument("--mode", choices=MODES, default="default", help="torch.compile's mode")
+    parser.add_argument("--steps", help="an LLM's steps: prefill=N,decode=M (see runner.steps)")
+    parser.add_argument("--hook", type=Path, help="a Python file whose run(session) runs steps")
+    parser.add_argument("--batch", type=int, default=1, help="with --steps: sequences")
+    parser.add_argument("--profile-steps", help="steps the profiler sees: all, decode:0-3...")
     args = parser.parse_args(argv)
     try:
         if args.torch is not None:
@@ -67,7 +72,17 @@ def main(argv: list[str] | None = None) -> int:
             manifest = json.loads((args.workspace / "manifest.json").read_text(encoding="utf-8"))
             tvm_version = manifest.get("versions", {}).get("tvm")
             use_runtime(select_runtime(args.runtime, args.runtime_root, tvm_version))
-            if args.timeline:
+            if args.steps is not None or args.hook is not None:
+                options = StepOptions(
+                    args.steps, args.hook, args.batch, args.profile_steps, args.warmup, args.seed
+                )
+                if args.timeline:
+                    result = steps_timeline(args.workspace, options, args.repeat)
+                else:
+                    result = run_steps(args.workspace, options)
+            elif args.profile_steps is not None:
+                parser.error("--profile-steps chooses among --steps (or a --hook's steps)")
+            elif args.timeline:
                 result = timeline(args.workspace, args.inputs, args.warmup, args.repeat, args.seed)
             else:
                 result = run(args.workspace, args.inputs, args.warmup, args.iterations, args.seed)

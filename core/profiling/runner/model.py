@@ -71,20 +71,80 @@ def _arrays(manifest: dict, workspace: Path, inputs_npz: Path | None, seed: int)
             f"no value for {', '.join(missing)}{why}: give them in the --inputs .npz",
             EXIT_BAD_INPUT,
         )
+    symbols: dict[str, int] = {}
     values = []
     for info in wanted:
-        name, shape, dtype = info["name"], tuple(info["shape"]), info["dtype"]
+        name, dtype = info["name"], info["dtype"]
         value = given.get(name, stored.get(name))
         if value is None:
-            value = rng.standard_normal(shape).astype(dtype)
-        if tuple(value.shape) != shape or str(value.dtype) != dtype:
-            raise RunnerError(
-                f"{name}: the model takes {dtype}{list(shape)}, "
-                f"the .npz has {value.dtype}{list(value.shape)}",
-                EXIT_BAD_INPUT,
-            )
+            value = random_value(rng, name, info["shape"], dtype)
+        check_shape(name, info["shape"], dtype, value, symbols)
         values.append(value)
     return values
+
+
+def random_value(rng, name: str, shape: list, dtype: str):  # noqa: ANN001, ANN201 - numpy
+    """Seeded values of a tensor whose shape is known; a symbolic dimension cannot be made
+    up, so its size must be given."""
+    symbolic = [d for d in shape if not isinstance(d, int)]
+    if symbolic:
+        raise RunnerError(
+            f"{name!r} ({dtype}{list(shape)}) has symbolic dimensions "
+            f"({', '.join(map(str, symbolic))}) that no value fixes: give {name} in an "
+            "--inputs .npz, build with --shape (e.g. --shape "
+            f"{symbolic[0]}=128), or run the model's steps with --steps",
+            EXIT_BAD_INPUT,
+        )
+    return rng.standard_normal(tuple(shape)).astype(dtype)
+
+
+def check_shape(name: str, shape: list, dtype: str, value, symbols: dict[str, int]) -> None:  # noqa: ANN001
+    """Refuse a value whose dtype or shape is not the model's; a symbolic dimension takes
+    any size, the same one wherever the symbol appears (``symbols`` keeps those seen)."""
+    got = [int(d) for d in value.shape]
+    fits = str(value.dtype) == dtype and len(got) == len(shape)
+    for want, size in zip(shape, got, strict=False):
+        if isinstance(want, int):
+            fits = fits and want == size
+        else:
+            fits = fits and symbols.setdefault(str(want), size) == size
+    if not fits:
+        raise RunnerError(
+            f"{name}: the model takes {dtype}{list(shape)}, "
+            f"the .npz has {value.dtype}{got}" + (f" (with {_bound(symbols)})" if symbols else ""),
+            EXIT_BAD_INPUT,
+        )
+
+
+def _bound(symbols: dict[str, int]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in symbols.items())
+
+
+def open_vm(tvm, workspace: Path, manifest: dict, device):  # noqa: ANN001, ANN201
+    """The workspace's library loaded in a VirtualMachine on ``device`` and the counts of
+    cubin loads and refusals (on a GPU, with the workspace's own cubin: ``install_cubin``)."""
+    calls = {"count": 0, "mismatch": 0}
+    if device.dlpack_device_type() == tvm.cuda(0).dlpack_device_type():
+        import tvm_ffi
+
+        calls = install_cubin(tvm_ffi, workspace, manifest["files"])
+        if not device.exist:
+            raise RunnerError("no CUDA GPU is visible to this process", EXIT_NO_GPU)
+    try:
+        lib = tvm.runtime.load_module(str(workspace / manifest["files"]["library"]))
+        return tvm.runtime.vm.VirtualMachine(lib, device), calls
+    except Exception as exc:
+        explain_load_failure(calls, exc)
+        raise
+
+
+def explain_load_failure(calls: dict[str, int], exc: Exception) -> None:
+    if calls["mismatch"]:
+        raise RunnerError(
+            "the CUDA source TVM loads is not the one this workspace's cubin was built "
+            "from; refusing to run different code (rebuild the workspace)",
+            EXIT_SOURCE_MISMATCH,
+        ) from exc
 
 
 class Model:
@@ -93,27 +153,15 @@ class Model:
     def __init__(self, workspace: Path, inputs_npz: Path | None, seed: int) -> None:
         self.manifest = json.loads((workspace / "manifest.json").read_text(encoding="utf-8"))
         arrays = _arrays(self.manifest, workspace, inputs_npz, seed)
-        self.tvm, tvm_ffi = import_tvm()
-        self.calls = install_cubin(tvm_ffi, workspace, self.manifest["files"])
+        self.tvm, _ = import_tvm()
         self.device = self.tvm.cuda(0)
-        if not self.device.exist:
-            raise RunnerError("no CUDA GPU is visible to this process", EXIT_NO_GPU)
+        self.vm, self.calls = open_vm(self.tvm, workspace, self.manifest, self.device)
         try:
-            lib = self.tvm.runtime.load_module(str(workspace / self.manifest["files"]["library"]))
-            self.vm = self.tvm.runtime.vm.VirtualMachine(lib, self.device)
             self.func = self.vm[self.manifest["entry"]]
             self.args = [self.tvm.runtime.tensor(a, self.device) for a in arrays]
         except Exception as exc:
-            self._explain_load_failure(exc)
+            explain_load_failure(self.calls, exc)
             raise
-
-    def _explain_load_failure(self, exc: Exception) -> None:
-        if self.calls["mismatch"]:
-            raise RunnerError(
-                "the CUDA source TVM loads is not the one this workspace's cubin was built "
-                "from; refusing to run different code (rebuild the workspace)",
-                EXIT_SOURCE_MISMATCH,
-            ) from exc
 
     def run(self, times: int) -> None:
         try:
@@ -121,7 +169,7 @@ class Model:
                 self.func(*self.args)
             self.device.sync()
         except Exception as exc:
-            self._explain_load_failure(exc)
+            explain_load_failure(self.calls, exc)
             raise
 
     def kernels_by_primfunc(self) -> dict[str, list[str]]:

@@ -25,6 +25,8 @@ from typing import Any
 from .cuda import Cuda
 from .model import Model, device_name
 from .protocol import RunnerError
+from .step_run import StepOptions, StepRun
+from .steps import StepObserver
 
 
 class CallRecorder:
@@ -248,4 +250,166 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
         "timeline_enqueue_ms": statistics.median(enqueue_ms),
         "gap_us": {"max": max(gaps) if gaps else 0.0, "median": gap},
         "cubin_loads": model.calls["count"],
+    }
+
+
+# ---- an LLM's steps ------------------------------------------------------------------------
+def kernels_by_call(manifest: dict) -> dict[str, list[str]]:
+    """The VM calls that launch kernels, each with its kernels: the PrimFuncs, and the
+    runtime builtins that launch kernels themselves (the KV cache's attention: a kernel's
+    ``launched_by`` names them), each timed as one call holding its kernels."""
+    found: dict[str, list[str]] = {}
+    for k in manifest["kernels"]:
+        if k.get("launched", True) and k.get("primfunc"):
+            found.setdefault(k["primfunc"], []).append(k["name"])
+        for site in k.get("launched_by") or []:
+            via = site.get("via", "")
+            if via.startswith("vm.builtin.") and k["name"] not in found.get(via, []):
+                found.setdefault(via, []).append(k["name"])
+    return found
+
+
+class StepTimer(StepObserver):
+    """CUDA events around each step, enqueued behind a spinning kernel so that the step's
+    calls reach the GPU ahead of it; the per-call events the recorder made in between are
+    the step's calls."""
+
+    def __init__(self, cuda: Cuda, pool: EventPool, recorder: CallRecorder, spin_ns: int) -> None:
+        self.cuda, self.pool, self.recorder, self.spin_ns = cuda, pool, recorder, spin_ns
+        self.steps: list[dict] = []
+        self._open: dict[str, Any] = {}
+
+    def enter(self, record: dict) -> None:
+        self.cuda.spin(self.spin_ns)
+        spun = self.cuda.event()
+        self.cuda.record(spun)
+        self._open = {"spun": spun, "first": len(self.recorder.calls), "start": self.pool.mark()}
+
+    def leave(self, record: dict) -> None:
+        end = self.pool.mark()
+        spun = self._open.pop("spun")
+        ahead = not self.cuda.reached(spun)
+        self.cuda.synchronize()
+        self.cuda.destroy(spun)
+        self.steps.append(
+            {**self._open, "end": end, "last": len(self.recorder.calls), "ahead": ahead}
+        )
+
+    def take(self) -> list[dict]:
+        """Each step's GPU time and its calls (start in the step, duration), in µs."""
+        out = []
+        for s in self.steps:
+            calls = [
+                (
+                    name,
+                    1000 * self.cuda.elapsed_ms(s["start"], a),
+                    1000 * self.cuda.elapsed_ms(a, b),
+                )
+                for name, a, b in self.recorder.calls[s["first"] : s["last"]]
+            ]
+            gpu = 1000 * self.cuda.elapsed_ms(s["start"], s["end"])
+            out.append({"gpu_us": gpu, "calls": calls, "ahead": s["ahead"]})
+        self.steps.clear()
+        self.recorder.take()
+        self.pool.reset()
+        return out
+
+
+def _steps_pass(run: StepRun, timer: StepTimer) -> tuple[list[dict], list[dict]]:
+    session = run.session([timer])
+    run.run_once(session)
+    return session.steps, timer.take()
+
+
+def steps_timeline(workspace: Path, options: StepOptions, repeat: int, device: Any = None) -> dict:
+    """Each step timed whole (CUDA events around it, no per-call events: ``gpu_us``) and
+    each VM call in it (events around every call that launches kernels), median of
+    ``repeat`` runs of all the steps; each call less what its events add, per step.
+    ``device``: where the model runs (default GPU 0; tests run it on the CPU with a
+    simulated clock for ``Cuda``)."""
+    options.warmup = max(options.warmup, 1)
+    run = StepRun(workspace, options, device)
+    run.warm_up()
+    cuda = Cuda()
+    cuda.use_primary_context(0)
+    walls: list[list[float]] = []  # plain runs: no events, no spinning kernel
+    for _ in range(max(repeat, 1)):
+        session = run.session([])
+        run.run_once(session)
+        walls.append([r["wall_ms"] for r in session.steps])
+    # long enough to enqueue the longest step several times over
+    spin_ns = int(min(max(4e-3 * max(walls[0], default=0.0), 0.005), 2.0) * 1e9)
+    kernels_of = kernels_by_call(run.manifest)
+    pool = EventPool(cuda)
+    recorder = CallRecorder(kernels_of, pool.mark)
+    run.vm.set_instrument(recorder)
+    timer = StepTimer(cuda, pool, recorder, spin_ns)
+    plain: list[list[dict]] = []
+    recorder.enabled = False
+    records: list[dict] = []
+    for _ in range(max(repeat, 1)):
+        records, timed = _steps_pass(run, timer)
+        plain.append(timed)
+    recorder.enabled = True
+    record = statistics.median(record_cost_us(cuda, min(spin_ns, 20_000_000)))
+    measured: list[list[dict]] = []
+    for _ in range(max(repeat, 1)):
+        measured.append(_steps_pass(run, timer)[1])
+    pool.close()
+    shapes = {tuple(len(s["calls"]) for s in p) for p in measured}
+    counts = {len(p) for p in plain} | {len(w) for w in walls}
+    if len(shapes) != 1 or counts != {len(records)}:
+        raise RunnerError("the runs made different steps or calls: the steps are not repeatable")
+    steps, calls, offset = [], [], 0.0
+    for i, rec in enumerate(records):
+        gpu = statistics.median(p[i]["gpu_us"] for p in plain)
+        per_call = []
+        for j, (name, _, _) in enumerate(measured[0][i]["calls"]):
+            durations = [m[i]["calls"][j][2] for m in measured]
+            per_call.append(
+                {
+                    "primfunc": name,
+                    "kernels": kernels_of[name],
+                    "start_us": statistics.median(m[i]["calls"][j][1] for m in measured),
+                    "duration_us": statistics.median(durations),
+                    "min_us": min(durations),
+                    "max_us": max(durations),
+                }
+            )
+        overhead = call_overhead_us([c["duration_us"] for c in per_call], gpu, record)
+        gaps = [
+            b[1] - (a[1] + a[2])
+            for m in measured
+            for a, b in zip(m[i]["calls"], m[i]["calls"][1:], strict=False)
+        ]
+        fixed = calibrate(per_call, overhead, statistics.median(gaps) if gaps else 0.0)
+        label = f"{rec['name']} {rec['index']}"
+        steps.append(
+            {
+                **{k: rec.get(k) for k in ("name", "index", "batch", "seq_len", "total_len")},
+                "gpu_us": gpu,
+                "wall_ms": statistics.median(w[i] for w in walls),
+                "calls_us": sum(c["duration_us"] for c in fixed),
+                "calls": len(fixed),
+                "event_overhead_us": overhead,
+                "saturated": all(p[i]["ahead"] for p in [*plain, *measured]),
+            }
+        )
+        calls += [{**c, "step": label, "start_us": c["start_us"] + offset} for c in fixed]
+        offset += gpu
+    return {
+        "mode": "timeline",
+        **run.describe(),
+        "repeat": max(repeat, 1),
+        "clock": "CUDA events around each step (no per-call events) and around each VM call "
+        "that launches kernels, stream held by a spinning kernel; each call less what the "
+        "events add to a call against its step's time",
+        "spin_ms": spin_ns / 1e6,
+        "saturated": [s["saturated"] for s in steps],
+        "record_cost_us": {"median": record},
+        "steps": steps,
+        "calls": calls,
+        "plain_gpu_us": sum(s["gpu_us"] for s in steps),
+        "plain_wall_ms": sum(s["wall_ms"] for s in steps),
+        "driver_version": cuda.driver_version(),
     }
