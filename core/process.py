@@ -10,7 +10,7 @@ killed by a signal is reported by the signal's name (SIGSEGV), not as a negative
 TVM and NVIDIA's report reader, then cannot take the caller down). The child calls
 ``child_main``: its progress reaches the parent's ``ProgressFn`` as the same calls, its
 stderr (and anything printed) goes to a log file, its ``KernelscopeError`` is raised again in
-the parent with the same message, hint and details, and a crash becomes a
+the parent with the same message, hint (and window hint) and details, and a crash becomes a
 ``KernelscopeError`` naming the step it was in, the signal and the log.
 
 Process groups: a command gets a process group of its own and ``$KERNELSCOPE_PROCESS_GROUP=1``
@@ -511,7 +511,10 @@ def _rebuild(
         return Cancelled(what)
     if kind == "KernelscopeError":
         return KernelscopeError(
-            error["message"], hint=error.get("hint", ""), details=error.get("details", "")
+            error["message"],
+            hint=error.get("hint", ""),
+            details=error.get("details", ""),
+            window_hint=error.get("window_hint", ""),
         )
     details = error.get("details", "") or _tail(stderr)
     return ChildFailed(what, error.get("step"), error["message"], log_file, details)
@@ -612,7 +615,12 @@ def child_main(work: Callable[[ChildChannel], dict[str, Any] | None]) -> NoRetur
         channel.send("error", error={"type": "Cancelled", "message": "interrupted"})
         code = 130
     except KernelscopeError as exc:
-        error = {"message": exc.message, "hint": exc.hint, "details": exc.details}
+        error = {
+            "message": exc.message,
+            "hint": exc.hint,
+            "details": exc.details,
+            "window_hint": exc.window_hint,
+        }
         channel.send("error", error={"type": "KernelscopeError", **error})
         code = 1
     except BaseException as exc:

@@ -17,7 +17,12 @@ def work(channel: ChildChannel) -> dict:
     print("a print goes to the log")
     with channel.step("probing"):
         if what == "error":
-            raise KernelscopeError("it went wrong", hint="do this", details="the long story")
+            raise KernelscopeError(
+                "it went wrong",
+                hint="do this",
+                details="the long story",
+                window_hint="click that",
+            )
         if what == "bug":
             raise ValueError("a bug")
         if what == "crash":

@@ -109,6 +109,15 @@ def square_gemm(path: Path) -> Path:
     return save(path, nodes, {"x": [4, 16]}, {"y": [4, 16]}, [_tensor("w", 16, 16)])
 
 
+def resnet50_head(path: Path) -> Path:
+    """ResNet-50's classifier as torch.onnx exports it: Gemm(x, W, b) with transB=1, x
+    [1, 2048], W [1000, 2048]. TVM schedules it as a GEMV that stages x in a ``float4``
+    shared array."""
+    nodes = [helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1, name="fc")]
+    inits = [_tensor("w", 1000, 2048), _tensor("b", 1000)]
+    return save(path, nodes, {"x": [1, 2048]}, {"y": [1, 1000]}, inits)
+
+
 def relu_pair(path: Path, shape: tuple[int, ...] = (1, 64, 112, 112)) -> Path:
     """Two Relus on two inputs: NNFusion block-fuses them (they run side by side)."""
     nodes = [

@@ -120,6 +120,17 @@ ACTIONS: tuple[ActionSpec, ...] = (
         enabled=lambda s: s.profile,
     ),
     ActionSpec(
+        "compare_with_folder",
+        "Compare With &Folder…",
+        "compare_with_folder",
+        tip="Compare the open profile with a workspace's newest profile; a TVM build and a "
+        "torch.compile run folder, one open and one chosen, are compared operator group by "
+        "group (TVM against Inductor)",
+        menu="&File",
+        section=5,
+        enabled=lambda s: s.profile,
+    ),
+    ActionSpec(
         "set_baseline",
         "Set as &Baseline",
         "set_baseline",

@@ -216,6 +216,7 @@ class MainWindow(QMainWindow):
         self.source.header.addWidget(self.compare.split)
         self.compare.side_by_side_changed.connect(self._show_side_by_side)
         self.compare.controller.failed.connect(self.show_error)
+        self.compare.controller.ended.connect(lambda why: self.statusBar().showMessage(why, 15000))
 
     def _show_side_by_side(self, on: bool) -> None:
         """Compare mode's two sources in place of the source pane (they want more room than
@@ -538,6 +539,17 @@ class MainWindow(QMainWindow):
         )
         if paths:
             self.compare_with_paths(paths)
+
+    def compare_with_folder(self) -> None:
+        """Choose a baseline folder: a workspace, or a torch.compile run folder against the
+        TVM build shown (and a TVM workspace against the run shown)."""
+        folder = QFileDialog.getExistingDirectory(
+            self,
+            "Compare with (a workspace or torch.compile run folder)",
+            self.compare.start_folder(),
+        )
+        if folder:
+            self.compare_with_paths([folder])
 
     def compare_with_paths(self, paths: list[str] | list[Path]) -> None:
         """Open ``paths`` as the baseline of the profile shown (or of the next one opened); a

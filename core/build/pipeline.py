@@ -190,9 +190,11 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         folder = request.tuning_db.expanduser().resolve()
         if not (folder / records.WORKLOADS).is_file():
             raise KernelscopeError(
-                f"--tuning-db {request.tuning_db}: not a tuning database "
-                f"(no {records.WORKLOADS} in it)",
-                hint="give the folder `kernelscope tune` or TVM's tune_relax wrote (its work_dir)",
+                f"{request.tuning_db}: not a tuning database (no {records.WORKLOADS} in it)",
+                hint="give --tuning-db the folder `kernelscope tune` or TVM's tune_relax wrote "
+                "(its work_dir)",
+                window_hint="choose as tuning records the folder Tune… (kernelscope tune) or "
+                "TVM's tune_relax wrote (its work_dir)",
             )
         tuning_db = str(folder)
         tuning_digest = _digest(
@@ -755,6 +757,8 @@ def _compile_with_records(
             f"({len(database)} records; the model has {len(applied.primfuncs)} fused kernels)",
             hint="these records were tuned for another model (or other input shapes): tune "
             "this one with `kernelscope tune`, or build without --tuning-db",
+            window_hint="these records were tuned for another model (or other input shapes): "
+            "tune this one with Tune…, or build it with no tuning records",
         )
     meta = records.read_meta(folder)
     summary = records.summarise(database, records.kept_defaults(meta))

@@ -57,7 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "its launches, per pass, and a delta is marked within noise when it is at most three "
         "standard deviations of what the same build measures run to run on the GPU that band "
         "was measured on (an H200); for reports of other GPUs, up to 15 % of the kernel's "
-        "time (a conservative default, said in the notes).",
+        "time (a conservative default, said in the notes). A kernel of one name and operator "
+        "that TVM scheduled differently (another batch size) is one row, matched as different "
+        "code: its lines are compared only where they correspond.",
     )
     p.add_argument("base", type=Path, help="the baseline: .ncu-rep, CSV export or workspace")
     p.add_argument(
@@ -277,7 +279,7 @@ def _kernel_rows(diff: ProfileDiff, tuned: Schedules | None = None) -> list[list
         rows.append(
             [
                 k.match.label,
-                k.match.method,
+                k.match.how,
                 _launches(k),
                 format_us(k.base_per_pass_ns),
                 format_us(k.new_per_pass_ns),
@@ -330,11 +332,12 @@ TIMES_NOTE = (
 
 
 def _evidence(diff: ProfileDiff) -> list[str]:
-    """How the kernels that did not simply keep their name were matched, or why not."""
+    """How the kernels that did not simply keep their name (or their code) were matched, or
+    why not."""
     return [
-        f"{k.match.label}: {k.match.method}: {k.match.evidence}"
+        f"{k.match.label}: {k.match.how}: {k.match.evidence}"
         for k in diff.kernels
-        if k.match.renamed or k.match.base is None or k.match.new is None
+        if k.match.renamed or k.match.different_code or k.match.base is None or k.match.new is None
     ]
 
 
@@ -392,7 +395,7 @@ def _line_rows(comp: KernelComparison, metric: str, all_lines: bool) -> list[lis
 
 def _kernel_text(comp: KernelComparison, metric: str, all_lines: bool) -> list[str]:
     m = comp.kernel.match
-    out = [f"== {m.label} ({m.method}: {m.evidence})"]
+    out = [f"== {m.label} ({m.how}: {m.evidence})"]
     out.append(
         f"sources: {_sources_state(comp)}; {label_of(metric)} ({metric}) per pass, kernel "
         f"total {_num(_total(comp, metric, 'base'))} -> {_num(_total(comp, metric, 'new'))}"
@@ -511,7 +514,7 @@ def _markdown(
         out += ["", "Matching:", "", *(f"- {e}" for e in evidence)]
     for comp in kernels:
         m = comp.kernel.match
-        out += ["", f"#### `{m.label}`", "", f"{m.method}: {m.evidence}", ""]
+        out += ["", f"#### `{m.label}`", "", f"{m.how}: {m.evidence}", ""]
         out += [f"- {n}" for n in comp.notes]
         header = ["base line", "new line", "kind", "base", "new", "delta", "noise", "source (new)"]
         rows = [[*r[:7], f"`{r[7]}`" if r[7] else ""] for r in _line_rows(comp, metric, all_lines)]

@@ -19,9 +19,8 @@ from ..ncu import (
     HotLine,
     Launch,
     Profile,
-    check_against_workspace,
     choose_step,
-    is_report,
+    import_report,
     label_of,
     report_steps,
 )
@@ -427,37 +426,11 @@ def _hot_json(profile: Profile, hot: list[HotLine], metric: str) -> dict[str, An
 
 # ---- import ----------------------------------------------------------------------------------
 def _import(args: argparse.Namespace) -> int:
-    ws = Workspace.open(args.workspace)
-    report: Path = args.report
-    if not report.is_file():
-        raise KernelscopeError(f"{report}: no such file")
-    if not is_report(report):
-        raise KernelscopeError(
-            f"{report}: only .ncu-rep reports can be attached to a workspace",
-            hint="CSV exports can be read directly: kernelscope hot FILE.csv ...",
-        )
-    profile = Profile.open(report, workspace=ws)
-    _warn(profile)
-    check = check_against_workspace(profile, ws)
-    matched = check["matched"]
-    if not matched and not args.force:
-        raise KernelscopeError(
-            f"none of the {len(check['profile_only'])} kernels in {report.name} is a kernel of "
-            f"{ws.path}; not imported",
-            hint="is it a profile of another build? use --force to attach it anyway",
-        )
-    target = ws.attach_profile(report)
-    check["imported_as"] = str(target)
+    done = import_report(args.report, Workspace.open(args.workspace), force=args.force)
+    for w in done.warnings:
+        print(f"kernelscope: warning: {w}", file=sys.stderr)
     if args.json:
-        print(json.dumps(check, indent=1))
+        print(json.dumps({**done.check, "imported_as": str(done.attached)}, indent=1))
         return 0
-    print(f"attached {report.name} to {ws.path} as {target.relative_to(ws.path)}")
-    print(f"  {len(matched)} kernels match the build")
-    for name in check["profile_only"]:
-        print(f"  mismatch: {name} is in the profile but not in this build")
-    for name in check["build_only"]:
-        print(f"  note: {name} is launched by the build but was not profiled")
-    for item in check["sources"]:
-        if item["status"] != "ok":
-            print(f"  mismatch: {item['kernel']}: {item['note']}")
+    print("\n".join(done.summary()))
     return 0

@@ -19,7 +19,13 @@ in the other build. A name alone is therefore trusted only when nothing contradi
    same computation, same-name pairs first (so a renumbered kernel finds its counterpart even
    when a kernel of its old name exists); b) a same-name pair is accepted when its sources are
    at least 30% alike (a batch change rewrites index arithmetic, not the kernel); c) kernels
-   of other names pair, most similar first, from 80% alike.
+   of other names pair, most similar first, from 80% alike; d) a same-name pair still free
+   whose parameter types agree is one TVM operator scheduled differently (DLight makes a GEMV
+   of a batch-1 matmul and a GEMM of a batch-8 one): paired, marked as different code.
+
+A same-name pair whose sources are under 30% alike is marked as different code whichever
+step paired it (``KernelMatch.different_code``): its lines are compared only where they
+correspond.
 
 Everything left over is listed as unmatched with the reason. Each match says how it was made
 (``KernelMatch.method``) and what agreed (``evidence``).
@@ -35,8 +41,16 @@ from typing import Any
 
 from ..formatting import format_dims
 from ..workspace import KernelInfo, OpInfo, TensorInfo
-from .normalise import key_similarity, source_keys
-from .records import NAME, SIMILAR_STRUCTURE, SOURCE, STRUCTURE, UNMATCHED, KernelMatch
+from .normalise import key_similarity, signature_types, source_keys
+from .records import (
+    DIFFERENT_CODE,
+    NAME,
+    SIMILAR_STRUCTURE,
+    SOURCE,
+    STRUCTURE,
+    UNMATCHED,
+    KernelMatch,
+)
 
 SOURCE_THRESHOLD = 0.8  # source similarity two kernels of other names need to match
 NAME_SIMILARITY = 0.3  # below this, kernels of one name are different kernels
@@ -165,6 +179,7 @@ class _Matcher:
         self.free_new = dict.fromkeys(k.name for k in new)
         self.source_of = source_of
         self._sources: dict[tuple[str, str], list[str] | None] = {}
+        self._signatures: dict[tuple[str, str], tuple[str, ...] | None] = {}
         self.matches: list[KernelMatch] = []
         self.why_not: dict[tuple[str, str], str] = {}
 
@@ -173,12 +188,21 @@ class _Matcher:
         self._by_similar_structure()
         self._by_name()
         self._by_source()
+        self._by_operator()
         self._unmatched()
         return self.matches
 
-    def _pair(self, b: str, n: str, method: str, evidence: str, score: float = 1.0) -> None:
+    def _pair(
+        self,
+        b: str,
+        n: str,
+        method: str,
+        evidence: str,
+        score: float = 1.0,
+        different_code: bool = False,
+    ) -> None:
         del self.free_base[b], self.free_new[n]
-        self.matches.append(KernelMatch(b, n, method, evidence, score))
+        self.matches.append(KernelMatch(b, n, method, evidence, score, different_code))
 
     def _contradicted(self, b: KernelIdentity, n: KernelIdentity) -> bool:
         return b.skeleton is not None and n.skeleton is not None and b.skeleton != n.skeleton
@@ -218,9 +242,16 @@ class _Matcher:
             if b not in self.free_base or n not in self.free_new:
                 continue
             diff = describe_difference(self.base[b], self.new[n])
+            code = self._code_differs(b, n)
+            also = f"; {DIFFERENT_CODE}: {code}" if code else ""
             if b == n:
                 self._pair(
-                    b, n, NAME, f"same name; same fused operators, shapes differ: {diff}", score
+                    b,
+                    n,
+                    NAME,
+                    f"same name; same fused operators, shapes differ: {diff}{also}",
+                    score,
+                    bool(code),
                 )
             else:
                 self._pair(
@@ -228,8 +259,9 @@ class _Matcher:
                     n,
                     SIMILAR_STRUCTURE,
                     f"same fused operators and attributes, {score:.0%} of the dimensions "
-                    f"equal ({diff}); renamed",
+                    f"equal ({diff}); renamed{also}",
                     score,
+                    bool(code),
                 )
 
     # 3
@@ -294,6 +326,8 @@ class _Matcher:
                 )
             else:
                 self.why_not[(name, name)] = f"sources only {sim:.0%} alike"
+                if not self._same_signature(name):
+                    self.why_not[(name, name)] += " and other parameter types"
         # c) other names, most similar sources first
         candidates = []
         for b in [x for x in free_b if x in self.free_base]:
@@ -313,6 +347,44 @@ class _Matcher:
                     f"sources {sim:.0%} alike after normalising TVM's naming; renamed",
                     sim,
                 )
+
+    # 4 d)
+    def _by_operator(self) -> None:
+        for name in [x for x in self.free_base if x in self.free_new]:
+            b, n = self.base[name], self.new[name]
+            if (name, name) not in self.why_not or self._contradicted(b, n):
+                continue  # other operators in the manifests: never one kernel
+            if not self._same_signature(name):
+                continue
+            why = self.why_not.pop((name, name))
+            self._pair(
+                name,
+                name,
+                NAME,
+                "same name and parameter types, so the same TVM operator; "
+                f"{DIFFERENT_CODE}: {why} (scheduled for other shapes)",
+                0.0,
+                different_code=True,
+            )
+
+    def _code_differs(self, b: str, n: str) -> str:
+        """Why two kernels' code is different code ("sources only 4% alike"), or "" when
+        their sources correspond (or are not there to say)."""
+        if self._keys("base", b) is None or self._keys("new", n) is None:
+            return ""
+        sim = self._similarity(b, n)
+        return f"sources only {sim:.0%} alike" if sim < NAME_SIMILARITY else ""
+
+    def _same_signature(self, name: str) -> bool:
+        types = [self._signature(side, name) for side in ("base", "new")]
+        return types[0] is not None and types[0] == types[1]
+
+    def _signature(self, side: str, name: str) -> tuple[str, ...] | None:
+        key = (side, name)
+        if key not in self._signatures:
+            lines = self.source_of(side, name) if self.source_of is not None else None
+            self._signatures[key] = signature_types(lines) if lines else None
+        return self._signatures[key]
 
     def _similarity(self, b: str, n: str) -> float:
         return key_similarity(self._keys("base", b) or [], self._keys("new", n) or [])

@@ -71,6 +71,17 @@ def _signature_names(lines: Sequence[str]) -> tuple[str, list[str]] | None:
     return None
 
 
+def signature_types(lines: Sequence[str]) -> tuple[str, ...] | None:
+    """The types of the kernel's parameters, in order (``float* __restrict__``): what a kernel
+    of one TVM operator keeps however it is scheduled; None without a ``__global__``."""
+    for text in lines:
+        m = _SIGNATURE.search(text)
+        if m is not None:
+            params = [p.strip() for p in m.group(2).split(",") if p.strip()]
+            return tuple(" ".join(p[: p.rfind(_IDENT.findall(p)[-1])].split()) for p in params)
+    return None
+
+
 def source_keys(lines: Sequence[str]) -> list[str]:
     """``line_key`` of every line of a kernel file, its kernel and parameter names masked."""
     keys = [line_key(x) for x in lines]

@@ -28,6 +28,7 @@ SIMILAR_STRUCTURE = "similar structure"  # same operators and attributes, other 
 NAME = "name"  # same name, and nothing says otherwise
 SOURCE = "source"  # other names, near-identical normalised sources
 UNMATCHED = "unmatched"
+DIFFERENT_CODE = "different code"  # KernelMatch.how of a match whose sources hardly correspond
 
 # KernelDelta.status
 SLOWER = "slower"
@@ -82,6 +83,14 @@ class KernelMatch:
     method: str  # STRUCTURE, SIMILAR_STRUCTURE, NAME, SOURCE or UNMATCHED
     evidence: str  # for people: what agreed, or why nothing matched
     score: float = 0.0  # 0..1 within its method (shape or source similarity)
+    # The same operator, scheduled differently (a GEMV at batch 1, a GEMM at batch 8): the
+    # sources hardly correspond, so lines are compared only where they do.
+    different_code: bool = False
+
+    @property
+    def how(self) -> str:
+        """The method, and "different code" where that applies: what a table shows."""
+        return f"{self.method}, {DIFFERENT_CODE}" if self.different_code else self.method
 
     @property
     def renamed(self) -> bool:
@@ -266,9 +275,15 @@ class KernelComparison:
         passes = self.base_passes if side == "base" else self.new_passes
         return values.get(metric, 0.0) / passes
 
+    def corresponds(self, row: LineRow | InstructionRow) -> bool:
+        """Whether a row's two sides can be compared: a line on one side only counts as 0 on
+        the other, except in different code, where it has no counterpart to be compared with."""
+        return not self.kernel.match.different_code or row.kind in (SAME, CHANGED)
+
     def delta(self, row: LineRow | InstructionRow, metric: str) -> float | None:
-        """new - base per pass; a line on one side only counts as 0 on the other."""
-        if not (self.base_has_lines and self.new_has_lines):
+        """new - base per pass; a line on one side only counts as 0 on the other (None in
+        different code: see ``corresponds``)."""
+        if not (self.base_has_lines and self.new_has_lines and self.corresponds(row)):
             return None
         a = self.value(row, metric, "base") or 0.0
         b = self.value(row, metric, "new") or 0.0
@@ -292,7 +307,7 @@ class KernelComparison:
         """(base value, new value, delta, status) of a row at once, as ``value``, ``delta``
         and ``status`` give them: what a table of a kernel's rows shows."""
         a, b = self.value(row, metric, "base"), self.value(row, metric, "new")
-        if not (self.base_has_lines and self.new_has_lines):
+        if not (self.base_has_lines and self.new_has_lines and self.corresponds(row)):
             return a, b, None, None
         d = (b or 0.0) - (a or 0.0)
         band = self.noise.count_band(

@@ -457,6 +457,12 @@ class Comparison:
                 f"{base.kernels - matched} base and {new.kernels - matched} new kernels have "
                 "no counterpart: the model changed, or these are two models"
             )
+        redone = [r.match.label for r in rows if r.match.different_code]
+        if redone:
+            notes.append(
+                f"{', '.join(redone)}: the same operator with different code (TVM scheduled "
+                "it for other shapes); its lines are compared only where they correspond"
+            )
         for side in (base, new):
             if not side.has_source_metrics:
                 why = self.profiles[side.role].correlation_problem(

@@ -35,6 +35,7 @@ from ..workspace import (
     PTX,
     PTX_LINES,
     SASS,
+    TORCH_COMPILE_FORMAT,
     KernelInfo,
     KernelSass,
     Manifest,
@@ -49,7 +50,6 @@ from .run_folder import WRAPPER, InductorRun, TritonKernel, WrapperLaunch, open_
 _log = logging.getLogger(__name__)
 
 FORMAT = 4  # of the derived workspace: a change makes every run's workspace again
-MODEL_FORMAT = "inductor"
 _FILE_RE = re.compile(r'^(\s*\.file\s+)(\d+)(\s+")([^"]*)(".*)$')
 _LOC_RE = re.compile(r"^(\s*\.loc\s+)(\d+)(\s.*)$")
 _INLINED_RE = re.compile(r"(inlined_at\s+)(\d+)")
@@ -148,7 +148,7 @@ def _write(run: InductorRun, stage: Path, start: float) -> None:
     manifest = Manifest(
         model=run.path.name,
         model_sha256="",
-        model_format=MODEL_FORMAT,
+        model_format=TORCH_COMPILE_FORMAT,
         entry="call",
         target={"kind": "cuda", "arch": _arch(run)},
         inputs=[],

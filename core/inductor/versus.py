@@ -348,6 +348,8 @@ def versus_pair(shown: Path | None, chosen: Path) -> Versus | None:
 
     if shown is None:
         return None
+    if chosen.is_file() and is_run_folder(chosen.parent):  # the run's report: the run
+        chosen = chosen.parent
     shown_run = run_of(shown)
     if shown_run is not None and not is_run_folder(chosen) and (chosen / "manifest.json").is_file():
         return open_versus(chosen, shown_run)

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from .build_match import check_against_workspace
+    from .build_match import ReportImport, check_against_workspace, import_report
     from .descriptions import metric_description
     from .detail_metrics import DURATION, LaunchMetrics, MetricRecord, SourceMarker
     from .details import (
@@ -52,6 +52,8 @@ if TYPE_CHECKING:
 # lines. Add a name here and under TYPE_CHECKING above.
 _EXPORTS = {
     "check_against_workspace": ".build_match",
+    "import_report": ".build_match",
+    "ReportImport": ".build_match",
     "metric_description": ".descriptions",
     "DURATION": ".detail_metrics",
     "LaunchMetrics": ".detail_metrics",
@@ -115,6 +117,7 @@ __all__ = [
     "MetricRecord",
     "OccupancyCurve",
     "Profile",
+    "ReportImport",
     "RuleResult",
     "SourceFile",
     "SourceResolver",
@@ -125,6 +128,7 @@ __all__ = [
     "assign_steps",
     "check_against_workspace",
     "choose_step",
+    "import_report",
     "first_and_hottest",
     "format_value",
     "is_report",

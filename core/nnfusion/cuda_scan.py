@@ -51,6 +51,15 @@ _SHARED_ALIASES = {
     "long long": "int64_t",
     "unsigned long long": "uint64_t",
 }
+# CUDA vector types TVM declares shared arrays of (a GEMV's staged operand: ``float4 x[512]``):
+# NNFusion cannot size them, so such an array is handed to it as its scalar elements and the
+# body reaches it through a pointer of the vector type.
+_SHARED_VECTORS = {
+    f"{base}{n}": (nnf, n)
+    for base, nnf in (("float", "float"), ("double", "double"), ("int", "int32_t"),
+                      ("uint", "uint32_t"), ("char", "int8_t"), ("uchar", "uint8_t"))
+    for n in (2, 3, 4)
+}  # fmt: skip
 # Macros of TVM's prelude that are plain type names; expanded in the body NNFusion gets.
 PRELUDE_TYPE_MACROS = {"uint": "unsigned int", "uchar": "unsigned char", "ushort": "unsigned short"}
 # Prelude definitions that do not change what a body means on sm_70+ with a current nvcc.
@@ -98,7 +107,9 @@ class SharedArray:
 @dataclass
 class SharedScan:
     arrays: list[SharedArray]
-    body_without: str  # the body with the recognised declarations' lines removed
+    # the body with the recognised declarations' lines removed (and, before it, the pointer
+    # of each vector-typed array into its scalar elements)
+    body_without: str
     problems: list[str] = field(default_factory=list)
     dropped_alignment: bool = False
 
@@ -155,20 +166,32 @@ _SHARED_DECL_RE = re.compile(
 
 
 def scan_shared(body: str) -> SharedScan:
-    """Static ``__shared__`` arrays, and the body with their declarations removed."""
+    """Static ``__shared__`` arrays, and the body with their declarations removed. An array
+    of a vector type (``float4``) is declared to NNFusion as its scalars (``float``, four
+    times as many, under the name ``NAME_float``) and the body gets ``float4* NAME =
+    (float4*)NAME_float;`` first."""
     arrays: list[SharedArray] = []
     problems: list[str] = []
+    views: list[str] = []
+    vectors: set[str] = set()  # the scalar arrays standing for vector ones
     aligned = False
     for m in _SHARED_DECL_RE.finditer(body):
         ctype = " ".join(m.group("type").split())
         dtype = _SHARED_ALIASES.get(ctype, ctype)
-        if dtype not in SHARED_DTYPES:
+        name, size = m.group("name"), int(m.group("size"))
+        if ctype in _SHARED_VECTORS:
+            dtype, lanes = _SHARED_VECTORS[ctype]
+            scalars = f"{name}_{dtype}"
+            views.append(f"{ctype}* {name} = ({ctype}*){scalars};\n")
+            name, size = scalars, size * lanes
+            vectors.add(name)
+        elif dtype not in SHARED_DTYPES:
             problems.append(
-                f"shared array {m.group('name')} has element type {ctype}, which NNFusion's "
-                "block fusion cannot size (it knows char, float, double and (u)intN_t)"
+                f"shared array {name} has element type {ctype}, which NNFusion's block fusion "
+                "cannot size (it knows char, float, double, (u)intN_t and their vectors)"
             )
         aligned = aligned or bool(m.group("align"))
-        arrays.append(SharedArray(m.group("name"), dtype, int(m.group("size")), m.group(0).strip()))
+        arrays.append(SharedArray(name, dtype, size, m.group(0).strip()))
     remaining = _SHARED_DECL_RE.sub("", body)
     names = [a.symbol for a in arrays]
     for dup in sorted({n for n in names if names.count(n) > 1}):
@@ -183,7 +206,11 @@ def scan_shared(body: str) -> SharedScan:
             problems.append(f"dynamic shared memory ({line}); NNFusion launches with 0 bytes")
         else:
             problems.append(f"shared declaration NNFusion cannot move: {line}")
-    return SharedScan(arrays, remaining, problems, aligned)
+    # the vector arrays first: at the start of the buffer NNFusion lays the arrays out in,
+    # where their vector loads find the alignment they need (each is a whole number of
+    # vectors long, so the arrays after them keep theirs)
+    arrays.sort(key=lambda a: a.symbol not in vectors)
+    return SharedScan(arrays, "".join(views) + remaining, problems, aligned)
 
 
 # --- __syncthreads() counting ------------------------------------------------------------

@@ -21,7 +21,7 @@ from ..formatting import format_us
 from ..ncu import Profile
 from ..workspace import KernelInfo, Workspace
 from .model import Ceilings, Roofline, roofline
-from .opcost import KernelCost, OpCost, kernel_cost
+from .opcost import NO_SHAPES, RUN_NO_SHAPES, KernelCost, OpCost, kernel_cost
 
 _TENSOR_PATH = {
     "float16": "fp16",
@@ -155,16 +155,20 @@ def headroom(
     notes = []
     if roof.note:
         notes.append(roof.note)
+    # a torch.compile run's workspace is in kernelscope's cache: the run folder is what to name
+    run = workspace.manifest.torch_compile_run if workspace is not None else None
+    no_shapes = NO_SHAPES if run is None else RUN_NO_SHAPES
     if workspace is None:
         notes.append(
             "no workspace given (-w): the operator column needs the build's manifest "
             "(the fused Relax operators and their shapes)"
         )
-    elif not any(kernel_cost(k).known for k in infos.values()):
+    elif not any(kernel_cost(k, no_shapes).known for k in infos.values()):
+        where = run or workspace.path
         notes.append(
-            f"{workspace.path}: {kernel_cost(next(iter(infos.values()))).why}"
+            f"{where}: {kernel_cost(next(iter(infos.values())), no_shapes).why}"
             if infos
-            else f"{workspace.path}: the manifest lists no kernels"
+            else f"{where}: the manifest lists no kernels"
         )
     if roof.ceilings.source == "device attributes":
         notes.append(
@@ -191,7 +195,7 @@ def headroom(
             if workspace is not None:
                 notes_row.append("not in the workspace's manifest (another build?)")
         else:
-            cost = kernel_cost(info)
+            cost = kernel_cost(info, no_shapes)
             row.ops = [o.shapes for o in cost.ops] + [f"{u} (no cost model)" for u in cost.unknown]
             once, row.operator_bound = operator_time_ns(cost, roof.ceilings)
             if once is not None:
@@ -199,7 +203,8 @@ def headroom(
                 row.operator_flops = cost.flops * row.launches
                 row.operator_bytes = cost.bytes * row.launches
             elif cost.why:
-                notes_row.append(cost.why)
+                if cost.why != RUN_NO_SHAPES:  # a run's: said once, in the notes
+                    notes_row.append(cost.why)
             else:
                 notes_row.append("no ceilings to turn the operators' cost into time")
             if cost.unknown and cost.known:

@@ -290,8 +290,17 @@ def _flops(
     return None, 0.0
 
 
-def kernel_cost(info: KernelInfo) -> KernelCost:
-    """The operators fused into one kernel, costed; ``why`` says what is missing."""
+NO_SHAPES = (
+    "the manifest has no operator shapes (a hand-made or older workspace); rebuild it with "
+    "kernelscope build"
+)
+# A torch.compile run's workspace: Inductor's wrapper names each kernel's ATen operators only.
+RUN_NO_SHAPES = "torch.compile names the ATen operators, not their shapes: no operator bound"
+
+
+def kernel_cost(info: KernelInfo, no_shapes: str = NO_SHAPES) -> KernelCost:
+    """The operators fused into one kernel, costed; ``why`` says what is missing
+    (``no_shapes`` where the manifest lists operators without shapes)."""
     if not info.ops:
         return KernelCost(info.name, [], 0.0, 0.0, "", why="the manifest lists no operators")
     if all(not o.inputs and o.output is None for o in info.ops):
@@ -301,8 +310,7 @@ def kernel_cost(info: KernelInfo) -> KernelCost:
             0.0,
             0.0,
             "",
-            why="the manifest has no operator shapes (a hand-made or older workspace); "
-            "rebuild it with kernelscope build",
+            why=no_shapes,
         )
     costs: list[OpCost] = []
     unknown: list[str] = []

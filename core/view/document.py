@@ -194,6 +194,9 @@ class ViewDocument:
         # kernels the build has but the model never launches (TVM keeps reshape kernels that
         # run as views): the kernel list dims them and puts them last
         self.never_launched = frozenset(k.name for k in infos if not k.launched)
+        # the model the build was made from (file name and digest), to tell models apart
+        self.model = workspace.manifest.model if workspace is not None else None
+        self.model_sha256 = workspace.manifest.model_sha256 if workspace is not None else None
         self._nvidia_descriptions = dict(nvidia_descriptions or {})
         # what the opener found wrong with the inputs but could show anyway (a torch.compile
         # run's report of another compile, ...): the window says it when the document opens
@@ -214,6 +217,24 @@ class ViewDocument:
     def launched(self, name: str) -> bool:
         """False for a kernel the build's manifest says the model never launches (no I/O)."""
         return name not in self.never_launched
+
+    def other_model(self, other: ViewDocument) -> str | None:
+        """Why ``other`` is a profile of another model than this document's, or None when it
+        may be the same model (a rerun, a batch size, a tuned build): the model files' digests
+        where both builds are known, else whether half of ``other``'s kernels have no name
+        here (TVM names kernels after their operators, so one model keeps most names)."""
+        if self.model_sha256 and other.model_sha256:  # "" for a torch.compile run
+            if self.model_sha256 == other.model_sha256:
+                return None
+            return f"{other.title} is a build of {other.model}, not of {self.model}"
+        names = {s.name for s in self.summaries}
+        shared = sum(1 for s in other.summaries if s.name in names)
+        if shared * 2 >= len(other.summaries):
+            return None
+        return (
+            f"only {shared} of the {len(other.summaries)} kernels of {other.title} have a "
+            f"name in {self.title}"
+        )
 
     def summary(self, name: str) -> KernelSummary:
         for s in self.summaries:

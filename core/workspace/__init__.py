@@ -2,6 +2,7 @@
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
 from .manifest import (
+    TORCH_COMPILE_FORMAT,
     TUNED_TIMES_NOTE,
     FunctionInfo,
     KernelInfo,
@@ -43,6 +44,7 @@ from .workspace import (
 )
 
 __all__ = [
+    "TORCH_COMPILE_FORMAT",
     "MANIFEST",
     "PROFILES",
     "PTX",

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 MANIFEST_VERSION = 1
+# ``model_format`` of the workspace core.inductor makes of a torch.compile run folder
+TORCH_COMPILE_FORMAT = "inductor"
 
 
 @dataclass
@@ -185,7 +188,7 @@ class KernelInfo:
 class Manifest:
     model: str  # file name of the model as given (where it was: ``model_path``)
     model_sha256: str
-    model_format: str  # "onnx" | "relax-py" (``build.model_format``)
+    model_format: str  # "onnx" | "relax-py" (``build.model_format``) | TORCH_COMPILE_FORMAT
     entry: str  # the Relax function to run, e.g. "main" or "forward"
     target: dict[str, Any]  # {"kind": "cuda", "arch": "sm_90"}
     inputs: list[TensorInfo]  # runtime inputs in call order
@@ -224,6 +227,14 @@ class Manifest:
     # would have: ``rng = numpy.random.default_rng(seed)``, then for each weight
     # ``(rng.standard_normal(shape, dtype=float32) * float32(0.05)).astype(dtype)``.
     weights_on_host: bool = False
+
+    @property
+    def torch_compile_run(self) -> Path | None:
+        """The torch.compile run folder this is the workspace of (``core.inductor`` makes it
+        in kernelscope's cache, a folder nobody should be shown); None for a TVM build."""
+        if self.model_format != TORCH_COMPILE_FORMAT or not self.model_path:
+            return None
+        return Path(self.model_path)
 
     def kernel(self, name: str) -> KernelInfo:
         for k in self.kernels:

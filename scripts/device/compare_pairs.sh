@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Profile pairs for `kernelscope diff` (issue 11), written to $OUT. Needs the workspaces
-# cnn3_b8, cnn3_b2, cnn3x_b8 (tests/data/compare/README.md says how they were built) and
+# cnn3_b8, cnn3_b2, cnn3x_b8, cnn3_b1 (tests/data/compare/README.md says how they were built) and
 # optionally squeezenet_b1 / squeezenet_b4 in .device/ws.tgz. Arguments: the report names to
 # make (default: all), e.g. `bash scripts/device/compare_pairs.sh cnn3_b8_nosource cnn3_b8_3passes`.
 source "$(dirname "$0")/env.sh"
@@ -14,6 +14,7 @@ sections = ["SpeedOfLight", "LaunchStats", "Occupancy", "SourceCounters", "WarpS
 runs = [  # (workspace, report name, sections, model iterations)
     ("cnn3_b8", "cnn3_b8_run1", sections, 1), ("cnn3_b8", "cnn3_b8_run2", sections, 1),
     ("cnn3_b2", "cnn3_b2", sections, 1), ("cnn3x_b8", "cnn3x_b8", sections, 1),
+    ("cnn3_b1", "cnn3_b1", sections, 1),  # batch 1: a GEMV where batch 8 has a GEMM
     ("squeezenet_b1", "squeezenet_b1_run1", sections, 1),
     ("squeezenet_b1", "squeezenet_b1_run2", sections, 1),
     ("squeezenet_b4", "squeezenet_b4", sections, 1),

@@ -10,7 +10,9 @@ Per-kernel times are checked against NVIDIA's reader (ncu_report) read here dire
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import tarfile
 from collections import defaultdict
 from pathlib import Path
 
@@ -296,12 +298,15 @@ def test_batch_change_without_workspaces_keeps_names() -> None:
 def test_same_name_with_other_operators_is_never_paired() -> None:
     """Only the two fused_conv2d_add_relu_kernel of the renumbered builds: 3x3 pad 1 in one,
     1x1 pad 0 in the other. Their names agree; their manifests do not."""
-    a = Workspace.open(ws("cnn3_b8")).manifest.kernel("fused_conv2d_add_relu_kernel")
-    b = Workspace.open(ws("cnn3x_b8")).manifest.kernel("fused_conv2d_add_relu_kernel")
+    wa, wb = Workspace.open(ws("cnn3_b8")), Workspace.open(ws("cnn3x_b8"))
+    a = wa.manifest.kernel("fused_conv2d_add_relu_kernel")
+    b = wb.manifest.kernel("fused_conv2d_add_relu_kernel")
     grid, block = (784, 1, 1), (8, 16, 1)
     matches = match_kernels(
         [KernelIdentity(a.name, 0, grid, block, 68, a)],
         [KernelIdentity(b.name, 0, grid, block, 48, b)],
+        # their sources too: same parameter types, yet other operators, so never one kernel
+        lambda side, name: (wa if side == "base" else wb).source_text(a).splitlines(),
     )
     assert [(m.base, m.new, m.method) for m in matches] == [
         (a.name, None, UNMATCHED),
@@ -331,6 +336,87 @@ def test_similar_structure_pairs_renamed_kernels_across_a_batch_change() -> None
         SIMILAR_STRUCTURE,
     )
     assert pairs["mean_kernel"] == ("mean_kernel", NAME)
+
+
+def _unpack_workspace(name: str, folder: Path) -> Path:
+    """A workspace stored as ``NAME.kscope.tar.xz`` (manifest, SASS line table, sources)."""
+    with tarfile.open(PAIRS / f"{name}.kscope.tar.xz") as tar:
+        tar.extractall(folder / f"{name}.kscope", filter="data")
+    return folder / f"{name}.kscope"
+
+
+@pytest.mark.parametrize("manifests", [False, True], ids=["reports only", "with workspaces"])
+def test_batch_one_against_batch_eight_is_one_operator_with_different_code(
+    tmp_path: Path, manifests: bool
+) -> None:
+    """cnn3 at batch 1 and batch 8: DLight makes a GEMV of the batch-1 Gemm and a GEMM of the
+    batch-8 one, so ``fused_matmul_add3_kernel`` has sources 1% alike on the two sides. It is
+    one operator (same name and parameter types; same fused operators in the manifests):
+    one row, marked as different code, and every kernel has its counterpart."""
+    sides = {
+        "base": Workspace.open(ws("cnn3_b8")),
+        "new": Workspace.open(_unpack_workspace("cnn3_b1", tmp_path)),
+    }
+
+    def identities(w: Workspace) -> list[KernelIdentity]:
+        return [
+            KernelIdentity(
+                k.name, i, tuple(k.grid), tuple(k.block), k.registers, k if manifests else None
+            )
+            for i, k in enumerate(w.manifest.kernels)
+        ]
+
+    def source(side: str, name: str) -> list[str]:
+        w = sides[side]
+        return w.source_text(w.manifest.kernel(name)).splitlines()
+
+    matches = match_kernels(identities(sides["base"]), identities(sides["new"]), source)
+    assert all(m.base == m.new and m.method == NAME for m in matches), matches
+    assert len(matches) == 10
+    code = {m.base for m in matches if m.different_code}
+    assert code == {"fused_matmul_add3_kernel"}
+    (matmul,) = [m for m in matches if m.different_code]
+    assert "different code: sources only 1% alike" in matmul.evidence
+    assert matmul.how == "name, different code"
+
+
+def test_kernels_of_one_name_and_other_parameters_stay_apart(tmp_path: Path) -> None:
+    """Without manifests, the parameter types are what says two kernels of one name are one
+    operator: the batch-1 GEMV against a batch-8 kernel of the same name with another
+    parameter list is not paired."""
+    b1 = Workspace.open(_unpack_workspace("cnn3_b1", tmp_path))
+    b8 = Workspace.open(ws("cnn3_b8"))
+    name = "fused_matmul_add3_kernel"
+    gemv = b1.source_text(b1.manifest.kernel(name)).splitlines()
+    gemm = [
+        line.replace("float* __restrict__ b4_ptr,", "half* __restrict__ b4_ptr,")
+        for line in b8.source_text(b8.manifest.kernel(name)).splitlines()
+    ]
+    matches = match_kernels(
+        [KernelIdentity(name, 0, (1, 1, 1), (128, 1, 1), 64)],
+        [KernelIdentity(name, 0, (1, 1, 1), (160, 1, 1), 18)],
+        lambda side, _: gemm if side == "base" else gemv,
+    )
+    assert [m.method for m in matches] == [UNMATCHED, UNMATCHED]
+    assert "sources only 1% alike and other parameter types" in matches[0].evidence
+
+
+def test_different_code_compares_only_the_lines_that_correspond(batch_pair: Comparison) -> None:
+    """A matched kernel whose code differs: a line on one side only has no counterpart, so no
+    delta (not its whole value as a change), and it is no regression or improvement; lines
+    aligned on both sides keep theirs."""
+    comp = batch_pair.kernel("fused_matmul_add3_kernel")
+    gone = next(
+        r for r in comp.rows if r.kind == BASE_ONLY and comp.value(r, INST_EXECUTED, "base")
+    )
+    kept = next(r for r in comp.rows if r.kind == SAME and comp.delta(r, INST_EXECUTED))
+    assert comp.delta(gone, INST_EXECUTED)  # a batch change: the lines correspond
+    match = dataclasses.replace(comp.kernel.match, different_code=True)
+    other = dataclasses.replace(comp, kernel=dataclasses.replace(comp.kernel, match=match))
+    assert other.delta(gone, INST_EXECUTED) is None
+    assert other.change(gone, INST_EXECUTED)[2:] == (None, None)
+    assert other.value(gone, INST_EXECUTED, "base") == comp.value(gone, INST_EXECUTED, "base")
+    assert other.delta(kept, INST_EXECUTED) == comp.delta(kept, INST_EXECUTED)
 
 
 def test_a_workspace_that_is_not_the_build_is_not_used(run_pair: Comparison) -> None:

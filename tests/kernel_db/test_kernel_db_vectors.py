@@ -157,6 +157,36 @@ def test_tvm_softmax_kernel_counts_six_barriers_and_moves_aligned_shared_arrays(
     assert f.block_fusion, f.reasons
 
 
+def test_a_vector_shared_array_is_handed_over_as_its_scalars() -> None:
+    """TVM's GEMV stages x in ``float4 p2_shared_ptr[512]``: NNFusion sizes only scalar
+    types, so it gets 2048 floats (first, where the buffer is aligned) and the body a float4
+    pointer into them; a type it knows no scalars of is still refused."""
+    text = (
+        'extern "C" __global__ void __launch_bounds__(512) k(float* __restrict__ y, '
+        "float* __restrict__ x) {\n"
+        "  __shared__ alignas(64) float red_ptr[32];\n"
+        "  __shared__ alignas(64) float4 p2_shared_ptr[512];\n"
+        "  p2_shared_ptr[threadIdx.x] = *(float4*)(x + threadIdx.x * 4);\n"
+        "  __syncthreads();\n"
+        "  red_ptr[threadIdx.x & 31] = p2_shared_ptr[threadIdx.x].y;\n"
+        "  y[threadIdx.x] = red_ptr[0];\n"
+        "}\n"
+    )
+    f = nnfusion_function.make_function(text, "Dot", None, [125, 1, 1], [512, 1, 1])
+    assert f.function["shared_memory"] == {
+        "symbol": ["p2_shared_ptr_float", "red_ptr"],
+        "dtype": ["float", "float"],
+        "size": [2048, 32],
+    }
+    body = f.function["block_function_body"]
+    assert body.startswith("float4* p2_shared_ptr = (float4*)p2_shared_ptr_float;\n{")
+    assert "__shared__" not in body and f.block_fusion, f.reasons
+    half = text.replace("float4 p2_shared_ptr", "half2 p2_shared_ptr")
+    f = nnfusion_function.make_function(half, "Dot", None, [125, 1, 1], [512, 1, 1])
+    assert not f.block_fusion
+    assert any("p2_shared_ptr has element type half2" in r for r in f.reasons)
+
+
 @pytest.mark.parametrize(
     ("body", "count"),
     [

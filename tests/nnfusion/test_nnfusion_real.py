@@ -24,6 +24,7 @@ from nnfusion_models import (
     nnfusion_binary,
     relu_pair,
     residual_cnn,
+    resnet50_head,
     run_printed,
     single_relu,
     square_gemm,
@@ -141,6 +142,56 @@ def test_build_missing_leaves_nnfusion_nothing_to_take_elsewhere(
     assert {(i.identifier, i.lookup.device_type) for i in cov.items} == set(
         compiled.run.log.kernel_lookups()
     )
+
+
+def test_build_missing_serves_the_transposed_dot_of_resnet50s_head(
+    binary: Path, tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    """The Gemm (transB) of a torch-exported ResNet-50, ``Dot1,2048;1000,2048;1,1000``: TVM's
+    GEMV for it keeps x in a ``float4`` shared array, which NNFusion cannot size. The row
+    hands NNFusion the array as floats and the body a float4 pointer into them: NNFusion
+    takes it, and the kernel as NNFusion wrote it compiles."""
+    model = resnet50_head(tmp_path / "head.onnx")
+    db = tmp_path / "k.db"
+    args = ["nnfusion-coverage", str(model), "--db", str(db), "--build-missing", "--json"]
+    assert cli.main([*args, "--workspace", str(tmp_path / "missing.kscope")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    dot = "Dot1,2048;1000,2048;1,1000floatfloatfloat"
+    assert dot in report["built"] and not report["skipped"]
+    assert report["counts"]["missing"] == 0 and report["counts"]["flagged"] == 0
+    compiled = compile_with_db(model, db, tmp_path / "nnf")
+    assert (dot, "CUDA_GPU") in compiled.run.log.fetched
+    assert not [m for m in compiled.missed if m[0].startswith("Dot")]
+    code = "".join(compiled.run.generated_code().values())
+    assert "float4* p2_shared_ptr = (float4*)p2_shared_ptr_float;" in code
+    _compiles(_kernel_around(code, "p2_shared_ptr_float"), tmp_path)
+
+
+def _kernel_around(code: str, marker: str) -> str:
+    """The ``__global__`` function of NNFusion's generated code that holds ``marker``."""
+    start = code.rindex('extern "C" __global__', 0, code.index(marker))
+    depth, end = 0, code.index("{", start)
+    while True:
+        depth += {"{": 1, "}": -1}.get(code[end], 0)
+        if depth == 0:
+            break
+        end += 1
+    return code[start : end + 1]
+
+
+def _compiles(kernel: str, tmp_path: Path) -> None:
+    """nvcc compiles one kernel of NNFusion's code (the rest of its file needs cuDNN's
+    headers)."""
+    src = tmp_path / "kernel.cu"
+    src.write_text("#include <cuda_runtime.h>\n#include <stdint.h>\n" + kernel)
+    nvcc = find_tool("nvcc")
+    if not nvcc.found:
+        pytest.skip("nvcc not found")
+    done = subprocess.run(
+        [str(nvcc.require()), "-arch=sm_90", "-c", str(src), "-o", str(tmp_path / "k.o")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 def test_ambiguous_dot_rows_are_kept_from_nnfusion_until_allowed(
@@ -290,20 +341,4 @@ def test_a_tuned_kernel_using_tvms_cp_async_helpers_is_taken_and_its_code_compil
     assert len(compiled.used) == len(compiled.usable) == 1
     assert [u.substituted for u in compiled.rows if u.row.device_type == "CUDA"] == [True]
     code = "".join(compiled.run.generated_code().values())
-    start = code.rindex('extern "C" __global__', 0, code.index("cp.async.commit_group"))
-    depth, end = 0, code.index("{", start)
-    while True:
-        depth += {"{": 1, "}": -1}.get(code[end], 0)
-        if depth == 0:
-            break
-        end += 1
-    src = tmp_path / "kernel.cu"
-    src.write_text("#include <cuda_runtime.h>\n#include <stdint.h>\n" + code[start : end + 1])
-    nvcc = find_tool("nvcc")
-    if not nvcc.found:
-        pytest.skip("nvcc not found")
-    done = subprocess.run(
-        [str(nvcc.require()), "-arch=sm_90", "-c", str(src), "-o", str(tmp_path / "k.o")],
-        capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr[-3000:]
+    _compiles(_kernel_around(code, "cp.async.commit_group"), tmp_path)

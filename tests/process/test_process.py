@@ -189,6 +189,7 @@ def test_a_childs_error_is_raised_again_in_the_parent(probe_path: None) -> None:
         "do this",
         "the long story",
     )
+    assert err.value.window_hint == "click that"  # what the window says to do, as the child said
     assert not isinstance(err.value, ChildCrashed)
 
 

@@ -9,7 +9,7 @@ import pytest
 from paths_support import DATA
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
-from viewer_support import WORKSPACE, open_and_settle
+from viewer_support import WORKSPACE, open_and_settle, settle
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import profiling_problem
@@ -313,4 +313,70 @@ def test_profiling_is_off_with_the_reason_where_this_machine_cannot(qtbot, make_
     assert "Profiling is off: " in dialog.log.toPlainText()
     dialog.host.where.setCurrentText("me@gpu-box")  # a GPU host: profiling there is possible
     assert dialog.profile.isEnabled() and not dialog.profile_note.isVisibleTo(dialog)
+    dialog.close()
+
+
+# --- Import Report… ------------------------------------------------------------------------
+COMPARE = DATA / "compare"
+
+
+def test_import_report_attaches_a_report_to_the_open_workspace(
+    qtbot, make_window, tmp_path, monkeypatch
+) -> None:
+    """Ctrl+B > Import Report… with a workspace open does what ``kernelscope import REPORT
+    -w WS`` does: the report is copied into the workspace's profiles/, the log says how it
+    fits the build, and the workspace opens with it."""
+    from PySide6.QtWidgets import QFileDialog
+
+    ws = tmp_path / "cnn3_b8.kscope"
+    shutil.copytree(COMPARE / "cnn3_b8.kscope", ws)
+    window = make_window(ws)
+    assert not window.selection.document.has_profile
+    dialog = window.build_and_profile()
+    report = COMPARE / "cnn3_b8_run1.ncu-rep"
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(report), ""))
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(report)], ""))
+    with qtbot.waitSignal(dialog.finished_document, timeout=20_000) as opened:
+        dialog.import_button.click()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=30_000)
+    assert (ws / "profiles" / report.name).read_bytes() == report.read_bytes()
+    log = dialog.log.toPlainText()
+    assert f"attached {report.name} to {ws} as profiles/{report.name}" in log
+    assert "7 kernels match the build" in log
+    assert Path(opened.args[0]) == ws
+    settle(qtbot, window)
+    document = window.selection.document
+    assert document.has_profile and document.workspace_path == ws.resolve()
+    assert dialog.isVisible()  # the log stays to be read
+
+    # a report of another build: refused, nothing attached, said in the window's words
+    other = DATA / "ncu" / "small" / "lineinfo.ncu-rep"
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), ""))
+    dialog.import_button.click()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
+    log = dialog.log.toPlainText()
+    assert "not imported" in log and "File > Open" in log and "--force" not in log
+    assert not (ws / "profiles" / other.name).exists()
+    dialog.close()
+
+
+def test_tuning_records_that_are_not_a_database_are_told_in_the_windows_words(
+    qtbot, make_window, tmp_path
+) -> None:
+    """The window has no --tuning-db: its error names the path and says what to choose
+    (the CLI's names the option)."""
+    window = make_window()
+    dialog = _dialog(window)
+    dialog.model.setText(str(MODEL))
+    dialog.output.setText(str(tmp_path / "cnn.kscope"))
+    dialog.build.setChecked(True)
+    empty = tmp_path / "not-records"
+    empty.mkdir()
+    dialog.tuning_db.setText(str(empty))
+    dialog.start.click()
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
+    log = dialog.log.toPlainText()
+    assert f"error: {empty}: not a tuning database" in log
+    assert "--tuning-db" not in log and "choose as tuning records the folder Tune…" in log
+    assert not (tmp_path / "cnn.kscope").exists()
     dialog.close()

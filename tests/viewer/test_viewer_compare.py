@@ -402,6 +402,50 @@ def test_stop_comparing_shows_the_profile_alone(qtbot, make_window, builds, monk
     assert window.compare.controller.diff is None
 
 
+def test_opening_another_model_ends_the_comparison(qtbot, make_window, builds, monkeypatch) -> None:
+    """After a comparison, a profile of the same model (another run) is compared with the
+    baseline as well; a profile of another model ends compare mode and says so, instead of
+    comparing it with a baseline of another model."""
+    window = make_window(builds["cnn3_b2"])
+    _compare(qtbot, window, builds["cnn3_b8"], monkeypatch)
+    controller, bar = window.compare.controller, window.compare.bar
+    window.open_path(builds["cnn3_b8"] / "profiles" / "cnn3_b8_run1.ncu-rep")  # the same model
+    settle(qtbot, window)
+    assert controller.diff is not None and controller.diff.new.name == "cnn3_b8_run1.ncu-rep"
+    for other, why in (
+        (builds["cnn3x_b8"], "is a build of cnn3_extra_layer.onnx, not of cnn3.onnx"),
+        (DATA / "ncu" / "mlp" / "mlp.ncu-rep", "kernels of mlp.ncu-rep have a name in"),
+    ):
+        window.open_path(other)
+        settle(qtbot, window)
+        assert controller.baseline is None and controller.diff is None
+        assert not bar.isVisible() and not window.action("stop_comparing").isEnabled()
+        message = window.statusBar().currentMessage()
+        assert message.startswith("Stopped comparing with ") and why in message
+        model = window.kernels.table.model()
+        titles = [
+            model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())
+        ]
+        assert DELTA_TITLE not in titles
+        _compare(qtbot, window, builds["cnn3_b8"], monkeypatch)  # asked for: compared
+        assert controller.diff is not None
+
+
+def test_compare_with_folder_takes_a_workspace_as_its_newest_profile(
+    qtbot, make_window, builds, monkeypatch
+) -> None:
+    """File > Compare With Folder…: a file dialog cannot choose a workspace folder, this one
+    can; the baseline is the workspace's newest profile (run 2 for cnn3_b8)."""
+    window = make_window(builds["cnn3_b2"])
+    folder = str(builds["cnn3_b8"])
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: folder)
+    window.action("compare_with_folder").trigger()
+    settle(qtbot, window)
+    diff = window.compare.controller.diff
+    assert diff is not None and diff.base.name == "cnn3_b8_run2.ncu-rep"
+    assert diff.base.workspace == str(builds["cnn3_b8"])
+
+
 def test_the_workspace_menu_offers_its_other_profiles(qtbot, make_window, builds) -> None:
     window = make_window(builds["cnn3_b8"])  # shows run 2, the newest
     menu = window.compare.profiles_menu

@@ -92,6 +92,37 @@ def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
     dialog.close()
 
 
+@pytest.mark.parametrize("pick", ["folder", "report"])
+def test_a_tvm_build_open_compares_with_a_run_folder_chosen(
+    qtbot, make_window, monkeypatch, run_dir, build_once, tmp_path, pick: str
+) -> None:
+    """The TVM workspace open, the run chosen as a folder (File > Compare With Folder…) or
+    as its report (File > Compare With…, the only file a file dialog lets one pick there):
+    either way the per-group table, not a kernel-by-kernel diff that matches nothing."""
+    ws = Path(shutil.copytree(build_once("transformer_block.py").path, tmp_path / "tvm.kscope"))
+    (ws / "profiles").mkdir(exist_ok=True)
+    xz = DATA / "inductor" / "tvm_transformer.ncu-rep.xz"
+    (ws / "profiles" / "h200.ncu-rep").write_bytes(lzma.decompress(xz.read_bytes()))
+    window = make_window(ws)
+    if pick == "folder":
+        monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(run_dir))
+        assert window.action("compare_with_folder").isEnabled()
+        window.action("compare_with_folder").trigger()
+    else:
+        report = str(run_dir / "profile.ncu-rep")
+        monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([report], ""))
+        window.action("compare_with").trigger()
+    qtbot.waitUntil(
+        lambda: window.versus_dialog is not None or window.compare.controller.diff is not None,
+        timeout=120_000,
+    )
+    assert window.versus_dialog is not None and not window.compare.controller.comparing
+    table = window.versus_dialog.table
+    groups = {table.item(r, 0).text() for r in range(table.rowCount())}
+    assert {"matmul", "softmax"} <= groups
+    window.versus_dialog.close()
+
+
 def test_library_kernels_have_their_operator_wrapper_line_and_the_reports_sass(
     qtbot, make_window, run_dir
 ) -> None:
@@ -153,3 +184,28 @@ def test_a_report_of_another_compile_is_said_when_the_run_opens(
     window.open_paths([run_dir])
     settle(qtbot, window)
     assert window.selection.document.notes == ()
+
+
+def test_a_run_folder_is_named_as_itself_never_as_kernelscopes_cache(
+    qtbot, make_window, run_dir
+) -> None:
+    """Headroom on a torch.compile run says what applies to a run (Inductor names the ATen
+    operators, not their shapes), with the run folder's path; Build & Profile starts from
+    the run folder as torch.compile's. The workspace kernelscope keeps of the run in its
+    cache is shown nowhere, and "rebuild it with kernelscope build" is not said."""
+    from kernelscope.core.paths import cache_root
+
+    window = make_window(run_dir)
+    panel = window.show_pane("headroom")
+    settle(qtbot, window)
+    caption = panel.caption.text()
+    assert f"{run_dir.resolve()}: torch.compile names the ATen operators, not their shapes" in (
+        caption
+    )
+    assert "kernelscope build" not in caption and str(cache_root()) not in caption
+    notes = {panel.model.index(r, c).data() for r in range(panel.model.rowCount())
+             for c in range(panel.model.columnCount())}  # fmt: skip
+    assert not any("kernelscope build" in str(n) for n in notes)
+    dialog = window.build_and_profile()
+    assert dialog.torch_chosen() and dialog.output.text() == str(run_dir.resolve())
+    dialog.close()

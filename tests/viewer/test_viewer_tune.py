@@ -383,6 +383,7 @@ def test_build_and_profile_tuned_without_a_gpu_or_with_records_of_another_model(
     gain.start.click()
     qtbot.waitUntil(lambda: gain.job is None, timeout=600_000)
     assert "none of the records" in gain.status.text()
+    assert "--tuning-db" not in gain.status.text() and "Tune…" in gain.status.text()
     tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
     assert not tuned.exists()
     gain.records.setText(str(DLIGHT_DB))

@@ -130,7 +130,7 @@ class CompareBar(QFrame):
             return
         m = delta.match
         label = html.escape(m.label)
-        how = f" — matched by {html.escape(m.method)}" if m.base and m.new else ""
+        how = f" — matched by {html.escape(m.how)}" if m.base and m.new else ""
         extra = f"; {html.escape(note)}" if note else ""
         self.kernel.setText(f"<b>{label}</b>: {change_text(delta)}{how}{extra}")
         self.kernel.setToolTip(m.evidence)

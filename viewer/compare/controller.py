@@ -13,7 +13,9 @@ most): switching kernels then finds each one compared.
 A baseline is chosen in one of two ways: *Compare with…* opens a file as the baseline of the
 document shown; *Set as baseline* keeps the document shown as the baseline of the next one
 opened. Either way, every document opened while a baseline is set is compared with it, until
-compare mode is left (``stop``).
+compare mode is left (``stop``) — or until, after a comparison, a profile of another model
+is opened (``ViewDocument.other_model``): that ends compare mode (``ended`` says why) instead
+of comparing one model with another nobody chose.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ class CompareController(QObject):
     diff_ready = Signal(object)  # ProfileDiff
     kernel_ready = Signal(object)  # KernelComparison of the kernel shown, or None (one side)
     failed = Signal(str, object)  # title, exception
+    ended = Signal(str)  # compare mode left by itself: why, for the status bar
 
     def __init__(self, selection: Selection, workers: Workers, parent: QObject) -> None:
         super().__init__(parent)
@@ -176,9 +179,17 @@ class CompareController(QObject):
 
     # ---- the comparison -----------------------------------------------------------------------
     def _on_document(self) -> None:
-        """A document was opened: compare it with the baseline, if one is set."""
-        if self.selection.document is not self.document:
+        """A document was opened: compare it with the baseline, if one is set; after a
+        comparison, a document of another model ends compare mode."""
+        shown, compared, baseline = self.selection.document, self.document, self.baseline
+        if shown is not compared:
             self._leave()
+            why = None
+            if compared is not None and baseline is not None and shown is not None:
+                why = baseline.other_model(shown)
+            if why is not None and baseline is not None:
+                self._set_baseline(None)
+                self.ended.emit(f"Stopped comparing with {baseline.title}: {why}")
             self._start()
         self.changed.emit()
 

@@ -39,7 +39,7 @@ def _us(ns: float | None) -> float | None:
 
 def _tooltip(d: KernelDelta) -> str:
     m = d.match
-    lines = [f"<b>{m.label}</b>", f"{d.status}; matched by {m.method}: {m.evidence}"]
+    lines = [f"<b>{m.label}</b>", f"{d.status}; matched by {m.how}: {m.evidence}"]
     if d.delta_ns is not None and d.noise_ns is not None:
         lines.append(
             f"{format_number(_us(d.base_per_pass_ns))} → {format_number(_us(d.new_per_pass_ns))} "

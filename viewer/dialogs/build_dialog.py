@@ -61,6 +61,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.build import PIPELINES, BuildRequest, default_workspace
 from kernelscope.core.build import parse_shapes as core_parse_shapes
 from kernelscope.core.errors import Cancelled, KernelscopeError
+from kernelscope.core.ncu import ReportImport, import_report
 from kernelscope.core.profiling import (
     HostReport,
     InstallResult,
@@ -169,7 +170,11 @@ class BuildDialog(JobDialog):
         self.start.setDefault(True)
         self.cancel = QPushButton("Close")
         self.import_button = QPushButton("Import Report…")
-        self.import_button.setToolTip("Open an .ncu-rep or CSV export made on a GPU machine")
+        self.import_button.setToolTip(
+            "Attach an .ncu-rep made on a GPU machine to the workspace in the Workspace field "
+            "(as kernelscope import REPORT -w WORKSPACE) and open it; without a workspace, "
+            "open a report or CSV export on its own"
+        )
         buttons = QHBoxLayout()
         buttons.addWidget(self.import_button)
         buttons.addStretch(1)
@@ -517,8 +522,18 @@ class BuildDialog(JobDialog):
             self.host.remember()
 
     def _start_from(self, workspace: Workspace) -> None:
-        """The open workspace: profile it as it is (or rebuild it from its model)."""
+        """The open workspace: profile it as it is (or rebuild it from its model); a
+        torch.compile run's: its run folder and model (never the workspace kernelscope keeps
+        of it in its cache)."""
         manifest = workspace.manifest
+        run = manifest.torch_compile_run
+        if run is not None:
+            script = run.with_suffix(".py")  # MODEL.torchrun beside MODEL.py, as made here
+            self.compiler.setCurrentText(TORCH)
+            self.output.setText(str(run))
+            self._output_chosen = True
+            self.model.setText(str(script) if script.is_file() else "")
+            return
         model = model_of(workspace)
         self._output_chosen = False  # another model typed in: its own workspace, not this one
         self.model.setText(str(model) if model else "")
@@ -600,8 +615,26 @@ class BuildDialog(JobDialog):
             self.torch_python.setText(path)
 
     def _import(self) -> None:
-        self.import_requested.emit()
-        self.close()
+        """Import Report…: a report of the workspace in the Workspace field is attached to it
+        (``import_report``, as ``kernelscope import``) and the workspace opened; without a
+        workspace there, the window opens a report on its own."""
+        folder = Path(self.output.text().strip()).expanduser()
+        if not self.output.text().strip() or not (folder / "manifest.json").is_file():
+            self.import_requested.emit()
+            self.close()
+            return
+        path, _ = QFileDialog.getOpenFileName(
+            self, f"Report of {folder.name}", "", "Nsight Compute reports (*.ncu-rep)"
+        )
+        if not path or self.job is not None:
+            return
+        report = Path(path)
+        self._append(f"attaching {report.name} to {folder}…")
+        self._run(
+            lambda context: import_report(report, Workspace.open(folder), cancel=context.cancel),
+            "importing a report",
+        )
+        self.bar.setRange(0, 0)  # reading the report: no measure of how far
 
     def request(self) -> BuildRequest:
         model = Path(self.model.text().strip()).expanduser()
@@ -864,6 +897,10 @@ class BuildDialog(JobDialog):
             )
         elif isinstance(outcome, HostReport):
             self._show_host_report(outcome)
+        elif isinstance(outcome, ReportImport):
+            for line in (*outcome.summary(), *(f"warning: {w}" for w in outcome.warnings)):
+                self._append(line)
+            self.finished_document.emit(str(outcome.workspace))
         elif isinstance(outcome, InstallResult):
             self._append(
                 f"installed a runtime-only TVM {outcome.report.tvm_wanted} in "

@@ -309,8 +309,8 @@ class HeadroomPanel(QWidget):
         if document.workspace_path is None:  # the CLI's "-w" means nothing in the window
             notes = [n for n in notes if not n.startswith("no workspace given")]
             notes.append(
-                "a report on its own: open the build's workspace with this report attached "
-                "(kernelscope import REPORT -w WORKSPACE) for the operator column"
+                "a report on its own: open the build's workspace and attach this report to it "
+                "(Build & Profile > Import Report…) for the operator column"
             )
         parts += [html.escape(n, quote=False) for n in notes]
         self.caption.setText("<br>".join(parts))
