@@ -56,6 +56,7 @@ if TYPE_CHECKING:  # numpy loads with the first per-instruction table, not the k
 # Instanced per-PC metrics read for the Source view (group metrics are computed from these).
 _PC_METRICS = [m for m in SOURCE_METRICS if not m.key.startswith("group:")]
 _PC_KEYS = [m.key for m in _PC_METRICS]
+_TOTAL_KEYS = [m.key for m in _PC_METRICS if m.kind is not Kind.CATEGORY]  # a totals row's
 _INSTRUCTION_BYTES = 16  # every SASS instruction since Volta
 # From this many launches read at once, their line tables come from a child (line_child)
 # that loads NVIDIA's reader while this process decodes: ~0.2 s of its set-up overlapped.
@@ -512,17 +513,28 @@ def _totals_row(a: ReportLaunch | None) -> InstructionTable | None:
 
     if a is None:
         return None
-    numbers: dict[str, np.ndarray] = {}
-    for metric in _PC_METRICS:
-        if metric.kind is Kind.CATEGORY:
-            continue
-        value = a.total(metric.key)
+    values: dict[str, float] = {}
+    for key in _TOTAL_KEYS:
+        value = a.total(key)
         if isinstance(value, int | float):
-            numbers[metric.key] = np.array([float(value)])
-    if not numbers:
+            values[key] = float(value)
+    if not values:
         return None
-    _add_stall_groups(numbers, 1)
+    for group, not_issued in ((STALLS_ALL, False), (STALLS_NOT_ISSUED, True)):
+        # _add_stall_groups for one row of numbers (none NaN), without numpy's per-call cost
+        # (half of a first look's time per launch)
+        parts = [v for k, v in values.items() if _is_stall(k, not_issued)]
+        if parts:
+            values[group] = sum(parts)
+    row = np.array(list(values.values()))
+    numbers = {key: row[k : k + 1] for k, key in enumerate(values)}
     return InstructionTable(np.zeros(1, dtype=np.int64), [None], numbers)
+
+
+def _is_stall(key: str, not_issued: bool) -> bool:
+    """Whether a metric is one of the stall reasons summed in a "Warp Stall Sampling"
+    column (the not-issued one, or the other)."""
+    return key.startswith(STALL_PREFIX) and key.endswith(NOT_ISSUED_SUFFIX) == not_issued
 
 
 def _last_per_pc(
@@ -555,11 +567,7 @@ def _add_stall_groups(numbers: dict[str, np.ndarray], n: int) -> None:
     import numpy as np
 
     for key, not_issued in ((STALLS_ALL, False), (STALLS_NOT_ISSUED, True)):
-        cols = [
-            v
-            for k, v in numbers.items()
-            if k.startswith(STALL_PREFIX) and k.endswith(NOT_ISSUED_SUFFIX) == not_issued
-        ]
+        cols = [v for k, v in numbers.items() if _is_stall(k, not_issued)]
         if cols:
             numbers[key] = np.nansum(np.vstack(cols), axis=0)
             numbers[key][np.all(np.isnan(np.vstack(cols)), axis=0)] = np.nan

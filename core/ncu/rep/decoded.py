@@ -51,6 +51,11 @@ _RULE_KIND = {1: "INF", 2: "WRN", 4: "OPT"}
 _MARKER_KIND = {2: "OPT"}
 
 
+# Rule results decoded, by their bytes: a kernel's launches mostly repeat their rules word for
+# word (half the decoding of a launch's kernel-list data), and the results are never changed.
+_DECODED_RULES: dict[bytes, list[RuleResult]] = {}
+_RULES_KEPT = 4096
+
 _CHUNK = 1 << 16  # bytes read at a time while a launch's message is walked
 _MARGIN = 24  # bytes past a field's start the walk reads unchecked (tag, length, name index)
 _HEAD = 256  # bytes of a section definition read for its identifier
@@ -499,7 +504,16 @@ class DecodedLaunch:
         return dict(zip([name for name, _ in found], arrays, strict=True))
 
     def rules(self) -> list[RuleResult]:
-        return [r for span in self._where.rules for r in _rules(self._buf, span)]
+        out = []
+        for start, end in self._where.rules:
+            raw = bytes(self._buf[start:end])
+            found = _DECODED_RULES.get(raw)
+            if found is None:
+                if len(_DECODED_RULES) >= _RULES_KEPT:
+                    _DECODED_RULES.clear()
+                found = _DECODED_RULES[raw] = _rules(self._buf, (start, end))
+            out += found
+        return out
 
     def markers(self, function_start: int | None) -> list[SourceMarker]:
         return [m for span in self._where.rules for m in _markers(self._buf, span, function_start)]
