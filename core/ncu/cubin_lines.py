@@ -14,9 +14,10 @@ program's folder and name joined, without ``.`` parts, as NVIDIA's reader gives 
 ``tests/ncu/test_cubin_lines.py`` checks every instruction of every report in tests/data
 against ``ncu_report``'s ``source_info``.
 
-Why: a report profiled before a rebuild, or built on another machine, has a cubin that is not
-the workspace's (``build_lines``), and its line table came from NVIDIA's reader, 2.5x the
-time of the kernel list; decoding it here costs milliseconds.
+Why: the line table came from the workspace that built a report where its cubin was the
+workspace's, else from NVIDIA's reader (2.5x the time of the kernel list): a report profiled
+before a rebuild, or built on another machine, paid for the reader. Decoding the report's own
+cubin costs milliseconds, whatever workspace comes with it.
 
 What does not decode (another ELF or DWARF form, a cubin without line info) gives None and
 the caller asks NVIDIA's reader.
