@@ -198,13 +198,15 @@ def _calls(
     calls: list[TimelineCall] = []
     marked: list[int] = []
     step = ""
+    held = (None, 0, -1)  # (thread, from, to): the times for which ``step`` is known
     for start, _, end, device, stream, short, grid, block, gpid, tid, launched in rows:
         if short in markers:
             step = f"step {len(marked)}"
             marked.append(len(calls))
             continue
-        if ranges:
-            step = _enclosing(ranges.get(tid), launched)
+        if ranges and not (tid == held[0] and held[1] <= launched <= held[2]):
+            step, since, until = _enclosing(ranges.get(tid), launched)
+            held = (tid, since, until)
         g = dims.get(grid)
         if g is None:
             g = dims[grid] = _unpack(grid)
@@ -228,16 +230,21 @@ def _calls(
     return calls, marked
 
 
-def _enclosing(found: _Ranges | None, at: int) -> str:
-    """The name of the latest-starting range of ``found`` that holds time ``at``."""
+def _enclosing(found: _Ranges | None, at: int) -> tuple[str, int, int]:
+    """The name of the latest-starting range of ``found`` that holds time ``at``, and the
+    times from and to which that answer holds as well (empty where it is not known), so
+    that the next launches of a step need no search."""
     if found is None or at < 0:
-        return ""
+        return "", 0, -1
     starts, ends, labels = found
     last = bisect.bisect_right(starts, at) - 1
     for k in range(last, max(last - _NESTED, -1), -1):
         if ends[k] >= at:
-            return labels[k]
-    return ""
+            if k != last:
+                return labels[k], 0, -1
+            until = starts[k + 1] - 1 if k + 1 < len(starts) else ends[k]
+            return labels[k], starts[k], min(ends[k], until)
+    return "", 0, -1
 
 
 def _unpack(packed: int | None) -> list[int]:

@@ -40,11 +40,24 @@ def test_a_million_launches_summarised_by_kernel_and_by_marked_step(tmp_path: Pa
 
 
 def test_steps_from_nvtx_ranges_around_the_launching_calls(tmp_path: Path) -> None:
-    t = read_nsys_sqlite(make_export(tmp_path / "nvtx.sqlite", 1010, kernels=100, nvtx=True))
+    import sqlite3
+
+    path = make_export(tmp_path / "nvtx.sqlite", 1010, kernels=100, nvtx=True)
+    with sqlite3.connect(path) as db:  # an outer step range: a launch is in the innermost
+        db.execute(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
+            "SELECT -5000, 100 * 5000 * 3, 59, 'Step 0 (prefill)', globalTid "
+            "FROM NVTX_EVENTS LIMIT 1"
+        )
+        db.execute("DELETE FROM NVTX_EVENTS WHERE text = 'decode 1'")
+    t = read_nsys_sqlite(path)
     assert t.meta["step_source"] == "NVTX ranges" and not t.meta["step_markers"]
-    assert [c.step for c in t.calls] == [f"decode {i // 100}" for i in range(1010)]
+    expected = [f"decode {i // 100}" for i in range(1010)]
+    expected[100:200] = ["Step 0 (prefill)"] * 100  # decode 1 gone: the outer range holds it
+    assert [c.step for c in t.calls] == expected
     by_step = t.step_shares()
     assert [(s.name, s.calls) for s in by_step[-2:]] == [("decode 9", 100), ("decode 10", 10)]
+    assert by_step[1].name == "Step 0 (prefill)" and by_step[1].calls == 100
 
 
 def test_nvtx_ranges_that_are_no_steps_give_none(tmp_path: Path) -> None:
