@@ -1,6 +1,7 @@
 """How the window's cost grows with a report's launches (issue 23, item 7), offscreen:
 
     python benchmarks/bench_big_reports.py [--launches 60 250 500] [--runs N] [--shown K]
+    python benchmarks/bench_big_reports.py --first-look [--launches 1000 5000] [--baseline REF]
 
 Each report is the mlp fixture's ``--set full`` profile (5 launches) repeated, as
 bench_import makes its big reports (``repeat_report``): 60, 250 and 500 launches, written to
@@ -9,11 +10,23 @@ is read in a child process, shown as it is read): when the kernel list is on scr
 1 s), when the first kernel is, when all of it is read; the window process's peak resident
 memory after showing ``--shown`` kernels spread over the list (budget 500 MB), and the peak
 of the child that read the report (budget 400 MB). Best and median of ``--runs``.
+
+``--small-cnn``: the window's figures on the H200 small_cnn report repeated (as below).
+
+``--first-look`` (issue 33 item 6: a 5,000-launch report's kernel list <= 1.5 s): the H200
+small_cnn report repeated instead (4 launches, 126 KB each: 1,000 and 5,000 launches, 126 and
+630 MB), and only what the window does before its kernel list shows, in a fresh process
+without Qt: the first look at the report (``Profile.open(first_look=True)``), the kernel
+list and each kernel's totals (``view.from_profile``); wall and CPU seconds, peak MB; with
+``--baseline REF`` the same with that git revision's ``core``, alternately. The repeated
+launches are byte-identical copies, which favours what is decoded once per distinct bytes
+(the rule results).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import subprocess
@@ -89,6 +102,68 @@ OPEN = (
 )
 
 
+FIRST_LOOK = """
+import json, resource, sys, time
+t0, c0 = time.perf_counter(), time.process_time()
+from kernelscope.core.ncu import Profile
+glance = Profile.open(sys.argv[1], first_look=True)
+kernels = glance.kernels()
+for k in kernels:
+    glance.totals(k.name)
+print(json.dumps({"list s": time.perf_counter() - t0, "cpu s": time.process_time() - c0,
+                  "peak MB": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "launches": len(glance.launches)}))
+"""
+
+
+def small_cnn_report(launches: int) -> Path:
+    """The H200 small_cnn report repeated to ``launches`` launches (4 each), made once."""
+    times = launches // 4
+    out = bench_import.OUT / f"small_cnn_x{times}.ncu-rep"
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        bench_import.repeat_report(bench_import.SMALL_CNN, out, times)
+    return out
+
+
+def first_look(launches: list[int], runs: int, baseline: str | None) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        sides: dict[str, Path | None] = {"this": None}
+        if baseline:
+            sides[baseline] = bench_import.baseline_tree(baseline, Path(tmp))
+        results: dict[tuple[str, int], list[dict[str, float]]] = {}
+        loads = [os.getloadavg()[0]]
+        for _ in range(runs):
+            for n in launches:
+                path = small_cnn_report(n)
+                for side, pythonpath in sides.items():
+                    env = bench_import.child_env()
+                    if pythonpath is not None:
+                        env["PYTHONPATH"] = str(pythonpath)
+                    proc = subprocess.run(
+                        [sys.executable, "-c", FIRST_LOOK, str(path)],
+                        capture_output=True,
+                        text=True,
+                        env=env,
+                        check=True,
+                    )
+                    results.setdefault((side, n), []).append(json.loads(proc.stdout))
+                    loads.append(os.getloadavg()[0])
+    print(f"load average (1 min) while measuring: {min(loads):.1f}-{max(loads):.1f}")
+    print("| code | launches | kernel list (first look) s | CPU s | peak MB | ms per launch |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for (side, n), rows in results.items():
+        wall = statistics.median(r["list s"] for r in rows)
+        cpu = statistics.median(r["cpu s"] for r in rows)
+        peak = statistics.median(r["peak MB"] for r in rows)
+        print(f"| {side} | {n:,} | {wall:.2f} | {cpu:.2f} | {peak:.0f} | {cpu / n * 1000:.2f} |")
+    for side in sides:
+        pts = [(n, statistics.median(r["cpu s"] for r in results[(side, n)])) for n in launches]
+        if len(pts) > 1:
+            (n0, t0), (n1, t1) = pts[0], pts[-1]
+            print(f"{side}: {(t1 - t0) / (n1 - n0) * 1000:.2f} ms CPU per launch")
+
+
 def report(launches: int) -> Path:
     """The mlp report repeated to ``launches`` launches (5 each), made once."""
     times = launches // 5
@@ -120,8 +195,16 @@ def main() -> int:
     parser.add_argument("--launches", type=int, nargs="+", default=[60, 250, 500])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--shown", type=int, default=10, help="kernels shown one by one")
+    parser.add_argument("--first-look", action="store_true", help="the kernel list alone")
+    parser.add_argument(
+        "--small-cnn", action="store_true", help="the H200 small_cnn report repeated, not mlp"
+    )
+    parser.add_argument("--baseline", help="with --first-look: a git revision to compare with")
     args = parser.parse_args()
-    paths = {n: report(n) for n in args.launches}
+    if args.first_look:
+        first_look(args.launches, args.runs, args.baseline)
+        return 0
+    paths = {n: small_cnn_report(n) if args.small_cnn else report(n) for n in args.launches}
     rows: dict[int, list[list[float]]] = {n: [] for n in args.launches}
     loads = [os.getloadavg()[0]]
     for _ in range(args.runs):  # the sizes alternate, so each sees the same machine load

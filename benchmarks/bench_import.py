@@ -10,8 +10,8 @@ Data: the fixtures in tests/data/ncu (cnn: 4 launches, 8.5 MB, the largest repor
 * ``cnn_x20.ncu-rep``: the cnn report 20 times over (80 launches, 20x its size);
 * ``small_cnn_x12.ncu-rep``: the H200 small_cnn report 12 times over (48 launches, each kernel
   12 times), whose build is ``tests/data/ws_small_cnn``: a kernel's per-line data with that
-  workspace (line tables from the build, no NVIDIA reader) and without (NVIDIA's reader),
-  alternately, medians of ``--runs``;
+  workspace and without (as a report from elsewhere; the line tables come from the report's
+  cubins either way), alternately, medians of ``--runs``, and against the kernel list;
 * ``cnn_x20_source_sass.csv`` / ``cnn_x20_source_cuda_sass.csv``: the cnn Source-page exports
   20 times over (each copy reads as 4 more launches), 22 and 33 MB.
 
@@ -258,8 +258,23 @@ def compile_kernelscope() -> None:
     subprocess.run(cmd, env=child_env(), check=False, capture_output=True)
 
 
-def run_child(case: str, paths: list[Path], cache: Path) -> dict[str, float]:
+def baseline_tree(ref: str, into: Path) -> Path:
+    """A folder that, first on PYTHONPATH, makes ``kernelscope.core`` that git revision's
+    (``git archive``): the code measured against in the same run (``--baseline``)."""
+    (into / "kernelscope").mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", ref, "core"], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(into / "kernelscope")], input=archive, check=True)
+    return into
+
+
+def run_child(
+    case: str, paths: list[Path], cache: Path, pythonpath: Path | None = None
+) -> dict[str, float]:
     env = child_env(cache)
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
     cmd = [sys.executable, __file__, "--child", case, *map(str, paths)]
     t = time.perf_counter()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, check=False)
@@ -330,47 +345,112 @@ def compare(report: Path, runs: int) -> list[tuple[str, str, float]]:
     ]
 
 
-def build_lines(report: Path, runs: int) -> list[tuple[str, str, float]]:
-    """A kernel's per-line data, cold, with the workspace that built the report and without,
-    alternately; medians."""
+def build_lines(
+    report: Path, runs: int, baseline: Path | None = None
+) -> list[tuple[str, str, float]]:
+    """A kernel's per-line data, cold, with the workspace that built the report and without
+    (a report from elsewhere: the line tables come from the cubins it embeds either way,
+    never from NVIDIA's reader), alternately; medians, and each against the kernel list of
+    the same process (issue 33 item 7: <= 1.5). ``baseline``: another kernelscope's code
+    (``baseline_tree``), measured the same way without the workspace, alternately."""
     import statistics
 
-    times: dict[str, list[float]] = {"with": [], "without": [], "numpy": []}
+    hows = ("with", "without", "baseline") if baseline is not None else ("with", "without")
+    times: dict[str, list[float]] = {how: [] for how in (*hows, "numpy", "list")}
+    ratios: dict[str, list[float]] = {how: [] for how in hows}
     launches = 0.0
     for run in range(runs + 1):  # the first round writes the bytecode caches, uncounted
-        for how in ("with", "without"):
+        for how in hows:
             with tempfile.TemporaryDirectory() as cache:
                 case, paths = (
                     ("build", [report, SMALL_CNN_WS]) if how == "with" else ("lines", [report])
                 )
-                res = run_child(case, paths, Path(cache))
-            if res["ncu_report loaded"] != (how == "without"):
-                raise SystemExit(
-                    f"{how} the workspace: ncu_report loaded = {res['ncu_report loaded']}"
-                )
+                res = run_child(case, paths, Path(cache), baseline if how == "baseline" else None)
+            if res["ncu_report loaded"] and how != "baseline":
+                raise SystemExit(f"{how} the workspace: NVIDIA's reader was loaded")
             if run:
                 times[how].append(res["lines of one kernel s"])
-                times["numpy"].append(res["numpy import s"])
+                ratios[how].append(res["lines of one kernel s"] / res["kernel list s"])
+                if how != "baseline":
+                    times["numpy"].append(res["numpy import s"])
+                    times["list"].append(res["kernel list s"])
             launches = res["launches of that kernel"]
     name = f"{report.name} ({report.stat().st_size / 1e6:.0f} MB), medians of {runs}"
+    what = f"per-line data of one kernel ({launches:.0f} launches), cold"
     return [
-        (
-            name,
-            f"per-line data of one kernel ({launches:.0f} launches), cold, with its workspace "
-            "(target <= 0.15)",
-            statistics.median(times["with"]),
-        ),
-        (
-            name,
-            f"per-line data of one kernel ({launches:.0f} launches), cold, NVIDIA's reader",
-            statistics.median(times["without"]),
-        ),
+        (name, "kernel list, cold", statistics.median(times["list"])),
+        (name, f"{what}, with its workspace (target <= 0.15)", statistics.median(times["with"])),
+        (name, f"{what}, a report from elsewhere", statistics.median(times["without"])),
         (
             name,
             "  of each: numpy's import (the first table needs it)",
             statistics.median(times["numpy"]),
         ),
+        (
+            name,
+            "  with its workspace / kernel list (target <= 1.5)",
+            statistics.median(ratios["with"]),
+        ),
+        (
+            name,
+            "  from elsewhere / kernel list (target <= 1.5)",
+            statistics.median(ratios["without"]),
+        ),
+        *(
+            [
+                (name, f"{what}, from elsewhere, --baseline", statistics.median(times[how])),
+                (
+                    name,
+                    "  --baseline: from elsewhere / its kernel list",
+                    statistics.median(ratios[how]),
+                ),
+            ]
+            if (how := "baseline") in hows
+            else []
+        ),
+        *hot_against_list(report, runs, baseline),
     ]
+
+
+def hot_against_list(
+    report: Path, runs: int, baseline: Path | None
+) -> list[tuple[str, str, float]]:
+    """Whole processes, cold (an empty cache each): ``kernelscope hot REPORT --kernel K``
+    (the costliest kernel's hot lines, the report read without its workspace) against
+    ``kernelscope kernels REPORT``; medians of ``runs``, alternately; with ``baseline``
+    (another kernelscope's ``core``) the same for it."""
+    import statistics
+
+    from kernelscope.core.ncu import Profile
+
+    kernel = max(Profile.open(report, use_cache=False).kernels(), key=lambda k: k.duration_ns or 0)
+    ks = [sys.executable, "-m", "kernelscope.core.cli"]
+    sides = {"this": None, "--baseline": baseline} if baseline is not None else {"this": None}
+    times: dict[tuple[str, str], list[float]] = {}
+    for _ in range(runs):
+        for side, pythonpath in sides.items():
+            for what, cmd in (
+                ("kernels", [*ks, "kernels", str(report)]),
+                ("hot", [*ks, "hot", str(report), "--kernel", kernel.name, "--top", "10"]),
+            ):
+                with tempfile.TemporaryDirectory() as cache:
+                    env = child_env(cache)
+                    if pythonpath is not None:
+                        env["PYTHONPATH"] = str(pythonpath)
+                    t = time.perf_counter()
+                    subprocess.run(cmd, env=env, capture_output=True, check=True)
+                    times.setdefault((side, what), []).append(time.perf_counter() - t)
+    name = f"{report.name}, whole processes, cold, medians of {runs}"
+    rows = []
+    for side in sides:
+        hot = statistics.median(times[(side, "hot")])
+        listed = statistics.median(times[(side, "kernels")])
+        rows += [
+            (name, f"{side}: kernelscope kernels", listed),
+            (name, f"{side}: kernelscope hot --kernel {kernel.name}", hot),
+            (name, f"{side}:   hot / kernels (target <= 1.5)", hot / listed),
+        ]
+    return rows
 
 
 def main() -> None:
@@ -379,12 +459,24 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="skip the 20x report")
     parser.add_argument("--runs", type=int, default=3, help="runs of each comparison (best)")
     parser.add_argument("reports", nargs="*", type=Path, help="more .ncu-rep reports to compare")
+    parser.add_argument(
+        "--baseline", help="a git revision whose per-line figures are measured too (e.g. main)"
+    )
+    parser.add_argument(
+        "--lines-only", action="store_true", help="only the per-line figures of small_cnn_x12"
+    )
     args = parser.parse_args()
     if args.child:
         print(json.dumps(_measure(args.child[0], args.child[1:])))
         return
     files = make_data()
     compile_kernelscope()
+    with tempfile.TemporaryDirectory() as tmp:
+        base = baseline_tree(args.baseline, Path(tmp)) if args.baseline else None
+        lines = build_lines(files["small_cnn_x12"], args.runs, base)
+    if args.lines_only:
+        _print_rows(lines)
+        return
     reports = {
         "cnn (fixture, 4 launches)": DATA / "cnn/cnn.ncu-rep",
         "mlp_x12 (60 launches)": files["mlp_x12"],
@@ -419,7 +511,7 @@ def main() -> None:
             (name, "hot lines of the whole model, cached", warm["open + hot lines s"]),
             (name, "python + kernelscope import (not in the above)", cold["import s"]),
         ]
-    rows += build_lines(files["small_cnn_x12"], args.runs)
+    rows += lines
     for key in ("sass_x20", "cuda_sass_x20"):
         path = files[key]
         with tempfile.TemporaryDirectory() as cache:
@@ -431,12 +523,16 @@ def main() -> None:
                 res["parse s"],
             )
         )
+    _print_rows(rows)
+    print("\ntargets (issue 3):", ", ".join(f"{k} < {v} s" for k, v in TARGETS.items()))
+
+
+def _print_rows(rows: list[tuple[str, str, float]]) -> None:
     width = max(len(r[0]) for r in rows)
     wwhat = max(len(r[1]) for r in rows)
     print(f"{'data':<{width}}  {'what':<{wwhat}}  seconds ({os.cpu_count()} cores)")
     for data, what, secs in rows:
         print(f"{data:<{width}}  {what:<{wwhat}}  {secs:7.3f}")
-    print("\ntargets (issue 3):", ", ".join(f"{k} < {v} s" for k, v in TARGETS.items()))
 
 
 if __name__ == "__main__":

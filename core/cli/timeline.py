@@ -117,6 +117,7 @@ def _timeline(args: argparse.Namespace) -> int:
         out = timeline.to_dict()
         out["kernel_shares"] = [asdict(s) for s in timeline.kernel_shares()]
         out["op_shares"] = [asdict(s) for s in timeline.op_shares()]
+        out["step_shares"] = [asdict(s) for s in timeline.step_shares()]
         if selection is not None:
             out["selection"] = asdict(selection)
         if agreement is not None:
@@ -176,10 +177,10 @@ def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | 
         head = ["#", "start us", "time us"] + (["ncu us", "diff us"] if compared else [])
         numbers = set(range(len(head)))
         print(format_table((*head, "kernel", "operators"), rows, numbers))
-    for title, shares in (
-        ("kernel", timeline.kernel_shares()),
-        ("operator type", timeline.op_shares()),
-    ):
+    tables = [("kernel", timeline.kernel_shares()), ("operator type", timeline.op_shares())]
+    if meta.get("step_source"):  # an Nsight Systems trace's steps
+        tables.append((f"step ({meta['step_source']})", timeline.step_shares()))
+    for title, shares in tables:
         if title == "operator type" and all(s.name == "(unknown)" for s in shares):
             continue
         print()

@@ -10,10 +10,9 @@ records for them (the same build): otherwise numbers would land on wrong lines.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from ..workspace import KernelSass
-from .build_lines import recorded_name
 from .records import InstructionTable, Location
 
 
@@ -47,3 +46,16 @@ def header_frames(
             names[insn.file] = name
         inlined.append((name, insn.line))
     return inlined if any(inlined) else None
+
+
+def recorded_name(path: str, recorded: Sequence[str]) -> str | None:
+    """The report's own name for a file the workspace knows by another path: the one
+    recorded file whose path ends like it (3, then 2, then 1 trailing parts); None when
+    none or several do."""
+    parts = os.path.normpath(path).split(os.sep)
+    for n in (3, 2, 1):
+        tail = os.sep.join(parts[-n:])
+        matches = [e for e in recorded if os.path.normpath(e).endswith(os.sep + tail)]
+        if len(matches) == 1:
+            return matches[0]
+    return None

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
-from ..workspace import Workspace
 from .detail_metrics import METRIC_NAMES, LaunchMetrics
 from .records import InstructionTable, Launch
 
@@ -33,9 +32,7 @@ def is_report(path: Path) -> bool:
         return path.suffix == REPORT_SUFFIX
 
 
-def loader_for(
-    files: list[Path], *, nvidia: bool, lines: bool, workspace: Workspace | None
-) -> Loader:
+def loader_for(files: list[Path], *, nvidia: bool, lines: bool) -> Loader:
     """The loader of one report or of CSV exports; raises when a file is missing or reports
     and CSVs are mixed. ``nvidia``: a report may be read with NVIDIA's reader; ``lines``: read
     its line tables (a first look reads none)."""
@@ -51,7 +48,7 @@ def loader_for(
             hint=f"got {', '.join(str(f) for f in files)}",
         )
     if reports:
-        return ReportLoader(files[0], nvidia=nvidia, lines=lines, workspace=workspace)
+        return ReportLoader(files[0], nvidia=nvidia, lines=lines)
     return CsvLoader(files)
 
 
@@ -102,22 +99,18 @@ class ReportLoader(Loader):
         *,
         nvidia: bool = True,
         lines: bool = True,
-        workspace: Workspace | None = None,
     ) -> None:
         self.path = path
         self._nvidia = nvidia
         self._lines = lines
-        self._workspace = workspace
         self._reader: ReportReader | None = None
 
     @property
     def reader(self) -> ReportReader:
         if self._reader is None:
-            from .build_lines import BuildLines
             from .report import ReportReader
 
-            build = BuildLines(self._workspace) if self._workspace is not None else None
-            self._reader = ReportReader(self.path, nvidia=self._nvidia, build=build)
+            self._reader = ReportReader(self.path, nvidia=self._nvidia)
         return self._reader
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:

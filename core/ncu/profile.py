@@ -121,7 +121,6 @@ class Profile:
             files,
             nvidia=not (first_look or await_child),
             lines=not first_look,
-            workspace=workspace,
         )
         cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
         cached = cache.load("launches") if cache else None

@@ -8,10 +8,12 @@ What comes from where (costs: ``rep.nvidia`` and ``rep.decoded``):
   embedded sources are decoded from the file (``rep.decoded.DecodedLaunch``, ~1-3 ms a
   launch, nothing kept), and only units and descriptions of metrics (NVIDIA's metric
   database, not in the file) are asked of ncu_report;
-* the line table (``source_info``) and SASS text come from ncu_report, through ONE launch per
-  loaded module: a launch answers for every function of its module (checked against each
-  launch's own on every report in tests/data), so a 60-launch report of 5 kernels parses one
-  launch, not 60;
+* the line table (``source_info``) is decoded from the cubin of the launch's module, which
+  the report embeds (``cubin_lines``), whatever workspace built it;
+* SASS text, and the line table of a cubin that does not decode (built without -lineinfo,
+  another format), come from ncu_report, through ONE launch per loaded module: a launch
+  answers for every function of its module (checked against each launch's own on every
+  report in tests/data), so a 60-launch report of 5 kernels parses one launch, not 60;
 * a report the decoder does not know (``rep.wire.Unsupported``), or a launch it cannot
   decode, is read through ncu_report alone, as before.
 
@@ -28,7 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ..errors import KernelscopeError
-from .build_lines import BuildLines
+from .cubin_lines import cubin_lines
 from .detail_metrics import BREAKDOWNS, LaunchMetrics, MetricRecord
 from .metrics import (
     ENUM_LABELS,
@@ -54,6 +56,7 @@ if TYPE_CHECKING:  # numpy loads with the first per-instruction table, not the k
 # Instanced per-PC metrics read for the Source view (group metrics are computed from these).
 _PC_METRICS = [m for m in SOURCE_METRICS if not m.key.startswith("group:")]
 _PC_KEYS = [m.key for m in _PC_METRICS]
+_TOTAL_KEYS = [m.key for m in _PC_METRICS if m.kind is not Kind.CATEGORY]  # a totals row's
 _INSTRUCTION_BYTES = 16  # every SASS instruction since Volta
 # From this many launches read at once, their line tables come from a child (line_child)
 # that loads NVIDIA's reader while this process decodes: ~0.2 s of its set-up overlapped.
@@ -73,9 +76,8 @@ class ReportReader:
 
     ``decode=False`` reads everything through ncu_report (what the tests compare against);
     ``nvidia=False`` never loads ncu_report (a long-lived process, the window: what needs it
-    raises ``NeedsReader``, and a child process reads it). ``build``: the workspace that may
-    have built the report's modules; the line tables of its kernels come from it
-    (``build_lines``), not from ncu_report."""
+    raises ``NeedsReader``, and a child process reads it). The line tables come from the
+    cubins the report embeds (``cubin_lines``) where they decode, else from ncu_report."""
 
     def __init__(
         self,
@@ -83,7 +85,6 @@ class ReportReader:
         *,
         decode: bool = True,
         nvidia: bool = True,
-        build: BuildLines | None = None,
     ) -> None:
         self.path = Path(path)
         if not self.path.is_file():
@@ -100,8 +101,8 @@ class ReportReader:
         self._lookups: dict[int, NvidiaLaunch] = {}  # module -> the launch that answers for it
         self._locations: dict[tuple[str, int], dict[int, Location | None]] = {}
         self._may_load = nvidia
-        self._build = build
-        self._built: dict[int, dict[int, Location | None] | None] = {}  # by launch
+        self._cubins: dict[int, dict[str, dict[int, Location | None]] | None] = {}  # by module
+        self._lined: dict[int, dict[int, Location | None] | None] = {}  # by launch
         if nvidia:  # a process that may read with NVIDIA's reader: before numpy, if need be
             load_reader_first(unless_pip=True)
         if decode:
@@ -287,7 +288,7 @@ class ReportReader:
             and self._ctx is None
             and self._may_load
             and len(launches) >= _LINE_CHILD_FROM
-            and not all(self._build_table(lid, start) is not None for lid, start in launches)
+            and not all(self._cubin_table(lid, start) is not None for lid, start in launches)
         ):
             from .line_child import LineChild
 
@@ -364,7 +365,7 @@ class ReportReader:
         module, since a kernel's launches share their PCs."""
         known = self._locations.setdefault(self._location_key(launch_id, start), {})
         todo = [pc for pc in pcs if pc not in known]
-        built = self._build_table(launch_id, start) if todo else None
+        built = self._cubin_table(launch_id, start) if todo else None
         if built is not None and all(pc - start in built for pc in todo):
             known.update((pc, built[pc - start]) for pc in todo)
             todo = []
@@ -376,28 +377,33 @@ class ReportReader:
                 known[pc] = a.source_info(pc)
         return [known[pc] for pc in pcs]
 
-    def _build_table(self, launch_id: int, start: int | None) -> dict[int, Location | None] | None:
-        """The launch's line table (offset -> location) from the workspace that built its
-        module, None when there is none (``build_lines``)."""
-        if launch_id in self._built:
-            return self._built[launch_id]
-        table = None
+    def _cubin_table(self, launch_id: int, start: int | None) -> dict[int, Location | None] | None:
+        """The launch's line table (offset -> location) decoded from the cubin of its module
+        in the report (``cubin_lines``, once per module), None when there is none."""
+        if launch_id not in self._lined:
+            self._lined[launch_id] = self._decode_cubin_table(launch_id, start)
+        return self._lined[launch_id]
+
+    def _decode_cubin_table(
+        self, launch_id: int, start: int | None
+    ) -> dict[int, Location | None] | None:
         file = self._file
         module = file.module_of(start) if file is not None else None
-        if self._build is not None and file is not None and module is not None:
-            try:
-                if self._build.matches(module, lambda: file.cubin(module)):
-                    a = self._decoded_launch(file, launch_id)
-                    name = a.name(NameBase.MANGLED) or a.name() if a is not None else None
-                    if name:
-                        recorded = list(file.modules[module].files)
-                        table = self._build.kernel_lines(name, recorded)
-            except Unsupported as exc:
-                _log.info(
-                    "%s: line table of launch %d not from the build: %s", self.path, launch_id, exc
-                )
-        self._built[launch_id] = table
-        return table
+        if file is None or module is None:
+            return None
+        if module not in self._cubins:
+            cubin = file.cubin(module)
+            self._cubins[module] = cubin_lines(cubin) if cubin is not None else None
+        functions = self._cubins[module]
+        if not functions:
+            return None
+        try:
+            a = self._decoded_launch(file, launch_id)
+        except Unsupported as exc:
+            _log.info("%s: launch %d has no decoded name: %s", self.path, launch_id, exc)
+            return None
+        name = (a.name(NameBase.MANGLED) or a.name()) if a is not None else None
+        return functions.get(name) if name else None
 
     def metrics(self, launch_id: int, names: Iterable[str]) -> LaunchMetrics:
         """Launch-level metrics by name (the Details view's), with NVIDIA's descriptions, the
@@ -507,17 +513,28 @@ def _totals_row(a: ReportLaunch | None) -> InstructionTable | None:
 
     if a is None:
         return None
-    numbers: dict[str, np.ndarray] = {}
-    for metric in _PC_METRICS:
-        if metric.kind is Kind.CATEGORY:
-            continue
-        value = a.total(metric.key)
+    values: dict[str, float] = {}
+    for key in _TOTAL_KEYS:
+        value = a.total(key)
         if isinstance(value, int | float):
-            numbers[metric.key] = np.array([float(value)])
-    if not numbers:
+            values[key] = float(value)
+    if not values:
         return None
-    _add_stall_groups(numbers, 1)
+    for group, not_issued in ((STALLS_ALL, False), (STALLS_NOT_ISSUED, True)):
+        # _add_stall_groups for one row of numbers (none NaN), without numpy's per-call cost
+        # (half of a first look's time per launch)
+        parts = [v for k, v in values.items() if _is_stall(k, not_issued)]
+        if parts:
+            values[group] = sum(parts)
+    row = np.array(list(values.values()))
+    numbers = {key: row[k : k + 1] for k, key in enumerate(values)}
     return InstructionTable(np.zeros(1, dtype=np.int64), [None], numbers)
+
+
+def _is_stall(key: str, not_issued: bool) -> bool:
+    """Whether a metric is one of the stall reasons summed in a "Warp Stall Sampling"
+    column (the not-issued one, or the other)."""
+    return key.startswith(STALL_PREFIX) and key.endswith(NOT_ISSUED_SUFFIX) == not_issued
 
 
 def _last_per_pc(
@@ -550,11 +567,7 @@ def _add_stall_groups(numbers: dict[str, np.ndarray], n: int) -> None:
     import numpy as np
 
     for key, not_issued in ((STALLS_ALL, False), (STALLS_NOT_ISSUED, True)):
-        cols = [
-            v
-            for k, v in numbers.items()
-            if k.startswith(STALL_PREFIX) and k.endswith(NOT_ISSUED_SUFFIX) == not_issued
-        ]
+        cols = [v for k, v in numbers.items() if _is_stall(k, not_issued)]
         if cols:
             numbers[key] = np.nansum(np.vstack(cols), axis=0)
             numbers[key][np.all(np.isnan(np.vstack(cols)), axis=0)] = np.nan

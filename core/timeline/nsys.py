@@ -6,9 +6,15 @@ first with the nsys found here, into the cache; the report itself is never writt
 
 from __future__ import annotations
 
+import bisect
+import contextlib
+import gc
 import hashlib
+import re
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from ..errors import KernelscopeError
 from ..tasks import Cancel, ProgressFn, no_progress
@@ -17,18 +23,27 @@ from .model import Timeline, TimelineCall
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _KERNELS = "CUPTI_ACTIVITY_KIND_KERNEL"
+_RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME"
+MARKER = "kernelscope_step_marker"  # the kernel kernelscope's runner launches to open a step
+# NVTX ranges that are steps: "step 3", "decode_step", "prefill 0", "Decode"...
+STEP_RANGE = re.compile(r"(?i)(?<![a-z])(step|prefill|decode)(?![a-z])")
+_NESTED = 8  # step ranges looked back at for one that encloses a launch
+_Ranges = tuple[list[int], list[int], list[str]]
 
 
 def read_nsys_sqlite(path: Path) -> Timeline:
-    """Every kernel launch of an Nsight Systems SQLite export, in start order."""
+    """Every kernel launch of an Nsight Systems SQLite export, in start order, each with the
+    step it was launched in (``_calls``)."""
     if not path.is_file():
         raise KernelscopeError(f"{path}: no such file")
     with path.open("rb") as f:
-        if f.read(16) != _SQLITE_MAGIC:
-            raise KernelscopeError(
-                f"{path} is not an SQLite file",
-                hint="export the report with: nsys export --type sqlite REPORT.nsys-rep",
-            )
+        header = f.read(100)
+    if header[:16] != _SQLITE_MAGIC:
+        raise KernelscopeError(
+            f"{path} is not an SQLite file",
+            hint="export the report with: nsys export --type sqlite REPORT.nsys-rep",
+        )
+    _check_whole(path, header)
     try:
         db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as exc:
@@ -39,6 +54,29 @@ def read_nsys_sqlite(path: Path) -> Timeline:
         raise KernelscopeError(f"{path}: unreadable SQLite file ({exc})") from exc
     finally:
         db.close()
+
+
+def _check_whole(path: Path, header: bytes) -> None:
+    """Refuse an export cut short (a copy or an ``nsys export`` that stopped): SQLite's
+    header says how many pages the database has (bytes 28-31, valid where the change
+    counter at 24 equals the one at 92) and how large each is (16-17, 1 meaning 65536)."""
+    if len(header) < 100:
+        raise _cut_short(path, len(header), 100)
+    page = int.from_bytes(header[16:18], "big")
+    page = 65536 if page == 1 else page
+    pages = int.from_bytes(header[28:32], "big")
+    if pages and header[24:28] == header[92:96]:
+        size = path.stat().st_size
+        if size < page * pages:
+            raise _cut_short(path, size, page * pages)
+
+
+def _cut_short(path: Path, size: int, whole: int) -> KernelscopeError:
+    return KernelscopeError(
+        f"{path} is cut short: {size:,} bytes of an SQLite file of {whole:,}",
+        hint="copy the export again, or export the report again: "
+        "nsys export --type sqlite REPORT.nsys-rep",
+    )
 
 
 def _read(db: sqlite3.Connection, path: Path) -> Timeline:
@@ -63,45 +101,158 @@ def _read(db: sqlite3.Connection, path: Path) -> Timeline:
     devices = {}
     if "TARGET_INFO_GPU" in tables:
         devices = {r[0]: r[1] for r in db.execute("SELECT id, name FROM TARGET_INFO_GPU")}
-    rows = db.execute(
-        f"""SELECT k.start, k.end, k.deviceId, k.streamId, k.globalPid, s.value, d.value,
-                   k.gridX, k.gridY, k.gridZ, k.blockX, k.blockY, k.blockZ
-            FROM {_KERNELS} AS k
-            JOIN StringIds AS s ON s.id = k.shortName
-            LEFT JOIN StringIds AS d ON d.id = k.demangledName
-            ORDER BY k.start, k.correlationId"""
-    ).fetchall()
-    first = rows[0][0] if rows else 0
-    calls = [
-        TimelineCall(
-            index=i,
-            kernels=[short],
-            start_us=(start - first) / 1000,
-            duration_us=(end - start) / 1000,
-            grid=[gx, gy, gz],
-            block=[bx, by, bz],
-            device=device,
-            stream=stream,
-            pid=(gpid >> 24) & 0xFFFFFF if gpid is not None else None,
+    names = dict(
+        db.execute(
+            "SELECT id, value FROM StringIds "
+            f"WHERE id IN (SELECT DISTINCT shortName FROM {_KERNELS})"
         )
-        for i, (start, end, device, stream, gpid, short, _demangled, gx, gy, gz, bx, by, bz) in (
-            enumerate(rows)
-        )
-    ]
+    )
+    ranges = _step_ranges(db, tables)
+    # No join on the names and no ORDER BY: the names come from the dict above and the rows
+    # are sorted here (an export's rows are in start order already, which Python's sort
+    # checks in one pass; SQLite would sort a million rows anew). Grid and block come packed
+    # in one integer each (``_unpack``). The runtime call that made each launch (its thread
+    # and start) is joined only to place launches in NVTX step ranges.
+    thread, join = "0, -1", ""
+    if ranges:
+        thread = "COALESCE(r.globalTid, 0), COALESCE(r.start, -1)"
+        join = f"LEFT JOIN {_RUNTIME} AS r ON r.correlationId = k.correlationId"
+    with _no_gc():  # a million rows and calls: no collections while they are made
+        rows = db.execute(
+            f"""SELECT k.start, COALESCE(k.correlationId, -1), k.end, k.deviceId, k.streamId,
+                       k.shortName, (k.gridX << 32) + (k.gridY << 16) + k.gridZ,
+                       (k.blockX << 32) + (k.blockY << 16) + k.blockZ,
+                       COALESCE(k.globalPid, -1), {thread}
+                FROM {_KERNELS} AS k {join}"""
+        ).fetchall()
+        rows.sort()  # every column an integer: compared in C, no key made per row
+        calls, markers = _calls(rows, names, ranges)
+        del rows
     used = sorted({c.device for c in calls if c.device is not None})
-    names = sorted({devices.get(d, f"GPU {d}") for d in used})
+    device_names = sorted({devices.get(d, f"GPU {d}") for d in used})
     return Timeline(
         source="nsys",
         origin=str(path),
-        device=", ".join(names) or "?",
+        device=", ".join(device_names) or "?",
         calls=calls,
         meta={
             "clock": "CUPTI kernel activity (Nsight Systems)",
             "nsys_version": meta.get("EXPORT_PRODUCT_VERSION", ""),
             "processes": len({c.pid for c in calls}),
             "streams": len({(c.device, c.stream) for c in calls}),
+            "step_source": "NVTX ranges" if ranges else "step markers" if markers else "",
+            # where each marker launch was: before the call of that index (``selection``)
+            "step_markers": markers,
         },
     )
+
+
+@contextlib.contextmanager
+def _no_gc() -> Iterator[None]:
+    """Python's cyclic garbage collector paused: it would walk every row and call made so
+    far each time a generation fills (13 of 16 s of a million-launch export); none of them
+    is in a cycle."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _step_ranges(db: sqlite3.Connection, tables: set[str]) -> dict[int, _Ranges]:
+    """The NVTX ranges that are steps (push/pop or start/end ranges whose text matches
+    ``STEP_RANGE``), by the thread that opened them: their starts, ends and names, in start
+    order. Empty where the export has none (or no runtime calls to place launches on
+    threads)."""
+    if "NVTX_EVENTS" not in tables or _RUNTIME not in tables:
+        return {}
+    found = db.execute(
+        """SELECT n.globalTid, n.start, n.end, COALESCE(n.text, s.value)
+           FROM NVTX_EVENTS AS n LEFT JOIN StringIds AS s ON s.id = n.textId
+           WHERE n.eventType IN (59, 60) AND n.end IS NOT NULL"""
+    ).fetchall()
+    out: dict[int, _Ranges] = {}
+    for tid, start, end, text in sorted(found, key=lambda r: (r[0] or 0, r[1])):
+        if text and STEP_RANGE.search(text):
+            starts, ends, labels = out.setdefault(tid or 0, ([], [], []))
+            starts.append(start)
+            ends.append(end)
+            labels.append(text)
+    return out
+
+
+def _calls(
+    rows: list[tuple[Any, ...]], names: dict[int, str], ranges: dict[int, _Ranges]
+) -> tuple[list[TimelineCall], list[int]]:
+    """The calls of the sorted kernel rows, and where the markers were. A launch of
+    ``MARKER`` (kernelscope's runner marks each step so) is no call: it opens the next step
+    (``step N``, counted from 0). With NVTX step ranges, a call's step is the
+    latest-starting step range that encloses the runtime call that launched it, on that
+    call's thread."""
+    first = rows[0][0] if rows else 0
+    kernels: dict[int, list[str]] = {k: [v] for k, v in names.items()}
+    dims: dict[int, list[int]] = {}
+    markers = {k for k, v in names.items() if v == MARKER}
+    calls: list[TimelineCall] = []
+    marked: list[int] = []
+    step = ""
+    held = (None, 0, -1)  # (thread, from, to): the times for which ``step`` is known
+    for start, _, end, device, stream, short, grid, block, gpid, tid, launched in rows:
+        if short in markers:
+            step = f"step {len(marked)}"
+            marked.append(len(calls))
+            continue
+        if ranges and not (tid == held[0] and held[1] <= launched <= held[2]):
+            step, since, until = _enclosing(ranges.get(tid), launched)
+            held = (tid, since, until)
+        g = dims.get(grid)
+        if g is None:
+            g = dims[grid] = _unpack(grid)
+        b = dims.get(block)
+        if b is None:
+            b = dims[block] = _unpack(block)
+        calls.append(
+            TimelineCall(
+                index=len(calls),
+                kernels=kernels.get(short) or [f"<string {short}>"],
+                start_us=(start - first) / 1000,
+                duration_us=(end - start) / 1000,
+                grid=g,
+                block=b,
+                device=device,
+                stream=stream,
+                pid=(gpid >> 24) & 0xFFFFFF if gpid >= 0 else None,
+                step=step,
+            )
+        )
+    return calls, marked
+
+
+def _enclosing(found: _Ranges | None, at: int) -> tuple[str, int, int]:
+    """The name of the latest-starting range of ``found`` that holds time ``at``, and the
+    times from and to which that answer holds as well (empty where it is not known), so
+    that the next launches of a step need no search."""
+    if found is None or at < 0:
+        return "", 0, -1
+    starts, ends, labels = found
+    last = bisect.bisect_right(starts, at) - 1
+    for k in range(last, max(last - _NESTED, -1), -1):
+        if ends[k] >= at:
+            if k != last:
+                return labels[k], 0, -1
+            until = starts[k + 1] - 1 if k + 1 < len(starts) else ends[k]
+            return labels[k], starts[k], min(ends[k], until)
+    return "", 0, -1
+
+
+def _unpack(packed: int | None) -> list[int]:
+    """A grid or block size from its packed form (x << 32 | y << 16 | z: CUDA's y and z
+    are below 65536)."""
+    if packed is None:
+        return [0, 0, 0]
+    return [packed >> 32, packed >> 16 & 0xFFFF, packed & 0xFFFF]
 
 
 def export_nsys_report(

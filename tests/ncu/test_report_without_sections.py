@@ -144,20 +144,3 @@ def test_a_section_whose_identifier_is_not_first_is_read_whole() -> None:
     whole = _section_head(read(later), 0, len(later))
     assert asked == [(0, _HEAD), (0, len(later))] and _section_id(whole, 0, len(whole)) == "Later"
     assert _section_id(pad, 0, len(pad)) is None
-
-
-@pytest.mark.parametrize("report", REPORTS, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_metric_spans_are_the_same_with_numpy_and_without(
-    report: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Where numpy is loaded the walk works out the metrics' spans with it, else in a loop
-    (``kernelscope kernels`` never loads numpy): the same spans, a name given twice (the
-    mlp report's launches have three) taken from its last field."""
-    import sys
-
-    with ReportFile(report) as file:
-        messages = [m for i in range(len(file)) if (m := file.result(i)) is not None]
-        with_numpy = [layout(m, len(file.names)) for m in messages]
-        monkeypatch.setitem(sys.modules, "numpy", None)
-        without = [layout(m, len(file.names)) for m in messages]
-    assert with_numpy == without

@@ -51,6 +51,11 @@ _RULE_KIND = {1: "INF", 2: "WRN", 4: "OPT"}
 _MARKER_KIND = {2: "OPT"}
 
 
+# Rule results decoded, by their bytes: a kernel's launches mostly repeat their rules word for
+# word (half the decoding of a launch's kernel-list data), and the results are never changed.
+_DECODED_RULES: dict[bytes, list[RuleResult]] = {}
+_RULES_KEPT = 4096
+
 _CHUNK = 1 << 16  # bytes read at a time while a launch's message is walked
 _MARGIN = 24  # bytes past a field's start the walk reads unchecked (tag, length, name index)
 _HEAD = 256  # bytes of a section definition read for its identifier
@@ -124,7 +129,8 @@ def _walk(
     if size >= 1 << 32:
         raise Unsupported("a launch of 4 GB or more")
     plain: dict[int, Any] = {}
-    heads: list[int] = []  # where each metric field begins
+    starts = array("I", [0]) * names  # each metric's span by its name's index (``Layout``)
+    ends = array("I", [0]) * names
     rules: list[Span] = []
     sections: list[str | None] = []
     cut: list[Span] = []
@@ -141,17 +147,27 @@ def _walk(
             if i >= have:
                 break
             limit = have - _MARGIN if more else have
-            # field 13, the metrics: the hot path (thousands a launch, one after the other)
+            # field 13, the metrics: the hot path (thousands a launch, one after the other),
+            # each one's span kept by its name's index (its first field; a later metric of
+            # the same name wins)
             while i < limit and buf[i] == 0x6A:
-                heads.append(i)
                 length = buf[i + 1]
                 if length < 0x80:
-                    i += 2 + length
+                    i += 2
                 elif buf[i + 2] < 0x80:
-                    i += 3 + ((length & 0x7F) | (buf[i + 2] << 7))
+                    length = (length & 0x7F) | (buf[i + 2] << 7)
+                    i += 3
                 else:
                     length, i = varint(buf, i + 1)
-                    i += length
+                if buf[i] != 0x08:
+                    raise Unsupported("a metric without its name first")
+                name_id = buf[i + 1]
+                if name_id >= 0x80:
+                    low = buf[i + 2]
+                    name_id = (name_id & 0x7F) | (low << 7) if low < 0x80 else varint(buf, i + 1)[0]
+                starts[name_id] = i
+                i += length
+                ends[name_id] = i
             if i >= limit:
                 continue
             key, k = varint(buf, i)
@@ -197,7 +213,6 @@ def _walk(
                 raise Unsupported(f"wire type {wire}")
         if i != len(buf):
             raise Unsupported("a metric runs past its launch")
-        starts, ends = _metric_spans(buf, heads, names)
     except (IndexError, OverflowError) as exc:  # a cut message, a name outside the table
         raise Unsupported(f"a metric the launch cannot hold: {exc}") from exc
     if plain.get(16, 0):
@@ -236,81 +251,6 @@ def _section_id(buf: Buffer, start: int, end: int) -> str | None:
     except (Unsupported, IndexError):
         return None
     return None
-
-
-def _metric_spans(buf: Buffer, heads: list[int], names: int) -> tuple[array[int], array[int]]:
-    """The spans of the metrics whose fields begin at ``heads``, as two arrays by name index
-    (a later metric of the same name wins). With numpy when it is loaded already (~0.15 ms
-    a ``--set full`` launch less than the loop); ``kernelscope kernels`` does not load it,
-    and it is not loaded for this. Loaded means imported, not only begun: another thread's
-    import puts numpy in ``sys.modules`` before it has its functions (a profile and its
-    baseline opening at once), and the import statement waits for that import to finish."""
-    if sys.modules.get("numpy") is not None and len(heads) >= 64:
-        import numpy as np
-
-        found = _metric_spans_np(np, buf, heads, names)
-        if found is not None:
-            return found
-    starts = array("I", [0]) * names
-    ends = array("I", [0]) * names
-    for i in heads:
-        length = buf[i + 1]
-        if length < 0x80:
-            i += 2
-        elif buf[i + 2] < 0x80:
-            length = (length & 0x7F) | (buf[i + 2] << 7)
-            i += 3
-        else:
-            length, i = varint(buf, i + 1)
-        if buf[i] != 0x08:
-            raise Unsupported("a metric without its name first")
-        name_id = buf[i + 1]
-        if name_id >= 0x80:
-            low = buf[i + 2]
-            name_id = (name_id & 0x7F) | (low << 7) if low < 0x80 else varint(buf, i + 1)[0]
-        starts[name_id] = i
-        ends[name_id] = i + length
-    return starts, ends
-
-
-def _metric_spans_np(
-    np: Any, buf: Buffer, heads: list[int], names: int
-) -> tuple[array[int], array[int]] | None:
-    """``_metric_spans`` with numpy, for lengths and name indexes of one or two bytes (None
-    for a launch with others)."""
-    arr = np.frombuffer(buf, dtype=np.uint8)
-    last = len(arr) - 1
-    h = np.array(heads, dtype=np.int64)
-    b1 = arr[h + 1].astype(np.int64)
-    b2 = arr[np.minimum(h + 2, last)].astype(np.int64)
-    two = b1 >= 0x80
-    if (two & (b2 >= 0x80)).any():
-        return None
-    length = np.where(two, (b1 & 0x7F) | (b2 << 7), b1)
-    at = h + 2 + two
-    if (at + 1 > last).any() or (arr[at] != 0x08).any():
-        return None  # the Python walk says what is wrong
-    n1 = arr[at + 1].astype(np.int64)
-    n2 = arr[np.minimum(at + 2, last)].astype(np.int64)
-    wide = n1 >= 0x80
-    if (wide & ((n2 >= 0x80) | (at + 2 > last))).any():
-        return None
-    name_id = np.where(wide, (n1 & 0x7F) | (n2 << 7), n1)
-    if name_id.max() >= names:
-        return None
-    starts = np.zeros(names, dtype=np.uint32)
-    ends = np.zeros(names, dtype=np.uint32)
-    starts[name_id] = at
-    ends[name_id] = at + length
-    # a name given twice (a few a launch): numpy keeps either; the last one counts
-    for k in np.unique(name_id[starts[name_id] != at]).tolist():
-        latest = np.flatnonzero(name_id == k)[-1]
-        starts[k] = at[latest]
-        ends[k] = at[latest] + length[latest]
-    out = array("I"), array("I")
-    out[0].frombytes(starts.tobytes())
-    out[1].frombytes(ends.tobytes())
-    return out
 
 
 Instance = tuple[Value | None, Value | None]  # (correlation id, value)
@@ -499,7 +439,16 @@ class DecodedLaunch:
         return dict(zip([name for name, _ in found], arrays, strict=True))
 
     def rules(self) -> list[RuleResult]:
-        return [r for span in self._where.rules for r in _rules(self._buf, span)]
+        out = []
+        for start, end in self._where.rules:
+            raw = bytes(self._buf[start:end])
+            found = _DECODED_RULES.get(raw)
+            if found is None:
+                if len(_DECODED_RULES) >= _RULES_KEPT:
+                    _DECODED_RULES.clear()
+                found = _DECODED_RULES[raw] = _rules(self._buf, (start, end))
+            out += found
+        return out
 
     def markers(self, function_start: int | None) -> list[SourceMarker]:
         return [m for span in self._where.rules for m in _markers(self._buf, span, function_start)]

@@ -1,0 +1,90 @@
+"""Nsight Systems exports of a serving run (issue 33 item 6): a million launches read and
+summarised by kernel and by step, steps from kernelscope's marker launches or from NVTX
+ranges, and an export cut short refused with what to do. The exports are made by the test
+in the schema nsys writes (``nsys_support``); ``benchmarks/bench_nsys.py`` times them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from cli_support import run_cli_process
+from nsys_support import REAL, kernel_name, make_export
+
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.timeline import read_nsys_sqlite
+
+
+def test_a_million_launches_summarised_by_kernel_and_by_marked_step(tmp_path: Path) -> None:
+    n, kernels = 1_000_000, 200
+    per_step = kernels + 1  # the marker, then one launch of each kernel
+    t = read_nsys_sqlite(make_export(tmp_path / "serve.sqlite", n, kernels=kernels, markers=True))
+    steps = -(-n // per_step)
+    assert len(t.calls) == n - steps  # the markers are no calls
+    assert t.meta["step_source"] == "step markers" and len(t.meta["step_markers"]) == steps
+    shares = {s.name: s for s in t.kernel_shares()}
+    assert len(shares) == kernels
+    for k in (0, 23, 24, 199):  # the last step was cut after 24 kernels
+        launched = n // per_step + (1 if k + 1 < n % per_step else 0)
+        share = shares[kernel_name(k)]
+        assert share.calls == launched
+        assert share.total_us == pytest.approx(launched * (1000 + 10 * (k + 1)) / 1000)
+    by_step = t.step_shares()
+    assert [s.name for s in by_step[:2]] == ["step 0", "step 1"] and len(by_step) == steps
+    assert by_step[0].calls == kernels and by_step[-1].calls == n % per_step - 1
+    assert by_step[0].total_us == pytest.approx(sum(1 + 0.01 * (k + 1) for k in range(kernels)))
+    # profiling one of its calls with ncu counts the markers among the launches before it
+    selection = t.selection(kernels)
+    assert selection.kernel == kernel_name(0) and selection.launch_skip == kernels + 2
+
+
+def test_steps_from_nvtx_ranges_around_the_launching_calls(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = make_export(tmp_path / "nvtx.sqlite", 1010, kernels=100, nvtx=True)
+    with sqlite3.connect(path) as db:  # an outer step range: a launch is in the innermost
+        db.execute(
+            "INSERT INTO NVTX_EVENTS (start, end, eventType, text, globalTid) "
+            "SELECT -5000, 100 * 5000 * 3, 59, 'Step 0 (prefill)', globalTid "
+            "FROM NVTX_EVENTS LIMIT 1"
+        )
+        db.execute("DELETE FROM NVTX_EVENTS WHERE text = 'decode 1'")
+    t = read_nsys_sqlite(path)
+    assert t.meta["step_source"] == "NVTX ranges" and not t.meta["step_markers"]
+    expected = [f"decode {i // 100}" for i in range(1010)]
+    expected[100:200] = ["Step 0 (prefill)"] * 100  # decode 1 gone: the outer range holds it
+    assert [c.step for c in t.calls] == expected
+    by_step = t.step_shares()
+    assert [(s.name, s.calls) for s in by_step[-2:]] == [("decode 9", 100), ("decode 10", 10)]
+    assert by_step[1].name == "Step 0 (prefill)" and by_step[1].calls == 100
+
+
+def test_nvtx_ranges_that_are_no_steps_give_none(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = make_export(tmp_path / "other.sqlite", 300, kernels=100, nvtx=True)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE NVTX_EVENTS SET text = 'forward ' || start")
+    t = read_nsys_sqlite(path)
+    assert t.meta["step_source"] == "" and not any(c.step for c in t.calls)
+    assert t.step_shares() == []
+
+
+def test_an_export_cut_short_says_so(tmp_path: Path) -> None:
+    cut = tmp_path / "cut.sqlite"
+    shutil.copy(REAL, cut)
+    whole = cut.stat().st_size
+    with open(cut, "r+b") as f:
+        f.truncate(whole // 2)
+    with pytest.raises(KernelscopeError, match="cut short") as err:
+        read_nsys_sqlite(cut)
+    assert f"{whole:,}" in str(err.value) and "nsys export --type sqlite" in err.value.hint
+
+
+def test_cli_prints_the_steps_of_an_nsys_export(tmp_path: Path) -> None:
+    path = make_export(tmp_path / "serve.sqlite", 2 * 101, kernels=100, markers=True)
+    out = run_cli_process("timeline", str(path), "--top", "3")
+    assert out.returncode == 0, out.stderr
+    assert "200 calls of 100 kernels" in out.stdout
+    assert "step (step markers)" in out.stdout and "step 1" in out.stdout
