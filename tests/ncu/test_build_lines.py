@@ -8,14 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.build_lines import code_sections, same_code
 from kernelscope.core.ncu.rep.container import ReportFile
 from kernelscope.core.workspace import Workspace
 
-REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
+REPORT = H200_REPORT
 WS = DATA / "ws_small_cnn"
 
 
