@@ -1,5 +1,5 @@
 """A real torch.compile run folder (PyTorch 2.11, Triton 3.6, made on an H200 by
-scripts/device/inductor_capture.py; tests/data/inductor/README.md) opened like a workspace:
+tests/data/torch/transformer_block.py; tests/data/inductor/README.md) opened like a workspace:
 provenance, autotune configuration, wrapper launches, SASS and PTX from Triton's cache, its
 report's launches tied to the wrapper's calls, the CLI on it, and what goes wrong with a
 folder that lost files or a report of another compile."""

@@ -1,18 +1,24 @@
-"""Per-operator GPU times of an NNFusion generated CUDA project (issue 21, the kernel DB's
-hold-back rule): what NNFusion runs for each operator, timed on the GPU.
+"""NNFusion's own GPU time per operator: the file ``kernelscope export-db --hold-back-against``
+reads (the kernel DB's hold-back rule, docs/user-guide.md "Kernels NNFusion does better").
 
-  python3 nnfusion_optimes.py instrument CODEGEN_DIR
+NNFusion writes a CUDA project (``nnfusion_rt.cu``) whose ``kernel_entry`` calls one function per
+operator (cuDNN, cuBLAS or its own kernel). Three steps, one of them on the GPU:
+
+  python3 scripts/nnfusion_optimes.py instrument CODEGEN_DIR          (here)
       appends ``kernel_entry_timed`` to CODEGEN_DIR/nnfusion_rt.cu: for every operator call of
       ``kernel_entry`` (NNFusion marks each with ``// name=OP``), a spin kernel that keeps the
       GPU busy past the host's own work (cuDNN's descriptor set-up, the launch), then a CUDA
       event, the call, an event; so an operator's time is its GPU time, not the host's gaps,
-      and comparable with ``time_evaluator``'s. Build the project afterwards as usual.
-  python3 nnfusion_optimes.py run CODEGEN_DIR LIB X.npy OUT.json [PASSES]
-      (on the GPU, needs torch) cuda_init, 20 plain runs (cuDNN picks its algorithms on the
-      first), then PASSES timed passes; OUT.json: per operator its call and median µs.
-  python3 nnfusion_optimes.py times NODB_CODEGEN NODB.json [DB.json] OUT.json
-      (here, with kernelscope) the operators mapped to the identifiers NNFusion looks up
-      (``kernel_db.holdback.times_from_projects``): ``export-db --hold-back-against OUT.json``.
+      and comparable with ``time_evaluator``'s. Build the project afterwards as usual (its
+      CMakeLists). Instrumenting twice changes nothing.
+  python3 scripts/nnfusion_optimes.py run CODEGEN_DIR LIB X.npy OUT.json [PASSES]   (GPU)
+      (needs PyTorch) cuda_init, 20 plain runs (cuDNN picks its algorithms on the first), then
+      PASSES (default 50) timed passes; OUT.json: per operator its call and median µs.
+  python3 scripts/nnfusion_optimes.py times NODB_CODEGEN NODB.json [DB.json] OUT.json   (here)
+      (with kernelscope) the operators mapped to the identifiers NNFusion looks up
+      (``kernel_db.holdback.times_from_projects``); DB.json, the same project built with the
+      DB and timed, gives the DB kernels' own times beside them. OUT.json is what
+      ``export-db --hold-back-against`` reads.
 """
 
 from __future__ import annotations
@@ -41,7 +47,7 @@ def operator_calls(source: str) -> tuple[str, list[tuple[str, str]]]:
     """``kernel_entry``'s parameter list and its operator calls: (name, statement)."""
     m = ENTRY.search(source)
     if m is None:
-        raise SystemExit("no kernel_entry in this nnfusion_rt.cu")
+        raise SystemExit("no kernel_entry in this nnfusion_rt.cu (not an NNFusion CUDA project?)")
     body = source[m.end() :]
     body = body[body.index("{") + 1 : body.index("\nreturn 0;")]
     calls: list[tuple[str, str]] = []
@@ -119,23 +125,28 @@ def run(codegen: Path, lib_path: Path, x_path: Path, out: Path, passes: int = 50
     return 0
 
 
-if __name__ == "__main__":
-    a = sys.argv[1:]
-    if a[:1] == ["instrument"] and len(a) == 2:
-        sys.exit(instrument(Path(a[1])))
-    if a[:1] == ["times"] and len(a) in (4, 5):
-        from kernelscope.core.kernel_db.holdback import times_from_projects
+def times(nodb_codegen: Path, nodb: Path, db: Path | None, out: Path) -> int:
+    from kernelscope.core.kernel_db.holdback import times_from_projects
 
-        nodb = json.loads(Path(a[2]).read_text())
-        db = json.loads(Path(a[3]).read_text()) if len(a) == 5 else None
-        times = times_from_projects(
-            (Path(a[1]) / "nnfusion_rt.cu").read_text(), nodb["operators"], nodb["device"],
-            db["operators"] if db else None,
-        )  # fmt: skip
-        Path(a[-1]).write_text(json.dumps(times.as_json(), indent=1))
-        print(f"{a[-1]}: {len(times.baseline)} operators without the DB, {len(times.rows)} with it")
-        sys.exit(0)
+    measured = json.loads(nodb.read_text())
+    with_db = json.loads(db.read_text())["operators"] if db else None
+    source = (nodb_codegen / "nnfusion_rt.cu").read_text()
+    found = times_from_projects(source, measured["operators"], measured["device"], with_db)
+    out.write_text(json.dumps(found.as_json(), indent=1))
+    print(f"{out}: {len(found.baseline)} operators without the DB, {len(found.rows)} with it")
+    return 0
+
+
+def main(a: list[str]) -> int:
+    if a[:1] == ["instrument"] and len(a) == 2:
+        return instrument(Path(a[1]))
+    if a[:1] == ["times"] and len(a) in (4, 5):
+        return times(Path(a[1]), Path(a[2]), Path(a[3]) if len(a) == 5 else None, Path(a[-1]))
     if a[:1] == ["run"] and len(a) in (5, 6):
-        sys.exit(run(Path(a[1]), Path(a[2]), Path(a[3]), Path(a[4]), *(int(v) for v in a[5:])))
-    print(__doc__)
-    sys.exit(2)
+        return run(Path(a[1]), Path(a[2]), Path(a[3]), Path(a[4]), *(int(v) for v in a[5:]))
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
