@@ -213,6 +213,41 @@ def stage_ssh(stage: Path, build: Path, notes: list[str]) -> bool:
     return True
 
 
+def stage_nnfusion(stage: Path, build: Path, notes: list[str]) -> dict | None:
+    """NNFusion's CUDA project of a small residual CNN (NNFusion runs here; only its output
+    travels), instrumented by scripts/nnfusion_optimes.py, with a seeded input."""
+    binary = os.environ.get("KERNELSCOPE_NNFUSION")
+    if not binary or not Path(binary).is_file():
+        notes.append("no NNFusion project: set KERNELSCOPE_NNFUSION to the nnfusion binary")
+        return None
+    import numpy as np
+    from nnfusion_models import residual_cnn
+
+    from kernelscope.core.kernel_db import KernelDB
+
+    _say("generating NNFusion's project of a residual CNN")
+    work = build / "nnfusion-work"
+    work.mkdir()
+    model = residual_cnn(work / "residual_cnn.onnx")
+    KernelDB.open(work / "empty.db", write=True).close()
+    _kernelscope(
+        "nnfusion-compile", str(model), "--db", str(work / "empty.db"), "-o", str(work / "out")
+    )
+    codegen = work / "out" / "nnfusion_rt" / "cuda_codegen"
+    _run(
+        [sys.executable, str(ROOT / "scripts" / "nnfusion_optimes.py"), "instrument", str(codegen)],
+        "instrumenting it",
+    )
+    (x,) = json.loads((codegen / "para_info.json").read_text())["input"].values()
+    rng = np.random.default_rng(0)
+    folder = build / "nnfusion"
+    shutil.copytree(codegen, folder / "cuda_codegen")
+    np.save(folder / "x.npy", rng.standard_normal(x["shape"]).astype(np.float32))
+    _pack(stage / "nnfusion.tar.xz", build, ["nnfusion"])
+    ops = json.loads((codegen / "optimes_ops.json").read_text())
+    return {"model": "tests/nnfusion_models.residual_cnn", "operators": len(ops)}
+
+
 def stage_code(stage: Path) -> None:
     """kernelscope's core as the package ``kernelscope.core`` (the tree beside it holds the
     tests; the code is staged with the workspaces it built, so both are of one commit)."""
@@ -226,7 +261,7 @@ def stage_code(stage: Path) -> None:
 
 def stage(out: Path, *, parts: list[str] | None = None) -> dict:
     """Make the stage in ``out`` (everything, or only ``parts``); returns its manifest."""
-    parts = parts or ["workspaces", "round", "runtime", "wheels", "ssh", "code"]
+    parts = parts or ["workspaces", "round", "runtime", "wheels", "ssh", "code", "nnfusion"]
     if (out / MANIFEST).is_file():  # an earlier stage: nothing of it is left to mislead
         shutil.rmtree(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -257,11 +292,8 @@ def stage(out: Path, *, parts: list[str] | None = None) -> dict:
         if "code" in parts:
             stage_code(out)
             manifest["code"] = True
-    notes.append(
-        "no NNFusion check: NNFusion runs here (its binary need not travel), but timing its "
-        "operators there (scripts/nnfusion_optimes.py run) needs its generated project built "
-        "with cuDNN's headers, which is not staged yet"
-    )
+        if "nnfusion" in parts:
+            manifest["nnfusion"] = stage_nnfusion(out, build, notes)
     manifest["notes"] = notes
     (out / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
     return manifest
