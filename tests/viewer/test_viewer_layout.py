@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from paths_support import DATA
+from paths_support import H200_REPORT, data_path
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QStyleOptionViewItem, QTableView
 from viewer_support import settle
@@ -20,10 +20,10 @@ from kernelscope.viewer.compare.kernel_columns import DELTA_TITLE
 from kernelscope.viewer.widgets.bars import RowChart
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
 
-ALONE = DATA / "h200" / "small_cnn_h200.ncu-rep"  # no workspace: its own SASS and sources
-PAIRS = DATA / "compare"
+ALONE = H200_REPORT  # no workspace: its own SASS and sources
+PAIRS = data_path("compare")
 NEW, BASE = PAIRS / "cnn3_b2.ncu-rep", PAIRS / "cnn3_b8_run1.ncu-rep"
-MLP = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+MLP = data_path("ncu/mlp/mlp.ncu-rep")
 THREAD_INSTRUCTIONS = label_of("thread_inst_executed_true")  # per line: up to 8 digits here
 
 
