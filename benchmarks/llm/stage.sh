@@ -2,7 +2,7 @@
 # On the build machine: what steps_on_gpu.sh needs, into .device/llm/ (ignored by git):
 #   runtime.tar.gz  kernelscope's runtime-only TVM bundle for the GPU host's Python (3.12)
 #   ws.tgz          the LLM workspaces given, built here (kernelscope build of an MLC-style
-#                   model: tests/data/models/llama_mlc.py, benchmarks/models/llama32_1b.py),
+#                   model: tests/data/models/llama_mlc.py, tests/data/models/llama_3_2_1b.py),
 #                   without what the runner does not read; their weights are made seeded on
 #                   the GPU host when the build kept none (params_mode "random")
 #   py/             platformdirs (pure Python; the GPU image has none); kernelscope itself is
