@@ -48,7 +48,7 @@ MODELS = {  # workspace name -> model, what the checks profile
     "small_cnn": "tests/data/models/small_cnn.onnx",  # the build tests/data/h200's report is of
     "transformer_block": "tests/data/models/transformer_block.py",  # long fused kernel names
 }
-LLM_MODEL = "tests/data/models/llama_mlc.py"  # built once `profile --steps` exists (issue 29)
+LLM_MODEL = "tests/data/models/llama_mlc.py"  # the MLC-style Llama of the step checks
 # One tuning round of small_cnn's conv kernel: what measure-batch measures there.
 ROUND_ARGS = ["--kernel", "fused_conv2d_add_relu", "--trials", "4", "--round", "4"]
 WHEELS = ["platformdirs", "psygnal"]  # what kernelscope's core imports and the host lacks
@@ -125,22 +125,8 @@ def _pack(out: Path, folder: Path, names: list[str]) -> None:
             tar.add(folder / name, arcname=name)
 
 
-def _has_steps() -> bool:
-    """Whether ``kernelscope profile`` drives LLM steps yet (issue 29)."""
-    proc = subprocess.run(
-        [sys.executable, "-m", "kernelscope.core.cli", "profile", "--help"],
-        capture_output=True,
-        text=True,
-    )
-    return "--steps" in proc.stdout
-
-
-def stage_workspaces(stage: Path, build: Path, notes: list[str]) -> list[str]:
-    models = dict(MODELS)
-    if _has_steps():
-        models["llama_mlc"] = LLM_MODEL
-    else:
-        notes.append("no LLM workspace: kernelscope profile has no --steps yet (issue 29)")
+def stage_workspaces(stage: Path, build: Path) -> list[str]:
+    models = {**MODELS, "llama_mlc": LLM_MODEL}
     for name, model in models.items():
         _say(f"building {model} for {ARCH}")
         _kernelscope(
@@ -273,7 +259,7 @@ def stage(out: Path, *, parts: list[str] | None = None) -> dict:
     with tempfile.TemporaryDirectory(prefix="gpu-stage-") as scratch:
         build = Path(scratch)
         if "workspaces" in parts:
-            manifest["workspaces"] = stage_workspaces(out, build, notes)
+            manifest["workspaces"] = stage_workspaces(out, build)
         if "round" in parts:
             if "workspaces" not in parts:
                 raise CheckError(
