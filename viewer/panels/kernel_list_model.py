@@ -129,6 +129,7 @@ class KernelListModel(RowsModel[KernelSummary]):
         self._own = 0  # rows of the document; compare mode adds the baseline's own after them
         self._baseline_only: set[int] = set()  # id() of those rows
         self.tuned_shown = False  # the Tuned column is there (a build with tuning records)
+        self.ops_shown = False  # the Fused ops column is beside the time (the build has them)
 
     def set_document(self, document: ViewDocument | None) -> None:
         self._document = document
@@ -148,6 +149,7 @@ class KernelListModel(RowsModel[KernelSummary]):
         self.rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
         self._own = len(self.rows)
         self.tuned_shown = any(r.tuned is not None for r in self.rows)
+        self.ops_shown = any(r.ops for r in self.rows)
         self.rows += extra_rows
         self._baseline_only = {id(r) for r in extra_rows}
         static = _static_columns()
@@ -161,7 +163,11 @@ class KernelListModel(RowsModel[KernelSummary]):
         lead = list(columns[:2]) if columns else metrics[:1]
         rest = [*columns[2:], *metrics] if columns else metrics[1:]
         tuned = [tuned_column()] if self.tuned_shown else []
-        self.columns = [static[0], *lead, *tuned, *rest, *static[1:]]
+        # the operators (ATen's of a torch.compile run) beside the time when the build
+        # knows them: after the profile's other metrics they were off-screen
+        ops = [static[1]] if self.ops_shown else []
+        facts = static[1:] if not ops else static[2:]
+        self.columns = [static[0], *lead, *tuned, *ops, *rest, *facts]
         self._max = [
             max((float(c.value(r)) for r in self.rows), default=0.0) if c.number else 0.0
             for c in self.columns
