@@ -29,16 +29,21 @@ class DockRoom(QObject):
         self.window = window
         self.docks = list(docks)
         for dock in self.docks:
-            dock.visibilityChanged.connect(lambda shown, dock=dock: self._check(dock, shown))
-            dock.dockLocationChanged.connect(lambda area, dock=dock: self._check(dock, True))
-        self._before = QSize()  # the window's size before its latest resize
+            dock.visibilityChanged.connect(lambda shown, dock=dock: self._later(dock, shown))
+            dock.dockLocationChanged.connect(lambda area, dock=dock: self._later(dock, True))
+        self._wanted = QSize()  # the window's size as the user (or the program) made it
         window.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """A window made narrower: after the resize, the side docks that no longer fit go."""
         if watched is self.window and isinstance(event, QResizeEvent):
-            self._before = event.oldSize()
-            QTimer.singleShot(0, self.make_room)
+            new, old = event.size(), event.oldSize()
+            # a dock shown beside the code widens the window to the layout's minimum: not
+            # a size anybody asked for
+            forced = old.isValid() and new.width() > old.width() == self._wanted.width()
+            if not (forced and new.width() == self.window.minimumWidth()):
+                self._wanted = QSize(new)
+            QTimer.singleShot(0, self, self.make_room)
         return False
 
     def place(self, dock: QDockWidget) -> None:
@@ -83,19 +88,28 @@ class DockRoom(QObject):
             if not d.isFloating() and self.window.dockWidgetArea(d) == area
         ]
 
-    def _check(self, dock: QDockWidget, shown: bool) -> None:
-        if not shown or dock.isFloating() or self.window.dockWidgetArea(dock) not in SIDES:
+    def _later(self, dock: QDockWidget, shown: bool) -> None:
+        """After the signal: moving a dock while the window restores a layout (whose docks
+        say they were shown) or lays one out crashed Qt."""
+        if shown:
+            QTimer.singleShot(0, self, lambda: self._check(dock))
+
+    def _check(self, dock: QDockWidget) -> None:
+        if not dock.isVisible() or dock.isFloating():
+            return
+        if self.window.dockWidgetArea(dock) not in SIDES:
             return
         if not self.window.isVisible() or self.fits():
             return
         window = self.window
-        # showing it has already widened the window to the layout's minimum: back, as the
-        # dock goes
-        grown = window.width() == window.minimumWidth() > self._before.width() > 0
-        before = QSize(self._before)
         self._to_bottom(dock)
-        if grown:
-            window.resize(before)
+        # showing it had widened the window to the layout's minimum: back, as the dock goes
+        if self._wanted.isValid() and window.width() > self._wanted.width():
+            layout = window.layout()
+            if layout is not None:  # its minimum without the dock beside the code
+                layout.invalidate()
+                layout.activate()
+            window.resize(self._wanted.width(), window.height())
 
     def _to_bottom(self, dock: QDockWidget) -> None:
         window = self.window
@@ -105,7 +119,7 @@ class DockRoom(QObject):
             window.tabifyDockWidget(below[0], dock)
         dock.show()
         # raised once the tab bar has it (tabifying queues the tab's creation)
-        QTimer.singleShot(0, dock.raise_)
+        QTimer.singleShot(0, dock, dock.raise_)
         dock.raise_()
 
 

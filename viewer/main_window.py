@@ -839,7 +839,9 @@ class MainWindow(QMainWindow):
                 self.splitter.restoreState(splitter)
 
     def reset_layout(self) -> None:
+        size = self.size()  # the docks' first sizes widened a smaller window: they give way
         self.restoreState(self._default_state, LAYOUT_VERSION)
+        self.resize(size)
         self.hot_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
         self.dock_room.make_room()

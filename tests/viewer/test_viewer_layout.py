@@ -275,9 +275,20 @@ def test_the_code_keeps_its_room_whatever_dock_is_open(qtbot, make_window, profi
     # View > Reset Layout left the panes about 150 px high
     window.reset_layout()
     qtbot.wait(50)
+    assert (window.width(), window.height()) == size, "reset"
     for pane in (window.source, window.sass):
         chars, lines = _code_room(pane)
         assert chars >= 60 and lines >= 15, ("reset", pane.objectName(), chars, lines)
+    # Details from the View menu, back on the right after the reset: it gives way too
+    assert window.dockWidgetArea(window.details_dock) == Qt.DockWidgetArea.RightDockWidgetArea
+    window.details_dock.toggleViewAction().trigger()
+    qtbot.wait(50)
+    settle(qtbot, window)
+    assert window.details_dock.isVisible()
+    assert (window.width(), window.height()) == size, "View > Details"
+    for pane in (window.source, window.sass):
+        chars, lines = _code_room(pane)
+        assert chars >= 60 and lines >= 15, ("View > Details", pane.objectName(), chars, lines)
 
 
 def test_the_code_starts_near_the_panes_left_edge(qtbot, make_window, profiled) -> None:

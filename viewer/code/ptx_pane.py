@@ -88,6 +88,7 @@ class PtxPane(CodePane):
         self.ptx_model.set_kernel(kernel, names)
         self.configure_columns()
         self.title.setText(f"PTX — {kernel.name}" if kernel else "PTX")
+        self.title.setToolTip(kernel.name if kernel else "")  # the title may be cut
         if kernel is not None and not kernel.ptx.rows:
             self.missing.setText(f"No PTX for {kernel.name}: {kernel.ptx.note}.")
             self.missing.resize(self.table.viewport().width() - 20, 80)

@@ -55,6 +55,7 @@ class SassPane(CodePane):
         self.sass_model.set_kernel(kernel, names)
         self.configure_columns()
         self.title.setText(f"SASS — {kernel.name}" if kernel else "SASS")
+        self.title.setToolTip(kernel.name if kernel else "")  # the title may be cut
         self.refresh_heat()
 
     def _on_selection(self) -> None:
