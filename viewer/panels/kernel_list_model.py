@@ -77,6 +77,7 @@ def tuned_text(s: KernelSummary) -> str:
 
 
 TUNED = "Tuned"
+ATEN = "aten."  # the prefix of a torch.compile run's operators
 # What the build's columns mean (the profile's columns say it with their metric's description).
 _STATIC_TIPS = {
     "Kernel": "The kernel's name, as TVM wrote it",
@@ -129,7 +130,7 @@ class KernelListModel(RowsModel[KernelSummary]):
         self._own = 0  # rows of the document; compare mode adds the baseline's own after them
         self._baseline_only: set[int] = set()  # id() of those rows
         self.tuned_shown = False  # the Tuned column is there (a build with tuning records)
-        self.ops_shown = False  # the Fused ops column is beside the time (the build has them)
+        self.ops_shown = False  # the Fused ops column is beside the time (ATen's operators)
 
     def set_document(self, document: ViewDocument | None) -> None:
         self._document = document
@@ -149,7 +150,9 @@ class KernelListModel(RowsModel[KernelSummary]):
         self.rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
         self._own = len(self.rows)
         self.tuned_shown = any(r.tuned is not None for r in self.rows)
-        self.ops_shown = any(r.ops for r in self.rows)
+        # ATen's operators beside the time (Inductor's names abbreviate them); a TVM kernel's
+        # name is made of its fused operators already: the column would repeat it
+        self.ops_shown = any(op.startswith(ATEN) for r in self.rows for op in r.ops)
         self.rows += extra_rows
         self._baseline_only = {id(r) for r in extra_rows}
         static = _static_columns()
@@ -163,8 +166,8 @@ class KernelListModel(RowsModel[KernelSummary]):
         lead = list(columns[:2]) if columns else metrics[:1]
         rest = [*columns[2:], *metrics] if columns else metrics[1:]
         tuned = [tuned_column()] if self.tuned_shown else []
-        # the operators (ATen's of a torch.compile run) beside the time when the build
-        # knows them: after the profile's other metrics they were off-screen
+        # the operators of a torch.compile run beside the time: after the profile's other
+        # metrics they were off-screen
         ops = [static[1]] if self.ops_shown else []
         facts = static[1:] if not ops else static[2:]
         self.columns = [static[0], *lead, *tuned, *ops, *rest, *facts]
