@@ -419,6 +419,11 @@ def test_the_side_by_side_title_is_cut_with_an_ellipsis(qtbot, make_window) -> N
     diff = window.compare.diff_pane
     seen = 0
     for name in _choose_each_kernel(qtbot, window):
+        # the SASS beside it (a kernel with fewer profiled metrics than the one before had
+        # its code column hidden: the header keeps hidden flags by position)
+        sass = window.sass
+        assert not sass.table.isColumnHidden(sass.model.code_column), name
+        assert _code_room(sass)[0] >= 40, (name, _code_room(sass))
         if not diff.isVisible():
             continue
         seen += 1

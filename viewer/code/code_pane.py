@@ -183,8 +183,11 @@ class CodePane(QWidget):
         """Show the metric columns the user chose (``MetricColumns``), hide the others."""
         names = self.model.metric_names
         shown = self.columns.shown(names, self.selection.metric)
-        for column, name in enumerate(names, start=1):
-            self.table.setColumnHidden(column, name not in shown)
+        # every column: a reset keeps the header's hidden flags by position, and another
+        # kernel's metric column may be this one's code column
+        for column in range(self.model.columnCount()):
+            metric = names[column - 1] if 1 <= column <= len(names) else None
+            self.table.setColumnHidden(column, metric is not None and metric not in shown)
 
     def _column_menu(self, position: QPoint) -> None:
         header = self.table.horizontalHeader()
