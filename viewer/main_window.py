@@ -234,6 +234,9 @@ class MainWindow(QMainWindow):
         self.splitter.replaceWidget(0, self.code_stack)
         self.code_stack.addWidget(self.source)
         self.code_stack.addWidget(self.compare.diff_pane)
+        # the source takes more of a change in width than the SASS (whose lines are short)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
         self._code_sizes: list[int] = []  # the splitter's before side by side took more room
         central = self.code_area.layout()
         assert isinstance(central, QBoxLayout)
