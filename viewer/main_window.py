@@ -65,7 +65,7 @@ from .recent import RecentFilesMenu
 from .selection import KernelLoader
 from .warm_ahead import WarmAhead
 from .widgets.busy import BusyIndicator
-from .widgets.file_dialogs import existing_folder, open_file_names
+from .widgets.file_dialogs import existing_folder, open_file_names, save_file_name
 from .widgets.formatting import format_dims
 from .workers.export_worker import ExportController
 from .workers.jobs import Latest, Workers
@@ -576,7 +576,7 @@ class MainWindow(QMainWindow):
     def compare_with_folder(self) -> None:
         """Choose a baseline folder: a workspace, or a torch.compile run folder against the
         TVM build shown (and a TVM workspace against the run shown)."""
-        folder = QFileDialog.getExistingDirectory(
+        folder = existing_folder(
             self,
             "Compare with (a workspace or torch.compile run folder)",
             self.compare.start_folder(),
@@ -695,9 +695,7 @@ class MainWindow(QMainWindow):
             return None
         if path is None:
             stem = Path(document.title.split(" — ")[-1]).stem or "kernelscope"
-            chosen, _ = QFileDialog.getSaveFileName(
-                self, "Share as Web Page", f"{stem}.html", "Web pages (*.html)"
-            )
+            chosen = save_file_name(self, "Share as Web Page", f"{stem}.html", "Web pages (*.html)")
             if not chosen:
                 return None
             path = Path(chosen)

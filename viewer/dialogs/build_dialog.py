@@ -619,7 +619,7 @@ class BuildDialog(JobDialog):
             self.import_requested.emit()
             self.close()
             return
-        path, _ = QFileDialog.getOpenFileName(
+        path = open_file_name(
             self, f"Report of {folder.name}", "", "Nsight Compute reports (*.ncu-rep)"
         )
         if not path or self.job is not None:
