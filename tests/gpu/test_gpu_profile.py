@@ -50,6 +50,7 @@ def test_profile_over_ssh(workspace, figure, tmp_path: Path) -> None:
     """kernelscope profile WS --host against an sshd on the GPU machine: the report comes back"""
     ws = workspace("small_cnn")
     try:
+        (tmp_path / "sshd").mkdir()
         server, sshd = start_sshd(tmp_path / "sshd")
     except RuntimeError as exc:
         pytest.skip(f"no sshd to profile through: {exc}")
