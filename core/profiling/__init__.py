@@ -35,6 +35,7 @@ from .run_ncu import (
 from .runner_app import runner_path
 from .runner_site import RunnerSite, runner_site
 from .runtime_install import InstallResult, install_runtime, make_bundle
+from .step_models import step_functions
 
 __all__ = [
     "COUNTERS_FIX",
@@ -70,6 +71,7 @@ __all__ = [
     "same_kernel",
     "ssh_options",
     "step_arguments",
+    "step_functions",
     "stream_ncu",
     "timeline_command",
     "transfer_progress",

@@ -65,7 +65,9 @@ from kernelscope.core.profiling import (
     HostReport,
     InstallResult,
     ProfileRequest,
+    check_steps,
     profiling_problem,
+    step_functions,
 )
 from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
@@ -86,6 +88,7 @@ from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
 from .job_dialog import JobDialog
 from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
+from .steps_form import StepsForm
 
 # The Pipeline combo's first item: no --pipeline, the model's own default
 AUTO_PIPELINE = "model's default"
@@ -194,6 +197,8 @@ class BuildDialog(JobDialog):
         self.compiler.currentTextChanged.connect(self._compiler_changed)
         self.torch_timeline.toggled.connect(self._update_state)
         self.model.textChanged.connect(self._follow_model)
+        for field in (self.model, self.output):
+            field.textChanged.connect(lambda _text: self._update_llm_steps())
         self.model.textEdited.connect(self._model_chosen)
         self.output.textEdited.connect(self._output_edited)
         self._restore()
@@ -360,10 +365,13 @@ class BuildDialog(JobDialog):
         form.addRow("Profiled passes:", self.iterations)
         form.addRow("Inputs:", inputs_row)
         form.addRow("Report name:", self.report_name)
+        self.llm_steps = StepsForm()
+        self.llm_steps.hide()  # until the model is one that runs as steps
+        form.addRow(self.llm_steps)
         self._profile_fields = [
             self.ncu_set, self.sections, self.kernel_filter, self.launch_skip,
             self.launch_count, self.clock, self.warmup, self.iterations, self.inputs, browse,
-            self.report_name,
+            self.report_name, self.llm_steps,
         ]  # fmt: skip
         return page
 
@@ -473,7 +481,25 @@ class BuildDialog(JobDialog):
 
     def _compiler_changed(self) -> None:
         self._follow_model()
+        self._update_llm_steps()
         self._update_state()
+
+    def _update_llm_steps(self, built: Path | str | None = None) -> None:
+        """Show the LLM steps options for a model that runs as steps (core says which:
+        the workspace in the Workspace field, ``built`` just now, or else the model file)."""
+        functions: list[str] = []
+        if not self.torch_chosen():
+            folder = Path(built or self.output.text().strip()).expanduser()
+            model = Path(self.model.text().strip()).expanduser()
+            for path in (folder, model):
+                if path.name and (functions := step_functions(path)):
+                    break
+        self.llm_steps.setVisible(bool(functions))
+        self.llm_steps.setToolTip(
+            f"Relax functions: {', '.join(functions)}; no one call runs the model, its steps do"
+            if functions
+            else ""
+        )
 
     # ---- remembered values --------------------------------------------------------------
     def _fields(self) -> dict[str, Any]:
@@ -486,7 +512,7 @@ class BuildDialog(JobDialog):
             "clock": self.clock, "warmup": self.warmup, "iterations": self.iterations,
             "inputs": self.inputs, "compiler": self.compiler, "torch_mode": self.torch_mode,
             "torch_timeline": self.torch_timeline, "torch_python": self.torch_python,
-            "pipeline": self.pipeline,
+            "pipeline": self.pipeline, **self.llm_steps.fields(),
         }  # fmt: skip
 
     def _restore(self) -> None:
@@ -823,6 +849,7 @@ class BuildDialog(JobDialog):
     def _profile_for(self, host: HostEntry | None) -> Callable[[Path], ProfileRequest]:
         """The fields as they are now: the job reads them when the build is done."""
         request = self.profile_request(Path(), host)
+        check_steps(request, request.profile_steps)  # as the profile would, before the build
         return lambda workspace: dataclasses.replace(request, workspace=workspace)
 
     def profile_request(self, workspace: Path, host: HostEntry | None = None) -> ProfileRequest:
@@ -846,6 +873,7 @@ class BuildDialog(JobDialog):
             remote_ncu=host.ncu if host else "ncu",
             remote_python=host.python if host else "python3",
             remote_runtime_root=host.runtime_root or None if host else None,
+            **self.llm_steps.values(),
         )
 
     # ---- worker signals -----------------------------------------------------------------
@@ -870,6 +898,7 @@ class BuildDialog(JobDialog):
         self._set_bar(start + width)
         self._span = (start + width, 1.0 - start - width)  # what follows: the profile
         self._append(f"built {built.workspace}")
+        self._update_llm_steps(built.workspace)
         self.finished_document.emit(str(built.workspace))
 
     def _on_returned(self, outcome: object) -> None:
