@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
@@ -48,8 +47,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
-    QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QTabWidget,
@@ -73,6 +70,7 @@ from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_t
 from kernelscope.core.workspace import OtherModelError, Workspace
 
 from ..widgets.file_dialogs import existing_folder, open_file_name
+from ..widgets.job_progress import JobProgress
 from ..widgets.messages import what_to_do
 from ..workers.build_worker import (
     Built,
@@ -154,20 +152,13 @@ class BuildDialog(JobDialog):
         self._started: _Started | None = None  # what the running build job was asked
         self._replace: OtherModelError | None = None  # refused by core: ask once the job ends
         self._local_problem: str | None = None  # why this machine cannot profile, once known
-        self._fraction = 0.0  # the bar's last measured value, 0..1
-        self._span = (0.0, 1.0)  # the part of the bar the running step fills: start, width
         self.tabs = QTabWidget()
         self.tabs.addTab(self._model_tab(), "Model")
         self.tabs.addTab(self._profile_tab(), "Profile")
         self.tabs.addTab(self._host_tab(), "Run on")
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
-        self.bar.setFormat("%p%")
-        self.log = QPlainTextEdit()
-        self.log.setReadOnly(True)
-        self.log.setMaximumBlockCount(5000)
-        self.log.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.progress = JobProgress(log=True)
+        assert self.progress.log is not None
+        self.bar, self.log = self.progress.bar, self.progress.log
         self.start = QPushButton("Build")
         self.start.setObjectName("start")
         self.start.setDefault(True)
@@ -185,8 +176,7 @@ class BuildDialog(JobDialog):
         buttons.addWidget(self.cancel)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs, 3)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.log, 2)
+        layout.addWidget(self.progress, 2)
         layout.addLayout(buttons)
         self.start.clicked.connect(self.start_build)
         self.cancel.clicked.connect(self._cancel_or_close)
@@ -656,7 +646,7 @@ class BuildDialog(JobDialog):
             lambda context: import_report(report, Workspace.open(folder), cancel=context.cancel),
             "importing a report",
         )
-        self.bar.setRange(0, 0)  # reading the report: no measure of how far
+        self.progress.busy()  # reading the report: no measure of how far
 
     def request(self) -> BuildRequest:
         model = Path(self.model.text().strip()).expanduser()
@@ -705,7 +695,7 @@ class BuildDialog(JobDialog):
             self._append(_error_text(exc))
             return
         self.remember()
-        self.log.clear()
+        self.progress.clear()
         if request is not None:
             self._append(f"building {request.model} for {request.arch or 'this machine'}…")
         else:
@@ -721,7 +711,7 @@ class BuildDialog(JobDialog):
             self._append(_error_text(exc))
             return
         self.remember()
-        self.log.clear()
+        self.progress.clear()
         where = request.host or "this machine"
         self._append(f"compiling {request.model} with torch.compile ({request.mode}) on {where}…")
         self._started = None
@@ -763,7 +753,7 @@ class BuildDialog(JobDialog):
         assert self.job is not None
         self.job.sent.connect(self._on_built)
         if started.request is not None and started.profile is not None:
-            self._span = (0.0, 0.5)  # the build fills the first half, the profile the second
+            self.progress.set_span(0.0, 0.5)  # the build fills the first half
 
     def _ask_replace(self, error: OtherModelError) -> None:
         """The Workspace folder holds another model's build: replace it only on a Yes."""
@@ -796,7 +786,7 @@ class BuildDialog(JobDialog):
                 f"not built: {started.request.output} keeps its build; choose another "
                 "Workspace folder"
             )
-            self._set_bar(0.0, "%p%")
+            self.progress.set_fraction(0.0, "%p%")
             return
         self._append(f"replacing the build in {started.request.output}…")
         request = dataclasses.replace(started.request, replace_other_model=True)
@@ -829,12 +819,11 @@ class BuildDialog(JobDialog):
             self._append("error: choose an SSH host under Run on first")
             return None
         self.host.remember()
-        self.log.clear()
+        self.progress.clear()
         return entry
 
     def _run(self, fn: JobFn, what: str) -> None:
-        self._span = (0.0, 1.0)
-        self._set_bar(0.0, "%p%")
+        self.progress.start()
         job = self.job = self._workers.start("build", fn, what)
         job.progress.connect(self._on_progress)
         job.returned.connect(self._on_returned)
@@ -877,35 +866,21 @@ class BuildDialog(JobDialog):
         )
 
     # ---- worker signals -----------------------------------------------------------------
-    def _set_bar(self, fraction: float, text: str | None = None) -> None:
-        """Show ``fraction`` (0..1) of the whole job measured; ``text``: the bar's format."""
-        self._fraction = fraction
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(round(fraction * 1000))
-        if text is not None:
-            self.bar.setFormat(text)
-
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
-        if fraction >= 0:
-            start, width = self._span
-            self._set_bar(start + width * fraction)
-        else:
-            self.bar.setRange(0, 0)  # busy
+        self.progress.progress(fraction)
         self._append(f"[{step}] {message}")
 
     def _on_built(self, built: Built) -> None:
-        start, width = self._span
-        self._set_bar(start + width)
-        self._span = (start + width, 1.0 - start - width)  # what follows: the profile
+        self.progress.end_part()  # what follows: the profile
         self._append(f"built {built.workspace}")
         self._update_llm_steps(built.workspace)
         self.finished_document.emit(str(built.workspace))
 
     def _on_returned(self, outcome: object) -> None:
         if isinstance(outcome, ProfileSkipped):  # built, but not profiled: not 100 %
-            self._set_bar(self._fraction, "not profiled")
+            self.progress.stop("not profiled")
         else:
-            self._set_bar(1.0)
+            self.progress.done()
         if isinstance(outcome, Profiled):
             self._append(
                 f"profiled {outcome.launches} kernel launches in {outcome.seconds:.1f} s: "
@@ -967,22 +942,13 @@ class BuildDialog(JobDialog):
             return
         # the bar stays where the job got to, saying how it ended
         if isinstance(error, Cancelled):
-            self._set_bar(self._fraction, "cancelled")
+            self.progress.stop("cancelled")
             self._append(f"{error.message}; the previous results stay on screen")
             return
-        self._set_bar(self._fraction, "failed at %p%")
+        self.progress.stop("failed at %p%")
         if not isinstance(error, KernelscopeError):  # a bug: say so rather than hide it
             error = KernelscopeError(f"{type(error).__name__}: {error}")
-        text = _error_text(error)
-        self._append(text)
-        message = self.log.document().lastBlock()
-        for _ in range(text.count("\n")):  # the hint's lines: back to the message's first
-            message = message.previous()
-        if error.details:
-            self._append(error.details.rstrip())
-            # a tool's log can be long: scroll back up to the message (and the hint below it)
-            self.log.setTextCursor(QTextCursor(message))
-            self.log.ensureCursorVisible()
+        self.progress.append_error(_error_text(error), error.details)
 
     def _on_job_finished(self) -> None:
         super()._on_job_finished()
@@ -991,4 +957,4 @@ class BuildDialog(JobDialog):
             self._ask_replace(error)
 
     def _append(self, text: str) -> None:
-        self.log.appendPlainText(text)
+        self.progress.append(text)
