@@ -232,11 +232,11 @@ def _ncu_options(args: argparse.Namespace, timeline: Timeline) -> dict[str, Any]
     """The ProfileRequest fields --profile takes from the command line (beside the call):
     the host is --host, else the one a saved runner timeline was measured on (where the
     window's Profile This Kernel runs too)."""
-    from ..profiling import ssh_options
+    from ..profiling import NcuOptions, ssh_options
 
     measured_on = timeline.meta.get("host") if timeline.source == "runner" else None
     return {
-        "set": None if args.set == "none" else args.set,
+        "ncu": NcuOptions(set=None if args.set == "none" else args.set),
         "inputs": args.inputs,
         "seed": args.seed,
         "host": args.host or (measured_on if measured_on != "localhost" else None),

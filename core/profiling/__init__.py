@@ -2,6 +2,7 @@
 host's doctor and its runtime-only TVM install."""
 
 from .host_check import COUNTERS_FIX, Check, HostReport, check_host, local_tvm_version
+from .ncu_options import NcuOptions
 from .remote import (
     RUNNER,
     CommandResult,
@@ -44,6 +45,7 @@ __all__ = [
     "CommandResult",
     "HostReport",
     "InstallResult",
+    "NcuOptions",
     "ProfileRequest",
     "ProfileResult",
     "RemoteFolder",

@@ -85,7 +85,8 @@ from ..workers.remote_jobs import check_job, install_job
 from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
 from .job_dialog import JobDialog
-from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
+from .ncu_form import NcuForm
+from .profile_options import SETTINGS
 from .steps_form import StepsForm
 
 # The Pipeline combo's first item: no --pipeline, the model's own default
@@ -306,26 +307,7 @@ class BuildDialog(JobDialog):
         self.profile_note.setObjectName("profile_note")
         self.profile_note.setWordWrap(True)
         self.profile_note.hide()
-        self.ncu_set = QComboBox()
-        self.ncu_set.addItems([*NCU_SETS, NCU_DEFAULT])
-        self.ncu_set.setToolTip("ncu --set: which sections to collect (full: all of them)")
-        self.sections = QLineEdit()
-        self.sections.setPlaceholderText("extra sections, e.g. SourceCounters WarpStateStats")
-        self.kernel_filter = QLineEdit()
-        self.kernel_filter.setPlaceholderText("regex of kernels to profile (default: all)")
-        self.launch_skip = QSpinBox()
-        self.launch_skip.setRange(0, 10**6)
-        self.launch_skip.setToolTip("ncu --launch-skip: matching launches to leave out first")
-        self.launch_count = QSpinBox()
-        self.launch_count.setRange(0, 10**6)
-        self.launch_count.setSpecialValueText("all")
-        self.launch_count.setToolTip("ncu --launch-count: profile at most this many launches")
-        self.clock = QComboBox()
-        self.clock.addItems(["base", "none"])
-        self.clock.setToolTip(
-            "ncu --clock-control: lock the clocks to base (repeatable numbers, ncu's default) "
-            "or leave them as they are (what the model sees in use)"
-        )
+        self.ncu_form = NcuForm()
         self.warmup = QSpinBox()
         self.warmup.setRange(0, 1000)
         self.warmup.setToolTip("Forward passes before the profiled ones (ncu profiles them too)")
@@ -345,12 +327,7 @@ class BuildDialog(JobDialog):
         form = QFormLayout(page)
         form.addRow("", self.profile)
         form.addRow("", self.profile_note)
-        form.addRow("Section set:", self.ncu_set)
-        form.addRow("Sections:", self.sections)
-        form.addRow("Kernel filter:", self.kernel_filter)
-        form.addRow("Launch skip:", self.launch_skip)
-        form.addRow("Launch count:", self.launch_count)
-        form.addRow("Clock control:", self.clock)
+        form.addRow(self.ncu_form)
         form.addRow("Warm-up passes:", self.warmup)
         form.addRow("Profiled passes:", self.iterations)
         form.addRow("Inputs:", inputs_row)
@@ -359,8 +336,7 @@ class BuildDialog(JobDialog):
         self.llm_steps.hide()  # until the model is one that runs as steps
         form.addRow(self.llm_steps)
         self._profile_fields = [
-            self.ncu_set, self.sections, self.kernel_filter, self.launch_skip,
-            self.launch_count, self.clock, self.warmup, self.iterations, self.inputs, browse,
+            self.ncu_form, self.warmup, self.iterations, self.inputs, browse,
             self.report_name, self.llm_steps,
         ]  # fmt: skip
         return page
@@ -496,10 +472,8 @@ class BuildDialog(JobDialog):
         return {
             "model": self.model, "output": self.output, "arch": self.arch,
             "shapes": self.shapes, "params": self.params, "seed": self.seed,
-            "use_cache": self.use_cache, "profile": self.profile, "ncu_set": self.ncu_set,
-            "sections": self.sections, "kernel_filter": self.kernel_filter,
-            "launch_skip": self.launch_skip, "launch_count": self.launch_count,
-            "clock": self.clock, "warmup": self.warmup, "iterations": self.iterations,
+            "use_cache": self.use_cache, "profile": self.profile, **self.ncu_form.fields(),
+            "warmup": self.warmup, "iterations": self.iterations,
             "inputs": self.inputs, "compiler": self.compiler, "torch_mode": self.torch_mode,
             "torch_timeline": self.torch_timeline, "torch_python": self.torch_python,
             "pipeline": self.pipeline, **self.llm_steps.fields(),
@@ -729,12 +703,7 @@ class BuildDialog(JobDialog):
             model=model,
             output=Path(output).expanduser() if output else None,
             mode=self.torch_mode.currentText(),
-            set=ncu_set(self.ncu_set.currentText()),
-            sections=self.sections.text().replace(",", " ").split(),
-            kernel_regex=self.kernel_filter.text().strip() or None,
-            launch_skip=self.launch_skip.value(),
-            launch_count=self.launch_count.value() or None,
-            clock_control=self.clock.currentText(),
+            ncu=self.ncu_form.options(),
             warmup=self.warmup.value(),
             iterations=self.iterations.value(),
             name=self.report_name.text().strip() or None,
@@ -846,12 +815,7 @@ class BuildDialog(JobDialog):
         inputs = self.inputs.text().strip()
         return ProfileRequest(
             workspace=workspace,
-            set=ncu_set(self.ncu_set.currentText()),
-            sections=self.sections.text().replace(",", " ").split(),
-            kernel_regex=self.kernel_filter.text().strip() or None,
-            launch_skip=self.launch_skip.value(),
-            launch_count=self.launch_count.value() or None,
-            clock_control=self.clock.currentText(),
+            ncu=self.ncu_form.options(),
             warmup=self.warmup.value(),
             iterations=self.iterations.value(),
             inputs=Path(inputs).expanduser() if inputs else None,
