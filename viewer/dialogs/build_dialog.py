@@ -619,6 +619,7 @@ class BuildDialog(JobDialog):
         self._run(
             lambda context: import_report(report, Workspace.open(folder), cancel=context.cancel),
             "importing a report",
+            self._imported,
         )
         self.progress.busy()  # reading the report: no measure of how far
 
@@ -689,7 +690,7 @@ class BuildDialog(JobDialog):
         where = request.host or "this machine"
         self._append(f"compiling {request.model} with torch.compile ({request.mode}) on {where}…")
         self._started = None
-        self._run(torch_job(request), "torch.compile run")
+        self._run(torch_job(request), "torch.compile run", self._torch_done)
 
     def torch_request(self, host: HostEntry | None = None) -> TorchRequest:
         """The TorchRequest of the fields (the Profile tab's ncu options, Run on's host)."""
@@ -718,7 +719,8 @@ class BuildDialog(JobDialog):
 
     def _start_build_job(self, started: _Started) -> None:
         self._started = started
-        self._run(build_job(started.request, started.profile, started.existing), "build")
+        job = build_job(started.request, started.profile, started.existing)
+        self._run(job, "build", self._profiled)
         assert self.job is not None
         self.job.sent.connect(self._on_built)
         if started.request is not None and started.profile is not None:
@@ -767,14 +769,14 @@ class BuildDialog(JobDialog):
             return
         self.report_view.clear_report()
         self._append(f"checking {entry.host}…")
-        self._run(check_job(entry.target()), "host check")
+        self._run(check_job(entry.target()), "host check", self._checked)
 
     def install_runtime(self) -> None:
         entry = self._remote_entry()
         if entry is None:
             return
         self._append(f"installing a runtime-only TVM on {entry.host}…")
-        self._run(install_job(entry.target()), "runtime install")
+        self._run(install_job(entry.target()), "runtime install", self._installed)
 
     def _remote_entry(self) -> HostEntry | None:
         if self.job is not None:
@@ -791,11 +793,12 @@ class BuildDialog(JobDialog):
         self.progress.clear()
         return entry
 
-    def _run(self, fn: JobFn, what: str) -> None:
+    def _run(self, fn: JobFn, what: str, done: Callable[[Any], None]) -> None:
+        """Start ``fn`` on the build lane; ``done`` shows what it returns (each job its own)."""
         self.progress.start()
         job = self.job = self._workers.start("build", fn, what)
         job.progress.connect(self._on_progress)
-        job.returned.connect(self._on_returned)
+        job.returned.connect(done)
         job.errored.connect(self._on_failed)
         job.finished.connect(self._on_job_finished)
         self.cancel.setText("Cancel")
@@ -840,40 +843,45 @@ class BuildDialog(JobDialog):
         self._update_llm_steps(built.workspace)
         self.finished_document.emit(str(built.workspace))
 
-    def _on_returned(self, outcome: object) -> None:
+    def _profiled(self, outcome: Profiled | ProfileSkipped | None) -> None:
+        """Built (``None``: no profile asked for), profiled, or built but not profiled here."""
         if isinstance(outcome, ProfileSkipped):  # built, but not profiled: not 100 %
             self.progress.stop("not profiled")
-        else:
-            self.progress.done()
-        if isinstance(outcome, Profiled):
-            self._append(
-                f"profiled {outcome.launches} kernel launches in {outcome.seconds:.1f} s: "
-                f"{outcome.report}"
-            )
-            self.finished_document.emit(str(outcome.report.parents[1]))
-        elif isinstance(outcome, TorchProfiled):
-            self._torch_done(outcome)
-        elif isinstance(outcome, ProfileSkipped):
             self._append(
                 f"Cannot profile here: {outcome.problem}.\nChoose a GPU machine under Run on "
                 "(user@gpu-box), or profile there yourself (kernelscope profile WORKSPACE) and "
                 "open its report with Import Report…"
             )
-        elif isinstance(outcome, HostReport):
-            self._show_host_report(outcome)
-        elif isinstance(outcome, ReportImport):
-            for line in (*outcome.summary(), *(f"warning: {w}" for w in outcome.warnings)):
-                self._append(line)
-            self.finished_document.emit(str(outcome.workspace))
-        elif isinstance(outcome, InstallResult):
+            return
+        self.progress.done()
+        if outcome is not None:
             self._append(
-                f"installed a runtime-only TVM {outcome.report.tvm_wanted} in "
-                f"{outcome.host}:{outcome.folder} ({outcome.bundle_bytes / 1e6:.1f} MB sent, "
-                f"{outcome.seconds:.1f} s)"
+                f"profiled {outcome.launches} kernel launches in {outcome.seconds:.1f} s: "
+                f"{outcome.report}"
             )
-            self._show_host_report(outcome.report)
+            self.finished_document.emit(str(outcome.report.parents[1]))
+
+    def _imported(self, outcome: ReportImport) -> None:
+        self.progress.done()
+        for line in (*outcome.summary(), *(f"warning: {w}" for w in outcome.warnings)):
+            self._append(line)
+        self.finished_document.emit(str(outcome.workspace))
+
+    def _checked(self, report: HostReport) -> None:
+        self.progress.done()
+        self._show_host_report(report)
+
+    def _installed(self, outcome: InstallResult) -> None:
+        self.progress.done()
+        self._append(
+            f"installed a runtime-only TVM {outcome.report.tvm_wanted} in "
+            f"{outcome.host}:{outcome.folder} ({outcome.bundle_bytes / 1e6:.1f} MB sent, "
+            f"{outcome.seconds:.1f} s)"
+        )
+        self._show_host_report(outcome.report)
 
     def _torch_done(self, outcome: TorchProfiled) -> None:
+        self.progress.done()
         run = outcome.run
         if (compiled := run.compiled()) is not None:
             self._append(compiled)
