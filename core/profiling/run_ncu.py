@@ -148,7 +148,10 @@ def check_steps(
             window_hint="give its steps under LLM steps, e.g. prefill=128,decode=8",
         )
     if req.steps is not None and req.hook is not None:
-        raise KernelscopeError("give --steps or --hook, not both")
+        raise KernelscopeError(
+            "give --steps or --hook, not both",
+            window_hint="under LLM steps, fill in Steps or a Hook file, not both",
+        )
     if profile_steps is not None and not req.stepped:
         raise KernelscopeError(
             "--profile-steps chooses among an LLM's steps",
@@ -166,11 +169,15 @@ def check_steps(
             plan = parse_steps(req.steps)
             selection.check_plan({"prefill": 1 if plan["prefill"] else 0, "decode": plan["decode"]})
     except runner.RunnerError as exc:
-        raise KernelscopeError(str(exc), hint=STEPS_HINT) from exc
+        raise KernelscopeError(str(exc), hint=STEPS_HINT, window_hint=STEPS_WINDOW_HINT) from exc
 
 
 STEPS_HINT = (
     "e.g. --steps prefill=128,decode=32 --profile-steps decode:0-3 (or prefill, decode:16, all)"
+)
+STEPS_WINDOW_HINT = (
+    "under LLM steps, e.g. Steps prefill=128,decode=32 and Profiled steps decode:0-3 (or "
+    "prefill, decode:16, empty for all)"
 )
 
 

@@ -94,7 +94,9 @@ def test_bad_steps_are_refused_with_cores_message_before_a_job(
     dialog.host.where.setCurrentText("me@gpu-box")  # where cannot matter: nothing starts
     dialog.start.click()
     assert dialog.job is None
-    assert "'decode=x' is not prefill=N or decode=N" in dialog.log.toPlainText()
+    log = dialog.log.toPlainText()
+    assert "'decode=x' is not prefill=N or decode=N" in log
+    assert "hint: under LLM steps, e.g. Steps prefill=128,decode=32" in log  # not a CLI flag
     dialog.llm_steps.steps.setText("prefill=16,decode=4")
     dialog.llm_steps.profile_steps.setText("decode:9")
     dialog.start.click()

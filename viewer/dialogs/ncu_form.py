@@ -5,16 +5,17 @@ Profile tab holds it for both compilers; what it last had is remembered under th
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLineEdit, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLineEdit, QSpinBox, QWidget
 
 from kernelscope.core.profiling import NcuOptions
 
 from .profile_options import NCU_DEFAULT, NCU_SETS, ncu_set
 
 
-class NcuForm(QWidget):
+class NcuForm(QGroupBox):
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        super().__init__("Nsight Compute", parent)
+        self.setObjectName("ncu_options")
         self.ncu_set = QComboBox()
         self.ncu_set.addItems([*NCU_SETS, NCU_DEFAULT])
         self.ncu_set.setToolTip("ncu --set: which sections to collect (full: all of them)")
@@ -36,7 +37,6 @@ class NcuForm(QWidget):
             "or leave them as they are (what the model sees in use)"
         )
         form = QFormLayout(self)
-        form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Section set:", self.ncu_set)
         form.addRow("Sections:", self.sections)
         form.addRow("Kernel filter:", self.kernel_filter)
