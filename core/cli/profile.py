@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from .progress import TerminalProgress
-from .remote import add_ssh_arguments
+from .remote import add_ssh_arguments, host_fields
 
 if TYPE_CHECKING:  # the profiling package is imported only when a command needs it
     from ..profiling import NcuOptions, ProfileRequest
@@ -188,7 +188,7 @@ def add_step_arguments(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
 
 
 def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
-    from ..profiling import ProfileRequest, ssh_options
+    from ..profiling import ProfileRequest
 
     if args.iterations < 1 or args.warmup < 0:
         raise KernelscopeError("--iterations must be at least 1 and --warmup at least 0")
@@ -200,16 +200,12 @@ def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
         inputs=args.inputs,
         seed=args.seed,
         name=args.name,
-        host=args.host,
-        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
-        remote_ncu=args.remote_ncu,
-        remote_python=args.remote_python,
-        remote_runtime_root=args.remote_runtime_root,
         expect_kernel=args.expect_kernel,
         steps=args.steps,
         profile_steps=args.profile_steps,
         batch=args.batch,
         hook=args.hook,
+        **host_fields(args),
     )
 
 
@@ -269,7 +265,6 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
 
 
 def _profile_torch(args: argparse.Namespace) -> int:
-    from ..profiling import ssh_options
     from ..torchrun import TorchRequest, profile_torch
     from .ncu import print_hot_lines
 
@@ -285,10 +280,7 @@ def _profile_torch(args: argparse.Namespace) -> int:
         timeline=args.timeline or args.timeline_only,
         repeat=args.repeat,
         python=args.python,
-        host=args.host,
-        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
-        remote_python=args.remote_python,
-        remote_ncu=args.remote_ncu,
+        **host_fields(args),
     )
     with TerminalProgress() as progress:
         run = profile_torch(request, progress=progress)

@@ -84,3 +84,33 @@ def test_a_profile_request_carries_the_options_to_ncu() -> None:
     assert "--set detailed --section SourceCounters --section WarpStateStats" in joined
     assert "--metrics gpu__time_duration.sum --kernel-name regex:conv|gemm" in joined
     assert "--launch-skip 3 --launch-count 7 --clock-control none --cache-control none" in joined
+
+
+HOST_FLAGS = (
+    "--host me@gpu-box -p 2222 -i /keys/id --ssh-option=-oProxyJump=gate "
+    "--remote-python /opt/py/bin/python3"
+)
+
+
+@pytest.mark.parametrize(
+    ("command", "positional", "extra"),
+    [
+        ("profile", "m.kscope", "--remote-ncu /opt/ncu/ncu --remote-runtime-root /rt"),
+        ("run", "m.onnx", "--remote-ncu /opt/ncu/ncu --remote-runtime-root /rt"),
+        ("profile-torch", "m.py", "--remote-ncu /opt/ncu/ncu"),
+        ("timeline", "m.kscope", "--remote-ncu /opt/ncu/ncu --remote-runtime-root /rt"),
+    ],
+)
+def test_every_command_with_a_host_reads_its_flags_the_same_way(
+    command: str, positional: str, extra: str
+) -> None:
+    from kernelscope.core.cli.remote import host_fields
+
+    args = make_parser(command).parse_args(
+        [command, positional, *shlex.split(HOST_FLAGS), *shlex.split(extra)]
+    )
+    fields = host_fields(args)
+    assert fields["host"] == "me@gpu-box" and fields["remote_python"] == "/opt/py/bin/python3"
+    assert fields["ssh_options"] == ["-p", "2222", "-i", "/keys/id", "-oProxyJump=gate"]
+    assert fields.get("remote_ncu", "/opt/ncu/ncu") == "/opt/ncu/ncu"
+    assert fields.get("remote_runtime_root", "/rt") == "/rt"
