@@ -167,7 +167,7 @@ def main() -> int:
     args = parser.parse_args()
 
     import kernelscope
-    from kernelscope.core.profiling import ProfileRequest, profile_workspace
+    from kernelscope.core.profiling import NcuOptions, ProfileRequest, profile_workspace
     from kernelscope.core.timeline import TimelineRequest, measure_timeline
 
     print(f"kernelscope from {Path(kernelscope.__file__).resolve().parent}")
@@ -205,7 +205,9 @@ def main() -> int:
                     server,
                     relay,
                     lambda: profile_workspace(
-                        ProfileRequest(**request, remote_ncu=str(ncu), launch_count=1)
+                        ProfileRequest(
+                            **request, remote_ncu=str(ncu), ncu=NcuOptions(launch_count=1)
+                        )
                     ),
                 ),
                 _measure(

@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from .progress import TerminalProgress
-from .remote import add_ssh_arguments
+from .remote import add_ssh_arguments, host_fields
 
 if TYPE_CHECKING:  # the profiling package is imported only when a command needs it
-    from ..profiling import ProfileRequest
+    from ..profiling import NcuOptions, ProfileRequest
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -68,17 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="python3",
         help="this machine's Python with PyTorch (default: python3; on a host: --remote-python)",
     )
-    g = t.add_argument_group("Nsight Compute")
-    g.add_argument("--set", default="full", help="ncu section set (default: full; 'none': none)")
-    g.add_argument("--section", action="append", default=[], help="ncu section (repeatable)")
-    g.add_argument("--metric", action="append", default=[], help="ncu metric (repeatable)")
-    g.add_argument("--kernel", help="profile only kernels whose name matches this regex")
-    g.add_argument(
-        "--launch-skip", type=int, default=0, help="launches of the profiled calls to skip first"
-    )
-    g.add_argument("--launch-count", type=int, help="profile at most this many launches")
-    g.add_argument("--clock-control", choices=("base", "none"), default="base")
-    g.add_argument("--cache-control", choices=("all", "none"), default="all")
+    g = add_ncu_arguments(t, skip_help="launches of the profiled calls to skip first")
     g.add_argument(
         "--warmup",
         type=int,
@@ -103,7 +93,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     t.set_defaults(func=_profile_torch)
 
 
-def _profile_options(p: argparse.ArgumentParser) -> None:
+def add_ncu_arguments(
+    p: argparse.ArgumentParser, skip_help: str = "kernel launches to skip first"
+) -> argparse._ArgumentGroup:
+    """The Nsight Compute options of every command that profiles (``ncu_options`` reads
+    them back); ``skip_help``: what --launch-skip counts in that command."""
     g = p.add_argument_group("Nsight Compute")
     g.add_argument("--set", default="full", help="ncu section set (default: full; 'none': none)")
     g.add_argument("--section", action="append", default=[], help="ncu section (repeatable)")
@@ -115,7 +109,7 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
         "one pass, what a timeline is compared with",
     )
     g.add_argument("--kernel", help="profile only kernels whose name matches this regex")
-    g.add_argument("--launch-skip", type=int, default=0, help="kernel launches to skip first")
+    g.add_argument("--launch-skip", type=int, default=0, help=skip_help)
     g.add_argument("--launch-count", type=int, help="profile at most this many launches")
     g.add_argument(
         "--clock-control",
@@ -129,6 +123,27 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
         default="all",
         help="flush the caches before each profiled launch (ncu's default) or leave them",
     )
+    return g
+
+
+def ncu_options(args: argparse.Namespace) -> NcuOptions:
+    """The NcuOptions of ``add_ncu_arguments``' flags."""
+    from ..profiling import NcuOptions
+
+    return NcuOptions(
+        set=None if args.set == "none" else args.set,
+        sections=args.section,
+        metrics=args.metric,
+        kernel_regex=args.kernel,
+        launch_skip=args.launch_skip,
+        launch_count=args.launch_count,
+        clock_control=args.clock_control,
+        cache_control=args.cache_control,
+    )
+
+
+def _profile_options(p: argparse.ArgumentParser) -> None:
+    g = add_ncu_arguments(p)
     g.add_argument("--iterations", type=int, default=1, help="forward passes profiled (default 1)")
     g.add_argument("--warmup", type=int, default=0, help="forward passes before (default 0)")
     g.add_argument("--inputs", type=Path, help=".npz with the model's inputs by name")
@@ -173,35 +188,24 @@ def add_step_arguments(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
 
 
 def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
-    from ..profiling import ProfileRequest, ssh_options
+    from ..profiling import ProfileRequest
 
     if args.iterations < 1 or args.warmup < 0:
         raise KernelscopeError("--iterations must be at least 1 and --warmup at least 0")
     return ProfileRequest(
         workspace=workspace,
-        set=None if args.set == "none" else args.set,
-        sections=args.section,
-        metrics=args.metric,
-        kernel_regex=args.kernel,
-        launch_skip=args.launch_skip,
-        launch_count=args.launch_count,
-        clock_control=args.clock_control,
-        cache_control=args.cache_control,
+        ncu=ncu_options(args),
         warmup=args.warmup,
         iterations=args.iterations,
         inputs=args.inputs,
         seed=args.seed,
         name=args.name,
-        host=args.host,
-        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
-        remote_ncu=args.remote_ncu,
-        remote_python=args.remote_python,
-        remote_runtime_root=args.remote_runtime_root,
         expect_kernel=args.expect_kernel,
         steps=args.steps,
         profile_steps=args.profile_steps,
         batch=args.batch,
         hook=args.hook,
+        **host_fields(args),
     )
 
 
@@ -261,7 +265,6 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
 
 
 def _profile_torch(args: argparse.Namespace) -> int:
-    from ..profiling import ssh_options
     from ..torchrun import TorchRequest, profile_torch
     from .ncu import print_hot_lines
 
@@ -269,14 +272,7 @@ def _profile_torch(args: argparse.Namespace) -> int:
         model=args.model,
         output=args.output,
         mode=args.mode,
-        set=None if args.set == "none" else args.set,
-        sections=args.section,
-        metrics=args.metric,
-        kernel_regex=args.kernel,
-        launch_skip=args.launch_skip,
-        launch_count=args.launch_count,
-        clock_control=args.clock_control,
-        cache_control=args.cache_control,
+        ncu=ncu_options(args),
         warmup=args.warmup,
         iterations=args.iterations,
         name=args.name,
@@ -284,10 +280,7 @@ def _profile_torch(args: argparse.Namespace) -> int:
         timeline=args.timeline or args.timeline_only,
         repeat=args.repeat,
         python=args.python,
-        host=args.host,
-        ssh_options=ssh_options(args.port, args.identity, args.ssh_option),
-        remote_python=args.remote_python,
-        remote_ncu=args.remote_ncu,
+        **host_fields(args),
     )
     with TerminalProgress() as progress:
         run = profile_torch(request, progress=progress)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import asdict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .progress import TerminalProgress
 from .table import format_table
@@ -47,8 +47,25 @@ def target_from(args: argparse.Namespace, host: str) -> SshTarget:
         ssh_options(args.port, args.identity, args.ssh_option),
         python=args.remote_python,
         ncu=getattr(args, "remote_ncu", "ncu"),
-        runtime_root=args.remote_runtime_root,
+        runtime_root=getattr(args, "remote_runtime_root", None),
     )
+
+
+def host_fields(args: argparse.Namespace) -> dict[str, Any]:
+    """A request's ``host``, ``ssh_options``, ``remote_python`` and, where the command has
+    them, ``remote_ncu`` and ``remote_runtime_root``: ``add_ssh_arguments``' flags read the
+    one way ``target_from`` reads them."""
+    target = target_from(args, args.host or "")
+    fields: dict[str, Any] = {
+        "host": args.host,
+        "ssh_options": target.options,
+        "remote_python": target.python,
+    }
+    if hasattr(args, "remote_ncu"):
+        fields["remote_ncu"] = target.ncu
+    if hasattr(args, "remote_runtime_root"):
+        fields["remote_runtime_root"] = target.runtime_root
+    return fields
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -15,7 +15,7 @@ from ..formatting import format_number, format_signed
 from ..workspace import MANIFEST
 from .profile import add_step_arguments
 from .progress import TerminalProgress
-from .remote import add_ssh_arguments
+from .remote import add_ssh_arguments, host_fields
 from .table import format_table
 
 if TYPE_CHECKING:
@@ -79,17 +79,11 @@ def _timeline(args: argparse.Namespace) -> int:
             seed=args.seed,
             name=args.name,
             save=not args.no_save,
-            host=args.host,
-            remote_python=args.remote_python,
-            remote_runtime_root=args.remote_runtime_root,
             steps=args.steps,
             batch=args.batch,
             hook=args.hook,
+            **{k: v for k, v in host_fields(args).items() if k != "remote_ncu"},
         )
-        if args.host:
-            from ..profiling import ssh_options
-
-            request.ssh_options = ssh_options(args.port, args.identity, args.ssh_option)
         with TerminalProgress(quiet_when_piped=True) as progress:
             timeline = measure_timeline(request, progress=progress)
         workspace: Path | None = source
@@ -232,18 +226,15 @@ def _ncu_options(args: argparse.Namespace, timeline: Timeline) -> dict[str, Any]
     """The ProfileRequest fields --profile takes from the command line (beside the call):
     the host is --host, else the one a saved runner timeline was measured on (where the
     window's Profile This Kernel runs too)."""
-    from ..profiling import ssh_options
+    from ..profiling import NcuOptions
 
     measured_on = timeline.meta.get("host") if timeline.source == "runner" else None
     return {
-        "set": None if args.set == "none" else args.set,
+        "ncu": NcuOptions(set=None if args.set == "none" else args.set),
         "inputs": args.inputs,
         "seed": args.seed,
+        **host_fields(args),
         "host": args.host or (measured_on if measured_on != "localhost" else None),
-        "ssh_options": ssh_options(args.port, args.identity, args.ssh_option),
-        "remote_python": args.remote_python,
-        "remote_ncu": args.remote_ncu,
-        "remote_runtime_root": args.remote_runtime_root,
     }
 
 

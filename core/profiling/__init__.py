@@ -2,6 +2,7 @@
 host's doctor and its runtime-only TVM install."""
 
 from .host_check import COUNTERS_FIX, Check, HostReport, check_host, local_tvm_version
+from .ncu_options import NcuOptions
 from .remote import (
     RUNNER,
     CommandResult,
@@ -35,6 +36,7 @@ from .run_ncu import (
 from .runner_app import runner_path
 from .runner_site import RunnerSite, runner_site
 from .runtime_install import InstallResult, install_runtime, make_bundle
+from .step_models import step_functions
 
 __all__ = [
     "COUNTERS_FIX",
@@ -43,6 +45,7 @@ __all__ = [
     "CommandResult",
     "HostReport",
     "InstallResult",
+    "NcuOptions",
     "ProfileRequest",
     "ProfileResult",
     "RemoteFolder",
@@ -70,6 +73,7 @@ __all__ = [
     "same_kernel",
     "ssh_options",
     "step_arguments",
+    "step_functions",
     "stream_ncu",
     "timeline_command",
     "transfer_progress",

@@ -32,8 +32,8 @@ from ..toolchain import find_tool, local_gpu_arch
 from ..workspace import Workspace
 from . import runner
 from .host_check import COUNTERS_FIX
+from .ncu_options import NcuOptions
 from .remote import SshTarget, transfer_progress
-from .runner.cuda import STEP_MARKER
 from .runner_site import runner_site
 
 logger = logging.getLogger(__name__)
@@ -62,14 +62,7 @@ class StepRequest(Protocol):
 @dataclass
 class ProfileRequest:
     workspace: Path
-    set: str | None = "full"  # ncu --set; None: ncu's default sections
-    sections: list[str] = field(default_factory=list)  # ncu --section, repeatable
-    metrics: list[str] = field(default_factory=list)  # ncu --metrics (gpu__time_duration.sum)
-    kernel_regex: str | None = None  # ncu --kernel-name regex:...
-    launch_skip: int = 0
-    launch_count: int | None = None
-    clock_control: str = "base"  # ncu --clock-control: base (ncu's default) or none
-    cache_control: str = "all"  # ncu --cache-control: all (flush, ncu's default) or none
+    ncu: NcuOptions = field(default_factory=NcuOptions)
     warmup: int = 0
     iterations: int = 1
     inputs: Path | None = None  # .npz of inputs (and weights)
@@ -115,22 +108,7 @@ def profiling_problem() -> str | None:
 
 def ncu_arguments(req: ProfileRequest, output_stem: str, source_folder: str) -> list[str]:
     args = ["--import-source", "yes", "--source-folders", source_folder, "-f", "-o", output_stem]
-    if req.set:
-        args += ["--set", req.set]
-    for section in req.sections:
-        args += ["--section", section]
-    if req.metrics:
-        args += ["--metrics", ",".join(req.metrics)]
-    if req.kernel_regex:
-        pattern = req.kernel_regex
-        if req.stepped:  # the step markers too, or the report cannot be split into steps
-            pattern = f"(?:{pattern})|^{STEP_MARKER}$"
-        args += ["--kernel-name", f"regex:{pattern}"]
-    if req.launch_skip:
-        args += ["--launch-skip", str(req.launch_skip)]
-    if req.launch_count is not None:
-        args += ["--launch-count", str(req.launch_count)]
-    args += ["--clock-control", req.clock_control, "--cache-control", req.cache_control]
+    args += req.ncu.ncu_arguments(req.stepped)
     if req.stepped:  # only the steps the runner brackets with cuProfilerStart/Stop
         args += ["--profile-from-start", "off"]
     return args
@@ -170,7 +148,10 @@ def check_steps(
             window_hint="give its steps under LLM steps, e.g. prefill=128,decode=8",
         )
     if req.steps is not None and req.hook is not None:
-        raise KernelscopeError("give --steps or --hook, not both")
+        raise KernelscopeError(
+            "give --steps or --hook, not both",
+            window_hint="under LLM steps, fill in Steps or a Hook file, not both",
+        )
     if profile_steps is not None and not req.stepped:
         raise KernelscopeError(
             "--profile-steps chooses among an LLM's steps",
@@ -188,11 +169,15 @@ def check_steps(
             plan = parse_steps(req.steps)
             selection.check_plan({"prefill": 1 if plan["prefill"] else 0, "decode": plan["decode"]})
     except runner.RunnerError as exc:
-        raise KernelscopeError(str(exc), hint=STEPS_HINT) from exc
+        raise KernelscopeError(str(exc), hint=STEPS_HINT, window_hint=STEPS_WINDOW_HINT) from exc
 
 
 STEPS_HINT = (
     "e.g. --steps prefill=128,decode=32 --profile-steps decode:0-3 (or prefill, decode:16, all)"
+)
+STEPS_WINDOW_HINT = (
+    "under LLM steps, e.g. Steps prefill=128,decode=32 and Profiled steps decode:0-3 (or "
+    "prefill, decode:16, empty for all)"
 )
 
 
@@ -271,7 +256,10 @@ def _settings_path(report: Path) -> Path:
 
 
 def _record_settings(req: ProfileRequest, report: Path) -> None:
-    settings = {k: v for k, v in asdict(req).items() if k not in _NOT_RECORDED}
+    # one flat object, the Nsight Compute options among the others (the shape files have
+    # had since before NcuOptions)
+    fields_ = {k: v for k, v in asdict(req).items() if k not in (*_NOT_RECORDED, "ncu")}
+    settings = {**asdict(req.ncu), **fields_}
     settings["inputs"] = str(req.inputs) if req.inputs is not None else None
     settings["hook"] = str(req.hook) if req.hook is not None else None
     path = _settings_path(report)
@@ -289,15 +277,17 @@ def recorded_request(report: Path, workspace: Path) -> ProfileRequest | None:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    known = {f.name for f in fields(ProfileRequest)} - set(_NOT_RECORDED)
     if not isinstance(raw, dict):
         return None
+    known = {f.name for f in fields(ProfileRequest)} - {*_NOT_RECORDED, "ncu"}
     values = {k: v for k, v in raw.items() if k in known}
+    ncu_fields = {f.name for f in fields(NcuOptions)}
     for key in ("inputs", "hook"):
         if values.get(key):
             values[key] = Path(values[key])
     try:
-        return replace(ProfileRequest(workspace=workspace), **values)
+        ncu = NcuOptions(**{k: v for k, v in raw.items() if k in ncu_fields})
+        return replace(ProfileRequest(workspace=workspace), ncu=ncu, **values)
     except TypeError:
         return None
 
@@ -369,22 +359,7 @@ def profile_command(req: ProfileRequest) -> list[str]:
     """The ``kernelscope profile`` command that makes this request again: the same launches,
     sections, clocks, inputs and host (``kernelscope profile`` parses it back into an equal
     request)."""
-    line = ["kernelscope", "profile", str(req.workspace)]
-    line += ["--set", req.set or "none"]
-    for section in req.sections:
-        line += ["--section", section]
-    for metric in req.metrics:
-        line += ["--metric", metric]
-    if req.kernel_regex:
-        line += ["--kernel", req.kernel_regex]
-    if req.launch_skip:
-        line += ["--launch-skip", str(req.launch_skip)]
-    if req.launch_count is not None:
-        line += ["--launch-count", str(req.launch_count)]
-    if req.clock_control != "base":
-        line += ["--clock-control", req.clock_control]
-    if req.cache_control != "all":
-        line += ["--cache-control", req.cache_control]
+    line = ["kernelscope", "profile", str(req.workspace), *req.ncu.command_arguments()]
     line += ["--warmup", str(req.warmup), "--iterations", str(req.iterations)]
     if req.inputs:
         line += ["--inputs", str(req.inputs)]
@@ -439,12 +414,13 @@ def _expected_launches(ws: Workspace, req: ProfileRequest) -> int:
     names = launch_sequence(ws)
     if names is None:  # an older workspace: each launched kernel once per pass
         names = [k.name for k in ws.manifest.kernels if k.launched]
-    if req.kernel_regex:
-        pattern = re.compile(req.kernel_regex)
+    ncu = req.ncu
+    if ncu.kernel_regex:
+        pattern = re.compile(ncu.kernel_regex)
         names = [n for n in names if pattern.search(n)]
-    total = len(names) * (req.warmup + req.iterations) - req.launch_skip
-    if req.launch_count is not None:
-        total = min(total, req.launch_count)
+    total = len(names) * (req.warmup + req.iterations) - ncu.launch_skip
+    if ncu.launch_count is not None:
+        total = min(total, ncu.launch_count)
     return max(total, 1)
 
 

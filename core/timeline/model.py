@@ -10,13 +10,13 @@ import bisect
 import json
 import os
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from ..errors import KernelscopeError
-from ..profiling import ProfileRequest
+from ..profiling import NcuOptions, ProfileRequest
 from ..workspace import Workspace
 
 TIMELINE_VERSION = 1
@@ -89,13 +89,18 @@ class KernelSelection:
         """The same launch as ncu's ``--kernel-id`` (invocations count from 1)."""
         return f"::{self.kernel}:{self.occurrence + 1}"
 
-    def profile_request(self, workspace: Path, **options: Any) -> ProfileRequest:
-        """The ProfileRequest that profiles this call of ``workspace``'s model (``options``:
-        the rest of ProfileRequest, such as ``set``, ``host`` or ``inputs``)."""
+    def profile_request(
+        self, workspace: Path, ncu: NcuOptions | None = None, **options: Any
+    ) -> ProfileRequest:
+        """The ProfileRequest that profiles this call of ``workspace``'s model (``ncu``:
+        the sections, clocks and such, its launches this call's; ``options``: the rest of
+        ProfileRequest, such as ``host`` or ``inputs``)."""
+        ncu = replace(
+            ncu or NcuOptions(), launch_skip=self.launch_skip, launch_count=self.launch_count
+        )
         return ProfileRequest(
             workspace=workspace,
-            launch_skip=self.launch_skip,
-            launch_count=self.launch_count,
+            ncu=ncu,
             warmup=self.warmup,
             iterations=1,
             expect_kernel=self.kernel,

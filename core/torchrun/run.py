@@ -48,6 +48,7 @@ from ..process import command_details, describe_exit, run_process
 from ..profiling import (
     RUNNER,
     CommandResult,
+    NcuOptions,
     ProfileRequest,
     RemoteFolder,
     SshSession,
@@ -85,14 +86,7 @@ class TorchRequest:
     model: Path
     output: Path | None = None  # the run folder; None: MODEL.torchrun beside the model
     mode: str = "default"  # torch.compile's mode
-    set: str | None = "full"  # ncu --set; None: ncu's default sections
-    sections: list[str] = field(default_factory=list)
-    metrics: list[str] = field(default_factory=list)
-    kernel_regex: str | None = None
-    launch_skip: int = 0  # among the profiled calls' launches
-    launch_count: int | None = None
-    clock_control: str = "base"
-    cache_control: str = "all"
+    ncu: NcuOptions = field(default_factory=NcuOptions)  # launch_skip: of the profiled calls
     warmup: int = 3  # calls after the compiling one, before the profiled ones
     iterations: int = 1  # profiled calls
     name: str | None = None  # report (and timeline) name; default: a timestamp
@@ -318,18 +312,7 @@ def _runner_args(req: TorchRequest, model: str, run_dir: str, timeline: bool) ->
 def _ncu_args(req: TorchRequest, output_stem: str, run_dir: str) -> list[str]:
     """``kernelscope profile``'s ncu options, the profiled range only, and the runner alone
     (not Inductor's compile workers)."""
-    options = ProfileRequest(
-        workspace=Path(run_dir),
-        set=req.set,
-        sections=req.sections,
-        metrics=req.metrics,
-        kernel_regex=req.kernel_regex,
-        launch_skip=req.launch_skip,
-        launch_count=req.launch_count,
-        clock_control=req.clock_control,
-        cache_control=req.cache_control,
-    )
-    args = ncu_arguments(options, output_stem, run_dir)
+    args = ncu_arguments(ProfileRequest(Path(run_dir), req.ncu), output_stem, run_dir)
     return [*args, "--profile-from-start", "off", "--target-processes", "application-only"]
 
 

@@ -20,6 +20,7 @@ from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.ncu import Profile, check_against_workspace
 from kernelscope.core.profiling import runner
 from kernelscope.core.profiling.run_ncu import (
+    NcuOptions,
     ProfileRequest,
     ncu_arguments,
     profile_workspace,
@@ -80,12 +81,14 @@ def test_without_ncu_profile_says_what_is_missing_and_writes_nothing(
 def test_ncu_command_profiles_with_sources_and_the_chosen_filters(tmp_path: Path) -> None:
     req = ProfileRequest(
         workspace=tmp_path,
-        set=None,
-        sections=["SourceCounters", "SpeedOfLight"],
-        kernel_regex="conv",
-        launch_skip=2,
-        launch_count=5,
-        clock_control="none",
+        ncu=NcuOptions(
+            set=None,
+            sections=["SourceCounters", "SpeedOfLight"],
+            kernel_regex="conv",
+            launch_skip=2,
+            launch_count=5,
+            clock_control="none",
+        ),
     )
     args = ncu_arguments(req, "/ws/profiles/.partial-x", "/ws/src")
     joined = " ".join(args)
@@ -229,7 +232,9 @@ def test_a_kernel_filter_run_counts_the_launches_ncu_names_without_an_index(
     _stand_in_ncu(tmp_path, FILTERED_RUN, monkeypatch)
     monkeypatch.setenv("H200", str(H200_REPORT))
     steps: list[str] = []
-    req = ProfileRequest(workspace=ws_with_profile, name="conv", kernel_regex="conv2d")
+    req = ProfileRequest(
+        workspace=ws_with_profile, name="conv", ncu=NcuOptions(kernel_regex="conv2d")
+    )
     result = profile_workspace(req, lambda step, fraction, message: steps.append(message))
     assert result.launches == 1
     assert result.report.name == "conv.ncu-rep" and result.report.is_file()

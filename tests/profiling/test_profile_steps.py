@@ -17,6 +17,7 @@ from kernelscope.core.cli.main import make_parser
 from kernelscope.core.cli.profile import _request
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import (
+    NcuOptions,
     ProfileRequest,
     profile_command,
     profile_workspace,
@@ -89,7 +90,9 @@ def test_profiled_steps_only_and_their_list_beside_the_report(
 def test_a_kernel_filter_keeps_the_step_markers() -> None:
     from kernelscope.core.profiling import ncu_arguments
 
-    req = ProfileRequest(workspace=Path("ws"), steps="prefill=4", kernel_regex="matmul|gemv")
+    req = ProfileRequest(
+        workspace=Path("ws"), steps="prefill=4", ncu=NcuOptions(kernel_regex="matmul|gemv")
+    )
     args = ncu_arguments(req, "out", "src")
     assert args[args.index("--kernel-name") + 1] == (
         "regex:(?:matmul|gemv)|^kernelscope_step_marker$"

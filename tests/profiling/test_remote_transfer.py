@@ -21,6 +21,7 @@ from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # 
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import (
+    NcuOptions,
     ProfileRequest,
     SshSession,
     SshTarget,
@@ -57,7 +58,7 @@ def _profile(
             host=server.target,
             ssh_options=list(server.options if options is None else options),
             remote_ncu=str(ncu),
-            launch_count=1,
+            ncu=NcuOptions(launch_count=1),
         ),
         progress=lambda *step: steps.append(step),
     )

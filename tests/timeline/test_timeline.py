@@ -17,7 +17,12 @@ from cli_support import run_cli_process as _cli
 from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.profiling import ProfileRequest, launch_sequence, profile_workspace
+from kernelscope.core.profiling import (
+    NcuOptions,
+    ProfileRequest,
+    launch_sequence,
+    profile_workspace,
+)
 from kernelscope.core.timeline import (
     Timeline,
     from_runner,
@@ -380,8 +385,8 @@ def test_profile_this_call_profiles_exactly_that_launch(
     t = from_runner(_runner_answer(ws, dict.fromkeys(sequence, 1.0)), ws)
     for call in t.calls:
         sel = t.selection(call.index, warmup=1)
-        request = sel.profile_request(repeated_ws, set=None, name=f"call{call.index}")
-        assert (request.launch_skip, request.warmup, request.iterations) == (
+        request = sel.profile_request(repeated_ws, NcuOptions(set=None), name=f"call{call.index}")
+        assert (request.ncu.launch_skip, request.warmup, request.iterations) == (
             sel.launch_skip, 1, 1
         )  # fmt: skip
         result = profile_workspace(request)
@@ -406,8 +411,7 @@ def test_profile_this_call_refuses_a_run_that_launched_other_kernels(
         profile_workspace(
             ProfileRequest(
                 workspace=repeated_ws,
-                launch_skip=sel.launch_skip,
-                launch_count=1,
+                ncu=NcuOptions(launch_skip=sel.launch_skip, launch_count=1),
                 expect_kernel=sel.kernel,
             )
         )

@@ -27,6 +27,7 @@ from paths_support import DATA, H200_REPORT, data_path
 from kernelscope.core.environment import demo, unpack_report
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import (
+    NcuOptions,
     ProfileRequest,
     launch_sequence,
     profile_command,
@@ -127,7 +128,9 @@ def test_profile_this_kernel_accepts_ncus_shortened_name(
     ws = Workspace.open(mobilenet)
     timeline = _mobilenet_timeline(ws)
     assert len(timeline.calls[7].kernels[0]) > 31
-    request = timeline.selection(7, warmup=1).profile_request(mobilenet, set=None, name="call7")
+    request = timeline.selection(7, warmup=1).profile_request(
+        mobilenet, NcuOptions(set=None), name="call7"
+    )
     result = profile_workspace(request)
     assert result.report == mobilenet / "profiles" / "call7.ncu-rep" and result.report.is_file()
     assert result.launches == 1
@@ -143,7 +146,9 @@ def test_another_kernel_with_a_long_name_is_still_refused(
     ws = Workspace.open(mobilenet)
     timeline = _mobilenet_timeline(ws)
     other = next(c.index for c in timeline.calls if c.kernels[0].startswith("fused_conv2d12_"))
-    request = timeline.selection(other, warmup=1).profile_request(mobilenet, set=None, seed=4)
+    request = timeline.selection(other, warmup=1).profile_request(
+        mobilenet, NcuOptions(set=None), seed=4
+    )
     with pytest.raises(KernelscopeError, match="not fused_conv2d12_") as err:
         profile_workspace(request)
     assert "fused_conv2d7_tir_isnan_where..." in str(err.value)
@@ -163,13 +168,15 @@ def test_the_printed_profile_command_is_the_same_request() -> None:
 
     request = ProfileRequest(
         workspace=Path("/w/model.kscope"),
-        set=None,
-        sections=["SpeedOfLight"],
-        metrics=["gpu__time_duration.sum"],
-        launch_skip=62,
-        launch_count=1,
-        clock_control="none",
-        cache_control="none",
+        ncu=NcuOptions(
+            set=None,
+            sections=["SpeedOfLight"],
+            metrics=["gpu__time_duration.sum"],
+            launch_skip=62,
+            launch_count=1,
+            clock_control="none",
+            cache_control="none",
+        ),
         warmup=1,
         inputs=Path("/w/in put.npz"),
         seed=3,

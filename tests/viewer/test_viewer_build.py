@@ -81,12 +81,12 @@ def test_the_dialog_remembers_every_option_and_the_host(qtbot, make_window, tmp_
     dialog = _dialog(window)
     dialog.model.setText(str(MODEL))
     dialog.profile.setChecked(True)
-    dialog.ncu_set.setCurrentText("basic")
-    dialog.sections.setText("SourceCounters, WarpStateStats")
-    dialog.kernel_filter.setText("conv")
-    dialog.launch_skip.setValue(2)
-    dialog.launch_count.setValue(3)
-    dialog.clock.setCurrentText("none")
+    dialog.ncu_form.ncu_set.setCurrentText("basic")
+    dialog.ncu_form.sections.setText("SourceCounters, WarpStateStats")
+    dialog.ncu_form.kernel_filter.setText("conv")
+    dialog.ncu_form.launch_skip.setValue(2)
+    dialog.ncu_form.launch_count.setValue(3)
+    dialog.ncu_form.clock.setCurrentText("none")
     dialog.warmup.setValue(1)
     dialog.iterations.setValue(2)
     dialog.inputs.setText(str(tmp_path / "in.npz"))
@@ -106,9 +106,10 @@ def test_the_dialog_remembers_every_option_and_the_host(qtbot, make_window, tmp_
         "me@gpu-box",
     ]
     request = again.profile_request(tmp_path / "ws", again.host.entry())
-    assert request.set == "basic" and request.sections == ["SourceCounters", "WarpStateStats"]
-    assert request.kernel_regex == "conv" and (request.launch_skip, request.launch_count) == (2, 3)
-    assert request.clock_control == "none" and (request.warmup, request.iterations) == (1, 2)
+    ncu = request.ncu
+    assert ncu.set == "basic" and ncu.sections == ["SourceCounters", "WarpStateStats"]
+    assert ncu.kernel_regex == "conv" and (ncu.launch_skip, ncu.launch_count) == (2, 3)
+    assert ncu.clock_control == "none" and (request.warmup, request.iterations) == (1, 2)
     assert request.inputs == tmp_path / "in.npz"
     assert request.host == "me@gpu-box" and request.remote_python == "/opt/py/bin/python3"
     assert request.ssh_options[:2] == ["-p", "2222"] and request.ssh_options[-1] == (

@@ -38,7 +38,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QSettings, Signal
-from PySide6.QtGui import QFontDatabase, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
@@ -48,8 +47,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMessageBox,
-    QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QSpinBox,
     QTabWidget,
@@ -65,12 +62,15 @@ from kernelscope.core.profiling import (
     HostReport,
     InstallResult,
     ProfileRequest,
+    check_steps,
     profiling_problem,
+    step_functions,
 )
 from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
 
 from ..widgets.file_dialogs import existing_folder, open_file_name
+from ..widgets.job_progress import JobProgress
 from ..widgets.messages import what_to_do
 from ..workers.build_worker import (
     Built,
@@ -85,7 +85,9 @@ from ..workers.remote_jobs import check_job, install_job
 from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
 from .job_dialog import JobDialog
-from .profile_options import NCU_DEFAULT, NCU_SETS, SETTINGS, ncu_set
+from .ncu_form import NcuForm
+from .profile_options import SETTINGS
+from .steps_form import StepsForm
 
 # The Pipeline combo's first item: no --pipeline, the model's own default
 AUTO_PIPELINE = "model's default"
@@ -151,20 +153,13 @@ class BuildDialog(JobDialog):
         self._started: _Started | None = None  # what the running build job was asked
         self._replace: OtherModelError | None = None  # refused by core: ask once the job ends
         self._local_problem: str | None = None  # why this machine cannot profile, once known
-        self._fraction = 0.0  # the bar's last measured value, 0..1
-        self._span = (0.0, 1.0)  # the part of the bar the running step fills: start, width
         self.tabs = QTabWidget()
         self.tabs.addTab(self._model_tab(), "Model")
         self.tabs.addTab(self._profile_tab(), "Profile")
         self.tabs.addTab(self._host_tab(), "Run on")
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
-        self.bar.setFormat("%p%")
-        self.log = QPlainTextEdit()
-        self.log.setReadOnly(True)
-        self.log.setMaximumBlockCount(5000)
-        self.log.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.progress = JobProgress(log=True)
+        assert self.progress.log is not None
+        self.bar, self.log = self.progress.bar, self.progress.log
         self.start = QPushButton("Build")
         self.start.setObjectName("start")
         self.start.setDefault(True)
@@ -182,8 +177,7 @@ class BuildDialog(JobDialog):
         buttons.addWidget(self.cancel)
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs, 3)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.log, 2)
+        layout.addWidget(self.progress, 2)
         layout.addLayout(buttons)
         self.start.clicked.connect(self.start_build)
         self.cancel.clicked.connect(self._cancel_or_close)
@@ -194,6 +188,8 @@ class BuildDialog(JobDialog):
         self.compiler.currentTextChanged.connect(self._compiler_changed)
         self.torch_timeline.toggled.connect(self._update_state)
         self.model.textChanged.connect(self._follow_model)
+        for field in (self.model, self.output):
+            field.textChanged.connect(lambda _text: self._update_llm_steps())
         self.model.textEdited.connect(self._model_chosen)
         self.output.textEdited.connect(self._output_edited)
         self._restore()
@@ -311,26 +307,7 @@ class BuildDialog(JobDialog):
         self.profile_note.setObjectName("profile_note")
         self.profile_note.setWordWrap(True)
         self.profile_note.hide()
-        self.ncu_set = QComboBox()
-        self.ncu_set.addItems([*NCU_SETS, NCU_DEFAULT])
-        self.ncu_set.setToolTip("ncu --set: which sections to collect (full: all of them)")
-        self.sections = QLineEdit()
-        self.sections.setPlaceholderText("extra sections, e.g. SourceCounters WarpStateStats")
-        self.kernel_filter = QLineEdit()
-        self.kernel_filter.setPlaceholderText("regex of kernels to profile (default: all)")
-        self.launch_skip = QSpinBox()
-        self.launch_skip.setRange(0, 10**6)
-        self.launch_skip.setToolTip("ncu --launch-skip: matching launches to leave out first")
-        self.launch_count = QSpinBox()
-        self.launch_count.setRange(0, 10**6)
-        self.launch_count.setSpecialValueText("all")
-        self.launch_count.setToolTip("ncu --launch-count: profile at most this many launches")
-        self.clock = QComboBox()
-        self.clock.addItems(["base", "none"])
-        self.clock.setToolTip(
-            "ncu --clock-control: lock the clocks to base (repeatable numbers, ncu's default) "
-            "or leave them as they are (what the model sees in use)"
-        )
+        self.ncu_form = NcuForm()
         self.warmup = QSpinBox()
         self.warmup.setRange(0, 1000)
         self.warmup.setToolTip("Forward passes before the profiled ones (ncu profiles them too)")
@@ -350,20 +327,17 @@ class BuildDialog(JobDialog):
         form = QFormLayout(page)
         form.addRow("", self.profile)
         form.addRow("", self.profile_note)
-        form.addRow("Section set:", self.ncu_set)
-        form.addRow("Sections:", self.sections)
-        form.addRow("Kernel filter:", self.kernel_filter)
-        form.addRow("Launch skip:", self.launch_skip)
-        form.addRow("Launch count:", self.launch_count)
-        form.addRow("Clock control:", self.clock)
+        form.addRow(self.ncu_form)
         form.addRow("Warm-up passes:", self.warmup)
         form.addRow("Profiled passes:", self.iterations)
         form.addRow("Inputs:", inputs_row)
         form.addRow("Report name:", self.report_name)
+        self.llm_steps = StepsForm()
+        self.llm_steps.hide()  # until the model is one that runs as steps
+        form.addRow(self.llm_steps)
         self._profile_fields = [
-            self.ncu_set, self.sections, self.kernel_filter, self.launch_skip,
-            self.launch_count, self.clock, self.warmup, self.iterations, self.inputs, browse,
-            self.report_name,
+            self.ncu_form, self.warmup, self.iterations, self.inputs, browse,
+            self.report_name, self.llm_steps,
         ]  # fmt: skip
         return page
 
@@ -473,20 +447,36 @@ class BuildDialog(JobDialog):
 
     def _compiler_changed(self) -> None:
         self._follow_model()
+        self._update_llm_steps()
         self._update_state()
+
+    def _update_llm_steps(self, built: Path | str | None = None) -> None:
+        """Show the LLM steps options for a model that runs as steps (core says which:
+        the workspace in the Workspace field, ``built`` just now, or else the model file)."""
+        functions: list[str] = []
+        if not self.torch_chosen():
+            folder = Path(built or self.output.text().strip()).expanduser()
+            model = Path(self.model.text().strip()).expanduser()
+            for path in (folder, model):
+                if path.name and (functions := step_functions(path)):
+                    break
+        self.llm_steps.setVisible(bool(functions))
+        self.llm_steps.setToolTip(
+            f"Relax functions: {', '.join(functions)}; no one call runs the model, its steps do"
+            if functions
+            else ""
+        )
 
     # ---- remembered values --------------------------------------------------------------
     def _fields(self) -> dict[str, Any]:
         return {
             "model": self.model, "output": self.output, "arch": self.arch,
             "shapes": self.shapes, "params": self.params, "seed": self.seed,
-            "use_cache": self.use_cache, "profile": self.profile, "ncu_set": self.ncu_set,
-            "sections": self.sections, "kernel_filter": self.kernel_filter,
-            "launch_skip": self.launch_skip, "launch_count": self.launch_count,
-            "clock": self.clock, "warmup": self.warmup, "iterations": self.iterations,
+            "use_cache": self.use_cache, "profile": self.profile, **self.ncu_form.fields(),
+            "warmup": self.warmup, "iterations": self.iterations,
             "inputs": self.inputs, "compiler": self.compiler, "torch_mode": self.torch_mode,
             "torch_timeline": self.torch_timeline, "torch_python": self.torch_python,
-            "pipeline": self.pipeline,
+            "pipeline": self.pipeline, **self.llm_steps.fields(),
         }  # fmt: skip
 
     def _restore(self) -> None:
@@ -629,8 +619,9 @@ class BuildDialog(JobDialog):
         self._run(
             lambda context: import_report(report, Workspace.open(folder), cancel=context.cancel),
             "importing a report",
+            self._imported,
         )
-        self.bar.setRange(0, 0)  # reading the report: no measure of how far
+        self.progress.busy()  # reading the report: no measure of how far
 
     def request(self) -> BuildRequest:
         model = Path(self.model.text().strip()).expanduser()
@@ -679,7 +670,7 @@ class BuildDialog(JobDialog):
             self._append(_error_text(exc))
             return
         self.remember()
-        self.log.clear()
+        self.progress.clear()
         if request is not None:
             self._append(f"building {request.model} for {request.arch or 'this machine'}…")
         else:
@@ -695,11 +686,11 @@ class BuildDialog(JobDialog):
             self._append(_error_text(exc))
             return
         self.remember()
-        self.log.clear()
+        self.progress.clear()
         where = request.host or "this machine"
         self._append(f"compiling {request.model} with torch.compile ({request.mode}) on {where}…")
         self._started = None
-        self._run(torch_job(request), "torch.compile run")
+        self._run(torch_job(request), "torch.compile run", self._torch_done)
 
     def torch_request(self, host: HostEntry | None = None) -> TorchRequest:
         """The TorchRequest of the fields (the Profile tab's ncu options, Run on's host)."""
@@ -713,12 +704,7 @@ class BuildDialog(JobDialog):
             model=model,
             output=Path(output).expanduser() if output else None,
             mode=self.torch_mode.currentText(),
-            set=ncu_set(self.ncu_set.currentText()),
-            sections=self.sections.text().replace(",", " ").split(),
-            kernel_regex=self.kernel_filter.text().strip() or None,
-            launch_skip=self.launch_skip.value(),
-            launch_count=self.launch_count.value() or None,
-            clock_control=self.clock.currentText(),
+            ncu=self.ncu_form.options(),
             warmup=self.warmup.value(),
             iterations=self.iterations.value(),
             name=self.report_name.text().strip() or None,
@@ -733,11 +719,12 @@ class BuildDialog(JobDialog):
 
     def _start_build_job(self, started: _Started) -> None:
         self._started = started
-        self._run(build_job(started.request, started.profile, started.existing), "build")
+        job = build_job(started.request, started.profile, started.existing)
+        self._run(job, "build", self._profiled)
         assert self.job is not None
         self.job.sent.connect(self._on_built)
         if started.request is not None and started.profile is not None:
-            self._span = (0.0, 0.5)  # the build fills the first half, the profile the second
+            self.progress.set_span(0.0, 0.5)  # the build fills the first half
 
     def _ask_replace(self, error: OtherModelError) -> None:
         """The Workspace folder holds another model's build: replace it only on a Yes."""
@@ -770,7 +757,7 @@ class BuildDialog(JobDialog):
                 f"not built: {started.request.output} keeps its build; choose another "
                 "Workspace folder"
             )
-            self._set_bar(0.0, "%p%")
+            self.progress.set_fraction(0.0, "%p%")
             return
         self._append(f"replacing the build in {started.request.output}…")
         request = dataclasses.replace(started.request, replace_other_model=True)
@@ -782,14 +769,14 @@ class BuildDialog(JobDialog):
             return
         self.report_view.clear_report()
         self._append(f"checking {entry.host}…")
-        self._run(check_job(entry.target()), "host check")
+        self._run(check_job(entry.target()), "host check", self._checked)
 
     def install_runtime(self) -> None:
         entry = self._remote_entry()
         if entry is None:
             return
         self._append(f"installing a runtime-only TVM on {entry.host}…")
-        self._run(install_job(entry.target()), "runtime install")
+        self._run(install_job(entry.target()), "runtime install", self._installed)
 
     def _remote_entry(self) -> HostEntry | None:
         if self.job is not None:
@@ -803,15 +790,15 @@ class BuildDialog(JobDialog):
             self._append("error: choose an SSH host under Run on first")
             return None
         self.host.remember()
-        self.log.clear()
+        self.progress.clear()
         return entry
 
-    def _run(self, fn: JobFn, what: str) -> None:
-        self._span = (0.0, 1.0)
-        self._set_bar(0.0, "%p%")
+    def _run(self, fn: JobFn, what: str, done: Callable[[Any], None]) -> None:
+        """Start ``fn`` on the build lane; ``done`` shows what it returns (each job its own)."""
+        self.progress.start()
         job = self.job = self._workers.start("build", fn, what)
         job.progress.connect(self._on_progress)
-        job.returned.connect(self._on_returned)
+        job.returned.connect(done)
         job.errored.connect(self._on_failed)
         job.finished.connect(self._on_job_finished)
         self.cancel.setText("Cancel")
@@ -823,6 +810,7 @@ class BuildDialog(JobDialog):
     def _profile_for(self, host: HostEntry | None) -> Callable[[Path], ProfileRequest]:
         """The fields as they are now: the job reads them when the build is done."""
         request = self.profile_request(Path(), host)
+        check_steps(request, request.profile_steps)  # as the profile would, before the build
         return lambda workspace: dataclasses.replace(request, workspace=workspace)
 
     def profile_request(self, workspace: Path, host: HostEntry | None = None) -> ProfileRequest:
@@ -830,12 +818,7 @@ class BuildDialog(JobDialog):
         inputs = self.inputs.text().strip()
         return ProfileRequest(
             workspace=workspace,
-            set=ncu_set(self.ncu_set.currentText()),
-            sections=self.sections.text().replace(",", " ").split(),
-            kernel_regex=self.kernel_filter.text().strip() or None,
-            launch_skip=self.launch_skip.value(),
-            launch_count=self.launch_count.value() or None,
-            clock_control=self.clock.currentText(),
+            ncu=self.ncu_form.options(),
             warmup=self.warmup.value(),
             iterations=self.iterations.value(),
             inputs=Path(inputs).expanduser() if inputs else None,
@@ -846,66 +829,59 @@ class BuildDialog(JobDialog):
             remote_ncu=host.ncu if host else "ncu",
             remote_python=host.python if host else "python3",
             remote_runtime_root=host.runtime_root or None if host else None,
+            **self.llm_steps.values(),
         )
 
     # ---- worker signals -----------------------------------------------------------------
-    def _set_bar(self, fraction: float, text: str | None = None) -> None:
-        """Show ``fraction`` (0..1) of the whole job measured; ``text``: the bar's format."""
-        self._fraction = fraction
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(round(fraction * 1000))
-        if text is not None:
-            self.bar.setFormat(text)
-
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
-        if fraction >= 0:
-            start, width = self._span
-            self._set_bar(start + width * fraction)
-        else:
-            self.bar.setRange(0, 0)  # busy
+        self.progress.progress(fraction)
         self._append(f"[{step}] {message}")
 
     def _on_built(self, built: Built) -> None:
-        start, width = self._span
-        self._set_bar(start + width)
-        self._span = (start + width, 1.0 - start - width)  # what follows: the profile
+        self.progress.end_part()  # what follows: the profile
         self._append(f"built {built.workspace}")
+        self._update_llm_steps(built.workspace)
         self.finished_document.emit(str(built.workspace))
 
-    def _on_returned(self, outcome: object) -> None:
+    def _profiled(self, outcome: Profiled | ProfileSkipped | None) -> None:
+        """Built (``None``: no profile asked for), profiled, or built but not profiled here."""
         if isinstance(outcome, ProfileSkipped):  # built, but not profiled: not 100 %
-            self._set_bar(self._fraction, "not profiled")
-        else:
-            self._set_bar(1.0)
-        if isinstance(outcome, Profiled):
-            self._append(
-                f"profiled {outcome.launches} kernel launches in {outcome.seconds:.1f} s: "
-                f"{outcome.report}"
-            )
-            self.finished_document.emit(str(outcome.report.parents[1]))
-        elif isinstance(outcome, TorchProfiled):
-            self._torch_done(outcome)
-        elif isinstance(outcome, ProfileSkipped):
+            self.progress.stop("not profiled")
             self._append(
                 f"Cannot profile here: {outcome.problem}.\nChoose a GPU machine under Run on "
                 "(user@gpu-box), or profile there yourself (kernelscope profile WORKSPACE) and "
                 "open its report with Import Report…"
             )
-        elif isinstance(outcome, HostReport):
-            self._show_host_report(outcome)
-        elif isinstance(outcome, ReportImport):
-            for line in (*outcome.summary(), *(f"warning: {w}" for w in outcome.warnings)):
-                self._append(line)
-            self.finished_document.emit(str(outcome.workspace))
-        elif isinstance(outcome, InstallResult):
+            return
+        self.progress.done()
+        if outcome is not None:
             self._append(
-                f"installed a runtime-only TVM {outcome.report.tvm_wanted} in "
-                f"{outcome.host}:{outcome.folder} ({outcome.bundle_bytes / 1e6:.1f} MB sent, "
-                f"{outcome.seconds:.1f} s)"
+                f"profiled {outcome.launches} kernel launches in {outcome.seconds:.1f} s: "
+                f"{outcome.report}"
             )
-            self._show_host_report(outcome.report)
+            self.finished_document.emit(str(outcome.report.parents[1]))
+
+    def _imported(self, outcome: ReportImport) -> None:
+        self.progress.done()
+        for line in (*outcome.summary(), *(f"warning: {w}" for w in outcome.warnings)):
+            self._append(line)
+        self.finished_document.emit(str(outcome.workspace))
+
+    def _checked(self, report: HostReport) -> None:
+        self.progress.done()
+        self._show_host_report(report)
+
+    def _installed(self, outcome: InstallResult) -> None:
+        self.progress.done()
+        self._append(
+            f"installed a runtime-only TVM {outcome.report.tvm_wanted} in "
+            f"{outcome.host}:{outcome.folder} ({outcome.bundle_bytes / 1e6:.1f} MB sent, "
+            f"{outcome.seconds:.1f} s)"
+        )
+        self._show_host_report(outcome.report)
 
     def _torch_done(self, outcome: TorchProfiled) -> None:
+        self.progress.done()
         run = outcome.run
         if (compiled := run.compiled()) is not None:
             self._append(compiled)
@@ -938,22 +914,13 @@ class BuildDialog(JobDialog):
             return
         # the bar stays where the job got to, saying how it ended
         if isinstance(error, Cancelled):
-            self._set_bar(self._fraction, "cancelled")
+            self.progress.stop("cancelled")
             self._append(f"{error.message}; the previous results stay on screen")
             return
-        self._set_bar(self._fraction, "failed at %p%")
+        self.progress.stop("failed at %p%")
         if not isinstance(error, KernelscopeError):  # a bug: say so rather than hide it
             error = KernelscopeError(f"{type(error).__name__}: {error}")
-        text = _error_text(error)
-        self._append(text)
-        message = self.log.document().lastBlock()
-        for _ in range(text.count("\n")):  # the hint's lines: back to the message's first
-            message = message.previous()
-        if error.details:
-            self._append(error.details.rstrip())
-            # a tool's log can be long: scroll back up to the message (and the hint below it)
-            self.log.setTextCursor(QTextCursor(message))
-            self.log.ensureCursorVisible()
+        self.progress.append_error(_error_text(error), error.details)
 
     def _on_job_finished(self) -> None:
         super()._on_job_finished()
@@ -962,4 +929,4 @@ class BuildDialog(JobDialog):
             self._ask_replace(error)
 
     def _append(self, text: str) -> None:
-        self.log.appendPlainText(text)
+        self.progress.append(text)

@@ -13,13 +13,12 @@ import contextlib
 import html
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, Qt, Signal
+from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -30,6 +29,7 @@ from kernelscope.core.tuning import DEFAULT_DB, TunedGain, tuned_workspace
 from kernelscope.core.workspace import TUNED_TIMES_NOTE
 
 from ..widgets.file_dialogs import existing_folder
+from ..widgets.job_progress import JobProgress
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
 from ..workers.tune_job import gain_job, recorded_host_job
@@ -83,13 +83,9 @@ class GainDialog(JobDialog):
         form.addRow("Records:", records_row)
         form.addRow("Tuned workspace:", self.output)
         form.addRow(self.host)
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
-        self.status = QLabel()
-        self.status.setObjectName("gain_status")
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.progress = JobProgress(log=False, name="gain_status")
+        assert self.progress.status is not None
+        self.bar, self.status = self.progress.bar, self.progress.status
         self.start = QPushButton("Build && Profile")
         self.start.setObjectName("start")
         self.start.setDefault(True)
@@ -101,8 +97,7 @@ class GainDialog(JobDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(form)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.status, 1)
+        layout.addWidget(self.progress, 1)
         layout.addLayout(buttons)
         self.start.clicked.connect(self.start_gain)
         self.cancel.clicked.connect(self._cancel_or_close)
@@ -163,8 +158,7 @@ class GainDialog(JobDialog):
             return
         self.remember()
         self.outcome = None
-        self.bar.setFormat("%p%")
-        self.bar.setRange(0, 0)
+        self.progress.start(busy=True)
         self.status.setText("Building with the records…")
         fn = gain_job(
             self.workspace,
@@ -182,15 +176,13 @@ class GainDialog(JobDialog):
 
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
         if fraction >= 0:
-            self.bar.setRange(0, 1000)
-            self.bar.setValue(round(fraction * 1000))
+            self.progress.set_fraction(fraction)
         self.status.setText(html.escape(message))
 
     def _on_returned(self, gain: TunedGain) -> None:
         self.outcome = gain
-        self.bar.setRange(0, 1000)
         if not gain.compared:  # built: the bar stays where the build ended, saying so
-            self.bar.setFormat("built, not profiled")
+            self.progress.stop("built, not profiled")
             self.status.setText(
                 f"Built {html.escape(str(gain.tuned))}, but not profiled: "
                 f"{html.escape(gain.profile_problem)}.<br>Choose a GPU host under Profile on, "
@@ -198,7 +190,7 @@ class GainDialog(JobDialog):
                 f"compare: <tt>{html.escape(gain.diff_command())}</tt>"
             )
             return
-        self.bar.setValue(self.bar.maximum())
+        self.progress.done()
         self.status.setText(
             html.escape(gain.summary())
             + ": opened in compare mode.<br>The Tuned column's "
@@ -208,8 +200,7 @@ class GainDialog(JobDialog):
         self.gain_ready.emit(gain)
 
     def _on_failed(self, error: BaseException) -> None:
-        self.bar.setRange(0, 1000)
-        self.bar.setFormat("cancelled" if isinstance(error, Cancelled) else "failed at %p%")
+        self.progress.stop("cancelled" if isinstance(error, Cancelled) else "failed at %p%")
         if isinstance(error, Cancelled):
             self.status.setText(
                 "Cancelled: the untuned workspace is as it was; a tuned build that finished "

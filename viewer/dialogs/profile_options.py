@@ -8,6 +8,8 @@ from typing import Any
 
 from PySide6.QtCore import QSettings
 
+from kernelscope.core.profiling import NcuOptions
+
 SETTINGS = "build_dialog"
 NCU_SETS = ["full", "detailed", "basic"]
 NCU_DEFAULT = "ncu's default sections"  # no --set: ncu's own default sections
@@ -19,10 +21,12 @@ def ncu_set(choice: str) -> str | None:
 
 
 def remembered_ncu_options(settings: QSettings) -> dict[str, Any]:
-    """``set``, ``sections`` and ``clock_control`` as Build & Profile last had them."""
+    """ProfileRequest's ``ncu``: the section set, sections and clock control as Build &
+    Profile last had them (a dict: the caller adds the rest of the request)."""
     value = settings.value
-    return {
-        "set": ncu_set(str(value(f"{SETTINGS}/ncu_set", "full") or "full")),
-        "sections": str(value(f"{SETTINGS}/sections", "") or "").replace(",", " ").split(),
-        "clock_control": str(value(f"{SETTINGS}/clock", "base") or "base"),
-    }
+    ncu = NcuOptions(
+        set=ncu_set(str(value(f"{SETTINGS}/ncu_set", "full") or "full")),
+        sections=str(value(f"{SETTINGS}/sections", "") or "").replace(",", " ").split(),
+        clock_control=str(value(f"{SETTINGS}/clock", "base") or "base"),
+    )
+    return {"ncu": ncu}

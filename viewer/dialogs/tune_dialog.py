@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QRadioButton,
     QSpinBox,
@@ -38,6 +37,7 @@ from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.tuning import DEFAULT_DB, TaskProgress, TuningResult
 
 from ..widgets.file_dialogs import existing_folder
+from ..widgets.job_progress import JobProgress
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
 from ..workers.tune_job import (
@@ -164,13 +164,9 @@ class TuneDialog(JobDialog):
         header = self.tasks.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.bar = QProgressBar()
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(0)
-        self.status = QLabel()
-        self.status.setObjectName("tune_status")
-        self.status.setWordWrap(True)
-        self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.progress = JobProgress(log=False, name="tune_status")
+        assert self.progress.status is not None
+        self.bar, self.status = self.progress.bar, self.progress.status
         self.start = QPushButton("Tune")
         self.start.setObjectName("start")
         self.start.setDefault(True)
@@ -202,8 +198,7 @@ class TuneDialog(JobDialog):
         layout.addWidget(self.note)
         layout.addWidget(self.ranking)
         layout.addWidget(self.tasks, 1)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.status)
+        layout.addWidget(self.progress)
         layout.addLayout(buttons)
 
         self.start.clicked.connect(self.start_tuning)
@@ -303,7 +298,7 @@ class TuneDialog(JobDialog):
         self.outcome = None
         self.tasks.setRowCount(0)
         self._rows.clear()
-        self.bar.setRange(0, 0)  # busy until the child says how far it is
+        self.progress.start(busy=True)  # busy until the child says how far it is
         self.status.setText("Planning…")
         job = self.job = self._workers.start("tune", tune_job(request), "tuning")
         job.sent.connect(self._on_started)
@@ -328,8 +323,7 @@ class TuneDialog(JobDialog):
 
     def _on_progress(self, step: str, fraction: float, message: str) -> None:
         if fraction >= 0:
-            self.bar.setRange(0, 1000)
-            self.bar.setValue(round(fraction * 1000))
+            self.progress.set_fraction(fraction)
         self.status.setText(html.escape(message))
         task, _, rest = message.partition(": ")
         row = self._rows.get(task)
@@ -349,8 +343,10 @@ class TuneDialog(JobDialog):
             row = self._rows.get(task["name"])
             if row is not None:
                 self._set_task(row, sentence.partition(": ")[2])
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(self.bar.maximum() if not result.cancelled else self.bar.value())
+        if result.cancelled:
+            self.progress.stop()
+        else:
+            self.progress.done()
         where = html.escape(str(result.database))
         if result.cancelled:
             self.status.setText(
@@ -360,7 +356,7 @@ class TuneDialog(JobDialog):
             self.status.setText(f"Done: {result.records} records in {where}.")
 
     def _on_failed(self, error: BaseException) -> None:
-        self.bar.setRange(0, 1000)
+        self.progress.stop()
         if isinstance(error, Cancelled):
             self.status.setText("Cancelled before anything was measured.")
             return
@@ -385,7 +381,7 @@ class TuneDialog(JobDialog):
         if self.job is not None:
             return
         database = self.records_folder()
-        self.bar.setRange(0, 0)
+        self.progress.busy()
         self.status.setText(f"Adding the records of {html.escape(str(source))}…")
         job = self.job = self._workers.start(
             "tune", merge_job(database, [source]), "adding tuning records"
@@ -400,8 +396,7 @@ class TuneDialog(JobDialog):
     def _on_merged(self, source: Path, result: dict[str, object]) -> None:
         database = Path(str(result["database"]))
         total = int(str(result["total"]))
-        self.bar.setRange(0, 1000)
-        self.bar.setValue(1000)
+        self.progress.done()
         self.database = database
         self.outcome = TuningResult(database, records=total)
         self.status.setText(
@@ -411,7 +406,7 @@ class TuneDialog(JobDialog):
         )
 
     def _on_merge_failed(self, error: BaseException) -> None:
-        self.bar.setRange(0, 1000)
+        self.progress.stop()
         if isinstance(error, Cancelled):
             self.status.setText("Cancelled: the records folder is as it was.")
             return

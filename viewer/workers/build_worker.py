@@ -18,8 +18,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kernelscope.core.build import BuildRequest, build_in_child
-from kernelscope.core.profiling import ProfileRequest, profile_workspace, profiling_problem
+from kernelscope.core.profiling import (
+    ProfileRequest,
+    check_steps,
+    profile_workspace,
+    profiling_problem,
+)
 from kernelscope.core.torchrun import TorchRequest, TorchRun, profile_torch
+from kernelscope.core.workspace import Workspace
 
 from .jobs import JobContext, JobFn
 
@@ -82,6 +88,8 @@ def build_job(
         if profile_request is None:
             return None
         profile = profile_request(path)
+        # what to run comes before where (as the CLI): an LLM without steps, on any machine
+        check_steps(profile, profile.profile_steps, Workspace.open(path))
         problem = None if profile.host else profiling_problem()
         if problem:
             return ProfileSkipped(problem)

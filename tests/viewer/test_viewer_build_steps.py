@@ -1,0 +1,119 @@
+"""Build & Profile's LLM steps: shown for a model that runs as steps (a workspace of several
+Relax functions, a Relax .py with a KV cache), its fields going into the profile request as
+the CLI's --steps/--profile-steps/--batch/--hook do, remembered, and checked by core before
+anything runs."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import pytest
+from paths_support import DATA
+from viewer_support import WORKSPACE
+
+from kernelscope.core.workspace import FunctionInfo, Workspace
+from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+
+MODELS = DATA / "models"
+
+
+@pytest.fixture()
+def llm_workspace(tmp_path: Path) -> Path:
+    """ws_mlp recorded as an LLM's build: several Relax functions and no one entry."""
+    path = tmp_path / "llama.kscope"
+    shutil.copytree(WORKSPACE, path)
+    manifest = Workspace.open(path).manifest
+    functions = [FunctionInfo(n, [], 0, [], [], []) for n in ("embed", "prefill", "decode")]
+    changed = dataclasses.replace(manifest, entry="", functions=functions)
+    (path / "manifest.json").write_text(changed.to_json(), encoding="utf-8")
+    return path
+
+
+def _dialog(window, **kw):  # noqa: ANN001, ANN003, ANN202
+    dialog = BuildDialog(window.workers, window, settings=window.settings, **kw)
+    dialog.show()
+    return dialog
+
+
+def test_llm_steps_show_only_for_a_model_that_runs_as_steps(
+    qtbot, make_window, llm_workspace: Path
+) -> None:
+    window = make_window()
+    dialog = _dialog(window, workspace=Workspace.open(WORKSPACE))
+    assert dialog.llm_steps.isHidden()  # one call runs ws_mlp
+    dialog.output.setText(str(llm_workspace))
+    assert not dialog.llm_steps.isHidden()
+    assert "embed, prefill, decode" in dialog.llm_steps.toolTip()
+    dialog.output.setText("")
+    dialog.model.setText(str(MODELS / "llama_mlc.py"))  # not built yet: its KV cache says so
+    assert not dialog.llm_steps.isHidden()
+    dialog.model.setText(str(MODELS / "small_cnn.onnx"))
+    assert dialog.llm_steps.isHidden()
+    dialog.close()
+
+
+def test_llm_steps_go_into_the_request_and_are_remembered(
+    qtbot, make_window, llm_workspace: Path, tmp_path: Path
+) -> None:
+    window = make_window()
+    dialog = _dialog(window, workspace=Workspace.open(llm_workspace))
+    hook = tmp_path / "loop.py"
+    dialog.llm_steps.steps.setText("prefill=128,decode=8")
+    dialog.llm_steps.profile_steps.setText("decode:0-3")
+    dialog.llm_steps.batch.setValue(4)
+    dialog.llm_steps.hook.setText(str(hook))
+    dialog.close()  # remembers
+
+    again = _dialog(window, workspace=Workspace.open(llm_workspace))
+    request = again.profile_request(llm_workspace)
+    assert (request.steps, request.profile_steps, request.batch, request.hook) == (
+        "prefill=128,decode=8",
+        "decode:0-3",
+        4,
+        hook,
+    )
+    again.output.setText(str(WORKSPACE))  # a model run as one call: no steps at all
+    request = again.profile_request(WORKSPACE)
+    assert (request.steps, request.profile_steps, request.batch, request.hook) == (
+        None,
+        None,
+        1,
+        None,
+    )
+    again.close()
+
+
+def test_bad_steps_are_refused_with_cores_message_before_a_job(
+    qtbot, make_window, llm_workspace: Path
+) -> None:
+    window = make_window()
+    dialog = _dialog(window, workspace=Workspace.open(llm_workspace))
+    dialog.llm_steps.steps.setText("prefill=16,decode=x")
+    dialog.host.where.setCurrentText("me@gpu-box")  # where cannot matter: nothing starts
+    dialog.start.click()
+    assert dialog.job is None
+    log = dialog.log.toPlainText()
+    assert "'decode=x' is not prefill=N or decode=N" in log
+    assert "hint: under LLM steps, e.g. Steps prefill=128,decode=32" in log  # not a CLI flag
+    dialog.llm_steps.steps.setText("prefill=16,decode=4")
+    dialog.llm_steps.profile_steps.setText("decode:9")
+    dialog.start.click()
+    assert dialog.job is None
+    assert "decode runs 4 step(s)" in dialog.log.toPlainText()
+    dialog.close()
+
+
+def test_an_llm_profiled_without_steps_says_where_to_give_them(
+    qtbot, make_window, llm_workspace: Path
+) -> None:
+    window = make_window()
+    dialog = _dialog(window, workspace=Workspace.open(llm_workspace))
+    assert dialog.llm_steps.steps.text() == ""
+    dialog.start.click()  # profile the workspace as it is, here: refused before any ncu
+    qtbot.waitUntil(lambda: dialog.job is None, timeout=30_000)
+    log = dialog.log.toPlainText()
+    assert "holds several Relax functions (embed, prefill, decode)" in log
+    assert "give its steps under LLM steps, e.g. prefill=128,decode=8" in log
+    dialog.close()
