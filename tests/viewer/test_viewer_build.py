@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QMessageBox
 from viewer_support import WORKSPACE, open_and_settle, settle
@@ -334,7 +334,7 @@ def test_import_report_attaches_a_report_to_the_open_workspace(
     window = make_window(ws)
     assert not window.selection.document.has_profile
     dialog = window.build_and_profile()
-    report = COMPARE / "cnn3_b8_run1.ncu-rep"
+    report = data_path("compare/cnn3_b8_run1.ncu-rep")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(report), ""))
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(report)], ""))
     with qtbot.waitSignal(dialog.finished_document, timeout=20_000) as opened:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 from paths_support import DATA
@@ -99,7 +100,7 @@ def test_a_torch_timeline_says_how_it_was_timed_and_why_no_single_call_profile(
     from kernelscope.viewer.panels.timeline_panel import TimelinePanel
 
     saved = open_timeline(DATA / "torch" / "mlp_timeline_h200.json")
-    raw = {"device": saved.device, "repeat": 10, "calls": [vars(c) for c in saved.calls]}
+    raw = {"device": saved.device, "repeat": 10, "calls": [asdict(c) for c in saved.calls]}
     path = timeline_from_runner(raw, tmp_path / "mlp.torchrun", "gpu").save(tmp_path / "t.json")
     window = make_window()
     assert window.open_path(path)  # as Build & Profile's finished run opens it
