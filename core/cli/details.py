@@ -157,7 +157,11 @@ def _ops(ws: Workspace | None, name: str) -> list[str]:
         info = ws.manifest.kernel(name)
     except KeyError:
         return []
-    return [describe(o) for o in info.ops]
+    ops = [
+        describe(o) + (f"  <- {o.origin}: {o.origin_text}" if o.origin else "") for o in info.ops
+    ]
+    sites = [s for s in info.launched_by if s.origin and s.via != "call_tir"]
+    return ops or [f"KV cache {s.role}  <- {s.origin}: {s.origin_text}" for s in sites[:1]]
 
 
 def _metric_line(m: DetailMetric, width: int) -> str:

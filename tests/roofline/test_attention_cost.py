@@ -1,0 +1,88 @@
+"""The KV cache's kernels have a cost (issue 33, item 2): FLOPs and bytes of the tiny Llama's
+attention, rope and append kernels, from the page layout its build records and the lengths
+a launch ran at, checked against values worked out by hand from the formulas in
+core/roofline/attention_cost.py (H=4 heads, G=2 KV heads, D=64, float16: b=2)."""
+
+from __future__ import annotations
+
+import pytest
+from paths_support import DATA
+
+from kernelscope.core.build import BuildRequest, build_in_child
+from kernelscope.core.roofline import nominal_ceilings
+from kernelscope.core.roofline.attention_cost import (
+    KVLayout,
+    StepSizes,
+    attention_cost,
+    build_sizes,
+    kv_role,
+)
+from kernelscope.core.roofline.headroom import operator_bound_us
+from kernelscope.core.workspace import KernelInfo, Workspace
+
+pytestmark = pytest.mark.slow
+
+LLAMA = DATA / "models" / "llama_mlc.py"
+
+
+@pytest.fixture(scope="module")
+def llama(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    """The tiny Llama as tests/tvm_build/test_llm_build.py builds it (the build cache serves
+    the second build)."""
+    out = tmp_path_factory.mktemp("llm") / "llama.kscope"
+    return build_in_child(
+        BuildRequest(
+            model=LLAMA, output=out, arch="sm_90", shapes={"seq_len": [128], "batch_size": [4]}
+        )
+    )
+
+
+def _role(ws: Workspace, role: str) -> KernelInfo:
+    return next(k for k in ws.manifest.kernels if kv_role(k) == role)
+
+
+def test_the_page_layout_is_read_from_the_kernels(llama: Workspace) -> None:
+    assert KVLayout.of(llama.manifest.kernels) == KVLayout(4, 2, 64, 16, "float16")
+    # decode: [batch_size, 1, hidden] at batch_size=4; prefill: [1, seq_len, hidden]
+    assert build_sizes(llama.manifest, "decode") == StepSizes(batch=4, tokens=4)
+    assert build_sizes(llama.manifest, "prefill") == StepSizes(batch=1, tokens=128)
+
+
+def test_decode_attention_reads_the_cached_keys_and_values_once_per_kv_head(
+    llama: Workspace,
+) -> None:
+    layout = KVLayout.of(llama.manifest.kernels)
+    decode = _role(llama, "attention_decode")
+    # 4 sequences holding 20 tokens each after the step (80 in the cache)
+    cost = attention_cost(decode, layout, StepSizes(batch=4, tokens=4, cached=80))
+    assert cost.flops == 4 * 4 * 20 * 64 * 4  # 4·H·L·D per token, 4 tokens = 81,920
+    # K and V: 2·G·L·D·b per sequence; q and output H·D·b each, lse 4·H, per token
+    assert cost.bytes == 4 * (2 * 2 * 20 * 64 * 2) + 4 * (2 * 4 * 64 * 2 + 4 * 4)  # 45,120
+    # a build binds no cached length: said, not guessed
+    unknown = attention_cost(decode, layout, build_sizes(llama.manifest, "decode"))
+    assert not unknown.known and "profile with steps" in unknown.why
+
+
+def test_prefill_rope_and_append_at_the_builds_bindings(llama: Workspace) -> None:
+    layout = KVLayout.of(llama.manifest.kernels)
+    prefill = build_sizes(llama.manifest, "prefill")  # one sequence of 128 tokens
+    ragged = attention_cost(_role(llama, "attention_prefill_ragged"), layout, prefill)
+    assert ragged.flops == 2 * 4 * 64 * 128 * 129  # causal: 2·2·H·D·t(t+1)/2 = 8,454,144
+    assert ragged.bytes == 128 * ((2 * 4 + 2 * 2) * 64 * 2 + 4 * 4)  # q, k, v, out, lse
+    rope = attention_cost(_role(llama, "rope"), layout, prefill)
+    assert rope.flops == 3 * 128 * (4 + 2) * 64  # q and k rotated, 3 per element
+    assert rope.bytes == 2 * 128 * (4 + 2 * 2) * 64 * 2 + 4 * 128  # qkv in, q k v out
+    append = attention_cost(_role(llama, "append"), layout, prefill)
+    assert append.flops == 0 and append.bytes == 2 * (2 * 128 * 2 * 64 * 2) + 4 * 128
+
+
+def test_operator_bounds_include_the_kv_cache_kernels_whose_lengths_are_known(
+    llama: Workspace,
+) -> None:
+    ceilings = nominal_ceilings("sm_90")
+    bounds = operator_bound_us(llama, ceilings)
+    ragged = _role(llama, "attention_prefill_ragged").name
+    assert bounds[ragged] > 0
+    # the decode attention needs the cached length, rope runs in prefill and decode alike
+    assert _role(llama, "attention_decode").name not in bounds
+    assert _role(llama, "rope").name not in bounds
