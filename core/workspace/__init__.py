@@ -13,7 +13,7 @@ from .manifest import (
     TensorInfo,
     TunedFrom,
 )
-from .model_lines import ModelLineShare, kernel_origin, model_line_share
+from .model_lines import ModelLineShare, kernel_origin, model_line_share, model_lines
 from .ptx import (
     PTX,
     PTX_LINES,
@@ -73,6 +73,7 @@ __all__ = [
     "frame_index",
     "kernel_origin",
     "model_line_share",
+    "model_lines",
     "other_model_in",
     "parse_ptx",
     "read_ptx_lines",

@@ -46,6 +46,16 @@ def kernel_origin(kernel: KernelInfo, function: str = "") -> str:
     return ""
 
 
+def model_lines(kernel: KernelInfo) -> tuple[str, ...]:
+    """Each model line a kernel's operators came from, once, in program order, as people
+    read it: ``llama_mlc.py:73  return self.down_proj(op.silu(gate) * up)``; for a kernel
+    the KV cache's runtime launches, the line calling it."""
+    found = {op.origin: op.origin_text for op in kernel.ops if op.origin}
+    if not found:
+        found = {s.origin: s.origin_text for s in kernel.launched_by if s.origin}
+    return tuple(f"{where}  {text}" for where, text in found.items())
+
+
 def launches_per_call(manifest: Manifest, kernel: KernelInfo, function: str) -> int:
     """How often one call of ``function`` launches ``kernel`` (0: it does not)."""
     func = next((f for f in manifest.functions if f.name == function), None)

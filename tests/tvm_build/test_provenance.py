@@ -73,3 +73,14 @@ def test_the_kernel_list_shows_each_kernels_model_line(
 def test_a_model_without_model_lines_has_no_share(tmp_path: Path) -> None:
     ws = Workspace.open(DATA / "ws_mlp")
     assert model_line_share(ws.manifest, ws.manifest.entry) is None
+
+
+def test_the_kernel_tooltip_lists_the_model_lines(built: Workspace) -> None:
+    from kernelscope.core.view.document import summary_from_info
+    from kernelscope.viewer.panels.kernel_list_model import _tooltip
+
+    info = next(k for k in built.manifest.kernels if k.name.startswith("softmax"))
+    summary = summary_from_info(info)
+    line = _line("op.softmax")
+    assert summary.model_lines == (f"nn_lines.py:{line}  return op.softmax(h + x, axis=-1)",)
+    assert f"Model lines:<br>• nn_lines.py:{line}" in _tooltip(summary)
