@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from ..errors import KernelscopeError
 from ..formatting import format_us
 from ..ncu import Profile
 from ..workspace import KernelInfo, Workspace
@@ -166,10 +167,16 @@ class _KVCosts:
         self.manifest = workspace.manifest
         self.layout = KVLayout.of(self.manifest.kernels)
         self.step_of: dict[int, StepSizes] = {}
+        self.note = ""
         if profile.step_markers:
             from ..ncu import report_steps
 
-            for step in report_steps(profile, workspace.path):
+            try:
+                steps = report_steps(profile, workspace.path)
+            except KernelscopeError as exc:  # the step list is missing: lengths unknown
+                self.note = f"the KV cache's kernels at the build's lengths: {exc}"
+                steps = []
+            for step in steps:
                 tokens = (
                     step.batch * step.seq_len
                     if step.batch is not None and step.seq_len is not None
@@ -252,6 +259,8 @@ def headroom(
             "roofline sections"
         )
     kv = _KVCosts(profile, workspace) if workspace is not None else None
+    if kv is not None and kv.note:
+        notes.append(kv.note)
     rows: list[HeadroomRow] = []
     for point in roof.points:
         k = profile.kernel(point.kernel)
