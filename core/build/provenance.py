@@ -1,8 +1,9 @@
 """Which line of the user's model file emitted each Relax operator (issue 33, item 4).
 
 A ``tvm.relax.frontend.nn`` model is exported by running Python: every operator call ends
-in ``BlockBuilder.emit``, and the innermost frame of the model file on the stack at that
-moment is the line that made it (``self.down_proj(x)`` inside the model's ``forward``).
+in ``BlockBuilder.emit``, and the innermost frame of the user's code (the model file, or a
+file of its folder) on the stack at that moment is the line that made it
+(``self.down_proj(x)`` inside the model's ``forward``).
 TVM 0.27 gives the nn exporter's bindings no spans, so kernelscope watches ``emit`` while
 the model file runs (``recording``) and keeps each emitted variable's line.
 
@@ -81,22 +82,33 @@ class Provenance:
 
 @contextmanager
 def recording(path: Path) -> Iterator[Provenance]:
-    """While the block runs (the model file executing), note the line of ``path`` that
-    emitted each Relax binding."""
+    """While the block runs (the model file executing), note the line of the user's code that
+    emitted each Relax binding: the innermost frame in the model file or in another Python file
+    of its folder (a model file that runs its definitions from a sibling, as
+    tests/data/models/llama_3_2_1b.py runs llama_mlc.py), never an installed package's."""
     from tvm.relax.block_builder import BlockBuilder
 
-    filename = str(path)
+    folder = path.resolve().parent
     provenance = Provenance()
     emit = BlockBuilder.emit
+    users: dict[str, str | None] = {}  # a frame's file -> its name as shown; None: not the user's
+
+    def user_file(filename: str) -> str | None:
+        if filename not in users:
+            resolved = Path(filename).resolve()
+            mine = resolved.is_relative_to(folder) and "site-packages" not in resolved.parts
+            users[filename] = resolved.relative_to(folder).as_posix() if mine else None
+        return users[filename]
 
     def emit_noting_line(self: Any, expr: Any, name_hint: str = "") -> Any:
         var = emit(self, expr, name_hint)
         frame: FrameType | None = sys._getframe(1)
-        while frame is not None and frame.f_code.co_filename != filename:
+        while frame is not None and user_file(frame.f_code.co_filename) is None:
             frame = frame.f_back
         if frame is not None:
+            filename = frame.f_code.co_filename
             text = linecache.getline(filename, frame.f_lineno).strip()
-            provenance.origins[var] = Origin(path.name, frame.f_lineno, text)
+            provenance.origins[var] = Origin(user_file(filename) or "", frame.f_lineno, text)
         return var
 
     BlockBuilder.emit = emit_noting_line

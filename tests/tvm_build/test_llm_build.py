@@ -332,20 +332,10 @@ def test_the_matmuls_of_decode_lead_to_the_model_lines_that_made_them(
 ) -> None:
     m = llama.manifest
     decode = [k for k in m.kernels if any(s.function == "decode" for s in k.launched_by)]
-    matmuls = {
-        op.origin: op.origin_text
-        for k in decode
-        for op in k.ops
-        if "matmul" in op.op.lower()
-    }
-    assert matmuls == {
-        _line_of("self.qkv_proj(x)"): matmuls[_line_of("self.qkv_proj(x)")],
-        _line_of("self.o_proj(op.reshape"): matmuls[_line_of("self.o_proj(op.reshape")],
-        _line_of("self.gate_up_proj(x)"): matmuls[_line_of("self.gate_up_proj(x)")],
-        _line_of("self.down_proj(op.silu"): matmuls[_line_of("self.down_proj(op.silu")],
-        _line_of("self.lm_head(self._decoder"): matmuls[_line_of("self.lm_head(self._decoder")],
-    }
-    assert matmuls[_line_of("self.down_proj(op.silu")] == "return self.down_proj(op.silu(gate) * up)"
+    matmuls = {op.origin: op.origin_text for k in decode for op in k.ops if "matmul" in op.op}
+    projections = ("qkv_proj(x)", "o_proj(op.reshape", "gate_up_proj(x)", "down_proj(op.silu")
+    assert set(matmuls) == {_line_of(f"self.{p}") for p in (*projections, "lm_head(self._dec")}
+    assert matmuls[_line_of("self.down_proj(")] == "return self.down_proj(op.silu(gate) * up)"
     # the KV cache's kernels lead to the line calling the attention
     attention = next(k for k in decode if k.launched_by[0].role == "attention_decode")
     assert attention.launched_by[0].origin == _line_of("cache.attention_with_fused_qkv(")

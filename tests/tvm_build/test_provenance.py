@@ -29,11 +29,7 @@ def _line(text: str) -> int:
 
 
 def test_every_operator_has_the_line_that_emitted_it(built: Workspace) -> None:
-    ops = {
-        (op.op, op.origin, op.origin_text)
-        for k in built.manifest.kernels
-        for op in k.ops
-    }
+    ops = {(op.op, op.origin, op.origin_text) for k in built.manifest.kernels for op in k.ops}
     up, relu, down, last = (
         _line("h = self.up(x)"),
         _line("op.relu(h)"),
@@ -84,3 +80,13 @@ def test_the_kernel_tooltip_lists_the_model_lines(built: Workspace) -> None:
     line = _line("op.softmax")
     assert summary.model_lines == (f"nn_lines.py:{line}  return op.softmax(h + x, axis=-1)",)
     assert f"Model lines:<br>• nn_lines.py:{line}" in _tooltip(summary)
+
+
+def test_a_model_file_running_a_sibling_gets_the_siblings_lines(tmp_path: Path) -> None:
+    runner = build_in_child(
+        BuildRequest(
+            model=MODEL.with_name("nn_lines_runner.py"), output=tmp_path / "r", arch="sm_90"
+        )
+    )
+    softmax = next(k for k in runner.manifest.kernels if k.name.startswith("softmax"))
+    assert softmax.ops[0].origin == f"nn_lines.py:{_line('op.softmax')}"
