@@ -77,8 +77,8 @@ def model_line_share(
 ) -> ModelLineShare | None:
     """The share of one ``function`` call's kernel launches (or, with ``times``, kernel
     time) that leads to a model line; None when the manifest records no model lines (not a
-    ``tvm.relax.frontend.nn`` model, or built before they were recorded) or no such
-    function."""
+    ``tvm.relax.frontend.nn`` model, or built before they were recorded), no such function,
+    or ``times`` lacks one of its kernels (a report of other steps)."""
     if not any(op.origin for k in manifest.kernels for op in k.ops):
         return None
     with_line = total = 0.0
@@ -87,6 +87,8 @@ def model_line_share(
         n = launches_per_call(manifest, kernel, function)
         if not n:
             continue
+        if times is not None and kernel.name not in times:
+            return None  # the report did not run this function's calls
         weight = n * times.get(kernel.name, 0.0) if times is not None else float(n)
         total += weight
         if kernel_origin(kernel, function):
