@@ -5,10 +5,14 @@ core/roofline/attention_cost.py (H=4 heads, G=2 KV heads, D=64, float16: b=2).""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 from kernelscope.core.build import BuildRequest, build_in_child
+from kernelscope.core.cli.main import main
+from kernelscope.core.ncu import Profile
 from kernelscope.core.roofline import nominal_ceilings
 from kernelscope.core.roofline.attention_cost import (
     KVLayout,
@@ -17,7 +21,7 @@ from kernelscope.core.roofline.attention_cost import (
     build_sizes,
     kv_role,
 )
-from kernelscope.core.roofline.headroom import operator_bound_us
+from kernelscope.core.roofline.headroom import headroom, operator_bound_us
 from kernelscope.core.workspace import KernelInfo, Workspace
 
 pytestmark = pytest.mark.slow
@@ -86,3 +90,51 @@ def test_operator_bounds_include_the_kv_cache_kernels_whose_lengths_are_known(
     # the decode attention needs the cached length, rope runs in prefill and decode alike
     assert _role(llama, "attention_decode").name not in bounds
     assert _role(llama, "rope").name not in bounds
+
+
+@pytest.fixture(scope="module")
+def llama_b1(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    """The build tests/data/llm's reports were profiled from (batch_size=1)."""
+    out = tmp_path_factory.mktemp("llm1") / "llama.kscope"
+    return build_in_child(
+        BuildRequest(
+            model=LLAMA, output=out, arch="sm_90", shapes={"seq_len": [128], "batch_size": [1]}
+        )
+    )
+
+
+def test_headroom_costs_each_decode_attention_at_its_steps_cached_length(
+    llama_b1: Workspace, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = data_path("llm/tiny_decode.ncu-rep")  # decode steps 0-3 after a 512-token prefill
+    h = headroom(Profile.open([report]), llama_b1)
+    attention = next(r for r in h.rows if r.kernel == _role(llama_b1, "attention_decode").name)
+    # 2 layers x 4 steps; the cache held 513, 514, 515, 516 tokens: 4·H·L·D each
+    lengths = (513, 514, 515, 516)
+    assert attention.launches == 8
+    assert attention.operator_flops == 2 * sum(4 * 4 * n * 64 for n in lengths)  # 4,214,784
+    assert attention.operator_bytes == 2 * sum(
+        2 * 2 * n * 64 * 2 + 2 * 4 * 64 * 2 + 16 for n in lengths
+    )
+    assert attention.operator_ns is not None and 0 < attention.operator_ns < attention.measured_ns
+    assert attention.ops == ["attention_decode H=4 G=2 D=64 B=1 T=1 keys/seq=513"]
+    # rope runs in prefill and decode alike: the steps tell its one token per launch
+    rope = next(r for r in h.rows if r.kernel == _role(llama_b1, "rope").name)
+    assert rope.operator_flops == 8 * 3 * 1 * (4 + 2) * 64
+    # the same from the command line, with the share of a decode step's kernel time that
+    # leads to a model line (the KV cache's kernels: the line calling the attention)
+    assert main(["details", str(report), "-w", str(llama_b1.path)]) == 0
+    out = capsys.readouterr().out
+    assert "model lines: 100.0% of the kernel time of one decode call" in out
+    assert "one prefill call" not in out  # the report ran no prefill
+
+
+def test_a_report_without_steps_says_the_decode_attention_needs_the_cached_length(
+    llama_b1: Workspace, tmp_path: Path
+) -> None:
+    report = tmp_path / "decode.ncu-rep"
+    report.symlink_to(data_path("llm/tiny_decode.ncu-rep"))  # its step list left behind
+    h = headroom(Profile.open([report]), llama_b1)
+    attention = next(r for r in h.rows if r.kernel == _role(llama_b1, "attention_decode").name)
+    assert attention.operator_ns is None
+    assert any("step list" in n for n in h.notes)
