@@ -419,9 +419,11 @@ def _ops_by_primfunc(
     lines = _Lines()
     for gvar, func in before.functions.items():
         origins = provenance.resolve(func) if provenance is not None else {}
+        first_bound: dict[str, Any] = {}  # a name -> the first variable bound with it
         for b in _bindings(func):
             op = getattr(getattr(b.value, "op", None), "name", None)
             key = (gvar.name_hint, _var_name(b.var))
+            first_bound.setdefault(key[1], b.var)
             # calls of PrimFuncs and of runtime functions are never legalized into call_tir
             if op and not op.startswith("relax.call_") and type(b.value).__name__ == "Call":
                 op_of_var[key] = b.value
@@ -432,7 +434,10 @@ def _ops_by_primfunc(
                 if prim := _call_tir_prim(b.value):
                     lines.first.setdefault(prim, origins[b.var])
             for arg in _operands(b.value):
-                if type(arg).__name__ in ("Var", "DataflowVar"):
+                first = (
+                    first_bound.get(_var_name(arg)) if type(arg).__name__.endswith("Var") else None
+                )
+                if first is not None and first.same_as(arg):  # the name's first binding
                     lines.readers.setdefault((key[0], _var_name(arg)), []).append(key[1])
     op_of_prim: dict[str, OpInfo] = {}
     for gvar, func in legalized.functions.items():
@@ -503,6 +508,8 @@ class _Lines:
         if self.prim.get((function, name)) == prim:
             return self.origin.get((function, name))
         for arg in _operands(binding.value):
+            if type(arg).__name__ not in ("Var", "DataflowVar"):
+                continue  # the PrimFunc called
             for reader in self.readers.get((function, _var_name(arg)), []):
                 if self.prim.get((function, reader)) == prim:
                     return self.origin.get((function, reader))

@@ -336,6 +336,16 @@ def test_the_matmuls_of_decode_lead_to_the_model_lines_that_made_them(
     projections = ("qkv_proj(x)", "o_proj(op.reshape", "gate_up_proj(x)", "down_proj(op.silu")
     assert set(matmuls) == {_line_of(f"self.{p}") for p in (*projections, "lm_head(self._dec")}
     assert matmuls[_line_of("self.down_proj(")] == "return self.down_proj(op.silu(gate) * up)"
+    # the residual adds fused into o_proj and down_proj: each its own line
+    adds = {
+        k.ops[0].origin: k.ops[1].origin
+        for k in decode
+        if len(k.ops) == 2 and k.ops[1].op == "relax.add"
+    }
+    assert adds == {
+        _line_of("self.o_proj(op.reshape"): _line_of("x = x + self.attn("),
+        _line_of("self.down_proj(op.silu"): _line_of("return x + self.mlp("),
+    }
     # the KV cache's kernels lead to the line calling the attention
     attention = next(k for k in decode if k.launched_by[0].role == "attention_decode")
     assert attention.launched_by[0].origin == _line_of("cache.attention_with_fused_qkv(")
