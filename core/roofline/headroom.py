@@ -174,7 +174,7 @@ class _KVCosts:
             try:
                 steps = report_steps(profile, workspace.path)
             except KernelscopeError as exc:  # the step list is missing: lengths unknown
-                self.note = f"the KV cache's kernels at the build's lengths: {exc}"
+                self.note = f"the KV cache's kernels at the build's lengths: {exc.message}"
                 steps = []
             for step in steps:
                 tokens = (

@@ -138,3 +138,22 @@ def test_a_report_without_steps_says_the_decode_attention_needs_the_cached_lengt
     attention = next(r for r in h.rows if r.kernel == _role(llama_b1, "attention_decode").name)
     assert attention.operator_ns is None
     assert any("step list" in n for n in h.notes)
+
+
+def test_an_imported_stepped_report_keeps_its_step_list(
+    llama_b1: Workspace, tmp_path: Path
+) -> None:
+    import shutil
+
+    from kernelscope.core.ncu import import_report
+
+    ws = Workspace.open(shutil.copytree(llama_b1.path, tmp_path / "ws.kscope"))
+    report = data_path("llm/tiny_decode.ncu-rep")
+    shutil.copyfile(
+        report.with_name(report.name + ".steps.json"), tmp_path / "d.ncu-rep.steps.json"
+    )
+    shutil.copyfile(report, tmp_path / "d.ncu-rep")
+    attached = import_report(tmp_path / "d.ncu-rep", ws).attached
+    h = headroom(Profile.open([attached], workspace=ws), ws)
+    attention = next(r for r in h.rows if r.kernel == _role(ws, "attention_decode").name)
+    assert attention.operator_ns is not None  # the steps' cached lengths came along
