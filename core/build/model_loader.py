@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import KernelscopeError
 from ..workspace import FunctionInfo, TensorInfo
 from . import relax_functions
+from .provenance import Provenance, recording
 
 if TYPE_CHECKING:  # numpy loads in the build (child), not with the package
     import numpy as np
@@ -41,6 +42,8 @@ class LoadedModel:
     functions: list[FunctionInfo] = field(default_factory=list)  # calls/builtins not yet known
     symbols: dict[str, int] = field(default_factory=dict)  # --shape bindings of variables
     weights_on_host: bool = False  # too big to carry: the GPU host makes them (seeded)
+    # A Python model's lines that emitted its Relax bindings (None for ONNX)
+    provenance: Provenance | None = None
 
 
 def parse_shapes(items: list[str]) -> dict[str, list[int]]:
@@ -252,7 +255,7 @@ def _from_onnx(model: Any, shape_dict: dict[str, list[int]], name: str) -> Any:
 def _load_relax_py(path: Path, shapes: dict[str, list[int]], params: str, seed: int) -> LoadedModel:
     import numpy as np
 
-    chosen, namespace = _relax_module(path)
+    chosen, namespace, provenance = _relax_module(path)
     functions = relax_functions.signatures(chosen)
     if not functions:
         raise KernelscopeError(f"{path.name}: its IRModule has no Relax function to build")
@@ -313,6 +316,7 @@ def _load_relax_py(path: Path, shapes: dict[str, list[int]], params: str, seed: 
         functions=functions,
         symbols=symbols,
         weights_on_host=on_host,
+        provenance=provenance,
     )
 
 
@@ -341,11 +345,12 @@ def _nbytes(w: TensorInfo) -> int:
     return int(np.prod([int(d) for d in w.shape])) * np.dtype(w.dtype).itemsize
 
 
-def _relax_module(path: Path) -> tuple[Any, dict[str, Any]]:
+def _relax_module(path: Path) -> tuple[Any, dict[str, Any], Provenance]:
     import tvm
 
     try:
-        namespace = runpy.run_path(str(path), run_name="kernelscope_model")
+        with recording(path) as provenance:
+            namespace = runpy.run_path(str(path), run_name="kernelscope_model")
     except Exception as exc:
         raise KernelscopeError(
             f"{path.name}: running the file failed: {type(exc).__name__}: {exc}"
@@ -366,7 +371,8 @@ def _relax_module(path: Path) -> tuple[Any, dict[str, Any]]:
             )
     else:
         chosen = next(iter(modules.values()))
-    return chosen, namespace
+    provenance.index(chosen)
+    return chosen, namespace, provenance
 
 
 def _model_weights(

@@ -73,6 +73,7 @@ from . import tvm_ir as irfacts
 from .cuda_source import cuda_source
 from .model_loader import LoadedModel, load_model, model_format
 from .nvdisasm import parse_nvdisasm
+from .provenance import Provenance
 from .ptx_files import store_ptx
 from .split_cuda import KERNEL_DIR, PART_UNIT, PRELUDE_NAME, SplitModule, split_module
 
@@ -82,8 +83,8 @@ _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
 _KEPT_LOGS = 20  # logs of failed builds kept under <cache>/logs
 # Part of the build's cache key: raised when builds write files they did not before (2: the
-# PTX), so that a cached build without them is not restored.
-_LAYOUT = 2
+# PTX; 3: the model lines of operators), so that a cached build without them is not restored.
+_LAYOUT = 3
 # Marks a step of the build, so that a crash in a child names it: (name, tool) -> context.
 StepFn = Callable[[str, bool], AbstractContextManager[None]]
 
@@ -446,7 +447,7 @@ def _build_into(build: _Build) -> Manifest:
     with step("tvm.compile", False), build.timed("tvm", 0.1, f"tvm.compile for {plan.arch}"):
         mod = relax_pipelines.prepare(model.mod, pipeline)
         functions = _built_functions(mod, model)
-        executable, facts, tuned = _tvm_compile(mod, plan)
+        executable, facts, tuned = _tvm_compile(mod, plan, model.provenance)
     # TVM links the model library with g++ on one core while nvcc uses the others.
     export = _Background(
         lambda: _export_library(executable, stage / "model.so"), step, "export_library", False
@@ -628,7 +629,11 @@ def _add_functions(
             launched = kv_cache_launches.launched_roles(builtin, shape)
             for prim, role in roles.items():
                 if role in launched:
-                    sites.setdefault(prim, []).append(LaunchSite(f.name, builtin, role))
+                    origin = facts.builtin_origins.get((f.name, builtin))
+                    site = LaunchSite(f.name, builtin, role)
+                    if origin is not None:
+                        site.origin, site.origin_text = origin.where, origin.text
+                    sites.setdefault(prim, []).append(site)
     for k in manifest.kernels:
         k.launched_by = sites.get(k.primfunc, [])
         k.launched = bool(k.launched_by) if functions else k.launched
@@ -709,7 +714,9 @@ def _count(ks: KernelSass | None) -> int:
     return sum(1 for i in ks.instructions if i.opcode != "NOP") if ks else 0
 
 
-def _tvm_compile(mod: Any, plan: BuildPlan) -> tuple[Any, irfacts.IRFacts, dict[str, TunedFrom]]:
+def _tvm_compile(
+    mod: Any, plan: BuildPlan, provenance: Provenance | None = None
+) -> tuple[Any, irfacts.IRFacts, dict[str, TunedFrom]]:
     """``tvm.compile`` the model, or, with a tuning database, build it as ``compile_relax``
     does; also the launch facts, and the PrimFuncs built from a record."""
     import tvm
@@ -735,7 +742,7 @@ def _tvm_compile(mod: Any, plan: BuildPlan) -> tuple[Any, irfacts.IRFacts, dict[
                 f"TVM could not compile the model: {lines[-1] if lines else type(exc).__name__}",
                 details=str(exc),
             ) from exc
-    return executable, irfacts.extract(snapshots), tuned
+    return executable, irfacts.extract(snapshots, provenance), tuned
 
 
 def _compile_with_records(

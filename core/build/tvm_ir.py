@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..workspace import OpInfo, TensorInfo
 from . import kv_cache_launches
+from .provenance import Origin, Provenance
 
 _SNAPSHOTS = {
     "before:LegalizeOps",
@@ -66,6 +67,8 @@ class IRFacts:
     kv_cache: dict[str, dict[str, str]] = field(default_factory=dict)
     # the PrimFuncs of the module after the build's Relax passes (targets read from attrs)
     primfuncs: dict[str, Any] = field(default_factory=dict)
+    # (Relax function, runtime builtin) -> the model line of its first call there
+    builtin_origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
 
 
 def make_instrument(snapshots: dict[str, Any]) -> Any:
@@ -85,7 +88,7 @@ def make_instrument(snapshots: dict[str, Any]) -> Any:
     return _Snapshots()
 
 
-def extract(snapshots: dict[str, Any]) -> IRFacts:
+def extract(snapshots: dict[str, Any], provenance: Provenance | None = None) -> IRFacts:
     facts = IRFacts()
     split = snapshots.get("after:tirx.SplitHostDevice")
     if split is not None:
@@ -96,8 +99,11 @@ def extract(snapshots: dict[str, Any]) -> IRFacts:
     stages = [
         snapshots.get(k) for k in ("before:LegalizeOps", "after:LegalizeOps", "after:FuseOps")
     ]
-    if all(stage is not None for stage in stages):
-        facts.ops_by_primfunc = _ops_by_primfunc(*stages)
+    before, legalized, fused = stages
+    if before is not None and legalized is not None and fused is not None:
+        facts.ops_by_primfunc = _ops_by_primfunc(before, legalized, fused, provenance)
+    if provenance is not None and before is not None:
+        facts.builtin_origins = _builtin_origins(before, provenance)
     return facts
 
 
@@ -403,21 +409,44 @@ def _operands(call: Any) -> list[Any]:
     return [f for a in call.args for f in (getattr(a, "fields", None) or [a])]
 
 
-def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[OpInfo]]:
-    """Fused or plain PrimFunc name -> the Relax operators it computes, in order."""
+def _ops_by_primfunc(
+    before: Any, legalized: Any, fused: Any, provenance: Provenance | None = None
+) -> dict[str, list[OpInfo]]:
+    """Fused or plain PrimFunc name -> the Relax operators it computes, in order, each with
+    the model line that emitted it (at the kernel's first call) where ``provenance`` knows it."""
     # bound variables are named uniquely within a function, not across a module's functions
     op_of_var: dict[tuple[str, str], Any] = {}
+    lines = _Lines()
     for gvar, func in before.functions.items():
+        origins = provenance.resolve(func) if provenance is not None else {}
+        first_bound: dict[str, Any] = {}  # a name -> the first variable bound with it
         for b in _bindings(func):
             op = getattr(getattr(b.value, "op", None), "name", None)
+            key = (gvar.name_hint, _var_name(b.var))
+            first_bound.setdefault(key[1], b.var)
             # calls of PrimFuncs and of runtime functions are never legalized into call_tir
             if op and not op.startswith("relax.call_") and type(b.value).__name__ == "Call":
-                op_of_var[gvar.name_hint, _var_name(b.var)] = b.value
+                op_of_var[key] = b.value
+            elif not _call_tir_prim(b.value):
+                continue
+            if b.var in origins:
+                lines.origin.setdefault(key, origins[b.var])
+                if prim := _call_tir_prim(b.value):
+                    lines.first.setdefault(prim, origins[b.var])
+            for arg in _operands(b.value):
+                first = (
+                    first_bound.get(_var_name(arg)) if type(arg).__name__.endswith("Var") else None
+                )
+                if first is not None and first.same_as(arg):  # the name's first binding
+                    lines.readers.setdefault((key[0], _var_name(arg)), []).append(key[1])
     op_of_prim: dict[str, OpInfo] = {}
     for gvar, func in legalized.functions.items():
         for b in _bindings(func):
             prim = _call_tir_prim(b.value)
-            call = op_of_var.get((gvar.name_hint, _var_name(b.var)))
+            key = (gvar.name_hint, _var_name(b.var))
+            if prim:
+                lines.prim.setdefault(key, prim)
+            call = op_of_var.get(key)
             if prim and call is not None and prim not in op_of_prim:
                 op_of_prim[prim] = OpInfo(
                     op=call.op.name,
@@ -427,13 +456,15 @@ def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[
                     attrs=_attrs(call),
                 )
 
-    def op_info(binding: Any, prim: str) -> OpInfo:
+    def op_info(function: str, binding: Any, prim: str) -> OpInfo:
+        origin = lines.of(function, binding, prim)
+        where = {"origin": origin.where, "origin_text": origin.text} if origin else {}
         if prim in op_of_prim:
-            return op_of_prim[prim]
+            return replace(op_of_prim[prim], **where)
         # Not traced back to a Relax operator (a PrimFunc the model itself contained).
         args = binding.value.args[1] if len(binding.value.args) > 1 else []
         inputs = [t for t in (_tensor_info(a) for a in getattr(args, "fields", [])) if t]
-        return OpInfo(op=prim, prim=prim, inputs=inputs, output=_tensor_info(binding.var))
+        return OpInfo(op=prim, prim=prim, inputs=inputs, output=_tensor_info(binding.var), **where)
 
     fused_funcs = {
         gv.name_hint: f
@@ -441,19 +472,59 @@ def _ops_by_primfunc(before: Any, legalized: Any, fused: Any) -> dict[str, list[
         if type(f).__name__ == "Function" and f.attrs is not None and "Primitive" in f.attrs
     }
     result: dict[str, list[OpInfo]] = {}
-    for func in fused.functions.values():
+    for gvar, func in fused.functions.items():
         if type(func).__name__ != "Function":
             continue
         for b in _bindings(func):
             prim = _call_tir_prim(b.value)
             callee = getattr(getattr(b.value, "op", None), "name_hint", None)
-            if prim:
-                result.setdefault(prim, [op_info(b, prim)])
-            elif callee in fused_funcs:
+            if prim and prim not in result:
+                result[prim] = [op_info(gvar.name_hint, b, prim)]
+            elif isinstance(callee, str) and callee in fused_funcs and callee not in result:
                 inner = _bindings(fused_funcs[callee])
-                ops = [op_info(i, p) for i in inner if (p := _call_tir_prim(i.value))]
-                result.setdefault(callee, ops)
+                result[callee] = [
+                    op_info(gvar.name_hint, i, p) for i in inner if (p := _call_tir_prim(i.value))
+                ]
     return result
+
+
+@dataclass
+class _Lines:
+    """The model lines of a module's bindings before legalization, by (function, variable
+    name), and how to find a fused function's bindings among them: FuseOps keeps the names
+    of the bindings it moves into the fused function except the last one's (``gv``), which
+    is the binding of the outer function that reads an earlier one and calls the same
+    PrimFunc. Names repeat within a function (``lv``: a rewrite's new bindings), so the
+    first binding of a name counts and the PrimFunc it calls must agree; else a PrimFunc
+    called before legalization (FuseTransposeMatmul's) takes its first call's line."""
+
+    origin: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    first: dict[str, Origin] = field(default_factory=dict)  # PrimFunc -> its first call's
+    readers: dict[tuple[str, str], list[str]] = field(default_factory=dict)
+    prim: dict[tuple[str, str], str] = field(default_factory=dict)  # after legalization
+
+    def of(self, function: str, binding: Any, prim: str) -> Origin | None:
+        name = _var_name(binding.var)
+        if self.prim.get((function, name)) == prim:
+            return self.origin.get((function, name))
+        for arg in _operands(binding.value):
+            if type(arg).__name__ not in ("Var", "DataflowVar"):
+                continue  # the PrimFunc called
+            for reader in self.readers.get((function, _var_name(arg)), []):
+                if self.prim.get((function, reader)) == prim:
+                    return self.origin.get((function, reader))
+        return self.first.get(prim)
+
+
+def _builtin_origins(before: Any, provenance: Provenance) -> dict[tuple[str, str], Origin]:
+    """Where the model calls each runtime builtin (the KV cache's attention), per function."""
+    found: dict[tuple[str, str], Origin] = {}
+    for gvar, func in before.functions.items():
+        origins = provenance.resolve(func)
+        for b in _bindings(func):
+            if (builtin := _builtin(b.value)) and b.var in origins:
+                found.setdefault((gvar.name_hint, builtin), origins[b.var])
+    return found
 
 
 def _call_tir_prim(value: Any) -> str | None:

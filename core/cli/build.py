@@ -11,7 +11,14 @@ from typing import TextIO
 
 from ..build import PIPELINES, parse_shapes
 from ..formatting import format_dims
-from ..workspace import TUNED_TIMES_NOTE, KernelInfo, Manifest, Workspace
+from ..workspace import (
+    TUNED_TIMES_NOTE,
+    KernelInfo,
+    Manifest,
+    Workspace,
+    kernel_origin,
+    model_line_share,
+)
 from .progress import TerminalProgress
 from .table import format_table
 
@@ -141,6 +148,12 @@ def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
         rows = [
             [*row, k.launched_by_text()] for row, k in zip(rows, ws.manifest.kernels, strict=True)
         ]
+    if any(kernel_origin(k) for k in ws.manifest.kernels):
+        header.append("model line")
+        rows = [
+            [*row, kernel_origin(k) or "-"]
+            for row, k in zip(rows, ws.manifest.kernels, strict=True)
+        ]
     print(format_table(header, rows, {1, 2, 3, 4, 5, 6}), file=out)
     m = ws.manifest
     print(
@@ -159,6 +172,10 @@ def print_kernel_table(ws: Workspace, out: TextIO | None = None) -> None:
         )
         print(f"schedule µs: {TUNED_TIMES_NOTE}", file=out)
     print_function_summary(m, out)
+    for f in m.functions:
+        share = model_line_share(m, f.name)
+        if share is not None:
+            print(share.text(), file=out)
     for note in m.notes:
         print(f"note: {note}", file=out)
 

@@ -29,7 +29,7 @@ from ..roofline import (
     render_png,
     roofline,
 )
-from ..workspace import Workspace
+from ..workspace import Workspace, model_line_share
 from .kernel_choice import one_kernel
 from .table import format_table
 
@@ -123,7 +123,10 @@ def _details(args: argparse.Namespace) -> int:
     if args.kernel is None:
         if args.line or args.sass or args.launch is not None:
             raise KernelscopeError("--line, --sass and --launch need --kernel")
-        return _print_headroom(headroom(profile, ws), args.json)
+        _print_headroom(headroom(profile, ws), args.json)
+        if ws is not None and not args.json:
+            _print_model_line_shares(profile, ws)
+        return 0
     name = pick_kernel(profile, ws, args.kernel)
     if args.line or args.sass:
         return _print_stalls(profile, name, args)
@@ -157,7 +160,11 @@ def _ops(ws: Workspace | None, name: str) -> list[str]:
         info = ws.manifest.kernel(name)
     except KeyError:
         return []
-    return [describe(o) for o in info.ops]
+    ops = [
+        describe(o) + (f"  <- {o.origin}: {o.origin_text}" if o.origin else "") for o in info.ops
+    ]
+    sites = [s for s in info.launched_by if s.origin and s.via != "call_tir"]
+    return ops or [f"KV cache {s.role}  <- {s.origin}: {s.origin_text}" for s in sites[:1]]
 
 
 def _metric_line(m: DetailMetric, width: int) -> str:
@@ -370,6 +377,20 @@ def _print_headroom(h: Headroom, as_json: bool) -> int:
     for note in h.notes:
         print(f"note: {note}")
     return 0
+
+
+def _print_model_line_shares(profile: Profile, ws: Workspace) -> None:
+    """Per function of the build, the share of one call's kernel time (each kernel's mean
+    launch in the report) that leads to a line of the model file."""
+    times = {
+        k.name: (k.duration_ns or 0.0) / len(k.launches) / 1000
+        for k in profile.kernels()
+        if k.launches
+    }
+    for f in ws.manifest.functions:
+        share = model_line_share(ws.manifest, f.name, times)
+        if share is not None and share.total:
+            print(share.text())
 
 
 # ---- roofline --------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ the window's Import Report… both)."""
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,6 +14,7 @@ from ..tasks import Cancel, check_cancel
 from ..workspace import Workspace
 from .loaders import is_report
 from .profile import Profile
+from .steps import steps_path
 
 
 def check_against_workspace(profile: Profile, ws: Workspace) -> dict[str, Any]:
@@ -115,4 +117,7 @@ def import_report(
         )
     check_cancel(cancel, "importing the report")
     attached = workspace.attach_profile(report)
+    steps = steps_path(report)
+    if steps.is_file():  # a report of an LLM's steps: its step list goes with it
+        shutil.copyfile(steps, steps_path(attached))
     return ReportImport(report, workspace.path, attached, check, tuple(profile.warnings))

@@ -192,6 +192,8 @@ class KernelSummary:
     top_stall: str = ""  # the stall reason with the most samples over the kernel
     tuned: TunedFrom | None = None  # built from a tuning record (the build's; None: default)
     about: tuple[str, ...] = ()  # the build's other lines about it (``KernelInfo.about``)
+    # the lines of the user's model file its operators came from (``model_lines``)
+    model_lines: tuple[str, ...] = ()
 
     @property
     def first(self) -> Launch | None:

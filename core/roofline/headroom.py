@@ -7,7 +7,9 @@ it did, the time its operators need, and how many microseconds the model could s
   kernel's instructions would take;
 * *operator*: ``max(FLOPs / peak, minimal bytes / DRAM bandwidth)`` from the analytic cost of
   the fused Relax operators (``opcost``), per launch times the launches: what the operators
-  themselves need, whatever the schedule;
+  themselves need, whatever the schedule; for the KV cache's kernels (attention, rope,
+  append, merge: ``attention_cost``), per launch at the lengths of the step it ran in (a
+  report with steps), else at the build's bindings where those suffice;
 * *savings* = measured − operator (measured − roofline when the operators cannot be costed).
 
 Sorted by savings, so the first rows are where tuning or a better schedule pays most.
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from ..errors import KernelscopeError
 from ..formatting import format_us
 from ..ncu import Profile
 from ..workspace import KernelInfo, Workspace
+from .attention_cost import KVLayout, StepSizes, attention_cost, build_sizes, kv_role
 from .model import Ceilings, Roofline, roofline
 from .opcost import NO_SHAPES, RUN_NO_SHAPES, KernelCost, OpCost, kernel_cost
 
@@ -137,12 +141,91 @@ def operator_bound_us(workspace: Workspace, ceilings: Ceilings) -> dict[str, flo
     operators can be costed: what its fused operators need whatever the schedule, the
     estimate of a kernel's time when nothing was measured."""
     out = {}
+    layout = KVLayout.of(workspace.manifest.kernels)
     for info in workspace.manifest.kernels:
         if info.launched:
-            once, _bound = operator_time_ns(kernel_cost(info), ceilings)
+            cost = kernel_cost(info)
+            if kv_role(info):
+                functions = {s.function for s in info.launched_by}
+                sizes = (
+                    build_sizes(workspace.manifest, functions.pop())
+                    if len(functions) == 1
+                    else StepSizes()
+                )
+                cost = attention_cost(info, layout, sizes)
+            once, _bound = operator_time_ns(cost, ceilings)
             if once is not None:
                 out[info.name] = once / 1000
     return out
+
+
+class _KVCosts:
+    """The KV cache's kernels costed per launch: at the lengths of the step each launch ran
+    in (a report with steps), else at the build's bindings of the one function launching it."""
+
+    def __init__(self, profile: Profile, workspace: Workspace) -> None:
+        self.manifest = workspace.manifest
+        self.layout = KVLayout.of(self.manifest.kernels)
+        self.step_of: dict[int, StepSizes] = {}
+        self.note = ""
+        if profile.step_markers:
+            from ..ncu import report_steps
+
+            try:
+                steps = report_steps(profile, workspace.path)
+            except KernelscopeError as exc:  # the step list is missing: lengths unknown
+                self.note = f"the KV cache's kernels at the build's lengths: {exc.message}"
+                steps = []
+            for step in steps:
+                tokens = (
+                    step.batch * step.seq_len
+                    if step.batch is not None and step.seq_len is not None
+                    else None
+                )
+                sizes = StepSizes(step.batch, tokens, step.total_len)
+                for launch in step.launches:
+                    self.step_of[launch.id] = sizes
+
+    def launch_costs(self, info: KernelInfo, launch_ids: list[int]) -> list[KernelCost]:
+        functions = {s.function for s in info.launched_by}
+        fallback = (
+            build_sizes(self.manifest, next(iter(functions)))
+            if len(functions) == 1
+            else StepSizes()
+        )
+        if not self.step_of and len(functions) > 1:
+            why = (
+                f"launched by {' and '.join(sorted(functions))}: which launch is which needs "
+                "a report with steps (kernelscope profile WS --steps ... --profile-steps ...)"
+            )
+            return [KernelCost(info.name, [], 0.0, 0.0, "", why=why)]
+        return [
+            attention_cost(info, self.layout, self.step_of.get(i, fallback)) for i in launch_ids
+        ]
+
+    def time_ns(
+        self, info: KernelInfo, launch_ids: list[int], ceilings: Ceilings
+    ) -> tuple[KernelCost, float | None, str]:
+        """The first launch's cost (what the row shows) and all launches' operator time."""
+        costs = self.launch_costs(info, launch_ids)
+        unknown = next((c for c in costs if not c.known), None)
+        if unknown is not None:
+            return unknown, None, ""
+        total = 0.0
+        bound = ""
+        for cost in costs:
+            once, bound = operator_time_ns(cost, ceilings)
+            if once is None:
+                return cost, None, ""
+            total += once
+        summed = KernelCost(
+            info.name,
+            costs[0].ops,
+            sum(c.flops for c in costs),
+            sum(c.bytes for c in costs),
+            costs[0].dtype,
+        )
+        return summed, total, bound
 
 
 def headroom(
@@ -175,6 +258,9 @@ def headroom(
             "ceilings from device attributes (DRAM bandwidth, FP32 peak): the profile has no "
             "roofline sections"
         )
+    kv = _KVCosts(profile, workspace) if workspace is not None else None
+    if kv is not None and kv.note:
+        notes.append(kv.note)
     rows: list[HeadroomRow] = []
     for point in roof.points:
         k = profile.kernel(point.kernel)
@@ -194,6 +280,17 @@ def headroom(
         if info is None:
             if workspace is not None:
                 notes_row.append("not in the workspace's manifest (another build?)")
+        elif kv is not None and kv_role(info):
+            summed, total, row.operator_bound = kv.time_ns(
+                info, [x.id for x in k.launches], roof.ceilings
+            )
+            row.ops = [o.shapes for o in summed.ops]
+            if total is not None:
+                row.operator_ns = total
+                row.operator_flops = summed.flops
+                row.operator_bytes = summed.bytes
+            else:
+                notes_row.append(summed.why or "no ceilings to turn the operators' cost into time")
         else:
             cost = kernel_cost(info, no_shapes)
             row.ops = [o.shapes for o in cost.ops] + [f"{u} (no cost model)" for u in cost.unknown]

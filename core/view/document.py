@@ -36,7 +36,14 @@ from ..ncu import (
     SourceResolver,
     metric_description,
 )
-from ..workspace import KernelInfo, Location, SassInstruction, Workspace, frame_index
+from ..workspace import (
+    KernelInfo,
+    Location,
+    SassInstruction,
+    Workspace,
+    frame_index,
+    model_lines,
+)
 from .ptx import NO_WORKSPACE, PtxView, ptx_view
 from .session import ProfileSession
 
@@ -279,6 +286,7 @@ def summary_from_info(k: KernelInfo) -> KernelSummary:
         source_lines=k.source_lines,
         tuned=k.tuned,
         about=tuple(k.about),
+        model_lines=model_lines(k),
     )
 
 

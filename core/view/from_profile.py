@@ -34,7 +34,7 @@ from ..ncu.metrics import (
     kind_of,
     label_of,
 )
-from ..workspace import KernelInfo, SassInstruction, Workspace, branch_target
+from ..workspace import KernelInfo, SassInstruction, Workspace, branch_target, model_lines
 from .document import (
     KernelView,
     Metrics,
@@ -196,6 +196,7 @@ _BUILD_FACTS = (
     "top_stall",
     "tuned",
     "about",
+    "model_lines",
 )
 
 
@@ -214,6 +215,7 @@ def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str)
         top_stall=top_stall,
         tuned=info.tuned,
         about=tuple(info.about),
+        model_lines=model_lines(info),
     )
 
 

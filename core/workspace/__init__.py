@@ -13,6 +13,7 @@ from .manifest import (
     TensorInfo,
     TunedFrom,
 )
+from .model_lines import ModelLineShare, kernel_origin, model_line_share, model_lines
 from .ptx import (
     PTX,
     PTX_LINES,
@@ -57,6 +58,7 @@ __all__ = [
     "LaunchSite",
     "Location",
     "Manifest",
+    "ModelLineShare",
     "OpInfo",
     "OtherModelError",
     "ParamInfo",
@@ -69,6 +71,9 @@ __all__ = [
     "branch_target",
     "check_target_folder",
     "frame_index",
+    "kernel_origin",
+    "model_line_share",
+    "model_lines",
     "other_model_in",
     "parse_ptx",
     "read_ptx_lines",

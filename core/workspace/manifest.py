@@ -31,6 +31,8 @@ class OpInfo:
 
     ``op`` is the Relax operator (``relax.nn.conv2d``, ``relax.matmul``...), ``prim`` the
     PrimFunc TVM legalized it into, ``attrs`` its attributes (strides, padding, axes...).
+    ``origin``: for a ``tvm.relax.frontend.nn`` model, the line of the model file that
+    emitted it (``llama_mlc.py:61``) and ``origin_text`` that line; "" when not known.
     """
 
     op: str
@@ -38,6 +40,13 @@ class OpInfo:
     inputs: list[TensorInfo]
     output: TensorInfo | None
     attrs: dict[str, Any] = field(default_factory=dict)
+    origin: str = ""
+    origin_text: str = ""
+
+    @property
+    def origin_line(self) -> int:
+        """The model file's line number of ``origin`` (0: none)."""
+        return int(self.origin.rpartition(":")[2]) if self.origin else 0
 
 
 @dataclass
@@ -118,11 +127,15 @@ class FunctionInfo:
 @dataclass
 class LaunchSite:
     """Who launches a kernel: a Relax function, directly (``via="call_tir"``) or through a
-    runtime builtin (``via`` is its name, ``role`` what the KV cache uses the kernel for)."""
+    runtime builtin (``via`` is its name, ``role`` what the KV cache uses the kernel for).
+    ``origin``/``origin_text``: for a runtime builtin, the model line that called it
+    (``cache.attention_with_fused_qkv(...)``), as ``OpInfo.origin``."""
 
     function: str
     via: str
     role: str = ""
+    origin: str = ""
+    origin_text: str = ""
 
 
 @dataclass
@@ -278,6 +291,8 @@ def _kernel_from_dict(raw: dict[str, Any]) -> KernelInfo:
             inputs=[TensorInfo(**t) for t in o["inputs"]],
             output=TensorInfo(**o["output"]) if o.get("output") else None,
             attrs=o.get("attrs", {}),
+            origin=o.get("origin", ""),
+            origin_text=o.get("origin_text", ""),
         )
         for o in raw["ops"]
     ]

@@ -195,12 +195,12 @@ def test_the_kernel_list_says_who_launches_each_kernel(
         if k.launched_by and k.launched_by[0].role == "attention_decode"
     )
     row = next(line for line in out.splitlines() if line.startswith(decode_attention))
-    assert row.rstrip().endswith("decode via attention_decode (runtime)")
+    assert "decode via attention_decode (runtime)" in row
     assert "decode (batch_size): " in out and "creates the KV cache" in out
     assert main(["kernels", str(llama.path), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert {"function": "decode", "via": ATTENTION_FUSED_QKV, "role": "attention_decode"} in [
-        s for r in rows for s in r["launched_by"]
+        {k: s[k] for k in ("function", "via", "role")} for r in rows for s in r["launched_by"]
     ]
 
 
@@ -319,3 +319,39 @@ def test_profiling_or_timing_an_llm_without_steps_says_how_to_run_its_steps(
         )
         assert "--steps prefill=128,decode=8" in err
         assert "Traceback" not in err
+
+
+def _line_of(text: str) -> str:
+    """``llama_mlc.py:N`` of the line of llama_mlc.py holding ``text``."""
+    lines = LLAMA.read_text().splitlines()
+    return f"llama_mlc.py:{next(i for i, ln in enumerate(lines, 1) if text in ln)}"
+
+
+def test_the_matmuls_of_decode_lead_to_the_model_lines_that_made_them(
+    llama: Workspace, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = llama.manifest
+    decode = [k for k in m.kernels if any(s.function == "decode" for s in k.launched_by)]
+    matmuls = {op.origin: op.origin_text for k in decode for op in k.ops if "matmul" in op.op}
+    projections = ("qkv_proj(x)", "o_proj(op.reshape", "gate_up_proj(x)", "down_proj(op.silu")
+    assert set(matmuls) == {_line_of(f"self.{p}") for p in (*projections, "lm_head(self._dec")}
+    assert matmuls[_line_of("self.down_proj(")] == "return self.down_proj(op.silu(gate) * up)"
+    # the residual adds fused into o_proj and down_proj: each its own line
+    adds = {
+        k.ops[0].origin: k.ops[1].origin
+        for k in decode
+        if len(k.ops) == 2 and k.ops[1].op == "relax.add"
+    }
+    assert adds == {
+        _line_of("self.o_proj(op.reshape"): _line_of("x = x + self.attn("),
+        _line_of("self.down_proj(op.silu"): _line_of("return x + self.mlp("),
+    }
+    # the KV cache's kernels lead to the line calling the attention
+    attention = next(k for k in decode if k.launched_by[0].role == "attention_decode")
+    assert attention.launched_by[0].origin == _line_of("cache.attention_with_fused_qkv(")
+    # every launch of a decode step leads to a model line, and the kernel list says so
+    assert main(["kernels", str(llama.path)]) == 0
+    out = capsys.readouterr().out
+    assert "model lines: 100.0% of the launches of one decode call" in out
+    row = next(line for line in out.splitlines() if line.startswith(attention.name))
+    assert row.rstrip().endswith(_line_of("cache.attention_with_fused_qkv("))

@@ -481,6 +481,7 @@ class DetailsPane(QWidget):
         self.summary.setText(
             f"{html.escape(d.device or 'GPU')} · {what} · "
             f"{duration.text() if duration else '-'} · from the {source.get(d.source, d.source)}"
+            + self._model_lines(d.kernel)
         )
         missing = d.missing_sections
         if missing:
@@ -532,6 +533,14 @@ class DetailsPane(QWidget):
         for section in self.sections.values():
             section.tidy()
         self._on_selection()
+
+    def _model_lines(self, kernel: str) -> str:
+        """The model lines the kernel's operators came from, under the summary ("" for none)."""
+        document = self.selection.document
+        lines: tuple[str, ...] = ()
+        with contextlib.suppress(KeyError):
+            lines = document.summary(kernel).model_lines if document is not None else ()
+        return "".join(f"<br>model line: <code>{html.escape(ln)}</code>" for ln in lines)
 
     def _fill_launch_box(self, d: KernelDetails) -> None:
         if self.launch_box.count() or len(d.launch_ids) < 2:

@@ -245,6 +245,10 @@ def _tooltip(row: KernelSummary) -> str:
     lines = [f"<b>{row.name}</b>"]
     if row.ops:
         lines.append("Fused operators:<br>" + "<br>".join(f"• {op}" for op in row.ops))
+    if row.model_lines:
+        lines.append(
+            "Model lines:<br>" + "<br>".join(f"• {html.escape(ln)}" for ln in row.model_lines)
+        )
     if row.grid:
         lines.append(f"grid {format_dims(row.grid)}, block {format_dims(row.block)}")
     if row.tuned is not None:
