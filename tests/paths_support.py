@@ -42,6 +42,17 @@ def data_path(relative: str) -> Path:
     raise FileNotFoundError(f"no test data {relative} (nor {relative}{PACKED}) in {DATA}")
 
 
+def data_files(pattern: str) -> list[Path]:
+    """Every test data file matching ``pattern`` (``*.ncu-rep``), stored plain or
+    compressed, each as it reads unpacked (``data_path``), sorted by its path in tests/data:
+    a test over all recorded reports must not lose the compressed ones."""
+    found = {p.relative_to(DATA) for p in DATA.rglob(pattern)}
+    found |= {
+        p.relative_to(DATA).with_name(p.name[: -len(PACKED)]) for p in DATA.rglob(pattern + PACKED)
+    }
+    return [data_path(str(rel)) for rel in sorted(found)]
+
+
 @functools.cache  # the mirror of one session's data does not change under it
 def _mirror(folder: Path) -> Path:
     files = sorted(p for p in folder.rglob("*") if p.is_file())

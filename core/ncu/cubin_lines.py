@@ -10,7 +10,8 @@ Inlined code: at the address of an inlined instruction the program has several r
 call site in the kernel's own file first, then the inlined header line (nvdisasm's "inlined
 at" frames, tied together by NVIDIA's extended opcode 0x90, which this skips). NVIDIA's
 reader answers with the first row at an address, and so does this. File paths are the line
-program's folder and name joined, without ``.`` parts, as NVIDIA's reader gives them.
+program's folder and name joined and normalised (``.`` and ``x/..`` parts), as NVIDIA's
+reader gives them.
 ``tests/ncu/test_cubin_lines.py`` checks every instruction of every report in tests/data
 against ``ncu_report``'s ``source_info``.
 
@@ -25,6 +26,7 @@ the caller asks NVIDIA's reader.
 
 from __future__ import annotations
 
+import posixpath
 import struct
 from dataclasses import dataclass
 
@@ -248,11 +250,11 @@ def _unit(
 
 
 def _join(folder: str, name: str) -> str:
-    """A file's path from its line program's folder and name, its ``.`` parts left out (as
-    NVIDIA's reader has them; ``..`` parts stay)."""
+    """A file's path from its line program's folder and name, normalised as NVIDIA's reader
+    gives it: ``.`` parts left out and ``x/..`` collapsed (nvcc's include folders read
+    ``/usr/local/cuda/bin/../targets/...``; the reader names ``/usr/local/cuda/targets/...``)."""
     path = name if not folder or name.startswith("/") else f"{folder.rstrip('/')}/{name}"
-    parts = path.split("/")
-    return "/".join(p for k, p in enumerate(parts) if p != "." or k == len(parts) - 1)
+    return posixpath.normpath(path)
 
 
 def _string(data: bytes, p: int) -> tuple[str, int]:

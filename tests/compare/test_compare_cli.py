@@ -207,7 +207,7 @@ def test_reports_of_a_gpu_without_a_noise_band_say_so(
 ) -> None:
     """kernelscope's band was measured on an H200; an H100's reports (the cnn raw export
     with its device attributes rewritten, as in test_compare) get the stated default."""
-    raw = (DATA / "ncu" / "cnn" / "raw.csv").read_text()
+    raw = (data_path("ncu/cnn/raw.csv")).read_text()
     h100 = tmp_path / "raw_h100.csv"
     h100.write_text(raw.replace("NVIDIA H200", "NVIDIA H100 80GB HBM3"))
     rc, out, _ = run_cli(["diff", h100, h100], capsys)

@@ -10,14 +10,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from paths_support import DATA, H200_REPORT, data_path
+from paths_support import DATA, H200_REPORT, data_files, data_path
 
 from kernelscope.core.ncu.detail_metrics import METRIC_NAMES
 from kernelscope.core.ncu.rep.container import ReportFile
 from kernelscope.core.ncu.rep.decoded import DecodedLaunch, Layout, layout, read_launch
 from kernelscope.core.ncu.report import ReportReader, _launch, _per_pc_arrays, _totals_row
 
-REPORTS = sorted(p for p in DATA.rglob("*.ncu-rep") if p.parent.name != "bad") + [
+REPORTS = [p for p in data_files("*.ncu-rep") if p.parent.name != "bad"] + [
     DATA / "bad" / "truncated.ncu-rep"
 ]
 

@@ -7,14 +7,14 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
-from paths_support import DATA
+from paths_support import data_path
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
 from kernelscope.core.roofline import render_svg, roofline
 from kernelscope.core.roofline.plot import LABELLED, roofline_plot
 
-MLP = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+MLP = data_path("ncu/mlp/mlp.ncu-rep")
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -42,4 +42,4 @@ def test_svg_escapes_names_and_says_why_nothing_is_plotted() -> None:
     text = render_svg(roof)
     assert "<b>" not in text and "&lt;b&gt;&amp;" in text
     with pytest.raises(KernelscopeError, match="nothing to plot"):
-        render_svg(roofline(Profile.open(DATA / "h200" / "small_cnn_h200.ncu-rep")))
+        render_svg(roofline(Profile.open(data_path("h200/small_cnn_h200.ncu-rep"))))

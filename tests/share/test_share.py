@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from browser_support import Chromium, chromium
 from cli_support import run_cli
-from paths_support import DATA, H200_REPORT
+from paths_support import DATA, H200_REPORT, data_path
 from PIL import Image
 
 from kernelscope.core.errors import KernelscopeError
@@ -238,7 +238,7 @@ def test_baseline_gives_the_diff_per_kernel_and_per_line(
 
 def test_roofline_is_inline_svg(tmp_path: Path) -> None:
     """The mlp report has the roofline sections (``--set full``): its kernels on the SVG."""
-    page = share_page(open_document(DATA / "ncu" / "mlp" / "mlp.ncu-rep"), tmp_path / "p.html").path
+    page = share_page(open_document(data_path("ncu/mlp/mlp.ncu-rep")), tmp_path / "p.html").path
     html = page.read_text(encoding="utf-8")
     svg = html[html.index('<section id="roofline"') :]
     assert "<svg" in svg and "<circle" in svg and "DRAM" in svg

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from paths_support import DATA, DLIGHT_DB
+from paths_support import DATA, DLIGHT_DB, data_path
 from ssh_support import fixture_ssh_server  # noqa: F401
 
 from kernelscope.core.errors import KernelscopeError
@@ -96,7 +96,7 @@ def test_top_without_a_profile_ranks_by_the_operator_bound_estimate_and_says_so(
     assert rc == 1 and "not a tuning round" in err  # the child started, nothing tuned
 
     # with a profile attached (the H200's of this build): the savings it measured
-    Workspace.open(ws).attach_profile(DATA / "ncu" / "mlp" / "mlp.ncu-rep")
+    Workspace.open(ws).attach_profile(data_path("ncu/mlp/mlp.ncu-rep"))
     plan = plan_tuning(ws, model=model, top=1, database=tmp_path / "db")
     assert plan.tasks == ["fused_matmul1_add1"]  # 249 µs measured
     assert plan.ranking == (

@@ -351,7 +351,7 @@ def test_import_report_attaches_a_report_to_the_open_workspace(
     assert dialog.isVisible()  # the log stays to be read
 
     # a report of another build: refused, nothing attached, said in the window's words
-    other = DATA / "ncu" / "small" / "lineinfo.ncu-rep"
+    other = data_path("ncu/small/lineinfo.ncu-rep")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(other), ""))
     dialog.import_button.click()
     qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)

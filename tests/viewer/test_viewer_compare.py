@@ -414,7 +414,7 @@ def test_opening_another_model_ends_the_comparison(qtbot, make_window, builds, m
     assert controller.diff is not None and controller.diff.new.name == "cnn3_b8_run1.ncu-rep"
     for other, why in (
         (builds["cnn3x_b8"], "is a build of cnn3_extra_layer.onnx, not of cnn3.onnx"),
-        (DATA / "ncu" / "mlp" / "mlp.ncu-rep", "kernels of mlp.ncu-rep have a name in"),
+        (data_path("ncu/mlp/mlp.ncu-rep"), "kernels of mlp.ncu-rep have a name in"),
     ):
         window.open_path(other)
         settle(qtbot, window)
