@@ -16,10 +16,10 @@ from kernelscope.core.ncu.steps import MARKER
 from kernelscope.core.workspace import Workspace
 
 
-def stepped_report(folder: Path, cuts: list[int]) -> Profile:
+def stepped_report(folder: Path, cuts: list[int], workspace: Workspace | None = None) -> Profile:
     """The H200 report's launches, their own IDs kept (so every per-launch read is real),
     with a marker before the launch of each ID in ``cuts``: the steps are the runs of
-    launches between them."""
+    launches between them; opened with ``workspace`` (the small_cnn build it profiled)."""
     real = Profile.open(H200_REPORT, use_cache=False)
     launches: list[Launch] = []
     for x in real.launches:
@@ -35,7 +35,7 @@ def stepped_report(folder: Path, cuts: list[int]) -> Profile:
         cache=None,
         session=real.session,
         warnings=[],
-        workspace=None,
+        workspace=workspace,
         search_paths=[],
     )
 

@@ -55,6 +55,7 @@ from .panels.timeline_panel import TimelinePanel, is_timeline
 from .panels.welcome import WelcomePage
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
+from .steps import install_steps_pane
 from .warm_ahead import WarmAhead
 from .widgets.busy import BusyIndicator
 from .widgets.formatting import format_dims
@@ -157,6 +158,7 @@ class MainWindow(QMainWindow):
             "Headroom", self.headroom_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.tabifyDockWidget(self.db_dock, self.headroom_dock)
+        self.steps_dock = install_steps_pane(self)
         self.hot_dock.raise_()
         self._compose_compare_mode(cuda)
         self.open_busy = BusyIndicator("open_busy")
@@ -292,6 +294,7 @@ class MainWindow(QMainWindow):
             self.details_dock,
             self.roofline_dock,
             self.headroom_dock,
+            self.steps_dock,
         )
 
     def action(self, id: str) -> QAction:

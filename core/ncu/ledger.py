@@ -201,10 +201,11 @@ class Ledger:
         ]
 
 
-def step_ledger(profile: Profile) -> Ledger:
-    """The ledger of a report of an LLM's steps opened with its workspace."""
+def step_ledger(profile: Profile, workspace: Workspace | None = None) -> Ledger:
+    """The ledger of a report of an LLM's steps and the workspace it was profiled from
+    (``workspace``, else the one the profile was opened with)."""
     report = profile.paths[0]
-    workspace = profile.workspace
+    workspace = workspace or profile.workspace
     if workspace is None:
         raise KernelscopeError(
             f"the step ledger of {report.name} needs the workspace it was profiled from "

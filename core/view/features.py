@@ -45,7 +45,7 @@ def read_ledger(session: ProfileSession) -> Ledger:
     without its workspace, is a ``KernelscopeError`` saying how to profile with steps."""
     from ..ncu import step_ledger
 
-    return session.read("the step ledger", step_ledger)
+    return session.read("the step ledger", lambda profile: step_ledger(profile, session.workspace))
 
 
 def read_roofline(session: ProfileSession, kernel: str | None = None) -> Roofline:

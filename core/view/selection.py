@@ -117,9 +117,12 @@ class Selection:
     ) -> None:
         """Go to ``kernel`` (and a file, line or instruction of it, or one of its launches:
         ``launch``, Nsight Compute's ID): at once when the kernel is here, else when it
-        arrives. Replaces any request still on its way."""
+        arrives. Replaces any request still on its way. Without ``launch``, the kernel shown
+        keeps the launch chosen; another kernel has none."""
         if self.document is None:
             return
+        if launch is None and self.kernel is not None and self.kernel.name == kernel:
+            launch = self.launch  # the kernel shown again (a pane following it): same launch
         request = _Request(self.document, kernel, file, line, instruction, launch)
         view = self._views.get(kernel)
         if view is not None:

@@ -116,9 +116,7 @@ def test_bindings_that_disagree_with_the_grid_are_flagged(
     assert data["steps"][1]["groups"]["attention"]["launches"] == 1
 
 
-def test_a_workspace_means_its_newest_report_with_steps(
-    llama: Workspace, tmp_path: Path
-) -> None:
+def test_a_workspace_means_its_newest_report_with_steps(llama: Workspace, tmp_path: Path) -> None:
     ws = tmp_path / "ws.kscope"
     shutil.copytree(llama.path, ws)
     (ws / "profiles").mkdir(exist_ok=True)
