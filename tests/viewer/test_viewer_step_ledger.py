@@ -8,8 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
 from paths_support import DATA
+from PySide6.QtCore import Qt
 from steps_support import llm_stepped_report, stepped_report, write_step_list
 from viewer_support import WAIT_MS, click_row, settle
 
