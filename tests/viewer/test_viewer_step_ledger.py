@@ -98,6 +98,8 @@ def test_groups_bindings_and_a_grid_that_disagrees(
     kernels, grids = _texts(pane.rows, 0), _texts(pane.rows, 6)
     flagged = [k for k, g in zip(kernels, grids, strict=True) if g.startswith("⚠")]
     assert flagged == ["rms_norm_kernel"]
+    steps = dict(zip(kernels, _texts(pane.rows, 3), strict=True))
+    assert steps["rms_norm_kernel"] == "decode 0-1"  # one binding over both decode steps
     bindings = [b for k, b in zip(kernels, _texts(pane.rows, 2), strict=True)
                 if k == "batch_decode_paged_kv_kernel"]  # fmt: skip
     assert sorted(bindings) == ["batch_size=1, cached=17", "batch_size=1, cached=18"]

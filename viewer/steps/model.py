@@ -40,18 +40,20 @@ def _group_column(group: str) -> Column[StepLedger]:
     def ns(s: StepLedger) -> float:
         return s.groups[group].duration_ns if group in s.groups else 0.0
 
-    def text(s: StepLedger) -> str:
-        if group not in s.groups:
-            return "-"
-        share = ns(s) / s.duration_ns if s.duration_ns else 0.0
-        return f"{format_us(ns(s))} ({share:.0%})"
+    def share(s: StepLedger) -> float:
+        return ns(s) / s.duration_ns if s.duration_ns else 0.0
 
     return Column(
         f"{group.capitalize() if group != 'kv-cache' else 'KV cache'} µs",
         ns,
-        text,
-        bar=lambda s: ns(s) / s.duration_ns if s.duration_ns else 0.0,
-        tip=GROUP_TIPS[group],
+        lambda s: format_us(ns(s)) if group in s.groups else "-",
+        bar=share,
+        tip=GROUP_TIPS[group] + " (the bar: its share of the step)",
+        roles=lambda s, role: (
+            f"{group}: {format_us(ns(s))} µs, {share(s):.0%} of {s.label}"
+            if role == Qt.ItemDataRole.ToolTipRole
+            else None
+        ),
     )
 
 
@@ -93,6 +95,19 @@ class LedgerRow:
     row: BindingRow
 
 
+def steps_text(labels: list[str]) -> str:
+    """``decode 0, decode 1, decode 2`` -> ``decode 0-2``; runs of one step name joined."""
+    runs: list[tuple[str, int, int]] = []
+    for label in labels:
+        name, _, index = label.rpartition(" ")
+        n = int(index)
+        if runs and runs[-1][0] == name and runs[-1][2] == n - 1:
+            runs[-1] = (name, runs[-1][1], n)
+        else:
+            runs.append((name, n, n))
+    return ", ".join(f"{a} {b}" if b == c else f"{a} {b}-{c}" for a, b, c in runs)
+
+
 def _grids(r: LedgerRow) -> str:
     return ", ".join("x".join(str(d) for d in g) for g in r.row.grids) or "-"
 
@@ -105,7 +120,7 @@ ROW_COLUMNS: tuple[Column[LedgerRow], ...] = (
     Column("Bindings", lambda r: r.row.bindings_text(), lambda r: r.row.bindings_text(),
            number=False, tip="the symbolic values it ran at: the step function's variables, "
            "and for the KV cache's kernels the tokens the cache held (cached)"),
-    Column("Steps", lambda r: len(r.row.steps), lambda r: ", ".join(r.row.steps), number=False,
+    Column("Steps", lambda r: len(r.row.steps), lambda r: steps_text(r.row.steps), number=False,
            tip="the steps it ran at these values"),
     Column("Launches", lambda r: r.row.launches, lambda r: str(r.row.launches),
            tip="its launches at these values"),
