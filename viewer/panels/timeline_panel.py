@@ -169,7 +169,10 @@ class TimelinePanel(QWidget):
             f"tokens and decode steps (empty: {DEFAULT_STEPS}); each step is timed whole and "
             "each call in it"
         )
-        self.steps_edit.setMaximumWidth(self.fontMetrics().horizontalAdvance("0") * 26)
+        metrics = self.fontMetrics()
+        self.steps_edit.setFixedWidth(
+            metrics.horizontalAdvance(DEFAULT_STEPS) + metrics.horizontalAdvance("0") * 4
+        )
         # a timeline of an LLM's steps: all of them, or one step's calls
         self.step_box = QComboBox()
         self.step_box.setObjectName("timeline_step")
@@ -197,7 +200,9 @@ class TimelinePanel(QWidget):
             self.calls_table.setColumnHidden(column, True)
         kernels_table, _ = _table(self.kernel_shares, [3])
         ops_table, _ = _table(self.op_shares, [3])
-        self.steps_table, _ = _table(self.step_shares, [3])
+        self.steps_table, steps_proxy = _table(self.step_shares, [3])
+        self.steps_table.setSortingEnabled(False)  # in step order (decode 2 before decode 10)
+        steps_proxy.sort(-1)
         self.steps_table.setObjectName("timeline_steps_table")
         self.steps_table.setToolTip("Each step's calls and time; choose one to see its calls")
         self.steps_table.activated.connect(self._on_step_row)

@@ -169,7 +169,7 @@ class StepsPane(QWidget):
         self.rows.sortByColumn(TIME, Qt.SortOrder.DescendingOrder)
         for c in range(self.steps_model.columnCount()):
             fit_column(self.steps, c, 6)
-        for c, chars in enumerate((30, 10, 22, 18, 8, 9)):
+        for c, chars in enumerate((30, 10, 22, 10, 8, 9)):
             fit_column(self.rows, c, chars, most=48)
         shares = ", ".join(f"{g} {share:.0%}" for g, share in group_shares(ledger.steps).items())
         text = (
