@@ -170,7 +170,7 @@ def report(launches: int) -> Path:
     out = bench_import.OUT / f"mlp_x{times}.ncu-rep"
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
-        bench_import.repeat_report(bench_import.DATA / "mlp" / "mlp.ncu-rep", out, times)
+        bench_import.repeat_report(bench_import.MLP / "mlp.ncu-rep", out, times)
     return out
 
 

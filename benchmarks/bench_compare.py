@@ -41,9 +41,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bench_import import _blocks, _is_result_header
+from paths_support import data_path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data" / "compare"
+DATA = data_path("compare")  # stored compressed: an unpacked copy
 OUT = Path(__file__).resolve().parent / "out"
 LAUNCHES = 60
 TARGETS = {

@@ -35,9 +35,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_import import OUT, repeat_report  # noqa: E402
+from paths_support import data_path  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-MLP = ROOT / "tests" / "data" / "ncu" / "mlp" / "mlp.ncu-rep"
+MLP = data_path("ncu/mlp/mlp.ncu-rep")
 WS = ROOT / "tests" / "data" / "ws_ops" / "mlp"
 TARGETS = {
     "one kernel's details, warm": 0.05,

@@ -45,9 +45,12 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = ROOT / "tests" / "data" / "ncu"
+sys.path.insert(0, str(ROOT / "tests"))
+from paths_support import H200_REPORT as SMALL_CNN  # noqa: E402
+from paths_support import data_path  # noqa: E402
+
+MLP, CNN = data_path("ncu/mlp"), data_path("ncu/cnn")  # stored compressed: unpacked copies
 OUT = Path(__file__).resolve().parent / "out"
-SMALL_CNN = ROOT / "tests" / "data" / "h200" / "small_cnn_h200.ncu-rep"
 SMALL_CNN_WS = ROOT / "tests" / "data" / "ws_small_cnn"
 
 PLAIN_LIST = """
@@ -167,8 +170,8 @@ def make_data() -> dict[str, Path]:
     import ncu_report
 
     for key, src, times in (
-        ("mlp_x12", DATA / "mlp/mlp.ncu-rep", 12),
-        ("cnn_x20", DATA / "cnn/cnn.ncu-rep", 20),
+        ("mlp_x12", MLP / "mlp.ncu-rep", 12),
+        ("cnn_x20", CNN / "cnn.ncu-rep", 20),
         ("small_cnn_x12", SMALL_CNN, 12),
     ):
         if not files[key].is_file():
@@ -179,9 +182,9 @@ def make_data() -> dict[str, Path]:
                     f"synthetic {files[key].name}: ncu_report sees {got} launches, not {want}"
                 )
     if not files["sass_x20"].is_file():
-        repeat_text(DATA / "cnn/source_sass.csv", files["sass_x20"], 20)
+        repeat_text(CNN / "source_sass.csv", files["sass_x20"], 20)
     if not files["cuda_sass_x20"].is_file():
-        repeat_text(DATA / "cnn/source_cuda_sass.csv", files["cuda_sass_x20"], 20)
+        repeat_text(CNN / "source_cuda_sass.csv", files["cuda_sass_x20"], 20)
     return files
 
 
@@ -478,7 +481,7 @@ def main() -> None:
         _print_rows(lines)
         return
     reports = {
-        "cnn (fixture, 4 launches)": DATA / "cnn/cnn.ncu-rep",
+        "cnn (fixture, 4 launches)": CNN / "cnn.ncu-rep",
         "mlp_x12 (60 launches)": files["mlp_x12"],
     }
     if not args.quick:

@@ -36,11 +36,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).resolve().parent / "out"
-MLP_REPORT = ROOT / "tests" / "data" / "ncu" / "mlp" / "mlp.ncu-rep"  # 5 launches, --set full
 sys.path.insert(0, str(ROOT / "tests"))
 
 from bench_import import repeat_report  # noqa: E402
+from paths_support import data_path  # noqa: E402
 from ssh_support import SshServer, stand_in, start_sshd, stop_sshd  # noqa: E402
+
+MLP_REPORT = data_path("ncu/mlp/mlp.ncu-rep")  # 5 launches, --set full
 
 RESULT_TAG = "KERNELSCOPE_RESULT "
 # The host's ncu: profiles nothing, leaves the big report where it was asked to write one.

@@ -134,7 +134,7 @@ def default_report() -> Path:
     out = bench_import.OUT / "mlp_x12.ncu-rep"
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
-        bench_import.repeat_report(bench_import.DATA / "mlp" / "mlp.ncu-rep", out, 12)
+        bench_import.repeat_report(bench_import.MLP / "mlp.ncu-rep", out, 12)
     return out
 
 

@@ -20,14 +20,17 @@ from kernelscope.core.ncu import Profile
 from kernelscope.core.roofline import kernel_cost, roofline
 from kernelscope.core.workspace import Workspace
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from paths_support import data_path  # noqa: E402
+
 PRECISION = {"float64": "fp64", "float16": "fp16", "bfloat16": "fp16"}
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 CASES = {
-    "mlp": (DATA / "ncu" / "mlp" / "mlp.ncu-rep", DATA / "ws_ops" / "mlp"),
-    "cnn": (DATA / "ncu" / "cnn" / "cnn.ncu-rep", DATA / "ws_ops" / "cnn"),
+    "mlp": (data_path("ncu/mlp/mlp.ncu-rep"), DATA / "ws_ops" / "mlp"),
+    "cnn": (data_path("ncu/cnn/cnn.ncu-rep"), DATA / "ws_ops" / "cnn"),
     "transformer_layer": (
-        [DATA / "ncu" / "transformer" / "raw.csv", DATA / "ncu" / "transformer" / "details.csv"],
+        [data_path("ncu/transformer/raw.csv"), data_path("ncu/transformer/details.csv")],
         DATA / "ws_ops" / "transformer",
     ),
 }

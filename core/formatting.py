@@ -27,6 +27,23 @@ def format_number(value: float | None, missing: str = "") -> str:
     return f"{value:.3g}"
 
 
+def format_compact(value: float | None, missing: str = "") -> str:
+    """At most five characters (six with a sign), for a narrow column beside code: ``960``,
+    ``1.23k``, ``81.9M``, ``0.35``, ``12.5``; three significant digits from 1000 on (the
+    exact number is the cell's tooltip)."""
+    if value is None or math.isnan(value):
+        return missing
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    size = abs(value)
+    for scale, prefix in ((1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if size >= scale * 0.9995:  # 999.7 reads 1.00k, not 1e+03
+            return f"{value / scale:.3g}{prefix}"
+    if value == int(value):
+        return str(int(value))
+    return f"{value:.3g}" if size < 100 else f"{value:.0f}"
+
+
 def format_signed(value: float | None, missing: str = "") -> str:
     """``format_number`` with a ``+`` before a positive value: a change."""
     text = format_number(value, missing)

@@ -19,7 +19,6 @@ environment it needs (``QT_SCALE_FACTOR=2`` for a high-DPI check).
 from __future__ import annotations
 
 import argparse
-import lzma
 import os
 import shutil
 import subprocess
@@ -30,6 +29,9 @@ from pathlib import Path
 
 from kernelscope.core.environment import Demo, demo, prepare_demo, unpack_report
 from kernelscope.core.paths import cache_root
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from paths_support import data_path  # noqa: E402
 
 DOCS = Path(__file__).resolve().parent
 IMAGES = DOCS / "images"
@@ -193,10 +195,16 @@ def take(shot: Shot, ws: Path | None, scratch: Path) -> Path:
         env["KERNELSCOPE_CACHE_DIR"] = str(scratch)
     elif shot.opens == "inductor-run":
         run = shutil.copytree(ROOT / "tests/data/inductor/transformer", scratch / "transformer")
-        packed = ROOT / "tests/data/inductor/transformer_profile.ncu-rep.xz"
-        (run / "profile.ncu-rep").write_bytes(lzma.decompress(packed.read_bytes()))
+        shutil.copyfile(data_path("inductor/transformer_profile.ncu-rep"), run / "profile.ncu-rep")
         cwd, target = scratch, [run.name]
     elif shot.opens:
+        # the reports of tests/data are stored compressed: their folders unpacked under the
+        # same relative paths (workspaces beside them), so the window shows the same names
+        for name in (shot.opens, *shot.args):
+            folder = Path(name).parent
+            if name.startswith("tests/data/") and not (scratch / folder).is_dir():
+                shutil.copytree(data_path(str(folder.relative_to("tests/data"))), scratch / folder)
+                cwd = scratch
         target = [shot.opens]
     proc = _kernelscope("--screenshot", str(out), *target, *shot.args, cwd=cwd, env=env)
     _check(proc, shot.name)

@@ -76,11 +76,12 @@ if ! command -v ncu >/dev/null; then
     grep -q "^ncu .*MISSING .*Nsight Compute" "$tmp/out.txt" || fail "doctor does not say ncu is missing"
 fi
 step "build the demo (cold)" "$app" build "$demo/squeezenet1_1.onnx" -o "$ws" || fail "build: $(cat "$tmp/out.txt")"
-gunzip -c "$demo/squeezenet_h200.ncu-rep.gz" >"$tmp/squeezenet_h200.ncu-rep" || fail "no demo report"
+xz -dc "$demo/squeezenet_h200.ncu-rep.xz" >"$tmp/squeezenet_h200.ncu-rep" || fail "no demo report"
 step "import the H200 report" "$app" import "$tmp/squeezenet_h200.ncu-rep" -w "$ws" || fail "import: $(cat "$tmp/out.txt")"
 step "hot lines from the report" "$app" hot "$ws/profiles/squeezenet_h200.ncu-rep" --top 5 -w "$ws" ||
     fail "hot: $(cat "$tmp/out.txt")"
-step "roofline PNG (Pillow)" "$app" roofline "$root/tests/data/ncu/mlp/mlp.ncu-rep" \
+xz -dc "$root/tests/data/ncu/mlp/mlp.ncu-rep.xz" >"$tmp/mlp.ncu-rep" || fail "no mlp report"
+step "roofline PNG (Pillow)" "$app" roofline "$tmp/mlp.ncu-rep" \
     --png "$tmp/roofline.png" || fail "roofline: $(cat "$tmp/out.txt")"
 [ -s "$tmp/roofline.png" ] || fail "no roofline PNG"
 step "window screenshot of the demo" "$app" --screenshot "$tmp/demo.png" "$ws" || fail "screenshot: $(cat "$tmp/out.txt")"

@@ -8,10 +8,10 @@ ks_venv
 demo="${XDG_DATA_HOME:-$HOME/.local/share}/kernelscope/demo/squeezenet1_1.kscope"
 "$KS_VENV/bin/kernelscope" build "$KS_ROOT/resources/demo/squeezenet1_1.onnx" -o "$demo" --arch sm_90
 # A profile of this very build, made on an NVIDIA H200 by `kernelscope profile`.
-# (shipped gzipped; unpacked next to the workspace, where the window's demo puts it too)
+# (shipped xz-compressed; unpacked next to the workspace, where the window's demo puts it too)
 report="$(dirname "$demo")/squeezenet_h200.ncu-rep"
 mkdir -p "$(dirname "$demo")"
-[ -e "$report" ] || gunzip -c "$KS_ROOT/resources/demo/squeezenet_h200.ncu-rep.gz" >"$report"
+[ -e "$report" ] || xz -dc "$KS_ROOT/resources/demo/squeezenet_h200.ncu-rep.xz" >"$report"
 [ -e "$demo/profiles/squeezenet_h200.ncu-rep" ] ||
     "$KS_VENV/bin/kernelscope" import "$report" -w "$demo" >/dev/null
 if [ -z "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ -z "${QT_QPA_PLATFORM:-}" ]; then

@@ -8,14 +8,14 @@ import shutil
 from pathlib import Path
 
 from ncu_support import MLP
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.workspace import Workspace
 
 WS_MLP = DATA / "ws_mlp"
 WS_OPS = DATA / "ws_ops" / "mlp"
 REPORT = MLP / "mlp.ncu-rep"
-SMALL_SECTIONS = DATA / "h200" / "small_cnn_h200.ncu-rep"  # five sections only
+SMALL_SECTIONS = H200_REPORT  # five sections only
 MATMUL = "fused_matmul1_add1_kernel"
 SOFTMAX = "softmax_kernel"
 RESHAPE = "reshape_kernel"

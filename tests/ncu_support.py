@@ -13,16 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 from kernelscope.core.ncu import Profile
 from kernelscope.core.workspace import MANIFEST, KernelInfo, Manifest
 
-NCU = DATA / "ncu"
 BAD = DATA / "bad"
-MLP = NCU / "mlp"
-CNN = NCU / "cnn"
-SMALL = NCU / "small"
+MLP = data_path("ncu/mlp")
+CNN = data_path("ncu/cnn")
+SMALL = data_path("ncu/small")
 # The mlp fixture's split kernel files, as the hand-made workspace tests/data/ws_mlp holds them.
 MLP_KERNELS = DATA / "ws_mlp" / "src" / "kernels"
 

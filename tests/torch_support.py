@@ -3,7 +3,7 @@ ncu (this machine has neither a GPU nor PyTorch)."""
 
 from __future__ import annotations
 
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 MLP = DATA / "torch" / "mlp.py"
 
@@ -55,7 +55,7 @@ for ((i = 0; i < ${#args[@]}; i++)); do
 done
 echo '==PROF== Profiling "triton_poi_fused_addmm_gelu_view_7" - 0: 0%....50%....100% - 9 passes'
 cp -r RUN/. "$run/"
-xz -dc REPORT > "$out.ncu-rep"
+cp REPORT "$out.ncu-rep"
 """.replace("RUN", str(DATA / "inductor" / "transformer")).replace(
-    "REPORT", str(DATA / "inductor" / "transformer_profile.ncu-rep.xz")
+    "REPORT", str(data_path("inductor/transformer_profile.ncu-rep"))
 )

@@ -20,14 +20,15 @@ from importlib import resources
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, QSettings, Qt, QTimer
-from PySide6.QtGui import QColor, QIcon, QPalette, QPixmap
-from PySide6.QtWidgets import QApplication, QDockWidget, QStyleFactory, QWidget
+from PySide6.QtGui import QIcon, QPixmap
+from PySide6.QtWidgets import QApplication, QDockWidget, QWidget
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument, is_model
 
 from . import log_file
 from .main_window import MainWindow
+from .palette_choice import PALETTES, keep_system_look, palette, saved_palette
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,6 @@ DB_PANES = {"kernel-db": "entries", "nnfusion-command": "command", "nnfusion-cov
 # --dialog: the Help menu's windows, at this size in screenshots (None: its own, as opened)
 DIALOG_SIZES: dict[str, tuple[int, int] | None] = {"about": None, "user-guide": (1100, 900)}
 SCREENSHOT_TIMEOUT_MS = 120_000
-PALETTES = ("light", "dark")
 # --pane: the pane alone, its dock floated at this size (the Details pane at its full length)
 PANES = {"details": (620, 1000), "roofline": (1100, 760), "headroom": (1400, 480)}
 # --pane: a tab of the code area raised (the window is shown, the tab beside the source)
@@ -54,6 +54,7 @@ def application(platform: str | None = None) -> QApplication:
         app = QApplication([*sys.argv[:1], *(["-platform", platform] if platform else [])])
         app.setDesktopFileName("kernelscope")
     assert isinstance(app, QApplication)
+    keep_system_look(app)  # View > Palette's "System", whatever --palette changes
     if app.windowIcon().isNull():
         app.setWindowIcon(app_icon())
     return app
@@ -67,45 +68,6 @@ def app_icon() -> QIcon:
         if entry.name.endswith((".png", ".svg")):
             icon.addFile(str(entry))
     return icon
-
-
-def palette(name: str) -> QPalette:
-    """Fusion's light palette, or a dark one with the same roles."""
-    if name == "light":
-        style = QStyleFactory.create("Fusion")
-        return style.standardPalette()
-    p = QPalette()
-    colours = {
-        QPalette.ColorRole.Window: "#2b2b2b",
-        QPalette.ColorRole.WindowText: "#dcdcdc",
-        QPalette.ColorRole.Base: "#1e1e1e",
-        QPalette.ColorRole.AlternateBase: "#262626",
-        QPalette.ColorRole.ToolTipBase: "#3c3f41",
-        QPalette.ColorRole.ToolTipText: "#dcdcdc",
-        QPalette.ColorRole.PlaceholderText: "#8a8a8a",
-        QPalette.ColorRole.Text: "#dcdcdc",
-        QPalette.ColorRole.Button: "#3c3f41",
-        QPalette.ColorRole.ButtonText: "#dcdcdc",
-        QPalette.ColorRole.BrightText: "#ff6e6e",
-        QPalette.ColorRole.Light: "#4a4a4a",
-        QPalette.ColorRole.Midlight: "#3f3f3f",
-        QPalette.ColorRole.Mid: "#5a5a5a",
-        QPalette.ColorRole.Dark: "#202020",
-        QPalette.ColorRole.Shadow: "#101010",
-        QPalette.ColorRole.Highlight: "#2f65ca",
-        QPalette.ColorRole.HighlightedText: "#ffffff",
-        QPalette.ColorRole.Link: "#589df6",
-    }
-    for role, colour in colours.items():
-        p.setColor(role, QColor(colour))
-    disabled = QPalette.ColorGroup.Disabled
-    for role in (
-        QPalette.ColorRole.WindowText,
-        QPalette.ColorRole.Text,
-        QPalette.ColorRole.ButtonText,
-    ):
-        p.setColor(disabled, role, QColor("#7a7a7a"))
-    return p
 
 
 @contextlib.contextmanager
@@ -178,6 +140,8 @@ def run(
     offscreen = screenshot_to and "QT_QPA_PLATFORM" not in os.environ
     app = application("offscreen" if offscreen else None)
     shown = Shown(kernel, line, pane, db, nnfusion_model, baseline, ranking, dialog)
+    if palette is None and not screenshot_to:  # View > Palette's choice (screenshots: none)
+        palette = saved_palette(QSettings())
     with _palette(app, palette):
         if screenshot_to:
             return _screenshot(app, path, Path(screenshot_to), shown)

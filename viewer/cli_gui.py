@@ -56,7 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--palette",
         choices=("light", "dark"),
-        help="Fusion style with a light or dark palette (default: the desktop's)",
+        help=(
+            "Fusion style with a light or dark palette (default: View > Palette's choice; "
+            "a screenshot: the desktop's)"
+        ),
     )
     p.add_argument("--db", metavar="DB", help="the kernel DB the Kernel DB dock shows")
     p.add_argument(

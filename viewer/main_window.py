@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QSplitter,
@@ -35,8 +34,15 @@ from kernelscope.core.inductor import VERSUS_HEADER, Versus, format_versus, vers
 from kernelscope.core.view import ProfileSession, Selection, ViewDocument, is_model
 
 from .actions import ACTIONS, MENUS, ActionState
-from .code.code_pane import CodePane
-from .code.highlight import Highlighter, cuda_highlighter, ptx_highlighter, sass_highlighter
+from .code.code_pane import CodePane, CodeTable
+from .code.highlight import (
+    Highlighter,
+    cuda_highlighter,
+    is_dark,
+    ptx_highlighter,
+    sass_highlighter,
+)
+from .code.metric_columns import MetricColumns
 from .code.ptx_pane import PtxPane
 from .code.sass_pane import SassPane
 from .code.search_bar import SearchBar
@@ -45,6 +51,8 @@ from .compare import CompareMode
 from .dialogs.error_dialog import error_box
 from .dialogs.export_summary import summary_box
 from .dialogs.versus_dialog import VersusDialog
+from .dock_room import DockRoom, scrolling
+from .palette_choice import PaletteMenu
 from .panels.details_pane import DetailsPane
 from .panels.headroom_panel import HeadroomPanel
 from .panels.hot_lines_panel import HotLinesPanel
@@ -58,6 +66,7 @@ from .selection import KernelLoader
 from .steps import install_steps_pane
 from .warm_ahead import WarmAhead
 from .widgets.busy import BusyIndicator
+from .widgets.file_dialogs import existing_folder, open_file_names, save_file_name
 from .widgets.formatting import format_dims
 from .workers.export_worker import ExportController
 from .workers.jobs import Latest, Workers
@@ -76,6 +85,10 @@ OPEN_FILTER = (
     "Timelines (*.json *.nsys-rep *.sqlite);;All files (*)"
 )
 
+# saveState's version: raised when an older saved layout must not be restored (2: issue 30,
+# layouts that left the code panes no room)
+LAYOUT_VERSION = 2
+
 
 class MainWindow(QMainWindow):
     document_opened = Signal(object)  # the ViewDocument now shown (after an open)
@@ -91,15 +104,17 @@ class MainWindow(QMainWindow):
         self.settings = settings if settings is not None else QSettings()
         self.selection = Selection()
         self.workers = Workers(self)
-        cuda, sass = cuda_highlighter(), sass_highlighter()
+        cuda, sass, ptx = cuda_highlighter(), sass_highlighter(), ptx_highlighter()
+        self._highlighters = (cuda, sass, ptx)  # their colours follow View > Palette
         self.kernel_loader = KernelLoader(self.selection, self.workers, self)
         self.loader = Latest(self.workers, "open", "opening", self)
         self.versus = Latest(self.workers, "open", "comparing TVM with torch.compile", self)
         self.versus_dialog: VersusDialog | None = None
         self.exporter = ExportController(self.workers, self)
-        self.source = SourcePane(self.selection, cuda)
-        self.sass = SassPane(self.selection, sass)
-        self.ptx = PtxPane(self.selection, ptx_highlighter())
+        self.metric_columns = MetricColumns(self.settings, self)  # the code panes' choice
+        self.source = SourcePane(self.selection, cuda, self.metric_columns)
+        self.sass = SassPane(self.selection, sass, self.metric_columns)
+        self.ptx = PtxPane(self.selection, ptx, self.metric_columns)
         # SASS and the PTX it was assembled from share the right side, one tab each
         self.code_tabs = QTabWidget()
         self.code_tabs.setObjectName("code_tabs")
@@ -132,11 +147,12 @@ class MainWindow(QMainWindow):
         self.timeline_panel = TimelinePanel(self.settings, self.workers)
         self.kernel_dock = self._dock("Kernels", self.kernels, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.hot_dock = self._dock("Hot lines", self.hot, Qt.DockWidgetArea.BottomDockWidgetArea)
+        # the tallest bottom panels scroll when the window is low: the code keeps its lines
         self.db_dock = self._dock(
-            "Kernel DB", self.db_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+            "Kernel DB", self.db_panel, Qt.DockWidgetArea.BottomDockWidgetArea, scroll=True
         )
         self.timeline_dock = self._dock(
-            "Timeline", self.timeline_panel, Qt.DockWidgetArea.BottomDockWidgetArea
+            "Timeline", self.timeline_panel, Qt.DockWidgetArea.BottomDockWidgetArea, scroll=True
         )
         self.tabifyDockWidget(self.hot_dock, self.db_dock)
         self.tabifyDockWidget(self.db_dock, self.timeline_dock)
@@ -160,6 +176,8 @@ class MainWindow(QMainWindow):
         self.tabifyDockWidget(self.db_dock, self.headroom_dock)
         self.steps_dock = install_steps_pane(self)
         self.hot_dock.raise_()
+        # the code keeps its room: a dock beside it with no room left goes below it
+        self.dock_room = DockRoom(self, [d for d in self._docks() if d is not self.kernel_dock])
         self._compose_compare_mode(cuda)
         self.open_busy = BusyIndicator("open_busy")
         self.export_busy = BusyIndicator("export_busy")
@@ -175,6 +193,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.line_label)
         self.statusBar().addPermanentWidget(self.kernel_label)
         self.recent = RecentFilesMenu(self.settings, self)
+        self.palette_menu = PaletteMenu(self.settings, self)
+        self.palette_menu.changed.connect(self._on_palette)
         self._actions: dict[str, QAction] = {}
         self._build_actions()
         self._connect()
@@ -184,7 +204,13 @@ class MainWindow(QMainWindow):
         self.resizeDocks([self.kernel_dock], [380], Qt.Orientation.Horizontal)
         self.resizeDocks([self.details_dock], [440], Qt.Orientation.Horizontal)
         self.resizeDocks([self.hot_dock], [220], Qt.Orientation.Vertical)
-        self._default_state = self.saveState()
+        self._default_state = self.saveState(LAYOUT_VERSION)
+        # the window's minimum was taken while the docks had those first sizes: taken again,
+        # so that a smaller window (a small screen, a restored geometry) narrows the docks
+        own = self.layout()
+        assert own is not None  # a QMainWindow has its own
+        own.invalidate()
+        own.activate()
         self._save_layout = restore_layout
         if restore_layout:
             self._restore_layout()
@@ -210,6 +236,9 @@ class MainWindow(QMainWindow):
         self.splitter.replaceWidget(0, self.code_stack)
         self.code_stack.addWidget(self.source)
         self.code_stack.addWidget(self.compare.diff_pane)
+        # the source takes more of a change in width than the SASS (whose lines are short)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
         self._code_sizes: list[int] = []  # the splitter's before side by side took more room
         central = self.code_area.layout()
         assert isinstance(central, QBoxLayout)
@@ -233,10 +262,12 @@ class MainWindow(QMainWindow):
             if self._code_sizes:
                 self.splitter.setSizes(self._code_sizes)
 
-    def _dock(self, title: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def _dock(
+        self, title: str, widget: QWidget, area: Qt.DockWidgetArea, *, scroll: bool = False
+    ) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{widget.objectName()}")
-        dock.setWidget(widget)
+        dock.setWidget(scrolling(widget) if scroll else widget)
         self.addDockWidget(area, dock)
         return dock
 
@@ -272,6 +303,8 @@ class MainWindow(QMainWindow):
                     menu.addMenu(self.recent)
                 if spec.id == "compare_with":
                     menu.addMenu(self.compare.profiles_menu)
+                if spec.id == "reset_layout":
+                    menu.addMenu(self.palette_menu)
             if spec.toolbar is not None:
                 if spec.toolbar != toolbar_section:
                     toolbar.addSeparator()
@@ -390,7 +423,7 @@ class MainWindow(QMainWindow):
 
     def choose_file(self) -> None:
         """Open one file, or several CSV exports of one report (details + source pages)."""
-        paths, _ = QFileDialog.getOpenFileNames(self, "Open", "", OPEN_FILTER)
+        paths = open_file_names(self, "Open", "", OPEN_FILTER)
         if len(paths) == 1:
             self.open_path(paths[0])
         elif paths:
@@ -398,7 +431,7 @@ class MainWindow(QMainWindow):
 
     def choose_folder(self) -> None:
         """Open a workspace folder or a torch.compile run folder."""
-        path = QFileDialog.getExistingDirectory(self, "Open Folder")
+        path = existing_folder(self, "Open Folder")
         if path:
             self.open_path(path)
 
@@ -537,7 +570,7 @@ class MainWindow(QMainWindow):
     # ---- compare mode -------------------------------------------------------------------
     def compare_with(self) -> None:
         """Choose a baseline for the open profile: a report, CSV exports or a workspace."""
-        paths, _ = QFileDialog.getOpenFileNames(
+        paths = open_file_names(
             self, "Compare with (baseline)", self.compare.start_folder(), OPEN_FILTER
         )
         if paths:
@@ -546,7 +579,7 @@ class MainWindow(QMainWindow):
     def compare_with_folder(self) -> None:
         """Choose a baseline folder: a workspace, or a torch.compile run folder against the
         TVM build shown (and a TVM workspace against the run shown)."""
-        folder = QFileDialog.getExistingDirectory(
+        folder = existing_folder(
             self,
             "Compare with (a workspace or torch.compile run folder)",
             self.compare.start_folder(),
@@ -665,9 +698,7 @@ class MainWindow(QMainWindow):
             return None
         if path is None:
             stem = Path(document.title.split(" — ")[-1]).stem or "kernelscope"
-            chosen, _ = QFileDialog.getSaveFileName(
-                self, "Share as Web Page", f"{stem}.html", "Web pages (*.html)"
-            )
+            chosen = save_file_name(self, "Share as Web Page", f"{stem}.html", "Web pages (*.html)")
             if not chosen:
                 return None
             path = Path(chosen)
@@ -731,6 +762,13 @@ class MainWindow(QMainWindow):
             self.line_label.setText("")
             return
         self.line_label.setText(f"line {selection.line}: {counted}")
+
+    def _on_palette(self) -> None:
+        """View > Palette switched the application's palette: code in its colours."""
+        for highlighter in self._highlighters:
+            highlighter.set_dark(is_dark())
+        for table in self.findChildren(CodeTable):
+            table.viewport().update()
 
     def _on_metric_chosen(self, name: str) -> None:
         if name:
@@ -799,6 +837,7 @@ class MainWindow(QMainWindow):
             "roofline": (self.roofline_dock, self.roofline_panel),
             "headroom": (self.headroom_dock, self.headroom_panel),
         }[pane]
+        self.dock_room.place(dock)  # below the code when the window has no room beside it
         dock.show()
         dock.raise_()
         return widget
@@ -840,16 +879,20 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray):
             self.restoreGeometry(geometry)
         state = self.settings.value("window/state")
-        if isinstance(state, QByteArray):
-            self.restoreState(state)
-        splitter = self.settings.value("window/splitter")
-        if isinstance(splitter, QByteArray):
-            self.splitter.restoreState(splitter)
+        # a layout saved by an older kernelscope (another version) may hide the code: not
+        # restored, nor its splitter
+        if isinstance(state, QByteArray) and self.restoreState(state, LAYOUT_VERSION):
+            splitter = self.settings.value("window/splitter")
+            if isinstance(splitter, QByteArray):
+                self.splitter.restoreState(splitter)
 
     def reset_layout(self) -> None:
-        self.restoreState(self._default_state)
+        size = self.size()  # the docks' first sizes widened a smaller window: they give way
+        self.restoreState(self._default_state, LAYOUT_VERSION)
+        self.resize(size)
         self.hot_dock.raise_()
         self.splitter.setSizes([self.width() // 2, self.width() // 2])
+        self.dock_room.make_room()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """Stop what is running (an export commits first) and end the worker threads."""
@@ -862,7 +905,7 @@ class MainWindow(QMainWindow):
                 app.focusChanged.disconnect(self._on_focus)
         if self._save_layout:
             self.settings.setValue("window/geometry", self.saveGeometry())
-            self.settings.setValue("window/state", self.saveState())
+            self.settings.setValue("window/state", self.saveState(LAYOUT_VERSION))
             self.settings.setValue("window/splitter", self.splitter.saveState())
         super().closeEvent(event)
 

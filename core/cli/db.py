@@ -84,7 +84,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--hold-back-against",
         type=Path,
         metavar="TIMES.json",
-        help="NNFusion's own per-operator times without the DB (scripts/device/"
+        help="NNFusion's own per-operator times without the DB (scripts/"
         "nnfusion_optimes.py): a row slower than NNFusion's kernel for its operator on that "
         "GPU is held back (stored for browsing, not for NNFusion)",
     )

@@ -249,7 +249,15 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
     with TerminalProgress() as progress:
         result = profile_workspace(request, progress=progress)
     print(f"profiled {result.launches} kernel launches in {result.seconds:.1f} s: {result.report}")
-    return print_hot_lines([result.report], workspace=workspace, top=args.top)
+    try:
+        return print_hot_lines([result.report], workspace=workspace, top=args.top)
+    except KernelscopeError as error:
+        # the profile is made and kept; a report without per-line metrics (--set none, a
+        # timing-only --metric) just has no hot lines to show
+        print(f"no hot lines: {error.message}", file=sys.stderr)
+        steps = " --steps" if request.stepped else ""
+        print(f"  its launches: kernelscope kernels {result.report} -w {workspace}{steps}")
+        return 0
 
 
 def _profile_torch(args: argparse.Namespace) -> int:

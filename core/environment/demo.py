@@ -2,7 +2,7 @@
 profiled on an NVIDIA H200 with ``--set full``, shipped in the ``kernelscope.resources``
 package.
 
-The report is shipped gzipped (3.5 MB instead of 44 MB: the full set's per-instruction
+The report is shipped xz-compressed (0.5 MB instead of 44 MB: the full set's per-instruction
 counters compress well) and unpacked next to the demo's workspace on first use.
 ``prepare_demo`` makes the demo's workspace the first time (the welcome page's "Open the
 demo"): it builds the model for the H200's architecture, so that the report's per-instruction
@@ -11,7 +11,7 @@ numbers land on the instructions they were measured on, and attaches the report.
 
 from __future__ import annotations
 
-import gzip
+import lzma
 import os
 import shutil
 import tempfile
@@ -33,7 +33,7 @@ class Demo:
     model: Path  # the ONNX model to build
     report: Path  # a profile of that very build, to attach to the workspace (unpacked)
     workspace: Path  # where the demo's workspace goes
-    packed: Path | None = None  # the bundled gzip of ``report``, unpacked on first use
+    packed: Path | None = None  # the bundled ``report`` (xz), unpacked on first use
 
     @property
     def ready(self) -> bool:
@@ -50,19 +50,19 @@ def demo() -> Demo:
         folder / "squeezenet1_1.onnx",
         data / "squeezenet_h200.ncu-rep",
         data / "squeezenet1_1.kscope",
-        folder / "squeezenet_h200.ncu-rep.gz",
+        folder / "squeezenet_h200.ncu-rep.xz",
     )
 
 
 def unpack_report(files: Demo) -> Path:
-    """The demo's report, unpacked from the bundled gzip when it is not there yet (written
+    """The demo's report, unpacked from the bundled ``.xz`` when it is not there yet (written
     under a temporary name and renamed, so an interrupted unpack leaves no half report)."""
     if files.packed is None or files.report.is_file():
         return files.report
     files.report.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{files.report.name}.", dir=files.report.parent)
     try:
-        with os.fdopen(fd, "wb") as out, gzip.open(files.packed, "rb") as packed:
+        with os.fdopen(fd, "wb") as out, lzma.open(files.packed, "rb") as packed:
             shutil.copyfileobj(packed, out, 1 << 20)
         os.chmod(tmp, 0o644)  # mkstemp's file is private; this is an ordinary report
         os.replace(tmp, files.report)

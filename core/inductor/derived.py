@@ -353,6 +353,6 @@ def run_report(path: str | os.PathLike[str]) -> tuple[Path, Workspace]:
             f"{run.path} holds no Nsight Compute report",
             hint="profile the compiled model's steady-state call into the folder with source "
             "import: ncu --import-source yes --section SourceCounters -o RUN/profile "
-            "python MODEL.py (scripts/device/inductor_capture.py shows one way)",
+            "python MODEL.py, or let kernelscope profile-torch MODEL.py make the folder",
         )
     return run.report, run_workspace(run)

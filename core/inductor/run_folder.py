@@ -37,7 +37,7 @@ from ..errors import KernelscopeError
 _log = logging.getLogger(__name__)
 
 WRAPPER = "output_code.py"
-RUN_INFO = "run.json"  # written by scripts/device/inductor_capture.py: versions and timings
+RUN_INFO = "run.json"  # written by profile-torch (and the capture of tests/data/inductor)
 
 _DEF_RE = re.compile(r"^(?P<name>\w+) = async_compile\.triton\('(?P=name)', '''$")
 _PATH_RE = re.compile(r"^# kernel path: (?P<path>.+)$")

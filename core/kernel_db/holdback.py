@@ -4,7 +4,7 @@ cuDNN or cuBLAS call, with the element-wise kernel that applies the pattern's Ad
 measured on the same GPU. So a DB never makes NNFusion slower for an operator it has a time
 for.
 
-The times come from NNFusion's own generated project (``scripts/device/nnfusion_optimes.py``
+The times come from NNFusion's own generated project (``scripts/nnfusion_optimes.py``
 times each operator call of ``kernel_entry`` on the GPU and maps it to the identifier NNFusion
 looks up); ``export-db --hold-back-against TIMES.json`` reads them::
 
@@ -80,7 +80,7 @@ def load_operator_times(path: str | Path) -> OperatorTimes:
         raise KernelscopeError(f"{p}: not JSON ({exc})") from exc
     hint = (
         'expected {"device": "NVIDIA H200", "baseline": {IDENTIFIER: µs}, "rows": {...}}, '
-        "as scripts/device/nnfusion_optimes.py writes it"
+        "as scripts/nnfusion_optimes.py writes it"
     )
     if not isinstance(data, dict) or not isinstance(data.get("device"), str):
         raise KernelscopeError(f'{p}: no "device" (the GPU the times were taken on)', hint=hint)

@@ -66,8 +66,8 @@ from ..timeline import Timeline, TimelineCall
 from ..toolchain import find_tool, local_gpu_arch
 
 RUN_SUFFIX = ".torchrun"
-# What a torch.compile run folder holds (``debug``: TORCH_COMPILE_DEBUG_DIR as
-# scripts/device/inductor_capture.py names it); a folder with other things in it is not one.
+# What a torch.compile run folder holds (``debug``: TORCH_COMPILE_DEBUG_DIR as the capture of
+# tests/data/inductor named it); a folder with other things in it is not one.
 RUN_ENTRIES = frozenset(
     {FACTS, "model.py", "inductor_cache", "triton_cache", "torch_compile_debug", "debug",
      "trace", "profiles", "timelines", "run.log"}

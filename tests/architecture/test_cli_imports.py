@@ -12,11 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from paths_support import DATA
+from paths_support import data_path
 
 from kernelscope.core.cli import main as cli
 
-REPORT = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+REPORT = data_path("ncu/mlp/mlp.ncu-rep")
 
 
 def test_every_command_is_where_the_table_says() -> None:

@@ -17,7 +17,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT, data_path
 
 from kernelscope.core.compare import (
     BASE_ONLY,
@@ -49,8 +49,8 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import INST_EXECUTED, SAMPLES, Profile
 from kernelscope.core.workspace import Workspace
 
-PAIRS = DATA / "compare"
-SMALL = DATA / "ncu" / "small"
+PAIRS = data_path("compare")
+SMALL = data_path("ncu/small")
 
 
 def report(name: str) -> Path:
@@ -627,12 +627,10 @@ def test_a_kernel_on_one_side_only_cannot_be_compared_line_by_line(
 
 
 def test_two_models_say_so_and_still_match_what_they_share() -> None:
-    diff = open_comparison(
-        DATA / "h200" / "small_cnn_h200.ncu-rep", report("cnn3_b8_run1")
-    ).summary()
+    diff = open_comparison(H200_REPORT, report("cnn3_b8_run1")).summary()
     assert any("0 base and 3 new kernels have no counterpart" in n for n in diff.notes)
     assert diff.kernel("max_pool2d_kernel").match.method == NAME
-    mlp = open_comparison(DATA / "ncu" / "mlp" / "mlp.ncu-rep", report("cnn3_b8_run1")).summary()
+    mlp = open_comparison(data_path("ncu/mlp/mlp.ncu-rep"), report("cnn3_b8_run1")).summary()
     assert any("look like profiles of different models" in n for n in mlp.notes)
     assert len(diff.only_new) >= 3
 
@@ -672,7 +670,7 @@ def test_a_report_without_source_counters_is_compared_at_kernel_level() -> None:
 
 
 def test_a_csv_export_against_a_report() -> None:
-    csv = DATA / "ncu" / "cnn" / "details.csv"
+    csv = data_path("ncu/cnn/details.csv")
     cmp = open_comparison(csv, report("cnn3_b8_run1"))
     diff = cmp.summary()
     assert diff.base.kind == "CSV export" and diff.new.kind == "report"
@@ -687,11 +685,11 @@ def test_a_csv_export_against_a_report() -> None:
 def test_different_gpus_are_allowed_and_named(tmp_path: Path) -> None:
     """No second GPU model is at hand to profile on: the cnn raw export with its device
     attributes rewritten as an A100's stands in for a report from another GPU."""
-    raw = (DATA / "ncu" / "cnn" / "raw.csv").read_text()
+    raw = (data_path("ncu/cnn/raw.csv")).read_text()
     assert "NVIDIA H200" in raw
     other = tmp_path / "raw_a100.csv"
     other.write_text(raw.replace("NVIDIA H200", "NVIDIA A100-SXM4-80GB"))
-    diff = open_comparison(DATA / "ncu" / "cnn" / "raw.csv", other).summary()
+    diff = open_comparison(data_path("ncu/cnn/raw.csv"), other).summary()
     assert diff.base.devices == ("NVIDIA H200",) and diff.new.devices == ("NVIDIA A100-SXM4-80GB",)
     assert any("different GPUs: NVIDIA H200" in n and "A100" in n for n in diff.notes)
     assert len(diff.matched) == 4

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from cli_support import run_cli
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 from kernelscope.core.cli.diff import EXIT_REGRESSION
 
-PAIRS = DATA / "compare"
+PAIRS = data_path("compare")
 B8, RUN2, B2, X8 = (
     PAIRS / f"{n}.ncu-rep" for n in ("cnn3_b8_run1", "cnn3_b8_run2", "cnn3_b2", "cnn3x_b8")
 )
@@ -160,7 +160,7 @@ def test_fail_above_names_what_regressed(capsys: pytest.CaptureFixture[str]) -> 
 
 # ---- bad input -----------------------------------------------------------------------------------
 def test_reports_of_different_models(capsys: pytest.CaptureFixture[str]) -> None:
-    rc, out, _ = run_cli(["diff", DATA / "ncu" / "mlp" / "mlp.ncu-rep", B8], capsys)
+    rc, out, _ = run_cli(["diff", data_path("ncu/mlp/mlp.ncu-rep"), B8], capsys)
     assert rc == 0
     assert "these look like profiles of different models" in out
     assert "only in base" in out and "only in new" in out
@@ -170,7 +170,7 @@ def test_reports_of_different_models(capsys: pytest.CaptureFixture[str]) -> None
 def test_csv_export_without_source_counters_against_a_report(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    csv = DATA / "ncu" / "cnn" / "details.csv"
+    csv = data_path("ncu/cnn/details.csv")
     rc, out, _ = run_cli(["diff", csv, B8, "--kernel", "fused_conv2d_add_relu"], capsys)
     assert rc == 0
     assert "base  details.csv (CSV export, no workspace)" in out
@@ -193,7 +193,7 @@ def test_a_report_without_source_counters_compares_kernels_only(
 def test_different_gpus_are_in_the_header(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    raw = DATA / "ncu" / "cnn" / "raw.csv"
+    raw = data_path("ncu/cnn/raw.csv")
     other = tmp_path / "raw.csv"  # what a report from another GPU differs in (see test_compare)
     other.write_text(raw.read_text().replace("NVIDIA H200", "NVIDIA A100-SXM4-80GB"))
     rc, out, _ = run_cli(["diff", raw, other], capsys)

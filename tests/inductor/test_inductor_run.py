@@ -1,12 +1,11 @@
 """A real torch.compile run folder (PyTorch 2.11, Triton 3.6, made on an H200 by
-scripts/device/inductor_capture.py; tests/data/inductor/README.md) opened like a workspace:
+tests/data/torch/transformer_block.py; tests/data/inductor/README.md) opened like a workspace:
 provenance, autotune configuration, wrapper launches, SASS and PTX from Triton's cache, its
 report's launches tied to the wrapper's calls, the CLI on it, and what goes wrong with a
 folder that lost files or a report of another compile."""
 
 from __future__ import annotations
 
-import lzma
 import shutil
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from cli_support import run_cli
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.inductor import (
@@ -35,15 +34,15 @@ SOFTMAX = "triton_per_fused__softmax_amax_mul_sub_view_3"
 GELU = "triton_poi_fused_addmm_gelu_view_7"
 
 
-def _unpack(xz: Path, target: Path) -> Path:
-    target.write_bytes(lzma.decompress(xz.read_bytes()))
-    return target
+def _unpack(name: str, target: Path) -> Path:
+    """The stored report ``name`` of tests/data/inductor, copied to ``target``."""
+    return Path(shutil.copyfile(data_path(f"inductor/{name}"), target))
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("reports")
-    return _unpack(INDUCTOR / "transformer_profile.ncu-rep.xz", folder / "profile.ncu-rep")
+    return _unpack("transformer_profile.ncu-rep", folder / "profile.ncu-rep")
 
 
 @pytest.fixture()
@@ -307,7 +306,7 @@ def test_tvm_against_inductor_per_operator_group(
         shutil.copytree(build_once("transformer_block.py").path, tmp_path / "tvm.kscope")
     )  # type: ignore[attr-defined]
     (ws_path / "profiles").mkdir(exist_ok=True)
-    _unpack(INDUCTOR / "tvm_transformer.ncu-rep.xz", ws_path / "profiles" / "h200.ncu-rep")
+    _unpack("tvm_transformer.ncu-rep", ws_path / "profiles" / "h200.ncu-rep")
     rc, out, err = run_cli(["diff", ws_path, run_dir], capsys)
     assert rc == 0, err
     rows = {line.split()[0]: line.split() for line in out.splitlines()[2:] if line.split()}

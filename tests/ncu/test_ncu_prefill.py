@@ -10,13 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import H200_REPORT
 from process_support import command_line, descendants, still_alive
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.view.prefill import fill_cache_in_child, is_cached
 
-REPORT = DATA / "h200" / "small_cnn_h200.ncu-rep"
+REPORT = H200_REPORT
 
 PARENT = """
 import sys

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from ncu_support import MLP, MLP_CSVS, MLP_KERNELS, SMALL, make_mlp_workspace
-from paths_support import DATA
+from paths_support import data_path
 
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.cache import ProfileCache, content_key
@@ -172,7 +172,7 @@ def test_a_kernels_launches_are_combined_once_and_cached(
 ) -> None:
     """Three passes of cnn3 (three launches a kernel): the second open reads one combined
     table per kernel, with the workspace's header frames added to it as to a fresh one."""
-    pairs = DATA / "compare"
+    pairs = data_path("compare")
     ws = Workspace.open(pairs / "cnn3_b8.kscope") if with_workspace else None
     copy = tmp_path / "3passes.ncu-rep"
     shutil.copyfile(pairs / "cnn3_b8_3passes.ncu-rep", copy)
@@ -202,7 +202,7 @@ def test_what_a_profile_forgets_comes_back_the_same_from_the_cache(
     """``forget`` (the child that fills the cache keeps nothing per launch, so its memory
     does not grow with a report's launches): what is asked for again comes from the cache,
     the same as before it forgot, the workspace's header frames included."""
-    pairs = DATA / "compare"
+    pairs = data_path("compare")
     ws = Workspace.open(pairs / "cnn3_b8.kscope") if with_workspace else None
     copy = tmp_path / "3passes.ncu-rep"
     shutil.copyfile(pairs / "cnn3_b8_3passes.ncu-rep", copy)
@@ -228,7 +228,7 @@ def test_what_a_profile_forgets_comes_back_the_same_from_the_cache(
 def test_a_launch_without_instruction_data_is_remembered(tmp_path: Path, cache_dir: Path) -> None:
     """A report without SourceCounters: the second open knows there is nothing to read."""
     copy = tmp_path / "nosource.ncu-rep"
-    shutil.copyfile(DATA / "compare" / "cnn3_b8_nosource.ncu-rep", copy)
+    shutil.copyfile(data_path("compare/cnn3_b8_nosource.ncu-rep"), copy)
     first = Profile.open(copy)
     assert all(first.instructions(k.name) is None for k in first.kernels())
     second = Profile.open(copy)

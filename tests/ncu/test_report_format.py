@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
@@ -61,7 +61,7 @@ def test_decoded_report_reads_as_ncu_report_does(report: Path) -> None:
 def test_one_ncu_report_action_answers_for_a_whole_module() -> None:
     """The mlp report's 5 launches are 5 kernels of one module: their line tables and SASS
     come through one parsed action (each costs ~20 ms and ~10 MB that stay)."""
-    reader = ReportReader(DATA / "ncu" / "mlp" / "mlp.ncu-rep")
+    reader = ReportReader(data_path("ncu/mlp/mlp.ncu-rep"))
     launches = reader.launches()
     assert not reader._actions  # the kernel list needs no ncu_report at all
     for launch in launches:
@@ -75,7 +75,7 @@ def test_one_ncu_report_action_answers_for_a_whole_module() -> None:
 def test_what_the_decoder_does_not_know_is_read_by_ncu_report(tmp_path: Path) -> None:
     """A report of another format version is left to ncu_report (which then says what is
     wrong with it), never half-read."""
-    data = bytearray((DATA / "ncu" / "small" / "lineinfo.ncu-rep").read_bytes())
+    data = bytearray((data_path("ncu/small/lineinfo.ncu-rep")).read_bytes())
     assert data[8:10] == b"\x08\x07"  # file header: field 1 (version) = 7
     data[9] = 8
     other = tmp_path / "v8.ncu-rep"
@@ -94,7 +94,7 @@ def test_damaged_reports_still_say_what_is_wrong(name: str) -> None:
 
 
 def test_a_profile_opened_from_the_decoded_file_has_the_rules_of_each_launch() -> None:
-    profile = Profile.open(DATA / "ncu" / "mlp" / "mlp.ncu-rep", use_cache=False)
+    profile = Profile.open(data_path("ncu/mlp/mlp.ncu-rep"), use_cache=False)
     kinds = {r.kind for x in profile.launches for r in x.rules}
     assert {"OPT", "INF"} <= kinds
     speedups = [k.speedup_pct for k in profile.kernels()]
@@ -114,7 +114,7 @@ def test_a_report_is_keyed_by_what_identifies_it(tmp_path: Path) -> None:
     timestamps), other embedded sources or another size is another key; a copy is the same."""
     from kernelscope.core.ncu.cache import content_key
 
-    src = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+    src = data_path("ncu/mlp/mlp.ncu-rep")
     root = tmp_path / "cache"
     key = content_key([src], root)
     copy = tmp_path / "copy.ncu-rep"
@@ -161,7 +161,7 @@ def test_a_child_reads_the_line_tables_of_many_launches(monkeypatch: pytest.Monk
     never loads the reader."""
     from kernelscope.core.ncu import report
 
-    path = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+    path = data_path("ncu/mlp/mlp.ncu-rep")
     here = ReportReader(path)
     launches = [(x.id, x.function_start) for x in here.launches()]
     expected = {lid: here.instructions(lid, start) for lid, start in launches}
@@ -191,9 +191,9 @@ def test_a_copy_with_some_launches_reads_as_they_do(
 
     ncu_report = import_ncu_report()
     copy = tmp_path / "some.ncu-rep"
-    with ReportFile(DATA / name) as file:
+    with ReportFile(data_path(name)) as file:
         assert file.write_launches(copy, keep) == keep
-    whole = ncu_report.load_report(str(DATA / name)).range_by_idx(0)
+    whole = ncu_report.load_report(str(data_path(name))).range_by_idx(0)
     some = ncu_report.load_report(str(copy)).range_by_idx(0)
     assert some.num_actions() == len(keep)
     with ReportFile(copy) as decoded:

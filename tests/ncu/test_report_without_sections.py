@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT, data_path
 
 from kernelscope.core.ncu.detail_metrics import METRIC_NAMES
 from kernelscope.core.ncu.rep.container import ReportFile
@@ -89,7 +89,7 @@ def test_a_launch_read_without_its_sections_answers_as_the_whole_message(report:
 def test_a_set_full_launch_is_read_without_most_of_its_bytes() -> None:
     """Section definitions are 55-70 % of a ``--set full`` launch's message; the reader
     leaves them in the file and keeps only their identifiers."""
-    with ReportFile(DATA / "ncu" / "mlp" / "mlp.ncu-rep") as file:
+    with ReportFile(data_path("ncu/mlp/mlp.ncu-rep")) as file:
         for i in range(len(file)):
             read = read_launch(file, i)
             assert read is not None
@@ -101,7 +101,7 @@ def test_a_set_full_launch_is_read_without_most_of_its_bytes() -> None:
 
 @pytest.mark.parametrize(
     "report",
-    [DATA / "ncu" / "mlp" / "mlp.ncu-rep", DATA / "h200" / "small_cnn_h200.ncu-rep"],
+    [data_path("ncu/mlp/mlp.ncu-rep"), H200_REPORT],
     ids=lambda p: p.name,
 )
 def test_details_after_a_first_look_get_all_ncu_report_gives(report: Path) -> None:

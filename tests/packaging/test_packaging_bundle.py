@@ -46,7 +46,7 @@ def test_the_bundle_keeps_the_compiler_and_leaves_out_what_is_never_run() -> Non
         "tvm_ffi/lib/libtvm_ffi_testing.so",  # linked by tvm_ffi's core module
         "ncu_report/libnvperf_host.so",
         "kernelscope/resources/demo/squeezenet1_1.onnx",
-        "kernelscope/resources/demo/squeezenet_h200.ncu-rep.gz",
+        "kernelscope/resources/demo/squeezenet_h200.ncu-rep.xz",
         "kernelscope/resources/icons/kernelscope.svg",
         "kernelscope/docs/user-guide.md",  # Help > User Guide
         "kernelscope/docs/troubleshooting.md",

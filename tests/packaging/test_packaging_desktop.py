@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from paths_support import ROOT
+from paths_support import H200_REPORT, ROOT
 
 RES = ROOT / "resources"
 DESKTOP = RES / "kernelscope.desktop"
@@ -87,7 +87,7 @@ def test_a_report_is_recognised_by_name_and_by_content(tmp_path: Path) -> None:
         ["update-mime-database", str(share / "mime")], capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
-    report = ROOT / "tests/data/h200/small_cnn_h200.ncu-rep"
+    report = H200_REPORT
     renamed = tmp_path / "report-without-extension"
     renamed.write_bytes(report.read_bytes()[:4096])
     not_a_report = tmp_path / "notes.txt"

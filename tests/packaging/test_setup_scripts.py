@@ -112,7 +112,7 @@ def test_start_opens_the_window_on_its_welcome_page_with_the_demo_there(
     assert run[1] == (
         f"kernelscope build {ROOT}/resources/demo/squeezenet1_1.onnx -o {workspace} --arch sm_90"
     )
-    # the report shipped gzipped, unpacked beside the workspace where the window's demo puts it
+    # the report shipped compressed, unpacked beside the workspace where the window's demo puts it
     assert run[2].startswith(f"kernelscope import {demo().report} -w")
     assert demo().report.stat().st_size > 40_000_000
     assert run[3:] == ["kernelscope gui --palette dark"]  # the welcome page, not the demo

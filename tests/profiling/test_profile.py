@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from paths_support import H200_REPORT
+from paths_support import H200_REPORT, data_path
 from process_support import descendants, still_alive
 
 from kernelscope.core.cli.main import main
@@ -254,6 +254,29 @@ def test_cli_profile_prints_the_hottest_lines_of_what_it_profiled(
     assert out[0].startswith("profiled 1 kernel launches in ")
     assert out[1].startswith("hottest lines by # Samples")
     assert len(out) == 2 + 1 + 3  # the table's header and its 3 lines
+
+
+def test_cli_profile_of_timings_only_keeps_the_report_and_says_there_are_no_hot_lines(
+    ws_with_profile: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A profile made for times alone (``--set none --metric gpu__time_duration.sum``, as the
+    LLM step figures are) has no per-line metrics: the command succeeds, keeps the report and
+    says where its launches are, instead of ending in an error after a good profile (seen on
+    the GPU: ``kernelscope: error: no source-line metrics in decode.ncu-rep``)."""
+    from kernelscope.core import profiling
+
+    _stand_in_ncu(tmp_path, FILTERED_RUN, monkeypatch)
+    monkeypatch.setenv("H200", str(data_path("llm/tiny_decode.ncu-rep")))
+    monkeypatch.setattr(profiling, "profiling_problem", lambda: None)
+    command = ["profile", str(ws_with_profile), "--set", "none", "--name", "times"]
+    assert main([*command, "--metric", "gpu__time_duration.sum"]) == 0
+    captured = capsys.readouterr()
+    assert "no hot lines: no source-line metrics in times.ncu-rep" in captured.err
+    assert f"kernelscope kernels {ws_with_profile}/profiles/times.ncu-rep" in captured.out
+    assert (ws_with_profile / "profiles" / "times.ncu-rep").is_file()
 
 
 def test_missing_counter_permission_names_the_driver_setting(

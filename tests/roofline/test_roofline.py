@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from ncu_support import CNN, MLP
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT, data_path
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
@@ -16,10 +16,10 @@ from kernelscope.core.ncu.csv_text import parse_number, to_base
 from kernelscope.core.roofline import Ceilings, headroom, render_png, roofline
 from kernelscope.core.workspace import Workspace
 
-SMALL_H200 = DATA / "h200" / "small_cnn_h200.ncu-rep"
+SMALL_H200 = H200_REPORT
 TRANSFORMER = [
-    DATA / "ncu" / "transformer" / "raw.csv",
-    DATA / "ncu" / "transformer" / "details.csv",
+    data_path("ncu/transformer/raw.csv"),
+    data_path("ncu/transformer/details.csv"),
 ]
 WS = DATA / "ws_ops"
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import run_cli_process as _cli
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import ProfileRequest, launch_sequence, profile_workspace
@@ -193,9 +193,7 @@ def test_profile_progress_counts_every_launch_of_a_reused_kernel(
     ncu = tmp_path / "ncu"
     ncu.write_text(
         "#!/usr/bin/env bash\n"
-        + PROF_NCU.replace("LAUNCHES", " ".join(launches)).replace(
-            "REPORT", str(DATA / "h200" / "small_cnn_h200.ncu-rep")
-        )
+        + PROF_NCU.replace("LAUNCHES", " ".join(launches)).replace("REPORT", str(H200_REPORT))
     )
     ncu.chmod(0o755)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(ncu))
@@ -356,7 +354,7 @@ def _filter_ncu(tmp_path: Path, sequence: list[str]) -> Path:
     ncu.write_text(
         FILTER_NCU.replace("PYTHON", sys.executable)
         .replace("SEQUENCE", " ".join(sequence))
-        .replace("REPORT", str(DATA / "h200" / "small_cnn_h200.ncu-rep"))
+        .replace("REPORT", str(H200_REPORT))
     )
     ncu.chmod(0o755)
     return ncu

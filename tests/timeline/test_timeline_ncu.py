@@ -13,17 +13,18 @@
 from __future__ import annotations
 
 import csv
-import gzip
 import json
 import os
 import shlex
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from cli_support import run_cli_process as _cli
-from paths_support import DATA, ROOT
+from paths_support import DATA, H200_REPORT, data_path
 
+from kernelscope.core.environment import demo, unpack_report
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import (
     ProfileRequest,
@@ -39,7 +40,7 @@ from kernelscope.core.workspace import Workspace
 
 MOBILENET = DATA / "timeline_h200" / "mobilenet_v2.kscope"
 CALL7_LOG = DATA / "timeline_h200" / "call7_ncu_log.txt"
-TRANSFORMER = DATA / "ncu" / "transformer"
+TRANSFORMER = data_path("ncu/transformer")
 
 
 # --- ncu's shortened names -------------------------------------------------------------------
@@ -68,10 +69,8 @@ def test_the_report_gives_the_full_names_of_shortened_launches(tmp_path: Path) -
     """Where the log shortened names, the report's names (decoded from the file) are the
     profiled kernels: the demo's real 39-launch SqueezeNet report, each launch printed as
     ncu prints it (the rule the real logs show: more than 31 characters, 29 and "...")."""
-    packed = ROOT / "resources" / "demo" / "squeezenet_h200.ncu-rep.gz"
-    report = tmp_path / "squeezenet_h200.ncu-rep"
-    with gzip.open(packed, "rb") as src, report.open("wb") as out:
-        shutil.copyfileobj(src, out)  # the demo ships its report gzipped
+    shipped = demo()  # the demo ships its report compressed
+    report = unpack_report(replace(shipped, report=tmp_path / "squeezenet_h200.ncu-rep"))
     from kernelscope.core.ncu.rep.decoded import read_launches
 
     names = [launch.name() for launch in read_launches(report)]
@@ -104,11 +103,7 @@ def mobilenet(tmp_path: Path) -> Path:
 
 def _call7_ncu(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ncu = tmp_path / "ncu"
-    ncu.write_text(
-        CALL7_NCU.replace("LOG", str(CALL7_LOG)).replace(
-            "REPORT", str(DATA / "h200" / "small_cnn_h200.ncu-rep")
-        )
-    )
+    ncu.write_text(CALL7_NCU.replace("LOG", str(CALL7_LOG)).replace("REPORT", str(H200_REPORT)))
     ncu.chmod(0o755)
     monkeypatch.setenv("KERNELSCOPE_NCU", str(ncu))
 
@@ -223,11 +218,11 @@ def cnn3(tmp_path: Path) -> Path:
     """The cnn3 workspace with two real H200 reports: three whole passes, and a newer one of
     another model (which has no pass of this one)."""
     path = tmp_path / "cnn3_b8.kscope"
-    shutil.copytree(DATA / "compare" / "cnn3_b8.kscope", path)
+    shutil.copytree(data_path("compare/cnn3_b8.kscope"), path)
     (path / "profiles").mkdir()
-    shutil.copy(DATA / "compare" / "cnn3_b8_3passes.ncu-rep", path / "profiles" / "passes.ncu-rep")
+    shutil.copy(data_path("compare/cnn3_b8_3passes.ncu-rep"), path / "profiles" / "passes.ncu-rep")
     other = path / "profiles" / "other.ncu-rep"
-    shutil.copy(DATA / "h200" / "small_cnn_h200.ncu-rep", other)
+    shutil.copy(H200_REPORT, other)
     os.utime(other, (2e9, 2e9))
     return path
 

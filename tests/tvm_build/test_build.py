@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 from process_support import command_line, descendants, still_alive
 
 from kernelscope.core.build import BuildRequest, build_in_child, build_model
@@ -322,7 +322,7 @@ def test_a_workspace_of_another_model_is_replaced_only_when_asked(
     """The demo's workspace named with -o and another model given: the build is refused,
     saying what the folder holds; the same model rebuilds; --force replaces it, profiles
     of the other model and all."""
-    report = DATA / "ncu" / "mlp" / "mlp.ncu-rep"
+    report = data_path("ncu/mlp/mlp.ncu-rep")
     Workspace.open(previous).attach_profile(report)
     before = (previous / "manifest.json").read_bytes()
     other = MODELS / "small_cnn.onnx"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from cli_support import run_cli as _cli
 from golden import check_golden
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.build.nvdisasm import parse_nvdisasm, parse_ptx_lines
 from kernelscope.core.view import SASS_COUNT, ProfileSession, Selection, open_document
@@ -201,7 +201,7 @@ def test_the_ptx_of_each_pc_is_what_nvidias_reader_gives_for_it(build_once) -> N
     from kernelscope.core.ncu.report import ReportReader
 
     ws = build_once("small_cnn.onnx")
-    report = DATA / "h200" / "small_cnn_h200.ncu-rep"
+    report = H200_REPORT
     launches = ReportReader(report).launches()
     actions = ncu_report.load_report(str(report)).range_by_idx(0)
     compared = 0
@@ -233,7 +233,7 @@ def test_ptx_rows_sum_nvidias_per_pc_samples(build_once, tmp_path: Path) -> None
 
     built = build_once("small_cnn.onnx")
     ws = Workspace.open(shutil.copytree(built.path, tmp_path / "small.kscope"))
-    report = ws.attach_profile(DATA / "h200" / "small_cnn_h200.ncu-rep")
+    report = ws.attach_profile(H200_REPORT)
     session = open_document(ws.path)
     assert session.document.has_profile
     actions = ncu_report.load_report(str(report)).range_by_idx(0)

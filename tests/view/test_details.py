@@ -9,13 +9,13 @@ from pathlib import Path
 import ncu_report
 import pytest
 from ncu_support import CNN, MLP
-from paths_support import DATA
+from paths_support import H200_REPORT, data_path
 
 from kernelscope.core.ncu import Profile, kernel_details
 from kernelscope.core.ncu.csv_text import parse_number, to_base
 
-SMALL_H200 = DATA / "h200" / "small_cnn_h200.ncu-rep"
-TRANSFORMER = DATA / "ncu" / "transformer"
+SMALL_H200 = H200_REPORT
+TRANSFORMER = data_path("ncu/transformer")
 
 
 def _ncu_value(action, name: str):

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from cli_support import run_cli
 from ncu_support import MLP
-from paths_support import DATA
+from paths_support import DATA, H200_REPORT
 
-SMALL_H200 = DATA / "h200" / "small_cnn_h200.ncu-rep"
+SMALL_H200 = H200_REPORT
 WS = DATA / "ws_ops"
 REPORT = MLP / "mlp.ncu-rep"
 

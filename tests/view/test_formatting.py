@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from kernelscope.core.formatting import format_dims, format_number
+from kernelscope.core.formatting import format_compact, format_dims, format_number
 
 
 @pytest.mark.parametrize(
@@ -26,6 +26,27 @@ from kernelscope.core.formatting import format_dims, format_number
 )
 def test_format_number(value: float, text: str) -> None:
     assert format_number(value) == text
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        (960.0, "960"),
+        (1234.0, "1.23k"),
+        (81_920_000.0, "81.9M"),
+        (999.7, "1k"),
+        (0.354, "0.354"),
+        (12.345, "12.3"),
+        (-250.4, "-250"),
+        (-12_345.0, "-12.3k"),
+        (0.0, "0"),
+        (None, ""),
+    ],
+)
+def test_format_compact_stays_narrow(value: float | None, text: str) -> None:
+    """A code pane's metric column is five characters wide (six with a sign)."""
+    assert format_compact(value) == text
+    assert len(text.lstrip("-")) <= 5
 
 
 def test_missing_numbers() -> None:

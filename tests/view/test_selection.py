@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 from kernelscope.core.view import SASS_COUNT, ProfileSession, Selection, ViewDocument, open_document
 
 WORKSPACE = DATA / "ws_mlp"
-MLP = DATA / "ncu" / "mlp"
+MLP = data_path("ncu/mlp")
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from ncu_support import MLP, SMALL, profile_threads
-from paths_support import DATA
+from paths_support import DATA, data_path
 
 from kernelscope.core.kernel_db import profile_times
 from kernelscope.core.ncu import KERNEL_METRICS, Profile
@@ -173,7 +173,7 @@ def test_branch_targets_in_workspace_and_report_sass() -> None:
         targets.append(found)
     workspace, report = targets
     assert report and all(workspace[o] == t for o, t in report.items())
-    cnn = open_document(DATA / "ncu" / "cnn" / "cnn.ncu-rep")
+    cnn = open_document(data_path("ncu/cnn/cnn.ncu-rep"))
     conv = cnn.kernel(cnn.document.summaries[0].name)
     bssy = next(i for i, insn in enumerate(conv.instructions) if insn.opcode == "BSSY")
     assert conv.target_offset(bssy) in conv.offset_index

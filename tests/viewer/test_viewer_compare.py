@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QFileDialog, QMessageBox
@@ -42,7 +42,7 @@ from kernelscope.viewer.compare.opcode_table import OpcodeModel
 from kernelscope.viewer.panels.kernel_list_model import KernelListModel
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
 
-PAIRS = DATA / "compare"
+PAIRS = data_path("compare")
 MATMUL = "fused_matmul_add3_kernel"  # its source differs between batch 8 and batch 2
 SAMPLES_LABEL = label_of(SAMPLES)
 
@@ -499,7 +499,7 @@ def test_different_gpus_are_named_in_the_header(
 ) -> None:
     """No second GPU model is at hand: the cnn raw export rewritten as an A100's stands in
     for a profile from another GPU (as in test_compare.py)."""
-    raw = DATA / "ncu" / "cnn" / "raw.csv"
+    raw = data_path("ncu/cnn/raw.csv")
     other = tmp_path / "raw_a100.csv"
     other.write_text(raw.read_text().replace("NVIDIA H200", "NVIDIA A100-SXM4-80GB"))
     window = make_window(other)
@@ -590,7 +590,7 @@ def test_profiles_of_two_models_say_so_and_show_what_matches(
     qtbot, make_window, builds, monkeypatch
 ) -> None:
     window = make_window(builds["cnn3_b8"])
-    _compare(qtbot, window, DATA / "ncu" / "mlp" / "mlp.ncu-rep", monkeypatch)
+    _compare(qtbot, window, data_path("ncu/mlp/mlp.ncu-rep"), monkeypatch)
     bar = window.compare.bar
     assert "look like profiles of different models" in bar.notes.toolTip()
     diff = window.compare.controller.diff

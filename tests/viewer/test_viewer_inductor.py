@@ -4,12 +4,11 @@ cubin's SASS and Triton's PTX, and the cuBLAS launches beside them."""
 
 from __future__ import annotations
 
-import lzma
 import shutil
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 from PySide6.QtWidgets import QFileDialog
 from viewer_support import settle
 
@@ -19,8 +18,7 @@ GELU = "triton_poi_fused_addmm_gelu_view_7"
 @pytest.fixture()
 def run_dir(tmp_path: Path) -> Path:
     run = Path(shutil.copytree(DATA / "inductor" / "transformer", tmp_path / "transformer"))
-    xz = DATA / "inductor" / "transformer_profile.ncu-rep.xz"
-    (run / "profile.ncu-rep").write_bytes(lzma.decompress(xz.read_bytes()))
+    shutil.copyfile(data_path("inductor/transformer_profile.ncu-rep"), run / "profile.ncu-rep")
     return run
 
 
@@ -65,8 +63,7 @@ def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
     same H200): the per-group table instead of a kernel-by-kernel comparison."""
     ws = Path(shutil.copytree(build_once("transformer_block.py").path, tmp_path / "tvm.kscope"))
     (ws / "profiles").mkdir(exist_ok=True)
-    xz = DATA / "inductor" / "tvm_transformer.ncu-rep.xz"
-    (ws / "profiles" / "h200.ncu-rep").write_bytes(lzma.decompress(xz.read_bytes()))
+    shutil.copyfile(data_path("inductor/tvm_transformer.ncu-rep"), ws / "profiles" / "h200.ncu-rep")
     window = make_window(run_dir)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ws)], ""))
     window.action("compare_with").trigger()
@@ -101,8 +98,7 @@ def test_a_tvm_build_open_compares_with_a_run_folder_chosen(
     either way the per-group table, not a kernel-by-kernel diff that matches nothing."""
     ws = Path(shutil.copytree(build_once("transformer_block.py").path, tmp_path / "tvm.kscope"))
     (ws / "profiles").mkdir(exist_ok=True)
-    xz = DATA / "inductor" / "tvm_transformer.ncu-rep.xz"
-    (ws / "profiles" / "h200.ncu-rep").write_bytes(lzma.decompress(xz.read_bytes()))
+    shutil.copyfile(data_path("inductor/tvm_transformer.ncu-rep"), ws / "profiles" / "h200.ncu-rep")
     window = make_window(ws)
     if pick == "folder":
         monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(run_dir))

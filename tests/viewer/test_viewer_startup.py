@@ -27,9 +27,17 @@ def report():
     print("MODULES", json.dumps(sorted(sys.modules)), flush=True)
     os._exit(0)
 
+def on_welcome(obj):
+    # the page or what it holds: a page its children cover whole gets no paint of its own
+    while obj is not None:
+        if type(obj).__name__ == "WelcomePage":
+            return True
+        obj = obj.parentWidget() if hasattr(obj, "parentWidget") else None
+    return False
+
 class Painted(QObject):
     def eventFilter(self, obj, event):
-        if event.type() == QEvent.Type.Paint and type(obj).__name__ == "WelcomePage":
+        if event.type() == QEvent.Type.Paint and on_welcome(obj):
             QTimer.singleShot(0, report)
         return False
 

@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -237,9 +237,9 @@ def test_each_call_shows_ncus_duration_from_a_whole_pass_report(
     from kernelscope.core.timeline import TimelineCall
 
     ws = tmp_path / "cnn3_b8.kscope"
-    shutil.copytree(DATA / "compare" / "cnn3_b8.kscope", ws)
+    shutil.copytree(data_path("compare/cnn3_b8.kscope"), ws)
     (ws / "profiles").mkdir()
-    shutil.copy(DATA / "compare" / "cnn3_b8_3passes.ncu-rep", ws / "profiles" / "passes.ncu-rep")
+    shutil.copy(data_path("compare/cnn3_b8_3passes.ncu-rep"), ws / "profiles" / "passes.ncu-rep")
     names = ["fused_conv2d_add_relu_kernel", "fused_conv2d1_add1_relu1_kernel",
              "max_pool2d_kernel", "fused_conv2d2_add2_relu2_kernel", "mean_kernel",
              "transpose_kernel", "fused_matmul_add3_kernel"]  # fmt: skip

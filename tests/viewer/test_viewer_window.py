@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 from ncu_support import MLP
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from viewer_support import WORKSPACE, click_row, open_and_settle, settle
 
 from kernelscope.core.view import SASS_COUNT, KernelView, SourceFile, hot_lines, open_document
@@ -221,6 +221,37 @@ def test_hot_lines_panel_ranks_the_whole_model_and_goes_to_a_line(qtbot, make_wi
         top.file,
         top.line,
     )
+
+
+def test_a_click_on_a_hot_line_selects_it_in_the_source_pane(qtbot, make_window) -> None:
+    """A single click did nothing (only a double click or Enter went to the line), where a
+    click in every other list chooses its row."""
+    window = make_window(WORKSPACE)
+    hot = window.hot
+    model = hot.model
+    assert model.rowCount() > 1
+    for row in (1, 0):
+        line = model.hot_line(row)
+        click_row(qtbot, hot.table, row)
+        settle(qtbot, window)
+        assert (window.selection.file, window.selection.line) == (line.file, line.line)
+        assert window.source.current_row() == line.line - 1
+
+
+def test_shortcuts_work_right_after_a_file_dialog_closes(qtbot, make_window) -> None:
+    """Closing a file dialog left no window active (X11 without a window manager, some
+    window managers, and Qt's offscreen platform alike): Ctrl+B, Ctrl+K and every other
+    shortcut of the window was ignored until a click. The real Open dialog, cancelled."""
+    window = make_window()
+    window.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is window)
+    for choose in (window.choose_file, window.choose_folder):
+        QTimer.singleShot(200, lambda: QApplication.activeModalWidget().reject())
+        choose()
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is window, timeout=2000)
+        window.focus_source()
+        qtbot.keyClick(window.source.table, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+        assert window.kernels.filter.hasFocus(), choose.__name__
 
 
 def test_bad_input_gives_a_dialog_and_keeps_the_document(qtbot, make_window, tmp_path) -> None:

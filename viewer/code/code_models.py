@@ -16,19 +16,19 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersisten
 
 from kernelscope.core.view import SASS_COUNT, KernelView, Metrics
 
-from ..widgets.formatting import format_number
+from ..widgets.formatting import format_compact, format_number
 from ..widgets.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole
 from .delta_delegate import DeltaRole
 from .highlight import Highlighter, Span, continuations
 
 Index = QModelIndex | QPersistentModelIndex
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-SHOWN_METRICS = 2  # profile metrics shown as columns; the metric box offers all of them
 
 
 def column_metrics(names: Sequence[str]) -> list[str]:
-    """The metric columns of a code pane: the first profile metrics and the SASS count."""
-    return [*[n for n in names if n != SASS_COUNT][:SHOWN_METRICS], SASS_COUNT]
+    """The metric columns a code pane has: the profile's metrics, then the SASS count (which
+    of them show is the user's choice, ``metric_columns``)."""
+    return [*[n for n in names if n != SASS_COUNT], SASS_COUNT]
 
 
 def _runs(rows: Sequence[int]) -> list[tuple[int, int]]:
@@ -128,16 +128,30 @@ class CodeModel(QAbstractTableModel):
 
     def widest_text(self, column: int) -> str:
         """About the widest text a metric or delta column shows: its largest value (most
-        digits), signed in a change column, and never narrower than a short decimal."""
+        digits), signed in a change column, and never narrower than a short decimal; a
+        metric column's numbers are compact (``format_compact``: five characters at most)."""
         k = column - 1 - len(self._metric_names)
         if 0 <= k < len(self._deltas):
             top = self._delta_max[k]
             sign = "+" if self._deltas[k].diverging else ""
-        elif 0 < column <= len(self._metric_names):
-            top, sign = self._max[self._metric_names[column - 1]], ""
-        else:
-            return ""
-        return max(sign + format_number(top), "-00.00", key=len)
+            return max(sign + format_number(top), "-00.00", key=len)
+        if 0 < column <= len(self._metric_names):
+            return max(format_compact(self._max[self._metric_names[column - 1]]), "0.00", key=len)
+        return ""
+
+    def longest_text(self) -> int:
+        """The characters of the longest row of code (tabs as the code delegate draws them)."""
+        return max((len(t.expandtabs(4)) for t in self._texts), default=0)
+
+    def widest_label(self) -> str:
+        """The longest row label (line number, SASS offset): the label column's width."""
+        count = self.rowCount()
+        return max((self._label(r) for r in {0, count - 1}), key=len) if count else ""
+
+    @property
+    def metric_names(self) -> list[str]:
+        """The metrics with a column, in column order (from column 1)."""
+        return list(self._metric_names)
 
     @property
     def code_column(self) -> int:
@@ -200,8 +214,8 @@ class CodeModel(QAbstractTableModel):
         elif col < code:
             name = self._metric_names[col - 1]
             value = self._metrics[row].get(name)
-            if role == Qt.ItemDataRole.DisplayRole:
-                return format_number(value)
+            if role == Qt.ItemDataRole.DisplayRole:  # narrow: the tooltip has the number
+                return format_compact(value)
             if role in (SortRole, Qt.ItemDataRole.ToolTipRole):
                 return value if role == SortRole else f"{name}: {format_number(value)}"
             if role == BarRole:

@@ -6,14 +6,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, QPoint, QSize, Qt
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
-    QSizePolicy,
     QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
@@ -22,10 +20,17 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.view import Selection
 
+from ..widgets.elided_label import ElidedLabel
 from .code_models import CodeModel, DeltaColumn
 from .delegates import BarDelegate, CodeDelegate, PlainDelegate
 from .delta_delegate import DeltaDelegate
 from .heat_strip import HeatStrip
+from .metric_columns import MetricColumns
+
+# What a code pane keeps on screen however small the window (issue 30): the docks give way
+# first. At 1280x720 with the kernel list and one more dock open there is room for this.
+CODE_CHARS, CODE_LINES = 60, 15
+METRIC_CHARS = 5  # a metric column: a compact number (``format_compact``) and 10 px
 
 
 class CodeTable(QTableView):
@@ -33,6 +38,8 @@ class CodeTable(QTableView):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # (characters of code, lines) kept on screen (``keep_room``); None: no such minimum
+        self.room: tuple[int, int] | None = None
         self.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -56,28 +63,53 @@ class CodeTable(QTableView):
         self._plain = PlainDelegate(self)
         self._delta = DeltaDelegate(self)
 
-    def configure_columns(self, model: CodeModel, label_chars: int) -> None:
-        """Delegates and widths from the model's layout, computed, never measured per row."""
-        chars = self.fontMetrics().horizontalAdvance("0")
+    def configure_columns(self, model: CodeModel) -> None:
+        """Delegates and widths from the model's layout, computed, never measured per row:
+        the label as wide as the longest, metric columns narrow (compact numbers, the header
+        elided: its tooltip says what it is), compare mode's columns as wide as their
+        widest number."""
+        metrics = self.fontMetrics()
+        chars = metrics.horizontalAdvance("0")
         code = model.code_column
         for column in range(model.columnCount()):
             delegate: QStyledItemDelegate
-            if column == code:
-                delegate, width = self._code, chars * 90
-            elif 0 < column < code:
+            values = metrics.horizontalAdvance(model.widest_text(column)) + chars
+            if column == code:  # its longest row, at least the room kept for code
+                longest = max(CODE_CHARS, min(model.longest_text(), 160)) + 2
+                delegate, width = self._code, chars * longest
+            elif 0 < column <= len(model.metric_names):
+                least = metrics.horizontalAdvance("0" * METRIC_CHARS) + 10
+                delegate, width = self._bar, max(least, values + 10 - chars)
+            elif 0 < column < code:  # compare mode's baseline value or change
                 title = str(model.headerData(column, Qt.Orientation.Horizontal))
-                header = self.fontMetrics().horizontalAdvance(title) + chars * 2
-                # Narrow metric columns (long labels are elided) leave room for the code,
-                # but never less than the widest number needs (9-digit counts).
-                values = self.fontMetrics().horizontalAdvance(model.widest_text(column))
-                width = max(min(max(chars * 9, header), chars * 12), values + chars * 2)
-                delegate = self._bar
-                if model.is_delta_column(column):  # compare mode's change of the metric
-                    delegate = self._delta
-            else:
-                delegate, width = self._plain, chars * (label_chars + 2)
+                header = metrics.horizontalAdvance(title) + chars * 2
+                width = max(min(max(chars * 9, header), chars * 12), values + chars)
+                delegate = self._delta if model.is_delta_column(column) else self._bar
+            else:  # the label (PlainDelegate keeps 4 px a side), or the SASS pane's Line
+                label = model.widest_label() if column == 0 else "0" * 16
+                delegate, width = self._plain, metrics.horizontalAdvance(label) + 10
             self.setItemDelegateForColumn(column, delegate)
             self.setColumnWidth(column, width)
+
+    def keep_room(self, chars: int, lines: int) -> None:
+        """Never narrower or lower than ``chars`` characters of code after the label and
+        one metric column, and ``lines`` rows (the layouts and the docks respect it)."""
+        self.room = (chars, lines)
+        self.updateGeometry()
+
+    def minimumSizeHint(self) -> QSize:
+        if self.room is None:
+            return super().minimumSizeHint()
+        chars, lines = self.room
+        advance = self.fontMetrics().horizontalAdvance("0")
+        frame = 2 * self.frameWidth()
+        bar = self.style().pixelMetric(self.style().PixelMetric.PM_ScrollBarExtent)
+        label = advance * 5 + 10  # a 5-digit line number
+        metric = advance * METRIC_CHARS + 10
+        width = label + metric + advance * (chars + 1) + bar + frame
+        header = self.horizontalHeader().sizeHint().height()
+        height = header + lines * self.verticalHeader().defaultSectionSize() + bar + frame
+        return QSize(width, height)
 
     def visible_rows(self) -> tuple[int, int]:
         first = self.rowAt(0)
@@ -89,18 +121,24 @@ class CodeTable(QTableView):
 class CodePane(QWidget):
     """Header row (title + pane-specific controls), code table and heat strip."""
 
-    def __init__(self, selection: Selection, model: CodeModel, title: str) -> None:
+    def __init__(
+        self, selection: Selection, model: CodeModel, title: str, columns: MetricColumns
+    ) -> None:
         super().__init__()
         self.selection = selection
         self.model = model
+        self.columns = columns
         model.describe = self._describe_metric
         self.table = CodeTable(self)
         self.table.setModel(model)
+        self.table.keep_room(CODE_CHARS, CODE_LINES)
+        header = self.table.horizontalHeader()
+        header.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        header.customContextMenuRequested.connect(self._column_menu)
         self.heat = HeatStrip(self)
-        self.title = QLabel(title)
-        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # a long kernel or file name is cut, not widening the pane (and narrowing the docks)
-        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # a long kernel or file name is cut (with "…"), not widening the pane (and narrowing
+        # the docks)
+        self.title = ElidedLabel(title)
         self.header = QHBoxLayout()
         self.header.setContentsMargins(4, 2, 4, 2)
         self.header.addWidget(self.title, 1)
@@ -121,6 +159,8 @@ class CodePane(QWidget):
         self.table.clicked.connect(lambda index: self.row_chosen(index.row()))
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row)
         selection.metric_changed.connect(self.refresh_heat)
+        selection.metric_changed.connect(self.show_columns)
+        columns.changed.connect(self.show_columns)
 
     def show_comparison(self, columns: Sequence[DeltaColumn] | None) -> None:
         """Compare mode's columns before the code (None or none: the pane's own alone),
@@ -130,8 +170,30 @@ class CodePane(QWidget):
             return
         code_width = table.columnWidth(model.code_column)
         model.set_delta_columns(columns or [])
-        table.configure_columns(model, 5)
+        self.configure_columns()
         table.setColumnWidth(model.code_column, code_width)
+
+    def configure_columns(self) -> None:
+        """Widths and delegates for the model's columns (after a reset), the metric columns
+        the user chose shown."""
+        self.table.configure_columns(self.model)
+        self.show_columns()
+
+    def show_columns(self) -> None:
+        """Show the metric columns the user chose (``MetricColumns``), hide the others."""
+        names = self.model.metric_names
+        shown = self.columns.shown(names, self.selection.metric)
+        # every column: a reset keeps the header's hidden flags by position, and another
+        # kernel's metric column may be this one's code column
+        for column in range(self.model.columnCount()):
+            metric = names[column - 1] if 1 <= column <= len(names) else None
+            self.table.setColumnHidden(column, metric is not None and metric not in shown)
+
+    def _column_menu(self, position: QPoint) -> None:
+        header = self.table.horizontalHeader()
+        menu = self.columns.menu(self, self.model.metric_names)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(header.mapToGlobal(position))
 
     def add_below(self, widget: QWidget) -> None:
         """Put ``widget`` under the code (compare mode's opcode table under the SASS)."""

@@ -52,15 +52,32 @@ class DeltaDelegate(QStyledItemDelegate):
                 centre = rect.left() + half
                 left = centre if fraction > 0 else centre - width
                 painter.fillRect(QRect(left, rect.top(), width, rect.height()), colour)
+        align = item_data(index, Qt.ItemDataRole.TextAlignmentRole) or int(
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        )
+        text_rect = rect.adjusted(2, 0, -2, 0)
+        if found is not None and text:
             middle = QColor(text_colour)
             middle.setAlpha(60)
-            centre_x = rect.left() + rect.width() // 2
-            painter.fillRect(QRect(centre_x, rect.top(), 1, rect.height()), middle)
+            box = option.fontMetrics.boundingRect(text_rect, align, text)
+            for segment in zero_line(rect, box):
+                painter.fillRect(segment, middle)
         if text:
             painter.setPen(text_colour)
             painter.setFont(option.font)
-            align = item_data(index, Qt.ItemDataRole.TextAlignmentRole) or int(
-                Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-            )
-            painter.drawText(rect.adjusted(2, 0, -2, 0), align, text)
+            painter.drawText(text_rect, align, text)
         painter.restore()
+
+
+def zero_line(cell: QRect, text: QRect) -> list[QRect]:
+    """The zero line down the middle of ``cell``, one pixel wide, but not through ``text``
+    (the digits' box, with a pixel to spare): above and below it when the number is wide
+    enough to reach the middle, else whole."""
+    x = cell.left() + cell.width() // 2
+    line = QRect(x, cell.top(), 1, cell.height())
+    around = text.adjusted(-1, -1, 1, 1)
+    if not line.intersects(around):
+        return [line]
+    above = QRect(x, cell.top(), 1, max(0, around.top() - cell.top()))
+    below = QRect(x, around.bottom() + 1, 1, max(0, cell.bottom() - around.bottom()))
+    return [r for r in (above, below) if r.height() > 0]

@@ -99,6 +99,13 @@ class Highlighter:
         self._colours: dict[_TokenType, QColor | None] = {}
         self._lines: dict[str, list[Span]] = {}
 
+    def set_dark(self, dark: bool) -> None:
+        """The dark colours, or the light ones (on the GUI thread, when View > Palette
+        switched the palette): lines are coloured again when next drawn."""
+        if dark != self._dark:
+            self._dark = dark
+            self._colours, self._lines = {}, {}
+
     def line(self, text: str, opening: str = "") -> list[Span]:
         """One line, lexed as if ``opening`` (``continuations``) came right before it."""
         key = opening + text

@@ -20,6 +20,7 @@ from kernelscope.core.view import KernelView, Selection
 from .code_models import CodeModel, column_metrics
 from .code_pane import CodePane
 from .highlight import Highlighter
+from .metric_columns import MetricColumns
 
 
 class PtxModel(CodeModel):
@@ -57,8 +58,8 @@ class PtxModel(CodeModel):
 
 
 class PtxPane(CodePane):
-    def __init__(self, selection: Selection, ptx: Highlighter) -> None:
-        super().__init__(selection, PtxModel(ptx), "PTX")
+    def __init__(self, selection: Selection, ptx: Highlighter, columns: MetricColumns) -> None:
+        super().__init__(selection, PtxModel(ptx), "PTX", columns)
         self.setObjectName("ptx_pane")
         self.table.setToolTip(
             "nvcc's PTX of the kernel: click a row for its source line and the SASS "
@@ -85,10 +86,9 @@ class PtxPane(CodePane):
         document = self.selection.document
         names = column_metrics(list(document.line_metric_names)) if document else []
         self.ptx_model.set_kernel(kernel, names)
-        self.table.configure_columns(self.model, 5)
-        chars = self.table.fontMetrics().horizontalAdvance("0")
-        self.table.setColumnWidth(self.model.code_column, chars * 56)
+        self.configure_columns()
         self.title.setText(f"PTX — {kernel.name}" if kernel else "PTX")
+        self.title.setToolTip(kernel.name if kernel else "")  # the title may be cut
         if kernel is not None and not kernel.ptx.rows:
             self.missing.setText(f"No PTX for {kernel.name}: {kernel.ptx.note}.")
             self.missing.resize(self.table.viewport().width() - 20, 80)

@@ -9,11 +9,12 @@ from kernelscope.core.view import KernelView, Selection
 from .code_models import SassModel, column_metrics
 from .code_pane import CodePane
 from .highlight import Highlighter
+from .metric_columns import MetricColumns
 
 
 class SassPane(CodePane):
-    def __init__(self, selection: Selection, sass: Highlighter) -> None:
-        super().__init__(selection, SassModel(sass), "SASS")
+    def __init__(self, selection: Selection, sass: Highlighter, columns: MetricColumns) -> None:
+        super().__init__(selection, SassModel(sass), "SASS", columns)
         self.setObjectName("sass_pane")
         self.table.doubleClicked.connect(self._on_double_click)
         self.table.setToolTip("Double-click a branch to jump to its target")
@@ -52,10 +53,9 @@ class SassPane(CodePane):
         )
         names = column_metrics(profiled)[:-1]  # no instruction count on an instruction
         self.sass_model.set_kernel(kernel, names)
-        self.table.configure_columns(self.model, 5)
-        chars = self.table.fontMetrics().horizontalAdvance("0")
-        self.table.setColumnWidth(self.model.code_column, chars * 56)
+        self.configure_columns()
         self.title.setText(f"SASS — {kernel.name}" if kernel else "SASS")
+        self.title.setToolTip(kernel.name if kernel else "")  # the title may be cut
         self.refresh_heat()
 
     def _on_selection(self) -> None:

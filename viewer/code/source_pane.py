@@ -13,11 +13,12 @@ from kernelscope.core.view import Selection
 from .code_models import SourceModel, column_metrics
 from .code_pane import CodePane
 from .highlight import Highlighter
+from .metric_columns import MetricColumns
 
 
 class SourcePane(CodePane):
-    def __init__(self, selection: Selection, cuda: Highlighter) -> None:
-        super().__init__(selection, SourceModel(cuda), "Source")
+    def __init__(self, selection: Selection, cuda: Highlighter, columns: MetricColumns) -> None:
+        super().__init__(selection, SourceModel(cuda), "Source", columns)
         self.setObjectName("source_pane")
         self.files = QComboBox()
         self.files.setToolTip("Files this kernel's instructions come from")
@@ -59,7 +60,7 @@ class SourcePane(CodePane):
         kernel, file = selection.kernel, selection.file
         names = column_metrics(selection.document.line_metric_names) if selection.document else []
         self.source_model.set_file(kernel, file, names)
-        self.table.configure_columns(self.model, 5)
+        self.configure_columns()
         position = self.files.findData(file)
         if position >= 0:
             self.files.setCurrentIndex(position)

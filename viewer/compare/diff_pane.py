@@ -25,7 +25,6 @@ from PySide6.QtGui import QColor, QPainter
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
-    QSizePolicy,
     QStyleOptionViewItem,
     QToolButton,
     QVBoxLayout,
@@ -39,6 +38,7 @@ from ..code.code_pane import CodeTable
 from ..code.delegates import BarDelegate, CodeDelegate, PlainDelegate
 from ..code.delta_delegate import DeltaDelegate, DeltaRole
 from ..code.highlight import Highlighter, Span, continuations
+from ..widgets.elided_label import ElidedLabel
 from ..widgets.formatting import format_number
 from ..widgets.roles import BarRole, HighlightRole, KeyRole, SortRole, SpansRole, item_data
 
@@ -256,9 +256,7 @@ class DiffPane(QWidget):
         }
         for column, kind in enumerate(["plain", "bar", "code", "plain", "bar", "delta", "code"]):
             self.table.setItemDelegateForColumn(column, self._delegates[kind])
-        self.title = QLabel("Side by side")
-        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.title = ElidedLabel("Side by side")  # cut with "…", the summary apart from it
         self.summary = QLabel()
         self.single = QToolButton()
         self.single.setObjectName("diff_single")
@@ -267,6 +265,7 @@ class DiffPane(QWidget):
         self.single.clicked.connect(self.single_requested)
         header = QHBoxLayout()
         header.setContentsMargins(4, 2, 4, 2)
+        header.setSpacing(12)
         header.addWidget(self.title, 1)
         header.addWidget(self.summary)
         header.addWidget(self.single)
@@ -296,7 +295,7 @@ class DiffPane(QWidget):
         kinds = [r.kind for r in comp.rows]
         self.summary.setText(
             f"{kinds.count(CHANGED)} changed, {kinds.count(BASE_ONLY)} only in base, "
-            f"{kinds.count(NEW_ONLY)} only in new  "
+            f"{kinds.count(NEW_ONLY)} only in new"
         )
         self._size_columns()
         self._on_selection()

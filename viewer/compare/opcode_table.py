@@ -92,7 +92,11 @@ class OpcodeTable(QWidget):
         layout.setSpacing(2)
         layout.addWidget(self.caption)
         layout.addWidget(self.table, 1)
-        self.setMaximumHeight(220)
+        self.setMaximumHeight(150)  # a few rows (it scrolls): the SASS above keeps its lines
+        # as low as its header and a row (it scrolls): the SASS above it keeps its lines in a
+        # low window
+        row = self.table.verticalHeader().defaultSectionSize()
+        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + row)
 
     def show_comparison(self, comp: KernelComparison | None) -> None:
         self.comparison = comp

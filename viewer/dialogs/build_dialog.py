@@ -43,7 +43,6 @@ from PySide6.QtWidgets import (
     QAbstractButton,
     QCheckBox,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -71,6 +70,7 @@ from kernelscope.core.profiling import (
 from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
 
+from ..widgets.file_dialogs import existing_folder, open_file_name
 from ..widgets.messages import what_to_do
 from ..workers.build_worker import (
     Built,
@@ -584,15 +584,13 @@ class BuildDialog(JobDialog):
 
     # ---- actions ------------------------------------------------------------------------
     def _browse(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Model", "", "Models (*.onnx *.py);;All files (*)"
-        )
+        path = open_file_name(self, "Model", "", "Models (*.onnx *.py);;All files (*)")
         if path:
             self.model.setText(path)  # the Workspace field follows unless typed
             self._model_chosen()
 
     def _browse_tuning_db(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Tuning records", self.tuning_db.text())
+        path = existing_folder(self, "Tuning records", self.tuning_db.text())
         if path:
             self.tuning_db.setText(path)
 
@@ -603,14 +601,12 @@ class BuildDialog(JobDialog):
         self.build.setChecked(True)
 
     def _browse_inputs(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Inputs", "", "NumPy archives (*.npz);;All files (*)"
-        )
+        path = open_file_name(self, "Inputs", "", "NumPy archives (*.npz);;All files (*)")
         if path:
             self.inputs.setText(path)
 
     def _browse_python(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Python with PyTorch", self.torch_python.text())
+        path = open_file_name(self, "Python with PyTorch", self.torch_python.text())
         if path:
             self.torch_python.setText(path)
 
@@ -623,7 +619,7 @@ class BuildDialog(JobDialog):
             self.import_requested.emit()
             self.close()
             return
-        path, _ = QFileDialog.getOpenFileName(
+        path = open_file_name(
             self, f"Report of {folder.name}", "", "Nsight Compute reports (*.ncu-rep)"
         )
         if not path or self.job is not None:

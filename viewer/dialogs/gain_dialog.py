@@ -15,7 +15,6 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -30,6 +29,7 @@ from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.tuning import DEFAULT_DB, TunedGain, tuned_workspace
 from kernelscope.core.workspace import TUNED_TIMES_NOTE
 
+from ..widgets.file_dialogs import existing_folder
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
 from ..workers.tune_job import gain_job, recorded_host_job
@@ -132,7 +132,7 @@ class GainDialog(JobDialog):
             self.start_gain()
 
     def _browse(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Tuning records", self.records.text())
+        path = existing_folder(self, "Tuning records", self.records.text())
         if path:
             self.records.setText(path)
 

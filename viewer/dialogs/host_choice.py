@@ -15,7 +15,6 @@ from dataclasses import asdict, dataclass, field
 from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
@@ -26,6 +25,8 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import SshTarget, ssh_options
+
+from ..widgets.file_dialogs import open_file_name
 
 THIS_MACHINE = "This machine"
 MAX_HOSTS = 12
@@ -246,6 +247,6 @@ class HostChoice(QWidget):
         self.changed.emit()
 
     def _browse_identity(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "SSH identity file", "~/.ssh")
+        path = open_file_name(self, "SSH identity file", "~/.ssh")
         if path:
             self.identity.setText(path)

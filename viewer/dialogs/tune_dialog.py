@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QButtonGroup,
     QCheckBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.tuning import DEFAULT_DB, TaskProgress, TuningResult
 
+from ..widgets.file_dialogs import existing_folder
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
 from ..workers.tune_job import (
@@ -376,7 +376,7 @@ class TuneDialog(JobDialog):
         return Path(folder).expanduser() if folder else self.workspace / DEFAULT_DB
 
     def _choose_records(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, "Add records from", str(self.workspace))
+        path = existing_folder(self, "Add records from", str(self.workspace))
         if path:
             self.add_records_from(Path(path))
 

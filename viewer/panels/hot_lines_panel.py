@@ -177,7 +177,7 @@ class HotLinesPanel(QWidget):
         self.table.setItemDelegateForColumn(1, self._bars)
         self._location = LocationDelegate(self.table)
         self.table.setItemDelegateForColumn(LOCATION, self._location)
-        self.table.setToolTip("Double-click (or Enter) to go to the line")
+        self.table.setToolTip("Click (or Enter) to go to the line")
         top = QHBoxLayout()
         top.addWidget(self.scope)
         top.addWidget(self.ranking)
@@ -188,6 +188,8 @@ class HotLinesPanel(QWidget):
         layout.addWidget(self.table, 1)
         self.scope.currentIndexChanged.connect(self.refresh)
         self.ranking.currentIndexChanged.connect(self.refresh)
+        # a click goes to the line, as a click in every other list chooses its row
+        self.table.clicked.connect(self._go)
         self.table.activated.connect(self._go)
         self._ranking.result.connect(self._on_ranked)
         self._ranking.failed.connect(self._on_failed)

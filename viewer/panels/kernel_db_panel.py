@@ -32,7 +32,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QHeaderView,
@@ -51,6 +50,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.view import ViewDocument
 
 from ..code.highlight import Highlighter, Span
+from ..widgets.file_dialogs import save_file_name
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
 from ..workers.export_worker import ExportOptions
@@ -295,13 +295,7 @@ class KernelDbPanel(QWidget):
         )
 
     def choose_db(self) -> None:
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            "Kernel DB",
-            str(self.path),
-            DB_FILTER,
-            options=QFileDialog.Option.DontConfirmOverwrite,
-        )
+        path = save_file_name(self, "Kernel DB", str(self.path), DB_FILTER, confirm_overwrite=False)
         if path:
             self.set_path(path)
 

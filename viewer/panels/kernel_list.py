@@ -92,7 +92,8 @@ class KernelList(QWidget):
             bar = self.model.data(self.model.index(0, column), BarRole) is not None
             delegate = self._bars if bar else self.table.itemDelegate()
             self.table.setItemDelegateForColumn(column, delegate)
-        self.fit_columns(1 + self.model.tuned_shown)  # the time (and Tuned) beside the name
+        # the time (and Tuned, and the fused operators) beside the name
+        self.fit_columns(1 + self.model.tuned_shown + self.model.ops_shown)
         # hottest first when a profile measured time, else program order (column -1 sorted
         # descending would be program order reversed)
         timed = bool(self.selection.document and self.selection.document.kernel_metric_names)
@@ -142,7 +143,7 @@ class KernelList(QWidget):
                 delegate = self.table.itemDelegate()
             self.table.setItemDelegateForColumn(column, delegate)
         # compared: the change and the ratio beside the name, else the time
-        self.fit_columns((2 if columns else 1) + self.model.tuned_shown)
+        self.fit_columns((2 if columns else 1) + self.model.tuned_shown + self.model.ops_shown)
         if change_column >= 0:  # worst regressions first
             self.table.sortByColumn(change_column, Qt.SortOrder.DescendingOrder)
         elif model.columnCount() > 1 and self.selection.document is not None:
@@ -170,7 +171,11 @@ class KernelList(QWidget):
         else:  # no width to share yet
             room = chars * 34
         names = widest_text(self.table, 0) + chars * 2
-        self.table.setColumnWidth(0, max(chars * 14, min(room, names)))
+        name = max(chars * 14, min(room, names))
+        self.table.setColumnWidth(0, name)
+        if self.model.ops_shown and room < name:  # the operators, last beside it, are cut
+            ops = widths[beside - 1] - (name - room)
+            self.table.setColumnWidth(beside, max(chars * 8, ops))
 
     def _on_kernel(self) -> None:
         kernel = self.selection.kernel

@@ -87,6 +87,7 @@ TUNING_CLOCK = (
 
 
 TUNED = "Tuned"
+ATEN = "aten."  # the prefix of a torch.compile run's operators
 # What the build's columns mean (the profile's columns say it with their metric's description).
 _STATIC_TIPS = {
     "Kernel": "The kernel's name, as TVM wrote it",
@@ -145,6 +146,7 @@ class KernelListModel(RowsModel[KernelSummary]):
             (),
             (),
         )
+        self.ops_shown = False  # the Fused ops column is beside the time (ATen's operators)
 
     def set_document(self, document: ViewDocument | None) -> None:
         self._document = document
@@ -174,6 +176,9 @@ class KernelListModel(RowsModel[KernelSummary]):
         self.rows = sorted(rows, key=lambda s: s.name in self._unlaunched)
         self._own = len(self.rows)
         self.tuned_shown = any(r.tuned is not None for r in self.rows)
+        # ATen's operators beside the time (Inductor's names abbreviate them); a TVM kernel's
+        # name is made of its fused operators already: the column would repeat it
+        self.ops_shown = any(op.startswith(ATEN) for r in self.rows for op in r.ops)
         self.rows += extra_rows
         self._baseline_only = {id(r) for r in extra_rows}
         static = _static_columns()
@@ -187,7 +192,11 @@ class KernelListModel(RowsModel[KernelSummary]):
         lead = list(columns[:2]) if columns else metrics[:1]
         rest = [*columns[2:], *metrics] if columns else metrics[1:]
         tuned = [tuned_column()] if self.tuned_shown else []
-        self.columns = [static[0], *lead, *tuned, *rest, *static[1:]]
+        # the operators of a torch.compile run beside the time: after the profile's other
+        # metrics they were off-screen
+        ops = [static[1]] if self.ops_shown else []
+        facts = static[1:] if not ops else static[2:]
+        self.columns = [static[0], *lead, *tuned, *ops, *rest, *facts]
         self._max = [
             max((float(c.value(r)) for r in self.rows), default=0.0) if c.number else 0.0
             for c in self.columns

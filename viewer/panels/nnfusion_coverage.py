@@ -24,7 +24,6 @@ from PySide6.QtCore import (
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
 from ..widgets.busy import BusyIndicator
+from ..widgets.file_dialogs import open_file_name
 from ..widgets.roles import SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .kernel_db_jobs import (
@@ -251,7 +251,7 @@ class CoverageView(QWidget):
 
     def choose_model(self) -> None:
         start = str(self.model_path or (self._workspace.parent if self._workspace else ""))
-        path, _ = QFileDialog.getOpenFileName(self, "ONNX model", start, MODEL_FILTER)
+        path = open_file_name(self, "ONNX model", start, MODEL_FILTER)
         if path:
             self.set_model(path)
 

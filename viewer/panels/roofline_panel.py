@@ -53,11 +53,12 @@ class RooflinePanel(QWidget):
         self.note.setWordWrap(True)
         self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.note.hide()
-        self.legend = QLabel(
+        # one short line (the plot keeps the height of a bottom dock), the rest its tooltip
+        self.legend = QLabel("● DRAM  ■ L2  ▼ L1 · size: share of time · click: select")
+        self.legend.setToolTip(
             "● DRAM  ■ L2  ▼ L1: arithmetic intensity at each memory level; a point's size is "
             "its share of the model's time. Click a point to select its kernel."
         )
-        self.legend.setWordWrap(True)
         self.placeholder = QLabel()
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
@@ -193,7 +194,8 @@ class RooflinePanel(QWidget):
         self.placeholder.hide()
         self.legend.show()
         self.plot.show()
-        title = f"Roofline: {device}" + (f", {kernel.name}" if one and kernel else "")
+        # the caption names the GPU: a title only for one kernel's launches (height is short)
+        title = f"Launches of {kernel.name}" if one and kernel else ""
         self.plot.set_points(
             roof, points, selected=kernel.name if kernel and not one else None, title=title
         )

@@ -27,7 +27,6 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -49,6 +48,7 @@ from ..code.delegates import BarDelegate
 from ..dialogs.host_choice import THIS_MACHINE, HostStore
 from ..dialogs.profile_options import remembered_ncu_options
 from ..widgets.busy import BusyIndicator
+from ..widgets.file_dialogs import open_file_name
 from ..widgets.formatting import format_number
 from ..widgets.roles import KeyRole, SortRole, item_data
 from ..workers.jobs import Job, JobFn, Latest, Workers
@@ -318,7 +318,7 @@ class TimelinePanel(QWidget):
         self.busy_indicator.start(f"Reading {Path(path).name}…", cancellable=True)
 
     def choose_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open a timeline", "", TIMELINE_FILTER)
+        path = open_file_name(self, "Open a timeline", "", TIMELINE_FILTER)
         if path:
             self.open_file(path)
 

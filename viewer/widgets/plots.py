@@ -199,7 +199,10 @@ class RooflinePlot(_Themed):
         self.plotItem.getAxis("bottom").setLogMode(True)
         self.plotItem.getAxis("left").setLogMode(True)
         self.plotItem.showGrid(x=True, y=True, alpha=0.15)
-        self.setMinimumSize(320, 240)
+        # a frame on the right, and room there: labels at the right edge stay whole
+        self.plotItem.showAxis("right")
+        self.plotItem.getAxis("right").setStyle(showValues=False)
+        self.setMinimumSize(300, 150)
         self._roof: Roofline | None = None
         self._points: list[RooflinePoint] = []
         self._selected: str | None = None
@@ -207,6 +210,8 @@ class RooflinePlot(_Themed):
         self.spots: dict[str, tuple[float, float]] = {}  # kernel -> its DRAM point (log10)
         self._scatters: list[tuple[pg.ScatterPlotItem, str, object]] = []  # item, kernel, pen
         self._label: pg.TextItem | None = None  # the selected kernel's name
+        self._range: tuple[float, float, float, float] | None = None  # log10 x0, x1, y0, y1
+        self.plotItem.vb.sigResized.connect(self._fit_range)
 
     def set_points(
         self,
@@ -236,6 +241,10 @@ class RooflinePlot(_Themed):
                 self._label.hide()
             return
         self._label.setText(_short(kernel or ""))
+        # on the side of the point with room for it: to the left in the right half
+        (x0, x1), _ = self.plotItem.vb.viewRange()
+        right_half = x1 > x0 and (spot[0] - x0) / (x1 - x0) > 0.5
+        self._label.setAnchor((1.15, 1.1) if right_half else (-0.15, 1.1))
         self._label.setPos(*spot)
         self._label.show()
 
@@ -253,6 +262,7 @@ class RooflinePlot(_Themed):
         self.spots = {}
         self._scatters = []
         self._label = None
+        self._range = None
         roof = self._roof
         shown = [p for p in self._points if p.plottable]
         if roof is None or not shown:
@@ -270,7 +280,7 @@ class RooflinePlot(_Themed):
             top = max(peaks.values())
             ridge = top / min(c.bandwidth[lv] for lv in levels)
             x0, x1 = min(x0, ridge / 4), max(x1, ridge * 8)
-            y1 = max(y1, top * 2)
+            y1 = max(y1, top)
             self._ceilings(peaks, {lv: c.bandwidth[lv] for lv in levels}, x0, x1, y0, text)
         item.setTitle(self._title, size="10pt")
         item.setLabel("bottom", "arithmetic intensity (FLOP/byte)", color=text.name())
@@ -278,13 +288,22 @@ class RooflinePlot(_Themed):
         self._scatter(shown, text)
         self._label = pg.TextItem("", color=text, anchor=(-0.15, 1.1))
         item.addItem(self._label)
+        self._range = (math.log10(x0), math.log10(x1), math.log10(y0), math.log10(y1))
+        self._fit_range()
         one_each = len({q.kernel for q in shown}) == len(shown)
-        self._place_label(self._selected if one_each else None)
-        item.vb.setRange(
-            xRange=(math.log10(x0), math.log10(x1)),
-            yRange=(math.log10(y0), math.log10(y1)),
-            padding=0,
-        )
+        self._place_label(self._selected if one_each else None)  # once the range is set
+
+    def _fit_range(self) -> None:
+        """The view's range: the points and roofs, and above the highest roof a line of
+        text's height in pixels (its name stands there) whatever the plot's height (a short
+        plot in a bottom dock cut it off)."""
+        if self._range is None:
+            return
+        x0, x1, b, a = self._range  # log10: the range's bottom, the highest roof (or point)
+        height = self.plotItem.vb.height()
+        room = min(0.45, 1.6 * self.fontMetrics().height() / height) if height > 0 else 0.3
+        top = max(a + 0.3, (a - room * b) / (1 - room))  # (top - a) = room * (top - b)
+        self.plotItem.vb.setRange(xRange=(x0, x1), yRange=(b, top), padding=0)
 
     def _ceilings(
         self,
@@ -315,7 +334,9 @@ class RooflinePlot(_Themed):
             start = max(x0, peak / fastest)
             item.plot([log(start), log(x1)], [log(peak), log(peak)], pen=pg.mkPen(text, width=2))
             label = pg.TextItem(f"{PRECISION_LABEL[p]} {si(peak, 'FLOP/s')}", color=text)
-            label.setAnchor((1, 1))
+            # the highest roof's name above it, the others' under theirs: two roofs a factor
+            # of two apart (FP16, FP32) had their names on top of each other
+            label.setAnchor((1, 1) if peak == top else (1, 0))
             label.setPos(log(x1), log(peak))
             item.addItem(label)
 

@@ -1,7 +1,7 @@
 """A pre-norm transformer encoder block (the TVM side of tests/data/inductor/'s transformer):
 LayerNorm -> QKV Linear -> softmax(QK^T/sqrt(d)) V -> Linear + residual, LayerNorm -> Linear ->
 GELU -> Linear + residual; batch 8, sequence 128, width 256, 4 heads, MLP 1024, fp32. The
-PyTorch twin is scripts/device/inductor_capture.py's Block."""
+PyTorch twin is tests/data/torch/transformer_block.py's Block."""
 
 from tvm.relax.frontend import nn
 from tvm.relax.frontend.nn import op

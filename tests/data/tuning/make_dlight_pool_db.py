@@ -9,7 +9,10 @@ two databases hold records of different tasks: what the tests of merging databas
 import importlib.metadata
 import json
 import shutil
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests/: paths_support
 
 from tvm.s_tir import meta_schedule as ms
 
@@ -22,11 +25,12 @@ from kernelscope.core.build.records import (
     workload_hash,
 )
 from kernelscope.core.ncu import Profile
+from paths_support import H200_REPORT  # noqa: E402
 
 HERE = Path(__file__).parent
 OUT = HERE / "dlight_small_cnn_pool"
 TASK = "max_pool2d"
-REPORT = HERE.parent / "h200" / "small_cnn_h200.ncu-rep"
+REPORT = H200_REPORT  # stored compressed: unpacked into the test cache
 
 
 def main() -> None:

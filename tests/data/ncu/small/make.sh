@@ -14,3 +14,6 @@ $NCU -i "$out/lineinfo.ncu-rep" --csv --page details > "$out/lineinfo_details.cs
 $NCU -i "$out/lineinfo.ncu-rep" --csv --page source --print-source sass > "$out/lineinfo_source_sass.csv"
 $NCU -i "$out/lineinfo.ncu-rep" --csv --page source --print-source cuda,sass > "$out/lineinfo_source_cuda_sass.csv"
 $NCU -i "$out/nolineinfo.ncu-rep" --csv --page source --print-source cuda,sass > "$out/nolineinfo_source_cuda_sass.csv" 2>&1 || true
+# Stored compressed (tests/paths_support.py's data_path unpacks them for the tests).
+xz -9 -f "$out/lineinfo.ncu-rep" "$out/nolineinfo.ncu-rep" "$out/lineinfo_source_sass.csv" \
+    "$out/lineinfo_source_cuda_sass.csv"
