@@ -269,11 +269,12 @@ def _function(manifest: Manifest, name: str) -> FunctionInfo | None:
 
 
 def _bindings(step: StepLaunches, info: KernelInfo | None, manifest: Manifest) -> dict[str, int]:
-    """The symbolic values a launch of ``info`` in ``step`` ran at: the step function's own
-    variables as the runner bound them, and for a kernel the KV cache launches, the tokens the
-    cache held after the step (``cached``)."""
+    """The symbolic values a launch of ``info`` in ``step`` ran at: the variables of the
+    function that launched it (the step's own, or ``embed`` making the step's input) as the
+    runner bound them, and for a kernel the KV cache launches, the tokens the cache held after
+    the step (``cached``)."""
     out: dict[str, int] = {}
-    function = _function(manifest, step.name)
+    function = _function(manifest, _launcher(step.name, info))
     if function is not None:
         out.update(_function_bindings(function, step))
     elif step.seq_len is not None:
@@ -283,6 +284,14 @@ def _bindings(step: StepLaunches, info: KernelInfo | None, manifest: Manifest) -
     if info is not None and _runtime_role(info) and step.total_len is not None:
         out["cached"] = step.total_len
     return out
+
+
+def _launcher(step: str, info: KernelInfo | None) -> str:
+    """The function whose call in ``step`` launched ``info``: the step's own if it launches
+    the kernel (or nothing says), else the first that does (``embed``, called by the runner
+    for the step's input)."""
+    functions = [s.function for s in info.launched_by] if info is not None else []
+    return step if not functions or step in functions else functions[0]
 
 
 def _function_bindings(function: FunctionInfo, step: StepLaunches) -> dict[str, int]:

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 from cli_support import run_cli
-from paths_support import DATA, H200_REPORT
+from paths_support import DATA, H200_REPORT, data_path
 from steps_support import llm_stepped_report
 
 from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.ncu import Profile, ledger_input, step_ledger
+from kernelscope.core.ncu import Profile, group_shares, ledger_input, step_ledger, steps_path
 from kernelscope.core.ncu.ledger import kernel_group
 from kernelscope.core.workspace import KernelInfo, LaunchSite, OpInfo, Workspace
 
@@ -143,3 +143,80 @@ def test_a_report_without_steps_or_workspace_says_how_to_profile_with_steps(
     assert rc == 1
     assert "small_cnn_h200.ncu-rep was not profiled step by step" in err
     assert f"kernelscope profile {llama.path} --steps prefill=128,decode=32" in err
+
+
+# ---- the reports recorded on a GPU (tests/data/llm/README.md) ------------------------------------
+@pytest.fixture(scope="module")
+def recorded_ws(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    """The build the recorded reports were profiled from (``--shape seq_len=128 --shape
+    batch_size=1``, the default mlc-llm pipeline)."""
+    out = tmp_path_factory.mktemp("llm128") / "llama.kscope"
+    shapes = {"seq_len": [128], "batch_size": [1]}
+    return build_in_child(
+        BuildRequest(
+            model=DATA / "models" / "llama_mlc.py", output=out, arch="sm_90", shapes=shapes
+        )
+    )
+
+
+def _recorded(name: str, folder: Path | None = None) -> Path:
+    report = data_path(f"llm/{name}.ncu-rep")
+    if folder is None:
+        return report
+    shutil.copy(report, folder / report.name)
+    shutil.copy(steps_path(report), steps_path(folder / report.name))
+    return folder / report.name
+
+
+def test_a_recorded_decode_ledger(recorded_ws: Workspace) -> None:
+    profile = Profile.open(_recorded("tiny_decode"), workspace=recorded_ws)
+    ledger = step_ledger(profile)
+    assert [s.label for s in ledger.steps] == [f"decode {i}" for i in range(4)]
+    assert [s.total_len for s in ledger.steps] == [513, 514, 515, 516]
+    for step in ledger.steps:  # 2 layers: the KV cache's three kernels twice, embed's two
+        assert step.launches == 24
+        launches = {g: t.launches for g, t in step.groups.items()}
+        assert launches["attention"] == launches["rope"] == launches["kv-cache"] == 2
+        assert launches["other"] == 2  # embed's take and reshape, called for the step's input
+        assert sum(t.launches for t in step.groups.values()) == 24
+    assert ledger.flags == []  # every recorded grid is the build's at the step's values
+    kernels = {k.name: k for k in ledger.kernels}
+    attention = kernels["batch_decode_paged_kv_kernel"]
+    assert [r.bindings["cached"] for r in attention.rows] == [513, 514, 515, 516]
+    assert all(r.grids == [r.expected_grid] == [(1, 2, 1)] for r in attention.rows)
+    matmul = kernels["NT_matmul2_kernel"]
+    assert len(matmul.rows) == 1 and matmul.launches == 8
+    take = kernels["take_kernel"].rows  # embed's, at the decode step's one token
+    assert len(take) == 1 and take[0].bindings == {"seq_len": 1}
+    assert take[0].expected_grid == take[0].grids[0] == (1, 1, 1)
+
+
+def test_a_recorded_prefill_is_mostly_attention(recorded_ws: Workspace) -> None:
+    ledger = step_ledger(Profile.open(_recorded("tiny_prefill"), workspace=recorded_ws))
+    (prefill,) = ledger.steps
+    assert (prefill.label, prefill.seq_len, prefill.launches) == ("prefill 0", 512, 25)
+    assert group_shares(ledger.steps)["attention"] > 0.5
+    rows = {k.name: k.rows for k in ledger.kernels}
+    assert rows["rms_norm1_kernel"][0].grids == [(512, 1, 1)]  # seq_len=512: checked, agrees
+    assert rows["rms_norm1_kernel"][0].expected_grid == (512, 1, 1)
+    assert ledger.flags == []
+
+
+def test_a_step_list_that_does_not_describe_the_run_is_flagged(
+    recorded_ws: Workspace, tmp_path: Path
+) -> None:
+    """The step list says 2 sequences, the launches ran 1: the decode attention's grid over
+    the sequences (and the decode functions' over batch_size) disagree, and say so."""
+    report = _recorded("tiny_decode", tmp_path)
+    raw = json.loads(steps_path(report).read_text())
+    for s in raw["steps"]:
+        s["batch"] = 2
+    steps_path(report).write_text(json.dumps(raw))
+    ledger = step_ledger(Profile.open(report, workspace=recorded_ws))
+    flagged = {f.split(" at ")[0] for f in ledger.flags}
+    assert "batch_decode_paged_kv_kernel" in flagged and "rms_norm_kernel" in flagged
+    assert any(
+        f.startswith("batch_decode_paged_kv_kernel at batch_size=2, cached=513 (decode 0): "
+                     "grid 1x2x1 recorded, the build's Bx2x1 gives 2x2x1")
+        for f in ledger.flags
+    )  # fmt: skip
