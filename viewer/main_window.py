@@ -174,7 +174,7 @@ class MainWindow(QMainWindow):
             "Headroom", self.headroom_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.tabifyDockWidget(self.db_dock, self.headroom_dock)
-        self.steps_dock = install_steps_pane(self)
+        self.steps_pane, self.steps_dock = install_steps_pane(self)
         self.hot_dock.raise_()
         # the code keeps its room: a dock beside it with no room left goes below it
         self.dock_room = DockRoom(self, [d for d in self._docks() if d is not self.kernel_dock])
@@ -417,6 +417,7 @@ class MainWindow(QMainWindow):
             or self.details_pane.busy
             or self.roofline_panel.busy
             or self.headroom_panel.busy
+            or self.steps_pane.busy
             or self.compare.busy
             or self.welcome.busy
         )

@@ -220,3 +220,13 @@ def test_a_step_list_that_does_not_describe_the_run_is_flagged(
                      "grid 1x2x1 recorded, the build's Bx2x1 gives 2x2x1")
         for f in ledger.flags
     )  # fmt: skip
+
+
+def test_a_profile_made_from_a_first_look_keeps_the_step_markers() -> None:
+    """The window shows a report's first look and then reads it whole, taking the launches
+    the first look decoded: the step markers come along, or the steps are lost."""
+    report = _recorded("tiny_decode")
+    glance = Profile.open(report, first_look=True)
+    whole = Profile.open(report, looked=glance, use_cache=False)
+    assert len(glance.step_markers) == len(whole.step_markers) == 4
+    assert [x.id for x in whole.launches] == [x.id for x in glance.launches]

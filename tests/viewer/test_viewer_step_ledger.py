@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from paths_support import DATA
+from paths_support import DATA, data_path
 from PySide6.QtCore import Qt
 from steps_support import llm_stepped_report, stepped_report, write_step_list
 from viewer_support import WAIT_MS, click_row, settle
@@ -33,7 +33,7 @@ def _show(qtbot, window, profile, workspace, session=None):  # noqa: ANN001, ANN
     window.selection.set_document(session.document, session)
     window.steps_dock.show()
     window.steps_dock.raise_()
-    pane = window.steps_dock.widget()
+    pane = window.steps_pane
     qtbot.waitUntil(lambda: pane.ledger is not None, timeout=WAIT_MS)
     return pane
 
@@ -111,7 +111,52 @@ def test_a_profile_without_steps_says_how_to_profile_them(
     window = make_window(ws_with_profile)
     window.steps_dock.show()
     window.steps_dock.raise_()
-    pane = window.steps_dock.widget()
+    pane = window.steps_pane
     assert "This profile has no steps" in pane.caption.text()
     assert "--steps prefill=128,decode=32" in pane.caption.text()
     assert not pane.split.isVisible()
+
+
+def test_a_recorded_decode_report_in_its_workspace(make_window, qtbot, tmp_path: Path) -> None:
+    """The decode steps recorded on a GPU, attached to the build they were profiled from and
+    opened as a user opens a workspace: a decode attention row (one a step) selects that
+    step's launch of the kernel, Details shows that launch."""
+    import shutil
+
+    from kernelscope.core.build import BuildRequest, build_in_child
+    from kernelscope.core.ncu import steps_path
+
+    ws = tmp_path / "llama.kscope"
+    shapes = {"seq_len": [128], "batch_size": [1]}
+    model = DATA / "models" / "llama_mlc.py"
+    build_in_child(BuildRequest(model=model, output=ws, arch="sm_90", shapes=shapes))
+    report = data_path("llm/tiny_decode.ncu-rep")
+    (ws / "profiles").mkdir(exist_ok=True)
+    shutil.copy(report, ws / "profiles" / report.name)
+    shutil.copy(steps_path(report), steps_path(ws / "profiles" / report.name))
+    window = make_window(ws)
+    window.details_dock.show()
+    window.steps_dock.show()
+    window.steps_dock.raise_()
+    pane = window.steps_pane
+    qtbot.waitUntil(lambda: pane.ledger is not None, timeout=WAIT_MS)
+    assert _texts(pane.steps, 0) == [f"decode {i}" for i in range(4)]
+    assert _texts(pane.steps, 3) == ["513", "514", "515", "516"]
+    assert "⚠" not in pane.caption.text()
+    kernels, bindings = _texts(pane.rows, 0), _texts(pane.rows, 2)
+    row = next(
+        i
+        for i, (k, b) in enumerate(zip(kernels, bindings, strict=True))
+        if k == "batch_decode_paged_kv_kernel" and b == "batch_size=1, cached=515"
+    )
+    wanted = next(
+        r.launch_ids[0] for k in pane.ledger.kernels for r in k.rows
+        if k.name == "batch_decode_paged_kv_kernel" and r.bindings.get("cached") == 515
+    )  # fmt: skip
+    click_row(qtbot, pane.rows, row)
+    settle(qtbot, window)
+    assert window.selection.kernel.name == "batch_decode_paged_kv_kernel"
+    assert window.selection.launch == wanted
+    qtbot.waitUntil(lambda: window.details_pane.details is not None, timeout=WAIT_MS)
+    assert window.details_pane.details.launch_ids == [wanted]
+    assert window.details_pane.launch_box.currentData() == wanted

@@ -56,6 +56,7 @@ class StepsPane(QWidget):
         self.setObjectName("steps_pane")
         self.selection = selection
         self.ledger: Ledger | None = None
+        self._asked: ViewDocument | None = None  # the document whose ledger was asked for
         self._latest = Latest(workers, "document", "reading the step ledger", self)
         self._latest.result.connect(self._on_ledger)
         self._latest.failed.connect(self._on_failed)
@@ -123,6 +124,7 @@ class StepsPane(QWidget):
     # ---- reading ------------------------------------------------------------------------------
     def _on_document(self) -> None:
         self._latest.cancel()
+        self._asked = None
         self._set_ledger(None)
         self.refresh()
 
@@ -137,7 +139,8 @@ class StepsPane(QWidget):
                 text = html.escape(why) + "<br>" + NO_STEPS
             self.caption.setText(text)
             return
-        if self.ledger is None and not self._latest.busy:
+        if self.ledger is None and self._asked is not document:
+            self._asked = document  # once per document (a newer one replaces the request)
             self.caption.setText("Reading the step ledger…")
             session = self.selection.open_session()
             self._latest.submit(lambda context: read_ledger(session), document)
@@ -225,12 +228,12 @@ class StepsPane(QWidget):
             self.rows.scrollTo(index)
 
 
-def install_steps_pane(window: MainWindow) -> QDockWidget:
-    """The Steps pane in ``window``: a dock at the bottom, a tab beside Headroom, reading only
-    while shown, its errors in the window's error dialog."""
+def install_steps_pane(window: MainWindow) -> tuple[StepsPane, QDockWidget]:
+    """The Steps pane in ``window`` and its dock: at the bottom, a tab beside Headroom,
+    reading only while shown, its errors in the window's error dialog."""
     pane = StepsPane(window.selection, window.workers)
     dock = window._dock("Steps", pane, Qt.DockWidgetArea.BottomDockWidgetArea)
     window.tabifyDockWidget(window.headroom_dock, dock)
     dock.visibilityChanged.connect(pane.set_shown)
     pane.error.connect(window.show_error)
-    return dock
+    return pane, dock
