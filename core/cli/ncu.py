@@ -333,7 +333,7 @@ def _steps(args: argparse.Namespace) -> int:
             k.name,
             k.group,
             r.bindings_text(),
-            ", ".join(r.steps),
+            r.steps_text(),
             str(r.launches),
             format_us(r.duration_ns),
             ", ".join("x".join(str(d) for d in g) for g in r.grids) or "-",

@@ -160,6 +160,25 @@ class BindingRow:
     def bindings_text(self) -> str:
         return ", ".join(f"{k}={v}" for k, v in self.bindings.items()) or "-"
 
+    def steps_text(self) -> str:
+        return steps_text(self.steps)
+
+
+def steps_text(labels: Sequence[str]) -> str:
+    """``decode 0, decode 1, decode 2`` -> ``decode 0-2``: runs of one step name joined."""
+    runs: list[list[str | int]] = []  # [name, first, last]
+    for label in labels:
+        name, _, index = label.rpartition(" ")
+        if not index.isdigit():
+            runs.append([label, -1, -1])
+        elif runs and runs[-1][0] == name and runs[-1][2] == int(index) - 1:
+            runs[-1][2] = int(index)
+        else:
+            runs.append([name, int(index), int(index)])
+    return ", ".join(
+        str(a) if b == -1 else f"{a} {b}" if b == c else f"{a} {b}-{c}" for a, b, c in runs
+    )
+
 
 @dataclass
 class KernelLedger:
@@ -194,7 +213,7 @@ class Ledger:
     def flags(self) -> list[str]:
         """Every row whose bindings disagree with its launches' grid, said in full."""
         return [
-            f"{k.name} at {r.bindings_text()} ({', '.join(r.steps)}): {r.flag}"
+            f"{k.name} at {r.bindings_text()} ({r.steps_text()}): {r.flag}"
             for k in self.kernels
             for r in k.rows
             if r.flag

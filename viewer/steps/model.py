@@ -95,19 +95,6 @@ class LedgerRow:
     row: BindingRow
 
 
-def steps_text(labels: list[str]) -> str:
-    """``decode 0, decode 1, decode 2`` -> ``decode 0-2``; runs of one step name joined."""
-    runs: list[tuple[str, int, int]] = []
-    for label in labels:
-        name, _, index = label.rpartition(" ")
-        n = int(index)
-        if runs and runs[-1][0] == name and runs[-1][2] == n - 1:
-            runs[-1] = (name, runs[-1][1], n)
-        else:
-            runs.append((name, n, n))
-    return ", ".join(f"{a} {b}" if b == c else f"{a} {b}-{c}" for a, b, c in runs)
-
-
 def _grids(r: LedgerRow) -> str:
     return ", ".join("x".join(str(d) for d in g) for g in r.row.grids) or "-"
 
@@ -120,7 +107,7 @@ ROW_COLUMNS: tuple[Column[LedgerRow], ...] = (
     Column("Bindings", lambda r: r.row.bindings_text(), lambda r: r.row.bindings_text(),
            number=False, tip="the symbolic values it ran at: the step function's variables, "
            "and for the KV cache's kernels the tokens the cache held (cached)"),
-    Column("Steps", lambda r: len(r.row.steps), lambda r: steps_text(r.row.steps), number=False,
+    Column("Steps", lambda r: len(r.row.steps), lambda r: r.row.steps_text(), number=False,
            tip="the steps it ran at these values"),
     Column("Launches", lambda r: r.row.launches, lambda r: str(r.row.launches),
            tip="its launches at these values"),
