@@ -65,10 +65,10 @@ def test_measure_on_an_llm_workspace_runs_the_steps_given(
     panel = window.timeline_panel
     panel.set_workspace(build_once("small_cnn.onnx"))
     settle(qtbot, window)
-    assert not panel.steps_edit.isVisible()  # one forward pass: no steps
+    assert not panel.steps_edit.isVisible() and not panel.batch_box.isVisible()  # one pass
     panel.set_workspace(llama)
     settle(qtbot, window)
-    assert panel.steps_edit.isVisible()
+    assert panel.steps_edit.isVisible() and panel.batch_box.isVisible()
     assert panel.steps_edit.placeholderText() == "prefill=128,decode=32"
     panel.steps_edit.setText("prefill=x")
     panel.measure()  # refused by core before anything runs: the steps reached it

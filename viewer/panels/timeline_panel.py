@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -173,6 +174,11 @@ class TimelinePanel(QWidget):
         self.steps_edit.setFixedWidth(
             metrics.horizontalAdvance(DEFAULT_STEPS) + metrics.horizontalAdvance("0") * 4
         )
+        self.batch_box = QSpinBox()
+        self.batch_box.setObjectName("timeline_batch")
+        self.batch_box.setRange(1, 1024)
+        self.batch_box.setPrefix("batch ")
+        self.batch_box.setToolTip("Sequences run together in each step (kernelscope --batch)")
         # a timeline of an LLM's steps: all of them, or one step's calls
         self.step_box = QComboBox()
         self.step_box.setObjectName("timeline_step")
@@ -187,6 +193,7 @@ class TimelinePanel(QWidget):
         header.addWidget(self.where)
         header.addWidget(self.steps_label)
         header.addWidget(self.steps_edit)
+        header.addWidget(self.batch_box)
         header.addWidget(self.measure_button)
         header.addWidget(self.open_button)
         header.addWidget(self.profile_button)
@@ -272,8 +279,9 @@ class TimelinePanel(QWidget):
         idle = self.job is None
         self.measure_button.setEnabled(idle and self.workspace is not None)
         self.steps_label.setVisible(self._runs_steps())
-        self.steps_edit.setVisible(self._runs_steps())
-        self.steps_edit.setEnabled(idle)
+        for widget in (self.steps_edit, self.batch_box):
+            widget.setVisible(self._runs_steps())
+            widget.setEnabled(idle)
         stepped = self.step_box.count() > 0  # the shown timeline has steps
         self.step_box.setVisible(stepped)
         self.tabs.setTabVisible(self.tabs.indexOf(self.steps_table), stepped)
@@ -485,6 +493,7 @@ class TimelinePanel(QWidget):
         request = TimelineRequest(workspace=self.workspace.path)
         if self._runs_steps():
             request.steps = self.steps_edit.text().strip() or DEFAULT_STEPS
+            request.batch = self.batch_box.value()
         host = self._host()
         if host is not None:
             entry = self.hosts.entry_for(host)
