@@ -63,6 +63,7 @@ from .panels.timeline_panel import TimelinePanel, is_timeline
 from .panels.welcome import WelcomePage
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
+from .steps import install_steps_pane
 from .warm_ahead import WarmAhead
 from .widgets.busy import BusyIndicator
 from .widgets.file_dialogs import existing_folder, open_file_names, save_file_name
@@ -173,6 +174,7 @@ class MainWindow(QMainWindow):
             "Headroom", self.headroom_panel, Qt.DockWidgetArea.BottomDockWidgetArea
         )
         self.tabifyDockWidget(self.db_dock, self.headroom_dock)
+        self.steps_pane, self.steps_dock = install_steps_pane(self)
         self.hot_dock.raise_()
         # the code keeps its room: a dock beside it with no room left goes below it
         self.dock_room = DockRoom(self, [d for d in self._docks() if d is not self.kernel_dock])
@@ -325,6 +327,7 @@ class MainWindow(QMainWindow):
             self.details_dock,
             self.roofline_dock,
             self.headroom_dock,
+            self.steps_dock,
         )
 
     def action(self, id: str) -> QAction:
@@ -414,6 +417,7 @@ class MainWindow(QMainWindow):
             or self.details_pane.busy
             or self.roofline_panel.busy
             or self.headroom_panel.busy
+            or self.steps_pane.busy
             or self.compare.busy
             or self.welcome.busy
         )

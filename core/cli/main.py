@@ -46,6 +46,7 @@ COMMANDS = {
     "kernels": "ncu",
     "hot": "ncu",
     "import": "ncu",
+    "steps": "ncu",
     "ptx": "ptx",
     "export-db": "db",
     "db": "db",

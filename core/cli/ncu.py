@@ -15,6 +15,7 @@ from ..errors import KernelscopeError
 from ..formatting import format_dims, format_number, format_us
 from ..inductor import is_run_folder
 from ..ncu import (
+    GROUPS,
     SAMPLES,
     HotLine,
     Launch,
@@ -22,7 +23,9 @@ from ..ncu import (
     choose_step,
     import_report,
     label_of,
+    ledger_input,
     report_steps,
+    step_ledger,
 )
 from ..workspace import MANIFEST, Workspace
 from .table import format_table
@@ -77,6 +80,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     _source_options(h)
     h.add_argument("--json", action="store_true", help="machine-readable output")
     h.set_defaults(func=_hot)
+
+    s = sub.add_parser(
+        "steps",
+        help="the step ledger of an LLM's profile: each step's time by operator group, each "
+        "kernel's launches at the symbolic values each step ran at",
+    )
+    s.add_argument(
+        "input", type=Path, help="REPORT.ncu-rep or a workspace (its newest report with steps)"
+    )
+    s.add_argument(
+        "-w", "--workspace", type=Path, help="the workspace the report was profiled from"
+    )
+    s.add_argument("--json", action="store_true", help="machine-readable output")
+    s.set_defaults(func=_steps)
 
     i = sub.add_parser("import", help="attach an Nsight Compute report to a build workspace")
     i.add_argument("report", type=Path, help="REPORT.ncu-rep")
@@ -280,6 +297,55 @@ def _print_steps(profile: Profile, args: argparse.Namespace) -> int:
         )
         if args.rules:
             _print_rules(chosen.launches)
+    return 0
+
+
+def _steps(args: argparse.Namespace) -> int:
+    """``kernelscope steps``: the step ledger."""
+    report, workspace = ledger_input(args.input, args.workspace)
+    profile = Profile.open(report, workspace=workspace)
+    _warn(profile)
+    ledger = step_ledger(profile)
+    if args.json:
+        print(json.dumps(asdict(ledger) | {"flags": ledger.flags}, indent=1, default=str))
+        return 0
+    groups = [g for g in GROUPS if any(g in s.groups for s in ledger.steps)]
+    rows = [
+        (
+            s.label,
+            _num(s.seq_len),
+            _num(s.batch),
+            _num(s.total_len),
+            str(s.launches),
+            format_us(s.duration_ns),
+            *(format_us(s.groups[g].duration_ns) if g in s.groups else "-" for g in groups),
+        )
+        for s in ledger.steps
+    ]
+    head = ("step", "seq len", "batch", "cached", "launches", "time us", *groups)
+    print(format_table(head, rows, right=set(range(1, len(head)))))
+    print(
+        f"\n{len(ledger.steps)} steps, {format_us(ledger.duration_ns)} us in all "
+        f"(ncu: serialised launches, base clocks); {profile.name}\n"
+    )
+    kernel_rows = [
+        (
+            k.name,
+            k.group,
+            r.bindings_text(),
+            r.steps_text(),
+            str(r.launches),
+            format_us(r.duration_ns),
+            ", ".join("x".join(str(d) for d in g) for g in r.grids) or "-",
+            "GRID?" if r.flag else "",
+        )
+        for k in ledger.kernels
+        for r in k.rows
+    ]
+    head = ("kernel", "group", "bindings", "steps", "launches", "time us", "grid", "")
+    print(format_table(head, kernel_rows, right={4, 5}))
+    for flag in ledger.flags:
+        print(f"kernelscope: warning: bindings disagree with the grid: {flag}", file=sys.stderr)
     return 0
 
 

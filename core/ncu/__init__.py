@@ -21,6 +21,17 @@ if TYPE_CHECKING:
         kernel_details,
     )
     from .hot_lines import rank_lines
+    from .ledger import (
+        GROUPS,
+        BindingRow,
+        KernelLedger,
+        Ledger,
+        StepLedger,
+        group_shares,
+        ledger_input,
+        step_ledger,
+        stepped_reports,
+    )
     from .loaders import REPORT_SUFFIX, is_report
     from .metrics import INST_EXECUTED, SAMPLES, label_of, resolve_metric_name
     from .profile import Profile
@@ -67,6 +78,15 @@ _EXPORTS = {
     "kernel_details": ".details",
     "rank_lines": ".hot_lines",
     "load_reader_first": ".report",
+    "GROUPS": ".ledger",
+    "BindingRow": ".ledger",
+    "KernelLedger": ".ledger",
+    "Ledger": ".ledger",
+    "StepLedger": ".ledger",
+    "group_shares": ".ledger",
+    "ledger_input": ".ledger",
+    "step_ledger": ".ledger",
+    "stepped_reports": ".ledger",
     "INST_EXECUTED": ".metrics",
     "SAMPLES": ".metrics",
     "label_of": ".metrics",
@@ -99,6 +119,15 @@ _EXPORTS = {
 
 __all__ = [
     "DURATION",
+    "GROUPS",
+    "BindingRow",
+    "KernelLedger",
+    "Ledger",
+    "StepLedger",
+    "group_shares",
+    "ledger_input",
+    "step_ledger",
+    "stepped_reports",
     "INST_EXECUTED",
     "KERNEL_METRICS",
     "REPORT_SUFFIX",

@@ -75,7 +75,8 @@ class Profile:
         self.paths = paths
         # An LLM's step markers (``steps.MARKER``) are the runner's, not the model's: only
         # their IDs are kept, where its steps begin (``steps.report_steps``).
-        self.step_markers = [x.id for x in launches if x.name == STEP_MARKER]
+        self._markers = [x for x in launches if x.name == STEP_MARKER]
+        self.step_markers = [x.id for x in self._markers]
         self.launches = [x for x in launches if x.name != STEP_MARKER]
         self.session = session
         self.warnings = warnings
@@ -125,8 +126,9 @@ class Profile:
         cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
         cached = cache.load("launches") if cache else None
         if cached is None:
-            if looked is not None:
-                cached = looked.launches, looked.session, looked.warnings
+            if looked is not None:  # every launch it decoded, the step markers too
+                every = sorted(looked.launches + looked._markers, key=lambda x: x.id)
+                cached = every, looked.session, looked.warnings
             else:
                 cached = loader.launches()
             if cache:

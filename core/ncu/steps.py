@@ -39,6 +39,7 @@ class StepLaunches:
     index: int
     seq_len: int | None = None
     batch: int | None = None
+    tokens: int | None = None  # the step's new tokens, all sequences
     total_len: int | None = None  # tokens in the KV cache after the step, all sequences
     wall_ms: float | None = None  # under ncu: serialised and replayed, not a real time
     launches: list[Launch] = field(default_factory=list)
@@ -111,6 +112,7 @@ def report_steps(profile: Profile, workspace: Path | None = None) -> list[StepLa
             index=int(s.get("index", i)),
             seq_len=s.get("seq_len"),
             batch=s.get("batch"),
+            tokens=s.get("tokens"),
             total_len=s.get("total_len"),
             wall_ms=s.get("wall_ms"),
         )

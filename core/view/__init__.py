@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         read_details,
         read_export_facts,
         read_headroom,
+        read_ledger,
         read_roofline,
         versus_kernels,
     )
@@ -58,6 +59,7 @@ _EXPORTS = {
     "read_details": ".features",
     "read_export_facts": ".features",
     "read_headroom": ".features",
+    "read_ledger": ".features",
     "read_roofline": ".features",
     "versus_kernels": ".features",
     "document_from_profile": ".from_profile",
@@ -95,6 +97,7 @@ __all__ = [
     "read_details",
     "read_export_facts",
     "read_headroom",
+    "read_ledger",
     "read_roofline",
     "versus_kernels",
 ]

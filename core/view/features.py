@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from ..compare import Comparison, KernelComparison, KernelDelta, LineChange, ProfileDiff
     from ..inductor import Versus
     from ..kernel_db import ProfileFacts
-    from ..ncu import KernelDetails
+    from ..ncu import KernelDetails, Ledger
     from ..roofline import Headroom, Roofline
     from ..tasks import Cancel
 
@@ -37,6 +37,15 @@ def read_details(session: ProfileSession, kernel: str, launch: int | None = None
             hint="TVM keeps kernels that run as views (a reshape); nothing to measure",
         )
     return session.read("the Details view", lambda profile: kernel_details(profile, kernel, launch))
+
+
+def read_ledger(session: ProfileSession) -> Ledger:
+    """The step ledger of a report of an LLM's steps (``ncu.step_ledger``): each step's time
+    by operator group, each kernel's launches by binding. A report without steps, or opened
+    without its workspace, is a ``KernelscopeError`` saying how to profile with steps."""
+    from ..ncu import step_ledger
+
+    return session.read("the step ledger", lambda profile: step_ledger(profile, session.workspace))
 
 
 def read_roofline(session: ProfileSession, kernel: str | None = None) -> Roofline:

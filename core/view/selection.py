@@ -33,6 +33,7 @@ class _Request:
     file: str | None
     line: int | None
     instruction: int | None
+    launch: int | None
 
 
 class Selection:
@@ -40,6 +41,7 @@ class Selection:
     kernel_changed = Signal()
     file_changed = Signal()
     metric_changed = Signal()
+    launch_changed = Signal()  # one launch of the kernel was chosen (``launch``), or none
     # line / instruction / correlated sets changed (one signal: they always move together)
     selection_changed = Signal()
     # (document, kernel name): load it and call kernel_loaded (or kernel_failed)
@@ -60,6 +62,9 @@ class Selection:
         self.instructions: set[int] = set()  # instructions to highlight
         self.ptx_rows: set[int] = set()  # rows of ``kernel.ptx`` to highlight
         self.ptx_row = -1  # the PTX row to bring into view; -1 when none
+        # one launch of ``kernel`` (Nsight Compute's ID), chosen by a pane that lists launches
+        # (the step ledger); None: the kernel's launches together
+        self.launch: int | None = None
         self.picked = ""  # what was chosen last: "line", "instruction" or "ptx" ("": nothing)
         self._views: dict[str, KernelView] = {}  # kernels of ``document`` received so far
         self._request: _Request | None = None
@@ -81,6 +86,7 @@ class Selection:
         self.document = document
         self.session = session
         self.kernel = None
+        self.launch = None
         self.file = ""
         self._views = {}
         self._set_request(None)
@@ -107,12 +113,17 @@ class Selection:
         file: str | None = None,
         line: int | None = None,
         instruction: int | None = None,
+        launch: int | None = None,
     ) -> None:
-        """Go to ``kernel`` (and a file, line or instruction of it): at once when the kernel
-        is here, else when it arrives. Replaces any request still on its way."""
+        """Go to ``kernel`` (and a file, line or instruction of it, or one of its launches:
+        ``launch``, Nsight Compute's ID): at once when the kernel is here, else when it
+        arrives. Replaces any request still on its way. Without ``launch``, the kernel shown
+        keeps the launch chosen; another kernel has none."""
         if self.document is None:
             return
-        request = _Request(self.document, kernel, file, line, instruction)
+        if launch is None and self.kernel is not None and self.kernel.name == kernel:
+            launch = self.launch  # the kernel shown again (a pane following it): same launch
+        request = _Request(self.document, kernel, file, line, instruction, launch)
         view = self._views.get(kernel)
         if view is not None:
             self._set_request(None)
@@ -144,6 +155,8 @@ class Selection:
 
     def _go(self, view: KernelView, request: _Request) -> None:
         arrived = self.kernel is not view
+        launch_moved = request.launch != self.launch
+        self.launch = request.launch
         if arrived:
             self.kernel = view
             self.file = view.main_file
@@ -159,6 +172,8 @@ class Selection:
             self.select_line(view.start_line)  # nothing asked: where the kernel opens
         if request.instruction is not None:
             self.select_instruction(request.instruction)
+        if launch_moved and not arrived:
+            self.launch_changed.emit()
 
     # ---- within a kernel ------------------------------------------------------------------
     def set_file(self, file: str) -> None:

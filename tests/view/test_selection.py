@@ -216,3 +216,23 @@ def test_the_metric_follows_the_document() -> None:
     assert selection.metric == chosen, "a metric the new document has stays chosen"
     selection.set_document(open_document(WORKSPACE).document)
     assert selection.metric == SASS_COUNT
+
+
+def test_a_launch_chosen_stays_with_its_kernel_until_another_kernel(
+    selection: Selection, document: ViewDocument
+) -> None:
+    """The step ledger selects one launch of a kernel; panes that follow the kernel (the kernel
+    list re-showing it) keep it, another kernel has none, and moving between launches of the
+    kernel shown says so (``launch_changed``) without reloading it."""
+    names = [k.name for k in document.summaries[:2]]
+    moved: list[int | None] = []
+    selection.launch_changed.connect(lambda: moved.append(selection.launch))
+    selection.show(names[0], launch=3)
+    assert selection.kernel.name == names[0] and selection.launch == 3
+    assert moved == []  # the kernel itself changed: its panes read the launch with it
+    selection.show(names[0])  # a pane following the kernel
+    assert selection.launch == 3
+    selection.show(names[0], launch=5)
+    assert selection.launch == 5 and moved == [5]
+    selection.show(names[1])
+    assert selection.kernel.name == names[1] and selection.launch is None

@@ -250,7 +250,7 @@ def test_the_code_keeps_its_room_whatever_dock_is_open(qtbot, make_window, profi
     window = make_window(profiled)
     _at(qtbot, window, *size)
     docks = [d for d in window.findChildren(QDockWidget)]
-    assert len(docks) == 7
+    assert len(docks) == 8  # the Steps dock (viewer/steps) too
     for dock in [None, *docks]:
         if dock is not None:
             pane = {window.details_dock: "details", window.roofline_dock: "roofline"}.get(dock)

@@ -245,6 +245,7 @@ class DetailsPane(QWidget):
         self._build()
         selection.document_changed.connect(self._on_document)
         selection.kernel_changed.connect(self._on_kernel)
+        selection.launch_changed.connect(self._on_launch_selected)
         selection.selection_changed.connect(self._on_selection)
 
     # ---- construction ---------------------------------------------------------------------
@@ -415,8 +416,23 @@ class DetailsPane(QWidget):
         self._request(document, kernel.name, self._chosen_launch())
 
     def _chosen_launch(self) -> int | None:
+        """The launch box's choice; before it is filled, the launch the selection names (a
+        row of the step ledger), if any."""
+        if not self.launch_box.count():
+            return self.selection.launch
         data = self.launch_box.currentData()
         return int(data) if isinstance(data, int) else None
+
+    def _on_launch_selected(self) -> None:
+        """Another pane chose one launch of the kernel shown: show that launch."""
+        index = self.launch_box.findData(self.selection.launch)
+        if self.launch_box.count() and index >= 0:
+            self.launch_box.setCurrentIndex(index)  # asks for it (``_on_launch_chosen``)
+        else:
+            self.launch_box.blockSignals(True)
+            self.launch_box.clear()
+            self.launch_box.blockSignals(False)
+            self.refresh()
 
     def _request(self, document: ViewDocument, kernel: str, launch: int | None) -> None:
         key = (kernel, launch)
@@ -543,12 +559,18 @@ class DetailsPane(QWidget):
         return "".join(f"<br>model line: <code>{html.escape(ln)}</code>" for ln in lines)
 
     def _fill_launch_box(self, d: KernelDetails) -> None:
-        if self.launch_box.count() or len(d.launch_ids) < 2:
+        ids = list(d.launch_ids)
+        document = self.selection.document
+        with contextlib.suppress(KeyError):  # every launch, also when one was asked for
+            if document is not None:
+                ids = [x.id for x in document.summary(d.kernel).launches] or ids
+        if self.launch_box.count() or len(ids) < 2:
             return
         self.launch_box.blockSignals(True)
-        self.launch_box.addItem(f"All {len(d.launch_ids)} launches", None)
-        for launch in d.launch_ids:
+        self.launch_box.addItem(f"All {len(ids)} launches", None)
+        for launch in ids:
             self.launch_box.addItem(f"Launch {launch}", launch)
+        self.launch_box.setCurrentIndex(max(0, self.launch_box.findData(self.selection.launch)))
         self.launch_box.blockSignals(False)
         self.launch_box.show()
 

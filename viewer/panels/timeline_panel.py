@@ -18,6 +18,7 @@ the ``build`` lane, one GPU job at a time; Cancel stops either, over SSH too.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +30,9 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QPushButton,
+    QSpinBox,
     QSplitter,
     QTableView,
     QTabWidget,
@@ -77,6 +80,10 @@ NO_TIMELINE = (
     "No timeline: open a workspace and Measure (it needs a GPU: this machine's or an SSH "
     "host in Run on), or open a saved timeline or an Nsight Systems export"
 )
+
+
+# what Measure runs for an LLM's workspace when no steps are given
+DEFAULT_STEPS = "prefill=128,decode=32"
 
 
 def is_timeline(path: str | Path) -> bool:
@@ -153,27 +160,64 @@ class TimelinePanel(QWidget):
             "Run Nsight Compute on exactly the chosen call, where the timeline was measured"
         )
         self.busy_indicator = BusyIndicator("timeline_busy")
+        # an LLM's workspace (a function makes a KV cache): Measure runs these steps
+        self.steps_label = QLabel("Steps:")
+        self.steps_edit = QLineEdit()
+        self.steps_edit.setObjectName("timeline_steps")
+        self.steps_edit.setPlaceholderText(DEFAULT_STEPS)
+        self.steps_edit.setToolTip(
+            "The LLM steps Measure runs, as kernelscope timeline --steps takes them: prefill "
+            f"tokens and decode steps (empty: {DEFAULT_STEPS}); each step is timed whole and "
+            "each call in it"
+        )
+        metrics = self.fontMetrics()
+        self.steps_edit.setFixedWidth(
+            metrics.horizontalAdvance(DEFAULT_STEPS) + metrics.horizontalAdvance("0") * 4
+        )
+        self.batch_box = QSpinBox()
+        self.batch_box.setObjectName("timeline_batch")
+        self.batch_box.setRange(1, 1024)
+        self.batch_box.setPrefix("batch ")
+        self.batch_box.setToolTip("Sequences run together in each step (kernelscope --batch)")
+        # a timeline of an LLM's steps: all of them, or one step's calls
+        self.step_box = QComboBox()
+        self.step_box.setObjectName("timeline_step")
+        self.step_box.setToolTip("The calls of all steps, or of one step")
+        self.step_box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.step_box.currentIndexChanged.connect(self._on_step_chosen)
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
         header.addWidget(self.busy_indicator)
+        header.addWidget(self.step_box)
         header.addWidget(QLabel("Run on:"))
         header.addWidget(self.where)
+        header.addWidget(self.steps_label)
+        header.addWidget(self.steps_edit)
+        header.addWidget(self.batch_box)
         header.addWidget(self.measure_button)
         header.addWidget(self.open_button)
         header.addWidget(self.profile_button)
         self.calls = CallsModel(self)
         self.kernel_shares = SharesModel("Kernel", self)
         self.op_shares = SharesModel("Operator type", self)
+        self.step_shares = SharesModel("Step", self)
         self.calls_table, self.calls_proxy = _table(self.calls, [2])
         self.calls_table.setObjectName("timeline_calls")
         for column in CallsModel.NCU_COLUMNS:  # until a report has the pass
             self.calls_table.setColumnHidden(column, True)
         kernels_table, _ = _table(self.kernel_shares, [3])
         ops_table, _ = _table(self.op_shares, [3])
+        self.steps_table, steps_proxy = _table(self.step_shares, [3])
+        self.steps_table.setSortingEnabled(False)  # in step order (decode 2 before decode 10)
+        steps_proxy.sort(-1)
+        self.steps_table.setObjectName("timeline_steps_table")
+        self.steps_table.setToolTip("Each step's calls and time; choose one to see its calls")
+        self.steps_table.activated.connect(self._on_step_row)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.calls_table, "Calls")
         self.tabs.addTab(kernels_table, "Kernels")
         self.tabs.addTab(ops_table, "Operator types")
+        self.tabs.addTab(self.steps_table, "Steps")
         self.profile_action = QAction("Profile This Kernel", self)
         self.profile_action.triggered.connect(self.profile_selected)
         self.calls_table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
@@ -234,11 +278,24 @@ class TimelinePanel(QWidget):
     def _update(self) -> None:
         idle = self.job is None
         self.measure_button.setEnabled(idle and self.workspace is not None)
+        self.steps_label.setVisible(self._runs_steps())
+        for widget in (self.steps_edit, self.batch_box):
+            widget.setVisible(self._runs_steps())
+            widget.setEnabled(idle)
+        stepped = self.step_box.count() > 0  # the shown timeline has steps
+        self.step_box.setVisible(stepped)
+        self.tabs.setTabVisible(self.tabs.indexOf(self.steps_table), stepped)
         why = self.can_profile()
         self.profile_button.setEnabled(idle and why is None)
         self.profile_action.setEnabled(idle and why is None)
         self.profile_button.setToolTip(
             why or "Run Nsight Compute on exactly the chosen call, where it was measured"
+        )
+
+    def _runs_steps(self) -> bool:
+        """The open workspace is an LLM's (a function makes a KV cache): Measure runs steps."""
+        return self.workspace is not None and any(
+            f.creates_kv_cache for f in self.workspace.manifest.functions
         )
 
     def reload_hosts(self) -> None:
@@ -277,13 +334,18 @@ class TimelinePanel(QWidget):
         self.timeline = timeline
         self._timeline_workspace = None
         self.agreement = None
-        self.calls.set_timeline(timeline)
-        for column in CallsModel.NCU_COLUMNS:
-            self.calls_table.setColumnHidden(column, True)
-        self.kernel_shares.set_rows(timeline.kernel_shares() if timeline else [])
-        self.op_shares.set_rows(timeline.op_shares() if timeline else [])
-        for table in (self.calls_table,):
-            table.resizeColumnsToContents()
+        steps = timeline.step_shares() if timeline else []
+        self.step_shares.set_rows(steps)
+        self.step_box.blockSignals(True)
+        self.step_box.clear()
+        if steps:
+            self.step_box.addItem(f"All steps ({len(steps)})", None)
+            for share in steps:
+                self.step_box.addItem(
+                    f"{share.name} ({format_number(share.total_us)} µs)", share.name
+                )
+        self.step_box.blockSignals(False)
+        self._show_calls(timeline)
         self.title.setText(self._describe(timeline))
         if timeline is not None and self.plot is None:
             from .timeline_plot import TimelinePlot  # pyqtgraph: only once there is a plot
@@ -296,6 +358,41 @@ class TimelinePanel(QWidget):
         if timeline is not None and timeline.calls:
             self.choose_call(max(timeline.calls, key=lambda c: c.duration_us).index)
         self._update()
+
+    def _show_calls(self, timeline: Timeline | None) -> None:
+        """The calls and the kernel and operator-type shares of ``timeline`` (all of the
+        shown one, or one step's part of it)."""
+        self.calls.set_timeline(timeline)
+        for column in CallsModel.NCU_COLUMNS:
+            self.calls_table.setColumnHidden(column, self.agreement is None)
+        if self.agreement is not None:
+            self.calls.set_agreement(self.agreement)
+        self.kernel_shares.set_rows(timeline.kernel_shares() if timeline else [])
+        self.op_shares.set_rows(timeline.op_shares() if timeline else [])
+        self.calls_table.resizeColumnsToContents()
+
+    def choose_step(self, step: str | None) -> None:
+        """Show the calls of one step ("decode 2"), or of all of them (None)."""
+        index = self.step_box.findData(step) if step is not None else 0
+        if index >= 0:
+            self.step_box.setCurrentIndex(index)
+
+    def _on_step_chosen(self, index: int) -> None:
+        timeline = self.timeline
+        step = self.step_box.itemData(index) if index >= 0 else None
+        if timeline is None:
+            return
+        if step is not None:
+            timeline = replace(timeline, calls=[c for c in timeline.calls if c.step == step])
+        self._show_calls(timeline)
+        if timeline.calls:
+            self.choose_call(max(timeline.calls, key=lambda c: c.duration_us).index)
+
+    def _on_step_row(self, index: QModelIndex) -> None:
+        share = item_data(index, KeyRole)
+        if share is not None:
+            self.choose_step(share.name)
+            self.tabs.setCurrentWidget(self.calls_table)
 
     def choose_call(self, index: int) -> None:
         """Make call ``index`` the chosen one, in the table and the plot."""
@@ -394,6 +491,9 @@ class TimelinePanel(QWidget):
         if self.job is not None or self.workspace is None:
             return
         request = TimelineRequest(workspace=self.workspace.path)
+        if self._runs_steps():
+            request.steps = self.steps_edit.text().strip() or DEFAULT_STEPS
+            request.batch = self.batch_box.value()
         host = self._host()
         if host is not None:
             entry = self.hosts.entry_for(host)
