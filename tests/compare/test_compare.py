@@ -340,7 +340,7 @@ def test_similar_structure_pairs_renamed_kernels_across_a_batch_change() -> None
 
 def _unpack_workspace(name: str, folder: Path) -> Path:
     """A workspace stored as ``NAME.kscope.tar.xz`` (manifest, SASS line table, sources)."""
-    with tarfile.open(PAIRS / f"{name}.kscope.tar.xz") as tar:
+    with tarfile.open(DATA / "compare" / f"{name}.kscope.tar.xz") as tar:  # as stored
         tar.extractall(folder / f"{name}.kscope", filter="data")
     return folder / f"{name}.kscope"
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from browser_support import Chromium, chromium
 from cli_support import run_cli
-from paths_support import DATA, H200_REPORT, data_path
+from paths_support import H200_REPORT, data_path
 from PIL import Image
 
 from kernelscope.core.errors import KernelscopeError
@@ -26,7 +26,7 @@ from kernelscope.core.share import json_for_script, share_page
 from kernelscope.core.view import open_document
 from kernelscope.core.workspace import Workspace
 
-COMPARE = DATA / "compare"
+COMPARE = data_path("compare")  # its reports unpacked beside its workspaces
 HOSTILE = '</script><img src=x onerror="window.pwned=1"><b>k</b>'
 HOSTILE_LINE = '  // </script><script>window.pwned=2</script><img src=y onerror="window.pwned=3">'
 

@@ -318,7 +318,7 @@ def test_profiling_is_off_with_the_reason_where_this_machine_cannot(qtbot, make_
 
 
 # --- Import Report… ------------------------------------------------------------------------
-COMPARE = DATA / "compare"
+COMPARE = data_path("compare")  # its reports unpacked beside its workspaces
 
 
 def test_import_report_attaches_a_report_to_the_open_workspace(

@@ -8,7 +8,7 @@ import json
 import re
 from pathlib import Path
 
-from paths_support import DATA, H200_REPORT
+from paths_support import H200_REPORT, data_path
 from PySide6.QtCore import QItemSelectionModel, QUrl
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog
@@ -16,7 +16,7 @@ from viewer_support import settle
 
 from kernelscope.viewer.dialogs.share_dialog import ShareDialog
 
-COMPARE = DATA / "compare"
+COMPARE = data_path("compare")  # its reports unpacked beside its workspaces
 
 
 def _data(page: Path) -> dict:
@@ -38,7 +38,7 @@ def test_share_asks_for_a_file_writes_it_and_offers_to_open_it(
     target = tmp_path / "shared.html"
     asked = []
 
-    def save_as(parent, title, name, filters):
+    def save_as(parent, title, name, filters, options=None):
         asked.append(name)
         return str(target), filters
 
