@@ -206,7 +206,9 @@ def _with_build_facts(k: KernelSummary, info: KernelInfo | None, top_stall: str)
         return dataclasses.replace(k, top_stall=top_stall)
     return dataclasses.replace(
         k,
-        grid=tuple(info.grid) or k.grid,
+        # the build's grid, unless an extent of it is symbolic and unbound (0): then the
+        # report's, which is what the launch really was (the KV cache's runtime launches)
+        grid=tuple(info.grid) if info.grid and all(info.grid) else k.grid,
         block=tuple(info.block) or k.block,
         registers=info.registers if info.registers is not None else k.registers,
         ops=tuple(o.op for o in info.ops),

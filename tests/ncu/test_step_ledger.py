@@ -230,3 +230,22 @@ def test_a_profile_made_from_a_first_look_keeps_the_step_markers() -> None:
     whole = Profile.open(report, looked=glance, use_cache=False)
     assert len(glance.step_markers) == len(whole.step_markers) == 4
     assert [x.id for x in whole.launches] == [x.id for x in glance.launches]
+
+
+def test_a_runtime_launched_kernels_grid_is_the_reports_where_the_builds_is_unbound(
+    recorded_ws: Workspace, tmp_path: Path
+) -> None:
+    """The decode attention's grid is ``Bx2x1`` in the build (B: the batch the runtime
+    launches it for), unbound there; the kernel list and the status bar show the grid the
+    report recorded, never a 0 (the window said "grid 0x2x1")."""
+    from kernelscope.core.view import open_document
+
+    info = recorded_ws.manifest.kernel("batch_decode_paged_kv_kernel")
+    assert info.grid_expr and 0 in info.grid  # the build cannot size it
+    ws = Workspace.open(shutil.copytree(recorded_ws.path, tmp_path / "ws"))
+    ws.attach_profile(_recorded("tiny_decode"))
+    document = open_document(ws.path).document
+    assert document.summary("batch_decode_paged_kv_kernel").grid == (1, 2, 1)
+    assert document.summary("NT_matmul2_kernel").grid == tuple(
+        recorded_ws.manifest.kernel("NT_matmul2_kernel").grid
+    )
