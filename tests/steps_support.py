@@ -28,16 +28,7 @@ def stepped_report(folder: Path, cuts: list[int], workspace: Workspace | None = 
         launches.append(x)
     copy = folder / "llm.ncu-rep"
     shutil.copy(H200_REPORT, copy)
-    return Profile(
-        [copy],
-        launches,
-        loader=real._loader,
-        cache=None,
-        session=real.session,
-        warnings=[],
-        workspace=workspace,
-        search_paths=[],
-    )
+    return _profile(copy, launches, real, workspace)
 
 
 def write_step_list(report: Path, profiled: list[bool]) -> None:
@@ -104,6 +95,19 @@ def llm_stepped_report(
     ]  # fmt: skip
     text = json.dumps({"mode": "steps", "steps": records})
     copy.with_name(copy.name + ".steps.json").write_text(text)
+    return _profile(copy, launches, real, workspace)
+
+
+def _names(expression: str) -> list[str]:
+    import re
+
+    return re.findall(r"[A-Za-z_]\w*", expression)
+
+
+def _profile(
+    copy: Path, launches: list[Launch], real: Profile, workspace: Workspace | None
+) -> Profile:
+    """``copy`` read as a report of ``launches``, through ``real``'s reader."""
     return Profile(
         [copy],
         launches,
@@ -114,9 +118,3 @@ def llm_stepped_report(
         workspace=workspace,
         search_paths=[],
     )
-
-
-def _names(expression: str) -> list[str]:
-    import re
-
-    return re.findall(r"[A-Za-z_]\w*", expression)

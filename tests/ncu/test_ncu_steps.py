@@ -1,17 +1,10 @@
 """A report of an LLM's steps: launches split into the profiled steps at the runner's marker
 kernels, per-step totals, the markers hidden from the kernel list.
 
-No report with markers was recorded on a GPU yet. Until then the launches are those of the
-H200 report of small_cnn, with the runner's marker launches put among them as ncu would number
-them. To record a real one on the H200 (after the LLM build has landed)::
-
-    kernelscope build tests/data/models/llama_mlc.py -o llama.kscope --arch sm_90
-    kernelscope profile llama.kscope --steps prefill=16,decode=4 \
-        --profile-steps prefill,decode:2-3 --set none --metric gpu__time_duration.sum \
-        --name steps_h200
-    # keep llama.kscope/profiles/steps_h200.ncu-rep and steps_h200.ncu-rep.steps.json
-    # (as tests/data/h200/llama_steps_h200.ncu-rep[.steps.json]); expect 3 markers, decode 2
-    # and 3 with the same launch names, the KV cache's attention kernels among them
+Here the launches are those of the H200 report of small_cnn with the runner's marker launches
+put among them as ncu numbers them, so that every split case can be made; the reports recorded
+with real markers (tests/data/llm: the MLC-style Llama's prefill and decode 0-3) are read by the
+step ledger's tests (tests/ncu/test_step_ledger.py).
 """
 
 from __future__ import annotations
@@ -24,6 +17,7 @@ from pathlib import Path
 import pytest
 from cli_support import run_cli
 from paths_support import H200_REPORT
+from steps_support import write_step_list
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Launch, Profile, assign_steps, report_steps
@@ -65,22 +59,11 @@ def _stepped(tmp_path: Path, steps: int) -> tuple[Profile, list[Launch]]:
     return profile, real.launches
 
 
-def _steps_file(report: Path, profiled: list[bool]) -> None:
-    steps = [{"name": "prefill", "index": 0, "seq_len": 128, "batch": 1, "total_len": 128}] + [
-        {"name": "decode", "index": i, "seq_len": 1, "batch": 1, "total_len": 129 + i}
-        for i in range(len(profiled) - 1)
-    ]
-    for s, p in zip(steps, profiled, strict=True):
-        s["profiled"] = p
-    text = json.dumps({"mode": "steps", "steps": steps})
-    report.with_name(report.name + ".steps.json").write_text(text)
-
-
 def test_each_launch_belongs_to_its_step_and_markers_leave_the_kernel_list(
     tmp_path: Path,
 ) -> None:
     profile, one_pass = _stepped(tmp_path, 3)
-    _steps_file(profile.paths[0], [False, False, True, True, True])  # decode 1-3 profiled
+    write_step_list(profile.paths[0], [False, False, True, True, True])  # decode 1-3 profiled
     assert MARKER not in {k.name for k in profile.kernels()}
     assert len(profile.launches) == 3 * len(one_pass) and len(profile.step_markers) == 3
     steps = report_steps(profile)
@@ -93,7 +76,7 @@ def test_each_launch_belongs_to_its_step_and_markers_leave_the_kernel_list(
 
 def test_a_step_list_of_another_run_is_refused(tmp_path: Path) -> None:
     profile, _ = _stepped(tmp_path, 2)
-    _steps_file(profile.paths[0], [True, True, True])
+    write_step_list(profile.paths[0], [True, True, True])
     with pytest.raises(KernelscopeError, match="holds 2 step markers, its step list 3 profiled"):
         report_steps(profile)
 
@@ -102,7 +85,7 @@ def test_cli_prints_per_step_totals_and_one_steps_launches(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     profile, one_pass = _stepped(tmp_path, 2)
-    _steps_file(profile.paths[0], [True, False, True])  # prefill and decode 1
+    write_step_list(profile.paths[0], [True, False, True])  # prefill and decode 1
     monkeypatch.setattr(Profile, "open", classmethod(lambda cls, *a, **k: profile))
     rc, out, _ = run_cli(["kernels", profile.paths[0], "--steps", "--step", "decode:1"], capsys)
     assert rc == 0
