@@ -53,6 +53,7 @@ from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..toolchain import find_tool, local_gpu_arch, nvcc
 from ..workspace import (
     MANIFEST,
+    NEVER_LAUNCHES,
     PTX,
     SASS,
     FunctionInfo,
@@ -640,9 +641,7 @@ def _add_functions(
         kv_role = roles.get(k.primfunc)
         if kv_role and not k.launched:
             why = kv_cache_launches.NOT_LAUNCHED.get(kv_role, "no function's call launches it")
-            k.about.append(
-                f"a KV cache kernel ({kv_role}) a prefill/decode loop never launches: {why}"
-            )
+            k.about.append(f"a KV cache kernel ({kv_role}) {NEVER_LAUNCHES}: {why}")
     manifest.functions = functions
 
 

@@ -22,7 +22,7 @@ from dataclasses import asdict, dataclass, field
 from ..errors import KernelscopeError
 from ..formatting import format_us
 from ..ncu import Profile
-from ..workspace import KernelInfo, Workspace
+from ..workspace import KernelInfo, Workspace, never_launched_why
 from .attention_cost import KVLayout, StepSizes, attention_cost, build_sizes, kv_role
 from .model import Ceilings, Roofline, roofline
 from .opcost import NO_SHAPES, RUN_NO_SHAPES, KernelCost, OpCost, kernel_cost
@@ -324,7 +324,7 @@ def headroom(
         if info.name in profiled:
             continue
         why = (
-            "never launched (TVM keeps it; the model runs it as a view)"
+            f"never launched: {never_launched_why(info.about)}"
             if not info.launched
             else "not in the profile"
         )

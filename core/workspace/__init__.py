@@ -2,6 +2,7 @@
 the cubin and its SASS line table. Every other feature reads builds through this package."""
 
 from .manifest import (
+    NEVER_LAUNCHES,
     TORCH_COMPILE_FORMAT,
     TUNED_TIMES_NOTE,
     FunctionInfo,
@@ -12,6 +13,7 @@ from .manifest import (
     ParamInfo,
     TensorInfo,
     TunedFrom,
+    never_launched_why,
 )
 from .model_lines import ModelLineShare, kernel_origin, model_line_share, model_lines
 from .ptx import (
@@ -53,6 +55,7 @@ __all__ = [
     "SASS",
     "TUNED_TIMES_NOTE",
     "FunctionInfo",
+    "NEVER_LAUNCHES",
     "KernelInfo",
     "KernelSass",
     "LaunchSite",
@@ -81,5 +84,6 @@ __all__ = [
     "read_sass",
     "staged_workspace",
     "write_ptx_lines",
+    "never_launched_why",
     "write_sass",
 ]

@@ -7,6 +7,7 @@ kernel DB) reads a workspace through these types rather than through the JSON it
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,19 @@ class LaunchSite:
     role: str = ""
     origin: str = ""
     origin_text: str = ""
+
+
+# What the build writes into a KernelInfo's ``about`` for a kernel the module holds that no
+# prefill/decode call launches (a KV cache's fork, tree or sliding-window kernels).
+NEVER_LAUNCHES = "a prefill/decode loop never launches"
+# Why TVM keeps a kernel nothing launches, when the build says nothing more.
+KEPT_AS_VIEW = "TVM keeps it (a reshape that runs as a view)"
+
+
+def never_launched_why(about: Sequence[str]) -> str:
+    """Why running the model never launches a kernel, in words: the build's reason for a KV
+    cache's kernel (in ``about``), else the usual one (a reshape TVM turned into a view)."""
+    return next((line for line in about if NEVER_LAUNCHES in line), KEPT_AS_VIEW)
 
 
 @dataclass

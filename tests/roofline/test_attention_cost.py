@@ -127,6 +127,9 @@ def test_headroom_costs_each_decode_attention_at_its_steps_cached_length(
     out = capsys.readouterr().out
     assert "model lines: 100.0% of the kernel time of one decode call" in out
     assert "one prefill call" not in out  # the report ran no prefill
+    # a KV cache kernel no prefill/decode call launches says why, not "a reshape as a view"
+    fork = next(r for r in h.rows if r.kernel == "copy_single_page_kernel")
+    assert "only when a sequence is forked" in fork.note and "view" not in fork.note
 
 
 def test_a_report_without_steps_says_the_decode_attention_needs_the_cached_length(

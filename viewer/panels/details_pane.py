@@ -45,6 +45,7 @@ from kernelscope.core.ncu import (
     stall_breakdown,
 )
 from kernelscope.core.view import KernelView, Selection, ViewDocument, read_details
+from kernelscope.core.workspace import never_launched_why
 
 from ..widgets.bars import ChartRow, RowChart
 from ..widgets.messages import error_html
@@ -404,10 +405,9 @@ class DetailsPane(QWidget):
             return
         if not document.launched(kernel.name):
             self._latest.cancel()
-            why = "TVM keeps it (a reshape that runs as a view)"
+            why = never_launched_why(())
             with contextlib.suppress(KeyError):  # the build says why (a KV cache's kernel)
-                about = document.summary(kernel.name).about
-                why = next((a for a in about if "never launches" in a), why)
+                why = never_launched_why(document.summary(kernel.name).about)
             self._show_message(
                 f"<b>{html.escape(kernel.name)}</b> is never launched: {html.escape(why)}, so "
                 "there is nothing to measure."

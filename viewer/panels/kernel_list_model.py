@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from kernelscope.core.ncu import TIME_US
 from kernelscope.core.view import KernelSummary, ViewDocument
-from kernelscope.core.workspace import TUNED_TIMES_NOTE
+from kernelscope.core.workspace import TUNED_TIMES_NOTE, never_launched_why
 
 from ..widgets.formatting import format_dims, format_number, format_us
 from ..widgets.roles import BarRole
@@ -222,7 +222,7 @@ class KernelListModel(RowsModel[KernelSummary]):
     def tooltip(self, row: KernelSummary, column: int) -> str:
         tip = _tooltip(row)
         if row.name in self._unlaunched:
-            tip += "<br><i>never launched: TVM keeps it, the model runs it as a view</i>"
+            tip += f"<br><i>never launched: {html.escape(never_launched_why(row.about))}</i>"
         return tip
 
     def role_data(self, row: KernelSummary, column: int, role: int) -> Any:
