@@ -326,7 +326,7 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     tune.gain_button.click()
     gain = window.findChild(GainDialog, "gain_dialog")
     assert gain is not None
-    qtbot.waitUntil(lambda: gain.job is not None)  # by itself, once the report's host is read
+    qtbot.waitUntil(lambda: gain.job is not None, timeout=60_000)  # once the report's host is read
     assert gain.cancel.text() == "Cancel" and not gain.start.isEnabled()
     qtbot.waitUntil(lambda: gain.job is None, timeout=600_000)
     outcome = gain.outcome
