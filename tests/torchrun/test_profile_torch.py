@@ -158,7 +158,9 @@ def test_over_ssh_the_run_folder_and_report_come_back_in_one_login(
     profiles = sorted(p.name for p in (folder / "profiles").iterdir())
     assert profiles == ["mlp.ncu-rep", "model-folder.txt", "ncu-args.txt"]
     sent = (folder / "profiles" / "model-folder.txt").read_text().split()
-    assert sent == ["mlp.py", "no_model.py"]  # with the modules beside it, nothing else
+    # with the modules beside it (its folder's Python files), nothing else
+    assert sent == sorted(p.name for p in MLP.parent.glob("*.py"))
+    assert "mlp_timeline_h200.json" not in sent
     args = shlex.split((folder / "profiles" / "ncu-args.txt").read_text())
     i = args.index("--profile-from-start")
     assert args[i + 1] == "off"
