@@ -18,8 +18,8 @@ size is printed with what makes it up (source lines, SASS, Details...).
 
 from __future__ import annotations
 
-import gzip
 import json
+import lzma
 import re
 import shutil
 import subprocess
@@ -30,19 +30,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = Path(__file__).resolve().parent / "out"
-DEMO = ROOT / "resources" / "demo" / "squeezenet_h200.ncu-rep.gz"
+DEMO = ROOT / "resources" / "demo" / "squeezenet_h200.ncu-rep.xz"
 COMPARE = ROOT / "tests" / "data" / "compare"
 GOAL_BYTES = 2_000_000
 GOAL_SECONDS = 3.0
 RUNS = 3
 
 
-def _demo_report() -> Path:
+def _unpacked(packed: Path) -> Path:
+    """``packed`` (``NAME.xz``, as the demo and tests/data store reports) unpacked into OUT."""
     OUT.mkdir(exist_ok=True)
-    report = OUT / "squeezenet_h200.ncu-rep"
+    report = OUT / packed.name.removesuffix(".xz")
     if not report.is_file():
-        with gzip.open(DEMO, "rb") as packed, report.open("wb") as out:
-            shutil.copyfileobj(packed, out)
+        with lzma.open(packed, "rb") as source, report.open("wb") as out:
+            shutil.copyfileobj(source, out)
     return report
 
 
@@ -112,8 +113,9 @@ def main() -> int:
     if len(sys.argv) > 1:
         args = [sys.argv[1]] + (["--baseline", sys.argv[2]] if len(sys.argv) > 2 else [])
         return 0 if measure(" ".join(args), args) else 1
-    ok = measure("SqueezeNet demo report (--set full), top 10 kernels", [str(_demo_report())])
-    pair = [str(COMPARE / "cnn3_b8_run1.ncu-rep"), "--baseline", str(COMPARE / "cnn3_b2.ncu-rep")]
+    ok = measure("SqueezeNet demo report (--set full), top 10 kernels", [str(_unpacked(DEMO))])
+    new, base = (_unpacked(COMPARE / f"{n}.ncu-rep.xz") for n in ("cnn3_b8_run1", "cnn3_b2"))
+    pair = [str(new), "--baseline", str(base)]
     ok &= measure("cnn3 batch 8 against its batch-2 baseline, every kernel", pair)
     return 0 if ok else 1
 
