@@ -28,7 +28,7 @@ def stepped_report(folder: Path, cuts: list[int], workspace: Workspace | None = 
         launches.append(x)
     copy = folder / "llm.ncu-rep"
     shutil.copy(H200_REPORT, copy)
-    return _profile(copy, launches, real, workspace)
+    return profile_of(copy, launches, real, workspace)
 
 
 def write_step_list(report: Path, profiled: list[bool]) -> None:
@@ -95,7 +95,7 @@ def llm_stepped_report(
     ]  # fmt: skip
     text = json.dumps({"mode": "steps", "steps": records})
     copy.with_name(copy.name + ".steps.json").write_text(text)
-    return _profile(copy, launches, real, workspace)
+    return profile_of(copy, launches, real, workspace)
 
 
 def _names(expression: str) -> list[str]:
@@ -104,7 +104,7 @@ def _names(expression: str) -> list[str]:
     return re.findall(r"[A-Za-z_]\w*", expression)
 
 
-def _profile(
+def profile_of(
     copy: Path, launches: list[Launch], real: Profile, workspace: Workspace | None
 ) -> Profile:
     """``copy`` read as a report of ``launches``, through ``real``'s reader."""

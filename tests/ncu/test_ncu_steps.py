@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from cli_support import run_cli
 from paths_support import H200_REPORT
-from steps_support import write_step_list
+from steps_support import profile_of, write_step_list
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Launch, Profile, assign_steps, report_steps
@@ -46,17 +46,7 @@ def _stepped(tmp_path: Path, steps: int) -> tuple[Profile, list[Launch]]:
             launches.append(replace(x, id=len(launches)))
     copy = tmp_path / "llm.ncu-rep"
     shutil.copy(H200_REPORT, copy)
-    profile = Profile(
-        [copy],
-        launches,
-        loader=real._loader,
-        cache=None,
-        session=real.session,
-        warnings=[],
-        workspace=None,
-        search_paths=[],
-    )
-    return profile, real.launches
+    return profile_of(copy, launches, real, None), real.launches
 
 
 def test_each_launch_belongs_to_its_step_and_markers_leave_the_kernel_list(
