@@ -4,6 +4,7 @@ the window's Import Report… both)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +21,12 @@ from .steps import steps_path
 def check_against_workspace(profile: Profile, ws: Workspace) -> dict[str, Any]:
     """Which profiled kernels the build has, and whether their source files are its files."""
     built = {k.name for k in ws.manifest.kernels}
-    launched = {k.name for k in ws.manifest.kernels if k.launched}
+    ran = _functions_run(profile.paths[0])
+    launched = {
+        k.name
+        for k in ws.manifest.kernels
+        if k.launched and (ran is None or any(s.function in ran for s in k.launched_by))
+    }
     profiled = [k.name for k in profile.kernels()]
     sources = []
     for name in profiled:
@@ -54,6 +60,20 @@ def check_against_workspace(profile: Profile, ws: Workspace) -> dict[str, Any]:
         "build_only": sorted(launched - set(profiled)),
         "sources": sources,
     }
+
+
+def _functions_run(report: Path) -> set[str] | None:
+    """The Relax functions a report of an LLM's steps ran in the steps it profiled (a decode
+    step embeds its token, then decodes), from the runner's step list beside it; None for a
+    report of the one-call run, or one whose list is not readable."""
+    try:
+        raw = json.loads(steps_path(report).read_text(encoding="utf-8"))
+        functions = raw["functions"]
+        names = {s["name"] for s in raw["steps"] if s.get("profiled")}
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    ran = {functions[n] for n in names if n in functions}
+    return ran | ({functions["embed"]} if "embed" in functions else set())
 
 
 @dataclass(frozen=True)

@@ -249,3 +249,16 @@ def test_a_runtime_launched_kernels_grid_is_the_reports_where_the_builds_is_unbo
     assert document.summary("NT_matmul2_kernel").grid == tuple(
         recorded_ws.manifest.kernel("NT_matmul2_kernel").grid
     )
+
+
+def test_importing_decode_steps_expects_only_what_the_decode_steps_launch(
+    recorded_ws: Workspace, tmp_path: Path
+) -> None:
+    """A report of decode steps holds no prefill kernel: importing it does not list the
+    prefill's kernels as "launched by the build but not profiled" (it listed 10)."""
+    from kernelscope.core.ncu import import_report
+
+    ws = Workspace.open(shutil.copytree(recorded_ws.path, tmp_path / "ws"))
+    summary = import_report(_recorded("tiny_decode", tmp_path), ws).summary()
+    assert summary[1] == "  12 kernels match the build"  # decode's and embed's, all profiled
+    assert not [line for line in summary if "was not profiled" in line], summary
