@@ -52,8 +52,11 @@ def test_tune_is_one_action_in_both_context_menus(qtbot, make_window) -> None:
     window.open_path(WORKSPACE)
     settle(qtbot, window)
     assert action.isEnabled()
+    # the list's rows arrive with the document; under load after the first settle
+    qtbot.waitUntil(lambda: window.kernels.table.model().rowCount() > 0, timeout=30_000)
     window.kernels.table.selectRow(0)
     selected = window.kernels.selected_names()
+    assert selected
     action.trigger()
     dialog = _dialog(window)
     assert dialog.kernels == selected and dialog.selected.isChecked()
