@@ -15,7 +15,7 @@ import pytest
 from details_support import unlaunched_workspace
 from paths_support import DATA, DLIGHT_DB, STOCK_DB
 from PySide6.QtCore import Qt
-from viewer_support import WORKSPACE, settle
+from viewer_support import WORKSPACE, settle, settle_all
 
 from kernelscope.core.ncu import KernelSummary
 from kernelscope.core.toolchain import local_gpu_arch
@@ -52,8 +52,7 @@ def test_tune_is_one_action_in_both_context_menus(qtbot, make_window) -> None:
     window.open_path(WORKSPACE)
     settle(qtbot, window)
     assert action.isEnabled()
-    # the list's rows arrive with the document; under load after the first settle
-    qtbot.waitUntil(lambda: window.kernels.table.model().rowCount() > 0, timeout=30_000)
+    settle_all(qtbot, window)  # every job done: no later refill of the list clears the choice
     window.kernels.table.selectRow(0)
     selected = window.kernels.selected_names()
     assert selected
