@@ -60,11 +60,9 @@ def test_inlined_code_is_placed_at_its_call_site() -> None:
         cubin = file.cubin(0)
     assert cubin is not None
     table = cubin_lines(cubin)["fused_conv2d_add_relu_kernel"]  # type: ignore[index]
-    assert table[0x2340] == (
-        "/root/.cache/kernelscope/cubin/0e0b7a968e96c83ea8fd447ebf6f0442/src/kernels/"
-        "fused_conv2d_add_relu_kernel.cu",
-        1740,
-    )
+    file, line = table[0x2340]  # type: ignore[misc]
+    # the path of the machine that built it, as the report recorded it
+    assert file.endswith("/src/kernels/fused_conv2d_add_relu_kernel.cu") and line == 1740
     assert not any("math_functions" in loc[0] for loc in table.values() if loc)
 
 

@@ -266,16 +266,18 @@ def test_bad_choices_are_errors_that_say_what_to_do(
     assert page.read_text() == "an older page"  # nothing already saved is damaged
 
 
-def test_paths_in_text_are_replaced_whole() -> None:
+def test_paths_in_text_are_replaced_whole(tmp_path: Path) -> None:
     """A note naming a file of this machine shows the page's name for it; a longer name that
     only starts with a known path (/rootfs beside /root) is left alone."""
     from kernelscope.core.share.names import PathNames
 
-    names = PathNames(False, [Path("/work/ws")])
-    assert names.name("/work/ws/src/kernels/k.cu") == "src/kernels/k.cu"
-    assert names.name("/build/machine/k2.cu") == "k2.cu"
+    ws = tmp_path / "ws"
+    other = tmp_path / "elsewhere"
+    names = PathNames(False, [ws])
+    assert names.name(f"{ws}/src/kernels/k.cu") == "src/kernels/k.cu"
+    assert names.name(f"{other}/k2.cu") == "k2.cu"
     assert names.name("src/kernels/k3.cu") == "src/kernels/k3.cu"  # relative: as it is
-    text = "/build/machine/k2.cu changed. /build/machine/k2.cu.orig, /work/ws, /work/wsx"
+    text = f"{other}/k2.cu changed. {other}/k2.cu.orig, {ws}, {ws}x"
     assert names.scrub({"note": [text]}) == {
-        "note": ["k2.cu changed. /build/machine/k2.cu.orig, ws, /work/wsx"]
+        "note": [f"k2.cu changed. {other}/k2.cu.orig, ws, {ws}x"]
     }
