@@ -52,6 +52,7 @@ def qt_leak_guard(request: pytest.FixtureRequest) -> Iterator[None]:
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     folder = request.getfixturevalue("tmp_path_factory").mktemp("settings")
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    _release_modifiers()
     before = {id(w) for w in QApplication.topLevelWidgets()}
     yield
     _settle()
@@ -71,6 +72,20 @@ def qt_leak_guard(request: pytest.FixtureRequest) -> Iterator[None]:
     assert not workers, f"test left worker threads running: {workers}"
     assert not threads, f"test left threads running: {threads}"
     assert not timers, f"test left timers active: {timers}"
+
+
+def _release_modifiers() -> None:
+    """Forget a modifier key an earlier test "held": Qt Test's Ctrl+key click ends with a Ctrl
+    release that still carries Ctrl, so the application goes on believing Ctrl is down and a
+    later test's ``selectRow`` toggles the row instead of choosing it."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QWidget
+
+    target = QWidget()
+    QTest.keyRelease(target, Qt.Key.Key_Control)  # carries no modifier: none is down now
+    target.deleteLater()
+    _settle()
 
 
 def _describe(widget: object) -> str:
