@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,9 @@ from gpu_support import (  # noqa: E402
     ROWS,
     STAGE_ENV,
     TABLE,
+    TORCH_RUN,
+    TUNED_WORKSPACE,
+    stage_manifest,
 )
 
 ARCH = "sm_90"  # the H100 and H200
@@ -332,6 +336,8 @@ def install(stage_dir: Path, work: Path) -> dict[str, str]:
     if (stage_dir / "workspaces.tar.xz").is_file():
         _unpack(stage_dir / "workspaces.tar.xz", work / "workspaces")
         env["KERNELSCOPE_GPU_WORKSPACES"] = str(work / "workspaces")
+        if (stage_dir / "tuned.tar.xz").is_file():  # built here from the round (import)
+            _unpack(stage_dir / "tuned.tar.xz", work / "workspaces")
     if manifest.get("ssh") and not (shutil.which("sshd") or Path("/usr/sbin/sshd").exists()):
         _unpack(stage_dir / "openssh.tar.xz", work)
         ssh = work / "openssh"
@@ -412,26 +418,51 @@ def run(stage_dir: Path, out: Path, *, keep: bool = False, pytest_args: list[str
     return status
 
 
-def keep_table(results: Path) -> Path:
-    """The run's table, kept as benchmarks/results/gpu/<date>-<device>.md (and its rows)."""
+def keep_table(results: Path, notes: Sequence[str] = ()) -> Path:
+    """The run's table, kept as benchmarks/results/gpu/<date>-<device>.md (and its rows), with
+    what the import found here (``notes``) below it. A later run of the same day and GPU is
+    kept beside it, named by its time too: no kept table is written over."""
     rows = json.loads((results / ROWS).read_text())
     device = rows["device"].split(" (")[0].replace("NVIDIA ", "").replace(" ", "_") or "unknown"
-    name = f"{rows['date'][:10]}-{device}"
+    date, _, time = rows["date"].partition(" ")
+    name = f"{date}-{device}"
     RESULTS_KEPT.mkdir(parents=True, exist_ok=True)
+    if (RESULTS_KEPT / f"{name}.md").exists():
+        name = f"{date}-{time[:5].replace(':', '')}-{device}"
     kept = RESULTS_KEPT / f"{name}.md"
-    shutil.copyfile(results / TABLE, kept)
+    said = "".join(f"\nHere, on import: {note}.\n" for note in notes)
+    kept.write_text((results / TABLE).read_text() + said)
     shutil.copyfile(results / ROWS, RESULTS_KEPT / f"{name}.json")
     _say(f"kept {kept.relative_to(ROOT)}")
     return kept
 
 
 # ---- import (here) ------------------------------------------------------------------------------
+def import_results(results: Path, stage_dir: Path) -> int:
+    """What a run brought back: the tuning round measured there (when its check ran), the
+    profile-torch run folder opened here (likewise), the table kept."""
+    torch_run = (results / TORCH_RUN).is_file()
+    if not (results / ROUND_RESULTS).is_file() and not torch_run:
+        raise CheckError(
+            f"{results} holds no {ROUND_RESULTS} and no {TORCH_RUN}: neither the tuning check "
+            "nor the profile-torch check brought anything back (see their rows in gpu-checks.md)"
+        )
+    if (results / ROUND_RESULTS).is_file():
+        print(import_round(results, stage_dir))
+    notes = [open_torch_run(results)] if torch_run else []
+    for note in notes:
+        _say(note)
+    if (results / ROWS).is_file():
+        keep_table(results, notes)
+    return 0
+
+
 def import_round(results: Path, stage_dir: Path) -> str:
-    """The round measured there, committed to the staged database; kernelscope's summary."""
+    """The round measured there, committed to the staged database, and the model built again
+    from that database into the stage (``tuned.tar.xz``: what the next run's tuned-build check
+    profiles against the default build); kernelscope's summaries."""
     measured = results / ROUND_RESULTS
-    manifest = (
-        json.loads((stage_dir / MANIFEST).read_text()) if (stage_dir / MANIFEST).is_file() else {}
-    )
+    manifest = stage_manifest(stage_dir)
     if not manifest.get("round"):
         raise CheckError(f"the stage at {stage_dir} holds no tuning round (stage it first)")
     if not measured.is_file():
@@ -439,15 +470,71 @@ def import_round(results: Path, stage_dir: Path) -> str:
             f"{results} holds no {ROUND_RESULTS}: the tuning check did not measure the round "
             "(see its row in gpu-checks.md)"
         )
-    shutil.copyfile(measured, stage_dir / "round" / "results.json")
+    from kernelscope.core.tuning.batch import IMPORTED
+
+    name = manifest["round"]["workspace"]
+    said = "the round was imported into the staged database already (an earlier import)\n"
     with tempfile.TemporaryDirectory(prefix="gpu-import-") as scratch:
         _unpack(stage_dir / "workspaces.tar.xz", Path(scratch))
-        ws = Path(scratch) / f"{manifest['round']['workspace']}.kscope"
-        proc = _kernelscope(
-            "tune", str(ws), *manifest["round"]["args"], "--db", str(stage_dir / "tuning-db"),
-            "--import-batch", str(stage_dir / "round"),
+        ws = Path(scratch) / f"{name}.kscope"
+        if not (stage_dir / "round" / IMPORTED).is_file():
+            shutil.copyfile(measured, stage_dir / "round" / "results.json")
+            said = _kernelscope(
+                "tune", str(ws), *manifest["round"]["args"], "--db",
+                str(stage_dir / "tuning-db"), "--import-batch", str(stage_dir / "round"),
+            ).stdout  # fmt: skip
+        tuned = Path(scratch) / f"{TUNED_WORKSPACE}.kscope"
+        _say(f"building {MODELS[name]} from the imported records for {ARCH}")
+        built = _kernelscope(
+            "build", str(ROOT / MODELS[name]), "-o", str(tuned), "--arch", ARCH,
+            "--tuning-db", str(stage_dir / "tuning-db"),
         )  # fmt: skip
-    return proc.stdout
+        kernels = tuned_kernels(tuned)
+        if not kernels:
+            raise CheckError(
+                f"the build from {stage_dir / 'tuning-db'} took no kernel from a record: "
+                "the round's import did not commit a record (see the summary above)"
+            )
+        _pack(stage_dir / "tuned.tar.xz", Path(scratch), [tuned.name])
+    # the code that runs there must read what this code built: staged again, of this commit
+    stage_code(stage_dir)
+    manifest["commit"] = _commit()
+    manifest["tuned"] = {"workspace": TUNED_WORKSPACE, "default": name, "kernels": kernels}
+    (stage_dir / MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n")
+    return said + built.stdout + f"tuned build staged: {', '.join(kernels)}\n"
+
+
+def tuned_kernels(workspace: Path) -> list[str]:
+    """The kernels of a workspace whose schedule came from a tuning record (not a kept
+    default)."""
+    raw = json.loads((workspace / "manifest.json").read_text())
+    return [
+        k["name"] for k in raw["kernels"] if k.get("tuned") and not k["tuned"].get("default_kept")
+    ]
+
+
+def open_torch_run(results: Path) -> str:
+    """The ``profile-torch`` run folder made there, opened here as the window opens it; what
+    it holds, in words."""
+    packed = results / TORCH_RUN
+    from kernelscope.core.inductor import open_run
+    from kernelscope.core.view import open_document
+
+    with tempfile.TemporaryDirectory(prefix="gpu-torch-") as scratch:
+        _unpack(packed, Path(scratch))
+        run_dir = next((p for p in Path(scratch).iterdir() if p.is_dir()), None)
+        if run_dir is None:
+            raise CheckError(f"{packed} holds no run folder")
+        run = open_run(run_dir)  # the Triton kernels with their sources
+        document = open_document(run_dir).document  # what the window shows
+        launched = [k for k in document.summaries if k.launches]
+        sourced = [k for k in run.kernels if k.source_text]
+        total_us = sum(k.duration_ns or 0 for k in launched) / 1000
+        return (
+            f"the profile-torch run folder made there opened here: {len(document.summaries)} "
+            f"kernels, {len(launched)} launched ({total_us:.1f} µs), {len(sourced)} of "
+            f"{len(run.kernels)} Triton kernels with their source"
+        )
 
 
 # ---- command line -------------------------------------------------------------------------------
@@ -482,10 +569,7 @@ def main(argv: list[str]) -> int:
                 Path(os.environ["OUT"]) if os.environ.get("OUT") else args.stage / "results"
             )
             return run(args.stage, out, keep=args.keep, pytest_args=args.pytest_args)
-        print(import_round(args.results, args.stage))
-        if (args.results / ROWS).is_file():
-            keep_table(args.results)
-        return 0
+        return import_results(args.results, args.stage)
     except CheckError as exc:
         print(f"gpu-check: error: {exc}", file=sys.stderr)
         return 2

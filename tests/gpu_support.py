@@ -25,6 +25,8 @@ MANIFEST = "stage.json"  # what stage made, for run and import
 TABLE = "gpu-checks.md"
 ROWS = "gpu-checks.json"
 ROUND_RESULTS = "round-results.json"  # the tuning round measured there, for import here
+TORCH_RUN = "torch-run.tar.xz"  # profile-torch's run folder made there, opened here on import
+TUNED_WORKSPACE = "small_cnn_tuned"  # built here from the imported round (import)
 
 
 @dataclass(frozen=True)

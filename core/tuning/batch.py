@@ -186,12 +186,18 @@ def _ffi(value: Any) -> Any:
         return str(value)
 
 
+# Left in a round's folder once it is committed: the round and the database it went into, so
+# a second import of the same round (its records counted twice) is refused.
+IMPORTED = "imported.json"
+
+
 def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[str, Any]:
     """Commit a measured round, then write the next one while trials are left."""
     from tvm.s_tir.meta_schedule.database import TuningRecord, Workload
     from tvm.s_tir.meta_schedule.runner import RunnerResult
 
     spec, results = read_round(folder, plan)
+    _refuse_a_second_import(folder, spec, plan)
     _set_arch(plan)
     run = prepare(plan, progress, runner=None, export=export_so)
     by_task = {s[2].name: s for s in run.states}
@@ -217,12 +223,29 @@ def import_round(plan: TuningPlan, folder: Path, progress: ProgressFn) -> dict[s
         commit(run, by_task[name], candidates, measured)
         progress("tune", None, by_task[name][2].sentence())
     number = int(spec["round"])
+    imported = {"round": number, "database": str(Path(plan.database).resolve())}
+    (folder / IMPORTED).write_text(json.dumps(imported), encoding="utf-8")
     summary = finish(run, progress, f"batch round {number} on {results.get('gpu') or 'cpu'}")
     note_busy(run, summary, str(results.get("busy") or ""), f"the timings of round {number}")
     if number * plan.per_round < plan.trials:
         again = prepare(plan, progress, runner=None, export=export_so)
         summary["next"] = _write_round(again, folder, progress, number + 1)
     return summary
+
+
+def _refuse_a_second_import(folder: Path, spec: dict[str, Any], plan: TuningPlan) -> None:
+    try:
+        done = json.loads((folder / IMPORTED).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return  # never imported (or the mark is unreadable: nothing to go by)
+    same_db = done.get("database") == str(Path(plan.database).resolve())
+    if same_db and done.get("round") == spec.get("round"):
+        raise KernelscopeError(
+            f"{folder}: round {spec['round']} was imported into {plan.database} already; "
+            "importing it again would count its measurements twice",
+            hint="nothing was imported; export and measure the next round "
+            "(`kernelscope tune ... --export-batch`) to tune further",
+        )
 
 
 def _check_tasks(folder: Path, spec: dict[str, Any], by_task: dict[str, Any]) -> None:

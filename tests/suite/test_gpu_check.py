@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
 from pathlib import Path
 
 import pytest
-from gpu_support import ROUND_RESULTS, ROWS, TABLE, Row, write_table
-from paths_support import ROOT
+from gpu_support import ROUND_RESULTS, ROWS, TABLE, TORCH_RUN, Row, write_table
+from paths_support import DATA, ROOT, data_path
 
 sys.path.insert(0, str(ROOT / "scripts"))
 import gpu_check  # noqa: E402
@@ -100,12 +101,10 @@ def test_import_says_what_is_missing(tmp_path: Path) -> None:
     gpu_check.stage(tmp_path / "stage", parts=["code"])
     (tmp_path / "results").mkdir()
     proc = _script("import", tmp_path / "results", "--stage", tmp_path / "stage")
-    assert proc.returncode == 2 and "holds no tuning round" in proc.stderr
-    stage = json.loads((tmp_path / "stage" / "stage.json").read_text())
-    stage["round"] = {"args": gpu_check.ROUND_ARGS, "workspace": "small_cnn"}
-    (tmp_path / "stage" / "stage.json").write_text(json.dumps(stage))
+    assert proc.returncode == 2 and f"holds no {ROUND_RESULTS} and no {TORCH_RUN}" in proc.stderr
+    (tmp_path / "results" / ROUND_RESULTS).write_text("{}")
     proc = _script("import", tmp_path / "results", "--stage", tmp_path / "stage")
-    assert proc.returncode == 2 and f"holds no {ROUND_RESULTS}" in proc.stderr
+    assert proc.returncode == 2 and "holds no tuning round" in proc.stderr
 
 
 @pytest.mark.slow
@@ -155,3 +154,28 @@ def test_a_kept_table_is_named_by_its_date_and_gpu(
     assert kept == tmp_path / "results" / "gpu" / "2026-12-06-H100_80GB_HBM3.md"
     assert kept.read_text() == (tmp_path / "out" / TABLE).read_text()
     assert (kept.with_suffix(".json")).is_file()
+    again = gpu_check.keep_table(tmp_path / "out", ["a note"])  # a later run of that day
+    assert again == tmp_path / "results" / "gpu" / "2026-12-06-0526-H100_80GB_HBM3.md"
+    assert kept.read_text() == (tmp_path / "out" / TABLE).read_text()  # not written over
+    assert again.read_text().endswith("Here, on import: a note.\n")
+
+
+def test_import_opens_the_torch_run_folder_brought_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A profile-torch run folder packed there (tests/data/inductor's, with its H200 report)
+    opens here as the window opens it, and the kept table says so."""
+    monkeypatch.setattr(gpu_check, "RESULTS_KEPT", tmp_path / "results" / "gpu")
+    monkeypatch.setattr(gpu_check, "ROOT", tmp_path)
+    run = Path(shutil.copytree(DATA / "inductor" / "transformer", tmp_path / "t.torchrun"))
+    shutil.copyfile(data_path("inductor/transformer_profile.ncu-rep"), run / "gpu.ncu-rep")
+    results = tmp_path / "out"
+    rows = [Row("profile-torch", "passed")]
+    write_table(rows, results, "NVIDIA H100 (driver 1)", "2026-12-06 05:26 UTC", "c0ffee")
+    with tarfile.open(results / TORCH_RUN, "w:xz") as tar:
+        tar.add(run, arcname=run.name)
+    assert gpu_check.import_results(results, tmp_path / "no-stage") == 0
+    kept = (tmp_path / "results" / "gpu" / "2026-12-06-H100.md").read_text()
+    said = kept.splitlines()[-1]
+    assert said.startswith("Here, on import: the profile-torch run folder made there opened here")
+    assert "13 kernels, 13 launched" in said and "9 of 9 Triton kernels with their source" in said

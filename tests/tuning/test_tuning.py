@@ -404,6 +404,12 @@ def test_a_batch_round_trip_and_the_rounds_that_are_refused(mlp_ws: Path, tmp_pa
     assert last.notes == [f"the timings of round 2 were taken on a busy GPU ({busy})"]
     assert json.loads((db / "kernelscope_tuning.json").read_text())["runs"][-1]["busy"] == busy
 
+    # the last round imported again: refused, its measurements not counted twice
+    records = count_records(db)
+    with pytest.raises(KernelscopeError, match="round 2 was imported into .* already"):
+        tune_in_child(plan("import"))  # type: ignore[arg-type]
+    assert count_records(db) == records
+
 
 SMI_BUSY = """# nvidia-smi of an H200 another process computes on
 case "$*" in
