@@ -73,6 +73,60 @@ class RooflinePlot:
         return (math.log10(flops) - y0) / (y1 - y0)
 
 
+@dataclass(frozen=True)
+class Frame:
+    """The plot's box in an image ``size`` pixels big, drawn at ``scale`` (the PNG's
+    supersampling), and where values land in it: the one layout the PNG and the SVG draw."""
+
+    plot: RooflinePlot
+    size: tuple[int, int]
+    scale: int = 1
+
+    @property
+    def width(self) -> int:
+        return self.size[0] * self.scale
+
+    @property
+    def height(self) -> int:
+        return self.size[1] * self.scale
+
+    @property
+    def left(self) -> int:
+        return 80 * self.scale
+
+    @property
+    def right(self) -> int:
+        return self.width - 290 * self.scale  # the legend's room beside the plot
+
+    @property
+    def top(self) -> int:
+        return 50 * self.scale
+
+    @property
+    def bottom(self) -> int:
+        return self.height - 60 * self.scale
+
+    def x(self, ai: float) -> float:
+        return self.left + self.plot.fx(ai) * (self.right - self.left)
+
+    def y(self, flops: float) -> float:
+        return self.bottom - self.plot.fy(flops) * (self.bottom - self.top)
+
+    def x_ticks(self) -> list[tuple[float, str]]:
+        """(x, label) of each decade of arithmetic intensity."""
+        x0, x1 = self.plot.x_decades
+        return [(self.x(10.0**e), f"{10.0**e:g}") for e in range(x0, x1 + 1)]
+
+    def y_ticks(self) -> list[tuple[float, str]]:
+        """(y, label) of each decade of FLOP/s."""
+        y0, y1 = self.plot.y_decades
+        return [(self.y(10.0**e), si(10.0**e, "")) for e in range(y0, y1 + 1)]
+
+    def legend_row(self, i: int) -> tuple[float, float]:
+        """Where the legend's ``i``-th entry starts (its marker's left edge, its middle)."""
+        return self.right + 20 * self.scale, self.top + (10 + 22 * i) * self.scale
+
+
 def roofline_plot(roof: Roofline, kernel: str | None = None) -> RooflinePlot:
     """The plot of every kernel (or one kernel's launches); a ``KernelscopeError`` when there
     is nothing to plot or no ceiling to draw."""

@@ -13,7 +13,7 @@ import math
 from pathlib import Path
 
 from .model import Roofline
-from .plot import LABELLED, LEGEND, LEVEL_COLOUR, roofline_plot, si
+from .plot import LABELLED, LEGEND, LEVEL_COLOUR, Frame, roofline_plot
 
 _SCALE = 2  # supersampling factor
 _LIGHT = {
@@ -39,34 +39,22 @@ def render_png(
     plot = roofline_plot(roof, kernel)
     colours = _DARK if dark else _LIGHT
     s = _SCALE
-    width, height = size[0] * s, size[1] * s
+    box = Frame(plot, size, s)
+    width, height = box.width, box.height
     image = Image.new("RGB", (width, height), colours["bg"])
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default(size=13 * s)
     small = ImageFont.load_default(size=11 * s)
-    left, right, top, bottom = 80 * s, width - 290 * s, 50 * s, height - 60 * s
-    x0, x1 = plot.x_decades
-    y0, y1 = plot.y_decades
-
-    def X(ai: float) -> float:
-        return left + plot.fx(ai) * (right - left)
-
-    def Y(f: float) -> float:
-        return bottom - plot.fy(f) * (bottom - top)
+    left, right, top, bottom = box.left, box.right, box.top, box.bottom
+    X, Y = box.x, box.y
 
     # grid and axes
-    for e in range(x0, x1 + 1):
-        x = X(10.0**e)
+    for x, label in box.x_ticks():
         draw.line([(x, top), (x, bottom)], fill=colours["grid"], width=s)
-        draw.text(
-            (x, bottom + 8 * s), f"{10.0**e:g}", font=small, fill=colours["muted"], anchor="mt"
-        )
-    for e in range(y0, y1 + 1):
-        y = Y(10.0**e)
+        draw.text((x, bottom + 8 * s), label, font=small, fill=colours["muted"], anchor="mt")
+    for y, label in box.y_ticks():
         draw.line([(left, y), (right, y)], fill=colours["grid"], width=s)
-        draw.text(
-            (left - 8 * s, y), si(10.0**e, ""), font=small, fill=colours["muted"], anchor="rm"
-        )
+        draw.text((left - 8 * s, y), label, font=small, fill=colours["muted"], anchor="rm")
     draw.rectangle([left, top, right, bottom], outline=colours["fg"], width=s)
     draw.text(
         ((left + right) / 2, height - 22 * s),
@@ -109,14 +97,13 @@ def render_png(
             else:
                 draw.ellipse(box, outline=LEVEL_COLOUR[lv], width=2 * s)
         if q.label:  # legend on the right, largest share first
-            ly = top + (10 + 22 * i) * s
-            lx = right + 20 * s
+            lx, ly = box.legend_row(i)
             draw.ellipse([lx, ly - 6 * s, lx + 12 * s, ly + 6 * s], fill=q.colour)
             draw.text((lx + 20 * s, ly), q.label, font=small, fill=colours["fg"], anchor="lm")
     if plot.hidden > 0:
-        ly = top + (10 + 22 * LABELLED) * s
+        lx, ly = box.legend_row(LABELLED)
         draw.text(
-            (right + 20 * s, ly),
+            (lx, ly),
             f"+ {plot.hidden} more",
             font=small,
             fill=colours["muted"],

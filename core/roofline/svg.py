@@ -12,7 +12,7 @@ import math
 from html import escape
 
 from .model import Roofline
-from .plot import LABELLED, LEGEND, LEVEL_COLOUR, Rgb, roofline_plot, si
+from .plot import LABELLED, LEGEND, LEVEL_COLOUR, Frame, Rgb, roofline_plot
 
 
 def _rgb(c: Rgb) -> str:
@@ -25,16 +25,10 @@ def render_svg(
     """The roofline of every kernel (or one kernel's launches) as an ``<svg>`` element; a
     ``KernelscopeError`` when there is nothing to plot (as ``render_png``)."""
     plot = roofline_plot(roof, kernel)
+    box = Frame(plot, size)
     width, height = size
-    left, right, top, bottom = 80, width - 290, 50, height - 60
-    x0, x1 = plot.x_decades
-    y0, y1 = plot.y_decades
-
-    def X(ai: float) -> float:
-        return left + plot.fx(ai) * (right - left)
-
-    def Y(f: float) -> float:
-        return bottom - plot.fy(f) * (bottom - top)
+    left, right, top, bottom = box.left, box.right, box.top, box.bottom
+    X, Y = box.x, box.y
 
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
@@ -50,14 +44,12 @@ def render_svg(
             f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}"{c}{extra}>{escape(body)}</text>'
         )
 
-    for e in range(x0, x1 + 1):
-        x = X(10.0**e)
+    for x, label in box.x_ticks():
         out.append(f'<line class="grid" x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{bottom}"/>')
-        text(x, bottom + 18, f"{10.0**e:g}", "middle", "muted")
-    for e in range(y0, y1 + 1):
-        y = Y(10.0**e)
+        text(x, bottom + 18, label, "middle", "muted")
+    for y, label in box.y_ticks():
         out.append(f'<line class="grid" x1="{left}" y1="{y:.1f}" x2="{right}" y2="{y:.1f}"/>')
-        text(left - 8, y + 4, si(10.0**e, ""), "end", "muted")
+        text(left - 8, y + 4, label, "end", "muted")
     out.append(
         f'<rect class="frame" x="{left}" y="{top}" width="{right - left}" '
         f'height="{bottom - top}" fill="none"/>'
@@ -107,11 +99,11 @@ def render_svg(
                 )
         out.append("".join(group) + "</g>")
         if q.label:
-            ly = top + 10 + 22 * i
-            lx = right + 20
+            lx, ly = box.legend_row(i)
             out.append(f'<circle cx="{lx + 6}" cy="{ly}" r="6" fill="{colour}"/>')
             text(lx + 20, ly + 4, q.label)
     if plot.hidden > 0:
-        text(right + 20, top + 14 + 22 * LABELLED, f"+ {plot.hidden} more", cls="muted")
+        lx, ly = box.legend_row(LABELLED)
+        text(lx, ly + 4, f"+ {plot.hidden} more", cls="muted")
     out.append("</svg>")
     return "\n".join(out)
