@@ -21,7 +21,7 @@ from typing import Any
 
 from ..build.records import RECORDS, WORKLOADS, check_tvm, read_meta
 from ..errors import KernelscopeError
-from ..workspace import Manifest, Workspace
+from ..workspace import KernelInfo, Manifest, Workspace
 
 DEFAULT_DB = "tuning"  # inside the workspace
 MEASURE_KINDS = ("local", "host", "tracker")
@@ -63,6 +63,9 @@ class TuningPlan:
     batch: str = ""  # "export" or "import" a round in ``batch_dir`` ("": measure directly)
     batch_dir: str = ""
     ranking: str = ""  # how --top ranked the kernels, in words ("" without --top)
+    # the workspace's compilation pipeline (``Manifest.pipeline``): its passes run before the
+    # tasks are extracted, so that they are the build's kernels (an LLM's NT_matmul ones)
+    pipeline: str = "default"
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), default=str)
@@ -89,8 +92,10 @@ def choose_tasks(
     """The PrimFuncs to tune, most promising first: those of the kernels ``kernel`` (a
     regex) matches, or of the ``top`` kernels by ``savings_us`` (kernel -> µs, most first:
     a Headroom list's savings, or operator-bound estimates; see ``top_ranking``), or all
-    launched kernels'."""
-    kernels = [k for k in ws.manifest.kernels if k.launched and k.primfunc]
+    launched kernels'. Kernels of symbolic sizes are left out (MetaSchedule tunes fixed
+    shapes); a ``kernel`` that matches only such kernels is refused, saying why."""
+    launched = [k for k in ws.manifest.kernels if k.launched and k.primfunc]
+    kernels = [k for k in launched if not symbolic_sizes(k)]
     if savings_us:
         kernels.sort(key=lambda k: -savings_us.get(k.name, 0.0))
     if kernel is not None:
@@ -101,6 +106,11 @@ def choose_tasks(
                 f"--kernel {kernel!r} is not a regular expression: {exc}"
             ) from exc
         picked = [k for k in kernels if rx.search(k.name) or rx.search(k.primfunc)]
+        unbound = [
+            k for k in launched if k not in kernels and (rx.search(k.name) or rx.search(k.primfunc))
+        ]
+        if not picked and unbound:
+            raise _symbolic(unbound)
         if not picked:
             raise KernelscopeError(
                 f"no launched kernel of {ws.path.name} matches {kernel!r}",
@@ -111,7 +121,27 @@ def choose_tasks(
         if top < 1:
             raise KernelscopeError("--top must be 1 or more")
         kernels = kernels[:top]
+    if not kernels and launched:
+        raise _symbolic(launched)
     return list(dict.fromkeys(k.primfunc for k in kernels))
+
+
+def symbolic_sizes(kernel: KernelInfo) -> list[str]:
+    """The symbolic variables in a kernel's parameter shapes (``seq_len``...), in order."""
+    dims = (d for p in kernel.params for d in p.shape)
+    return list(dict.fromkeys(d for d in dims if isinstance(d, str)))
+
+
+def _symbolic(kernels: list[KernelInfo]) -> KernelscopeError:
+    names = list(dict.fromkeys(v for k in kernels for v in symbolic_sizes(k)))
+    shown = ", ".join(k.name for k in kernels[:3]) + (" ..." if len(kernels) > 3 else "")
+    return KernelscopeError(
+        f"{shown}: compiled for every {', '.join(names)} (symbolic sizes), and MetaSchedule "
+        "tunes kernels of fixed shapes only; their schedule is DLight's, made for any size "
+        "(kernelscope cannot tune them)",
+        hint="tune the kernels of fixed shapes (`kernelscope kernels WS` lists their sizes); "
+        "--shape gives a symbolic size a value for running, it does not fix it in the kernel",
+    )
 
 
 def headroom_savings(ws: Workspace) -> dict[str, float]:
@@ -249,6 +279,7 @@ def plan_tuning(
         batch=batch,
         batch_dir=str(batch_dir.expanduser().resolve()) if batch_dir is not None else "",
         ranking=ranking,
+        pipeline=m.pipeline,
     )
 
 

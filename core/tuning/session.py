@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from ..build import relax_pipelines
 from ..build.model_loader import load_model
 from ..build.records import (
     commit_default_record,
@@ -113,10 +114,9 @@ def prepare(
     model = load_model(plan.model, plan.shapes, plan.params, plan.seed)
     target = target_of(plan)
     progress("tasks", 0.01, "extracting the tuning tasks")
-    extracted = {
-        t.task_name: t
-        for t in ms.relax_integration.extract_tasks(fused_module(model.mod, target), target)
-    }
+    mod = relax_pipelines.prepare(model.mod, plan.pipeline)  # as the build compiled it
+    tasks = ms.relax_integration.extract_tasks(fused_module(mod, target), target)
+    extracted = {t.task_name: t for t in tasks}
     missing = [name for name in plan.tasks if name not in extracted]
     if missing:
         raise KernelscopeError(
