@@ -105,21 +105,21 @@ def test_the_dialog_remembers_every_option_and_the_host(qtbot, make_window, tmp_
         "This machine",
         "me@gpu-box",
     ]
-    request = again.profile_request(tmp_path / "ws", again.host.entry())
+    request = again.profile_request(tmp_path / "ws", again.host.options())
     ncu = request.ncu
     assert ncu.set == "basic" and ncu.sections == ["SourceCounters", "WarpStateStats"]
     assert ncu.kernel_regex == "conv" and (ncu.launch_skip, ncu.launch_count) == (2, 3)
     assert ncu.clock_control == "none" and (request.warmup, request.iterations) == (1, 2)
     assert request.inputs == tmp_path / "in.npz"
-    assert request.host == "me@gpu-box" and request.remote_python == "/opt/py/bin/python3"
-    assert request.ssh_options[:2] == ["-p", "2222"] and request.ssh_options[-1] == (
-        "-oProxyJump=gate"
-    )
-    assert request.ssh_options[3].endswith("/.ssh/gpu_key")  # ~ expanded
+    host = request.host
+    assert host is not None
+    assert host.host == "me@gpu-box" and host.python == "/opt/py/bin/python3"
+    assert host.options[:2] == ("-p", "2222") and host.options[-1] == "-oProxyJump=gate"
+    assert host.options[3].endswith("/.ssh/gpu_key")  # ~ expanded
     # "This machine" again: the host fields are off, and profiling stays here
     again.host.where.setCurrentIndex(0)
     assert not again.host.port.isEnabled() and not again.check_button.isEnabled()
-    assert again.profile_request(tmp_path / "ws", again.host.entry()).host is None
+    assert again.profile_request(tmp_path / "ws", again.host.options()).host is None
     again.close()
 
 

@@ -62,6 +62,7 @@ from kernelscope.core.profiling import (
     HostReport,
     InstallResult,
     ProfileRequest,
+    SshTarget,
     check_steps,
     profiling_problem,
     step_functions,
@@ -664,7 +665,7 @@ class BuildDialog(JobDialog):
         try:
             request = self.request() if self.build.isChecked() else None
             existing = None if request is not None else self.existing_workspace()
-            host = self.host.entry() if self.profile.isChecked() else None
+            host = self.host.options() if self.profile.isChecked() else None
             profile = self._profile_for(host) if self.profile.isChecked() else None
         except KernelscopeError as exc:
             self._append(_error_text(exc))
@@ -681,18 +682,18 @@ class BuildDialog(JobDialog):
 
     def _start_torch(self) -> None:
         try:
-            request = self.torch_request(self.host.entry())
+            request = self.torch_request(self.host.options())
         except KernelscopeError as exc:
             self._append(_error_text(exc))
             return
         self.remember()
         self.progress.clear()
-        where = request.host or "this machine"
+        where = request.host.host if request.host else "this machine"
         self._append(f"compiling {request.model} with torch.compile ({request.mode}) on {where}…")
         self._started = None
         self._run(torch_job(request), "torch.compile run", self._torch_done)
 
-    def torch_request(self, host: HostEntry | None = None) -> TorchRequest:
+    def torch_request(self, host: SshTarget | None = None) -> TorchRequest:
         """The TorchRequest of the fields (the Profile tab's ncu options, Run on's host)."""
         model = Path(self.model.text().strip()).expanduser()
         if not model.name:
@@ -711,10 +712,7 @@ class BuildDialog(JobDialog):
             profile=self.profile.isChecked(),
             timeline=self.torch_timeline.isChecked(),
             python=os.path.expanduser(self.torch_python.text().strip()) or TORCH_PYTHON,
-            host=host.host if host else None,
-            ssh_options=host.ssh_options() if host else [],
-            remote_python=host.python if host else "python3",
-            remote_ncu=host.ncu if host else "ncu",
+            host=host,
         )
 
     def _start_build_job(self, started: _Started) -> None:
@@ -807,13 +805,13 @@ class BuildDialog(JobDialog):
     def _say_cancelling(self) -> None:
         self._append("cancelling…")
 
-    def _profile_for(self, host: HostEntry | None) -> Callable[[Path], ProfileRequest]:
+    def _profile_for(self, host: SshTarget | None) -> Callable[[Path], ProfileRequest]:
         """The fields as they are now: the job reads them when the build is done."""
         request = self.profile_request(Path(), host)
-        check_steps(request, request.profile_steps)  # as the profile would, before the build
+        check_steps(request.llm)  # as the profile would, before the build
         return lambda workspace: dataclasses.replace(request, workspace=workspace)
 
-    def profile_request(self, workspace: Path, host: HostEntry | None = None) -> ProfileRequest:
+    def profile_request(self, workspace: Path, host: SshTarget | None = None) -> ProfileRequest:
         """The ProfileRequest for a workspace, from the dialog's fields."""
         inputs = self.inputs.text().strip()
         return ProfileRequest(
@@ -824,12 +822,8 @@ class BuildDialog(JobDialog):
             inputs=Path(inputs).expanduser() if inputs else None,
             seed=self.seed.value(),
             name=self.report_name.text().strip() or None,
-            host=host.host if host else None,
-            ssh_options=host.ssh_options() if host else [],
-            remote_ncu=host.ncu if host else "ncu",
-            remote_python=host.python if host else "python3",
-            remote_runtime_root=host.runtime_root or None if host else None,
-            **self.llm_steps.values(),
+            host=host,
+            llm=self.llm_steps.options(),
         )
 
     # ---- worker signals -----------------------------------------------------------------
