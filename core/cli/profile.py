@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from .progress import TerminalProgress
-from .remote import add_ssh_arguments, host_fields
+from .remote import add_ssh_arguments, host_options
 
 if TYPE_CHECKING:  # the profiling package is imported only when a command needs it
-    from ..profiling import NcuOptions, ProfileRequest
+    from ..profiling import NcuOptions, ProfileRequest, StepOptions
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -155,20 +155,15 @@ def _profile_options(p: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="keep no report unless every profiled launch is this kernel (one timeline call)",
     )
-    g = add_step_arguments(p)
-    g.add_argument(
-        "--profile-steps",
-        metavar="STEPS",
-        help="with --steps/--hook: the steps ncu profiles: all (default), prefill, decode:16, "
-        "decode:0-3, or several joined by commas",
-    )
+    add_step_arguments(p, profile_steps=True)
     r = p.add_argument_group("remote GPU")
     r.add_argument("--host", help="profile on this SSH host (user@gpu) with its ncu")
     add_ssh_arguments(p, ncu=True)
 
 
-def add_step_arguments(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
-    """--steps, --batch and --hook: an LLM run step by step (profile and timeline)."""
+def add_step_arguments(p: argparse.ArgumentParser, profile_steps: bool = False) -> None:
+    """--steps, --batch and --hook: an LLM run step by step (profile and timeline), and
+    with ``profile_steps`` --profile-steps (profile); ``step_options`` reads them back."""
     g = p.add_argument_group("LLM steps")
     g.add_argument(
         "--steps",
@@ -184,7 +179,25 @@ def add_step_arguments(p: argparse.ArgumentParser) -> argparse._ArgumentGroup:
         help="instead of --steps: a Python file whose run(session) runs the steps "
         "(docs/user-guide.md, 'LLM steps')",
     )
-    return g
+    if profile_steps:
+        g.add_argument(
+            "--profile-steps",
+            metavar="STEPS",
+            help="with --steps/--hook: the steps ncu profiles: all (default), prefill, "
+            "decode:16, decode:0-3, or several joined by commas",
+        )
+
+
+def step_options(args: argparse.Namespace) -> StepOptions:
+    """The StepOptions of ``add_step_arguments``' flags."""
+    from ..profiling import StepOptions
+
+    return StepOptions(
+        steps=args.steps,
+        profile_steps=getattr(args, "profile_steps", None),
+        batch=args.batch,
+        hook=args.hook,
+    )
 
 
 def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
@@ -201,11 +214,8 @@ def _request(args: argparse.Namespace, workspace: Path) -> ProfileRequest:
         seed=args.seed,
         name=args.name,
         expect_kernel=args.expect_kernel,
-        steps=args.steps,
-        profile_steps=args.profile_steps,
-        batch=args.batch,
-        hook=args.hook,
-        **host_fields(args),
+        llm=step_options(args),
+        host=host_options(args),
     )
 
 
@@ -241,7 +251,7 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
 
     request = _request(args, workspace)
     # what to run comes before where: an LLM without --steps is refused on any machine
-    check_steps(request, request.profile_steps, Workspace.open(workspace))
+    check_steps(request.llm, Workspace.open(workspace))
     if not request.host:
         problem = profiling_problem()
         if problem:
@@ -259,7 +269,7 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
         # the profile is made and kept; a report without per-line metrics (--set none, a
         # timing-only --metric) just has no hot lines to show
         print(f"no hot lines: {error.message}", file=sys.stderr)
-        steps = " --steps" if request.stepped else ""
+        steps = " --steps" if request.llm.stepped else ""
         print(f"  its launches: kernelscope kernels {result.report} -w {workspace}{steps}")
         return 0
 
@@ -280,7 +290,7 @@ def _profile_torch(args: argparse.Namespace) -> int:
         timeline=args.timeline or args.timeline_only,
         repeat=args.repeat,
         python=args.python,
-        **host_fields(args),
+        host=host_options(args),
     )
     with TerminalProgress() as progress:
         run = profile_torch(request, progress=progress)

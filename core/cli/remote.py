@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .progress import TerminalProgress
 from .table import format_table
@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 
 
 def add_ssh_arguments(p: argparse.ArgumentParser, ncu: bool = False, runtime: bool = True) -> None:
-    """How to reach a host: shared by every command that takes one (``runtime``: where TVM
-    runtimes are installed there, for the commands that run a TVM model)."""
+    """How to reach a host: the one group of every command that takes one (``ncu``: the
+    host's ncu, for the commands that profile; ``runtime``: where TVM runtimes are installed
+    there, for the commands that run a TVM model). ``target_from`` and ``host_options`` read
+    it into the one value of a host, ``SshTarget``."""
     g = p.add_argument_group("SSH host")
     g.add_argument("-p", "--port", type=int, help="SSH port (default: ssh's)")
     g.add_argument("-i", "--identity", help="private key file (default: ssh's)")
@@ -51,21 +53,10 @@ def target_from(args: argparse.Namespace, host: str) -> SshTarget:
     )
 
 
-def host_fields(args: argparse.Namespace) -> dict[str, Any]:
-    """A request's ``host``, ``ssh_options``, ``remote_python`` and, where the command has
-    them, ``remote_ncu`` and ``remote_runtime_root``: ``add_ssh_arguments``' flags read the
-    one way ``target_from`` reads them."""
-    target = target_from(args, args.host or "")
-    fields: dict[str, Any] = {
-        "host": args.host,
-        "ssh_options": target.options,
-        "remote_python": target.python,
-    }
-    if hasattr(args, "remote_ncu"):
-        fields["remote_ncu"] = target.ncu
-    if hasattr(args, "remote_runtime_root"):
-        fields["remote_runtime_root"] = target.runtime_root
-    return fields
+def host_options(args: argparse.Namespace) -> SshTarget | None:
+    """A request's ``host``: ``--host`` reached as ``add_ssh_arguments``' flags say (None:
+    no --host, this machine)."""
+    return target_from(args, args.host) if args.host else None
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 from ..errors import KernelscopeError
 from ..formatting import format_number, format_signed
 from ..workspace import MANIFEST
-from .profile import add_step_arguments
+from .profile import add_step_arguments, step_options
 from .progress import TerminalProgress
-from .remote import add_ssh_arguments, host_fields
+from .remote import add_ssh_arguments, host_options, target_from
 from .table import format_table
 
 if TYPE_CHECKING:
@@ -79,10 +79,8 @@ def _timeline(args: argparse.Namespace) -> int:
             seed=args.seed,
             name=args.name,
             save=not args.no_save,
-            steps=args.steps,
-            batch=args.batch,
-            hook=args.hook,
-            **{k: v for k, v in host_fields(args).items() if k != "remote_ncu"},
+            llm=step_options(args),
+            host=host_options(args),
         )
         with TerminalProgress(quiet_when_piped=True) as progress:
             timeline = measure_timeline(request, progress=progress)
@@ -229,12 +227,12 @@ def _ncu_options(args: argparse.Namespace, timeline: Timeline) -> dict[str, Any]
     from ..profiling import NcuOptions
 
     measured_on = timeline.meta.get("host") if timeline.source == "runner" else None
+    host = args.host or (measured_on if measured_on != "localhost" else None)
     return {
         "ncu": NcuOptions(set=None if args.set == "none" else args.set),
         "inputs": args.inputs,
         "seed": args.seed,
-        **host_fields(args),
-        "host": args.host or (measured_on if measured_on != "localhost" else None),
+        "host": target_from(args, host) if host else None,
     }
 
 

@@ -8,7 +8,7 @@ import argparse
 import contextlib
 import json
 from collections.abc import Iterator
-from dataclasses import asdict, fields, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -301,15 +301,25 @@ def _show_gain(
 def _given_profile(args: argparse.Namespace, ws: Workspace) -> ProfileRequest | None:
     """The profiling options given on the command line over those WS's newest report was
     made with (None: none given, take those as they are)."""
+    from ..profiling import request_from_settings, request_settings
     from ..tuning import profile_request_for
 
     defaults = argparse.Namespace(**{**vars(args), **_profile_defaults(args)})
-    given, default = profile_request(args, ws.path), profile_request(defaults, ws.path)
-    changed = {f.name for f in fields(given) if getattr(given, f.name) != getattr(default, f.name)}
+    given, default = _settings(args, ws.path), _settings(defaults, ws.path)
+    changed = {name for name, value in given.items() if value != default[name]}
     if not changed:
         return None
-    base = profile_request_for(ws, None)
-    return replace(base, **{name: getattr(given, name) for name in changed})
+    base = request_settings(profile_request_for(ws, None))
+    return request_from_settings(base | {name: given[name] for name in changed}, ws.path)
+
+
+def _settings(args: argparse.Namespace, workspace: Path) -> dict[str, Any]:
+    """The flags as ``request_settings``' options, one by one: SSH options given without
+    --host are among them (they reach the host the report was made on)."""
+    from ..profiling import request_settings
+
+    host = target_from(args, args.host or "")
+    return request_settings(replace(profile_request(args, workspace), host=host))
 
 
 def _profile_defaults(args: argparse.Namespace) -> dict[str, object]:

@@ -20,16 +20,15 @@ from .remote import (
 from .run_ncu import (
     ProfileRequest,
     ProfileResult,
-    StepRequest,
-    check_steps,
     launch_sequence,
     ncu_arguments,
     profile_command,
     profile_workspace,
     profiling_problem,
     recorded_request,
+    request_from_settings,
+    request_settings,
     same_kernel,
-    step_arguments,
     stream_ncu,
     timeline_command,
 )
@@ -37,6 +36,7 @@ from .runner_app import runner_path
 from .runner_site import RunnerSite, runner_site
 from .runtime_install import InstallResult, install_runtime, make_bundle
 from .step_models import step_functions
+from .step_options import StepOptions, check_steps
 
 __all__ = [
     "COUNTERS_FIX",
@@ -52,7 +52,7 @@ __all__ = [
     "RunnerSite",
     "SshSession",
     "SshTarget",
-    "StepRequest",
+    "StepOptions",
     "Transfer",
     "check_host",
     "check_steps",
@@ -67,12 +67,13 @@ __all__ = [
     "profile_workspace",
     "profiling_problem",
     "recorded_request",
+    "request_from_settings",
+    "request_settings",
     "run_command",
     "runner_path",
     "runner_site",
     "same_kernel",
     "ssh_options",
-    "step_arguments",
     "step_functions",
     "stream_ncu",
     "timeline_command",

@@ -33,7 +33,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -59,20 +59,48 @@ FIND_NCU_SH = (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class SshTarget:
     """A host and how to reach it: ``user@host``, options for ssh (``-p 2222``,
     ``-i key``, ``-oProxyJump=...``), the host's python3 and ncu (``ncu``: found on PATH
     or in the usual install folders), and where runtimes are installed there (None: the
-    host's ``~/.cache/kernelscope/runtime``). ``control_path`` is set by ``SshSession``:
+    host's ``~/.cache/kernelscope/runtime``). The one value for "where to run" of every
+    request that can run on a host (``ProfileRequest.host``, ``TimelineRequest.host``,
+    ``TorchRequest.host``; None there: this machine), built by the CLI's SSH group
+    (``cli.remote``) and the window's host form. ``control_path`` is set by ``SshSession``:
     the socket of the shared connection its commands go through."""
 
     host: str
-    options: list[str] = field(default_factory=list)
+    options: tuple[str, ...] = ()
     python: str = "python3"
     ncu: str = "ncu"
     runtime_root: str | None = None
     control_path: str | None = None
+
+    def __post_init__(self) -> None:
+        # options given as a list are kept as a tuple: equal targets compare equal however
+        # their options were given
+        object.__setattr__(self, "options", tuple(self.options))
+
+    def command_arguments(self) -> list[str]:
+        """kernelscope's flags that give this host back (``--host`` and the SSH group of
+        ``cli.remote``): ``-p PORT -i KEY`` as ``ssh_options`` puts them first, every other
+        ssh option as it is, the host's Python, ncu and runtime folder where not the
+        defaults."""
+        line = ["--host", self.host]
+        options = list(self.options)
+        for flag in ("-p", "-i"):
+            if len(options) >= 2 and options[0] == flag:
+                line += [flag, options[1]]
+                options = options[2:]
+        line += [f"--ssh-option={o}" for o in options]
+        if self.python != "python3":
+            line += ["--remote-python", self.python]
+        if self.ncu != "ncu":
+            line += ["--remote-ncu", self.ncu]
+        if self.runtime_root:
+            line += ["--remote-runtime-root", self.runtime_root]
+        return line
 
     def ssh(self, *extra: str) -> list[str]:
         """The ssh command line for this host up to the host, ``extra`` ssh options last
@@ -99,14 +127,14 @@ class SshTarget:
 
 def ssh_options(
     port: int | None = None, identity: str | None = None, extra: Iterable[str] = ()
-) -> list[str]:
+) -> tuple[str, ...]:
     """The ssh options for a port and an identity file (the dialog's fields)."""
     options = []
     if port:
         options += ["-p", str(port)]
     if identity:
         options += ["-i", str(Path(identity).expanduser())]
-    return options + list(extra)
+    return (*options, *extra)
 
 
 # --- running commands ------------------------------------------------------------------

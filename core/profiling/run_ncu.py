@@ -20,10 +20,11 @@ import os
 import re
 import shlex
 import time
-from dataclasses import asdict, dataclass, field, fields, replace
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any
 
 from ..errors import KernelscopeError
 from ..process import KEEP_OPEN, command_details, describe_exit, run_process
@@ -35,6 +36,7 @@ from .host_check import COUNTERS_FIX
 from .ncu_options import NcuOptions
 from .remote import SshTarget, transfer_progress
 from .runner_site import runner_site
+from .step_options import StepOptions, check_steps
 
 logger = logging.getLogger(__name__)
 
@@ -48,17 +50,6 @@ _ELIDED = "..."
 _PERMISSION_MARKERS = ("ERR_NVGPUCTRPERM", "permission to access NVIDIA GPU Performance Counters")
 
 
-class StepRequest(Protocol):
-    """The step fields a profile and a timeline request share."""
-
-    steps: str | None
-    batch: int
-    hook: Path | None
-
-    @property
-    def stepped(self) -> bool: ...
-
-
 @dataclass
 class ProfileRequest:
     workspace: Path
@@ -68,25 +59,13 @@ class ProfileRequest:
     inputs: Path | None = None  # .npz of inputs (and weights)
     seed: int = 0
     name: str | None = None  # report name; default: a timestamp
-    host: str | None = None  # user@host to profile over SSH
-    ssh_options: list[str] = field(default_factory=list)
-    remote_ncu: str = "ncu"
-    remote_python: str = "python3"
-    remote_runtime_root: str | None = None  # on the host; None: ~/.cache/kernelscope/runtime
+    host: SshTarget | None = None  # profile on this SSH host; None: on this machine
     # The kernel every profiled launch must be (a timeline's one-call selection): a run
     # that profiled another one is refused, with no report left.
     expect_kernel: str | None = None
-    # An LLM's steps (``prefill=128,decode=32``, runner/steps.py) for ``batch`` sequences, or
-    # a hook file running its own; ``profile_steps`` chooses the steps ncu profiles (None:
-    # all of them), the rest run unprofiled (``--profile-from-start off``).
-    steps: str | None = None
-    profile_steps: str | None = None
-    batch: int = 1
-    hook: Path | None = None
-
-    @property
-    def stepped(self) -> bool:
-        return self.steps is not None or self.hook is not None
+    # An LLM's steps; the ones not in ``llm.profile_steps`` run unprofiled
+    # (``--profile-from-start off``).
+    llm: StepOptions = field(default_factory=StepOptions)
 
 
 @dataclass
@@ -108,8 +87,8 @@ def profiling_problem() -> str | None:
 
 def ncu_arguments(req: ProfileRequest, output_stem: str, source_folder: str) -> list[str]:
     args = ["--import-source", "yes", "--source-folders", source_folder, "-f", "-o", output_stem]
-    args += req.ncu.ncu_arguments(req.stepped)
-    if req.stepped:  # only the steps the runner brackets with cuProfilerStart/Stop
+    args += req.ncu.ncu_arguments(req.llm.stepped)
+    if req.llm.stepped:  # only the steps the runner brackets with cuProfilerStart/Stop
         args += ["--profile-from-start", "off"]
     return args
 
@@ -121,64 +100,10 @@ def runner_arguments(
     args += ["--seed", str(req.seed)]
     if inputs:
         args += ["--inputs", inputs]
-    if req.stepped:
-        args += step_arguments(req, hook)
-        args += ["--profile-steps", req.profile_steps or "all"]
+    if req.llm.stepped:
+        args += req.llm.runner_arguments(hook)
+        args += ["--profile-steps", req.llm.profile_steps or "all"]
     return args
-
-
-def step_arguments(req: ProfileRequest | StepRequest, hook: str | None) -> list[str]:
-    """The runner's --steps/--batch or --hook (``hook``: the file as the runner sees it)."""
-    if req.steps is not None:
-        return ["--steps", req.steps, "--batch", str(req.batch)]
-    return ["--hook", hook or str(req.hook)]
-
-
-def check_steps(
-    req: ProfileRequest | StepRequest, profile_steps: str | None = None, ws: Workspace | None = None
-) -> None:
-    """Refuse steps the runner would refuse, before anything starts; and a workspace of
-    several Relax functions (an LLM: no one function is "the model") run without steps."""
-    if ws is not None and not ws.manifest.entry and not req.stepped:
-        names = ", ".join(f.name for f in ws.manifest.functions) or "none recorded"
-        raise KernelscopeError(
-            f"{ws.path.name} holds several Relax functions ({names}) and no one call to run",
-            hint="run its steps: --steps prefill=128,decode=8 (--profile-steps decode:0-3 "
-            "profiles some of them), or a hook file: --hook my_loop.py",
-            window_hint="give its steps under LLM steps, e.g. prefill=128,decode=8",
-        )
-    if req.steps is not None and req.hook is not None:
-        raise KernelscopeError(
-            "give --steps or --hook, not both",
-            window_hint="under LLM steps, fill in Steps or a Hook file, not both",
-        )
-    if profile_steps is not None and not req.stepped:
-        raise KernelscopeError(
-            "--profile-steps chooses among an LLM's steps",
-            hint="give the steps too: --steps prefill=128,decode=32 --profile-steps decode:0-3",
-        )
-    if req.hook is not None and not req.hook.is_file():
-        raise KernelscopeError(f"--hook {req.hook}: no such file")
-    if req.batch < 1:
-        raise KernelscopeError(f"--batch {req.batch}: give 1 or more sequences")
-    from .runner.steps import Selection, parse_steps
-
-    try:
-        selection = Selection(profile_steps)
-        if req.steps is not None:
-            plan = parse_steps(req.steps)
-            selection.check_plan({"prefill": 1 if plan["prefill"] else 0, "decode": plan["decode"]})
-    except runner.RunnerError as exc:
-        raise KernelscopeError(str(exc), hint=STEPS_HINT, window_hint=STEPS_WINDOW_HINT) from exc
-
-
-STEPS_HINT = (
-    "e.g. --steps prefill=128,decode=32 --profile-steps decode:0-3 (or prefill, decode:16, all)"
-)
-STEPS_WINDOW_HINT = (
-    "under LLM steps, e.g. Steps prefill=128,decode=32 and Profiled steps decode:0-3 (or "
-    "prefill, decode:16, empty for all)"
-)
 
 
 def report_name(req: ProfileRequest) -> str:
@@ -199,8 +124,8 @@ def profile_workspace(
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = report_name(req)
-    check_steps(req, req.profile_steps, ws)
-    expected = None if req.stepped else _expected_launches(ws, req)
+    check_steps(req.llm, ws)
+    expected = None if req.llm.stepped else _expected_launches(ws, req)
     ws.profiles_dir.mkdir(parents=True, exist_ok=True)
     partial = ws.profiles_dir / f".partial-{name}"
     final = ws.profiles_dir / f"{name}.ncu-rep"
@@ -234,7 +159,7 @@ def _steps_path(report: Path) -> Path:
 def _step_list(req: ProfileRequest, log: str) -> dict | None:
     """The runner's list of the steps it ran (kept beside the report: its launches split
     into them); None for a run without steps."""
-    if not req.stepped:
+    if not req.llm.stepped:
         return None
     result = runner.read_result(log)
     if result is None or not isinstance(result.get("steps"), list):
@@ -255,13 +180,57 @@ def _settings_path(report: Path) -> Path:
     return report.with_name(report.name + SETTINGS_SUFFIX)
 
 
+_HOST_KEYS = ("host", "ssh_options", "remote_ncu", "remote_python", "remote_runtime_root")
+
+
+def request_settings(req: ProfileRequest) -> dict[str, Any]:
+    """The request as one flat mapping, option by option, in the shape settings files have
+    had since before the Nsight Compute, step and host options were values of their own:
+    those options among the others, the host's as ``host``, ``ssh_options`` and
+    ``remote_*``. ``request_from_settings`` reads it back."""
+    flat: dict[str, Any] = {}
+    for f in fields(req):
+        value = getattr(req, f.name)
+        if f.name == "host":
+            target = value or SshTarget("")
+            host = (value.host if value else None, list(target.options), target.ncu)
+            flat.update(zip(_HOST_KEYS, (*host, target.python, target.runtime_root), strict=True))
+        elif f.name in ("ncu", "llm"):
+            flat.update(asdict(value))
+        else:
+            flat[f.name] = value
+    return flat
+
+
+def request_from_settings(values: Mapping[str, Any], workspace: Path) -> ProfileRequest:
+    """The request of a ``request_settings`` mapping for ``workspace`` (what it lacks keeps
+    its default; keys it does not know are left out). Raises TypeError for values of the
+    wrong kind."""
+
+    def known(cls: type) -> dict[str, Any]:
+        return {f.name: values[f.name] for f in fields(cls) if f.name in values}
+
+    rest = {k: v for k, v in known(ProfileRequest).items() if k not in ("workspace", "host")}
+    host = values.get("host")
+    target = None
+    if host:
+        target = SshTarget(
+            host,
+            values.get("ssh_options") or (),
+            values.get("remote_python") or "python3",
+            values.get("remote_ncu") or "ncu",
+            values.get("remote_runtime_root"),
+        )
+    llm = StepOptions(**known(StepOptions))
+    return ProfileRequest(
+        workspace=workspace, ncu=NcuOptions(**known(NcuOptions)), host=target, llm=llm, **rest
+    )
+
+
 def _record_settings(req: ProfileRequest, report: Path) -> None:
-    # one flat object, the Nsight Compute options among the others (the shape files have
-    # had since before NcuOptions)
-    fields_ = {k: v for k, v in asdict(req).items() if k not in (*_NOT_RECORDED, "ncu")}
-    settings = {**asdict(req.ncu), **fields_}
-    settings["inputs"] = str(req.inputs) if req.inputs is not None else None
-    settings["hook"] = str(req.hook) if req.hook is not None else None
+    settings = {k: v for k, v in request_settings(req).items() if k not in _NOT_RECORDED}
+    for key in ("inputs", "hook"):
+        settings[key] = str(settings[key]) if settings[key] is not None else None
     path = _settings_path(report)
     try:
         path.write_text(json.dumps(settings, indent=1), encoding="utf-8")
@@ -279,15 +248,12 @@ def recorded_request(report: Path, workspace: Path) -> ProfileRequest | None:
         return None
     if not isinstance(raw, dict):
         return None
-    known = {f.name for f in fields(ProfileRequest)} - {*_NOT_RECORDED, "ncu"}
-    values = {k: v for k, v in raw.items() if k in known}
-    ncu_fields = {f.name for f in fields(NcuOptions)}
+    values = {k: v for k, v in raw.items() if k not in _NOT_RECORDED}
     for key in ("inputs", "hook"):
         if values.get(key):
             values[key] = Path(values[key])
     try:
-        ncu = NcuOptions(**{k: v for k, v in raw.items() if k in ncu_fields})
-        return replace(ProfileRequest(workspace=workspace), ncu=ncu, **values)
+        return request_from_settings(values, workspace)
     except TypeError:
         return None
 
@@ -347,7 +313,7 @@ def timeline_command(req: ProfileRequest) -> list[str]:
     """The ``kernelscope timeline`` command that measures the request's workspace where it
     profiles (the same host, SSH options, inputs)."""
     line = ["kernelscope", "timeline", str(req.workspace)]
-    line += _host_arguments(req)
+    line += req.host.command_arguments() if req.host else []
     if req.inputs:
         line += ["--inputs", str(req.inputs)]
     if req.seed:
@@ -369,33 +335,8 @@ def profile_command(req: ProfileRequest) -> list[str]:
         line += ["--name", req.name]
     if req.expect_kernel:
         line += ["--expect-kernel", req.expect_kernel]
-    if req.stepped:
-        line += step_arguments(req, None)
-    if req.profile_steps:
-        line += ["--profile-steps", req.profile_steps]
-    return line + _host_arguments(req)
-
-
-def _host_arguments(req: ProfileRequest) -> list[str]:
-    """--host and the SSH options of the commands that take a host (``cli.remote``'s
-    ``add_ssh_arguments``): ``-p PORT -i KEY`` as ``ssh_options`` puts them first, every
-    other ssh option as it is."""
-    if not req.host:
-        return []
-    line = ["--host", req.host]
-    options = list(req.ssh_options)
-    for flag in ("-p", "-i"):
-        if len(options) >= 2 and options[0] == flag:
-            line += [flag, options[1]]
-            options = options[2:]
-    line += [f"--ssh-option={o}" for o in options]
-    if req.remote_python != "python3":
-        line += ["--remote-python", req.remote_python]
-    if req.remote_ncu != "ncu":
-        line += ["--remote-ncu", req.remote_ncu]
-    if req.remote_runtime_root:
-        line += ["--remote-runtime-root", req.remote_runtime_root]
-    return line
+    line += req.llm.command_arguments()
+    return line + (req.host.command_arguments() if req.host else [])
 
 
 def launch_sequence(ws: Workspace) -> list[str] | None:
@@ -433,18 +374,14 @@ def _profile(
     cancel: Cancel | None,
 ) -> tuple[str, int]:
     """ncu on the runner here, or on the host (the report fetched to ``partial``)."""
-    target = None
-    if req.host:
-        target = SshTarget(
-            req.host, req.ssh_options, req.remote_python, req.remote_ncu, req.remote_runtime_root
-        )
-    with runner_site(ws, target, req.inputs, report, cancel, copy_at=0.02, hook=req.hook) as site:
-        ncu = str(find_tool("ncu").require()) if site.folder is None else req.remote_ncu
+    target = req.host
+    with runner_site(ws, target, req.inputs, report, cancel, 0.02, req.llm.hook) as site:
+        ncu = str(find_tool("ncu").require()) if target is None else target.ncu
         output = str(partial) if site.folder is None else site.folder.file("report")
         cmd = site.command(
             runner_arguments(req, site.workspace, site.inputs, site.hook),
             before=[ncu, *ncu_arguments(req, output, f"{site.workspace}/src")],
-            find_ncu=site.folder is not None and req.remote_ncu == "ncu",
+            find_ncu=target is not None and target.ncu == "ncu",
         )
         log, launches = stream_ncu(cmd, expected, report, cancel)
         if site.folder is not None:

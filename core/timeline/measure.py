@@ -17,12 +17,12 @@ from ..errors import KernelscopeError
 from ..profiling import (
     CommandResult,
     SshTarget,
+    StepOptions,
     check_steps,
     explain_ssh_failure,
     run_command,
     runner,
     runner_site,
-    step_arguments,
 )
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..workspace import Workspace
@@ -40,19 +40,10 @@ class TimelineRequest:
     seed: int = 0
     name: str | None = None  # file name in timelines/; default: a timestamp
     save: bool = True
-    host: str | None = None  # user@host: measure there over SSH
-    ssh_options: list[str] = field(default_factory=list)
-    remote_python: str = "python3"
-    remote_runtime_root: str | None = None
-    # An LLM's steps (``prefill=128,decode=32``) for ``batch`` sequences, or a hook file
-    # running its own: each step timed, and each call in it (``ProfileRequest``'s fields).
-    steps: str | None = None
-    batch: int = 1
-    hook: Path | None = None
-
-    @property
-    def stepped(self) -> bool:
-        return self.steps is not None or self.hook is not None
+    host: SshTarget | None = None  # measure on this SSH host; None: on this machine
+    # An LLM's steps: each step timed, and each call in it (no ``profile_steps``: a
+    # timeline times every step)
+    llm: StepOptions = field(default_factory=StepOptions)
 
 
 def timelines_dir(ws: Workspace) -> Path:
@@ -76,8 +67,7 @@ def _runner_args(
 ) -> list[str]:
     args = [workspace, "--timeline", "--warmup", str(req.warmup), "--repeat", str(req.repeat)]
     args += ["--seed", str(req.seed)]
-    if req.stepped:
-        args += step_arguments(req, hook)
+    args += req.llm.runner_arguments(hook)
     return args + (["--inputs", inputs] if inputs else [])
 
 
@@ -91,21 +81,21 @@ def measure_timeline(
     if req.inputs is not None and not req.inputs.is_file():
         raise KernelscopeError(f"--inputs {req.inputs}: no such file")
     name = _name(req)
-    check_steps(req, ws=ws)
-    target = None
-    if req.host:
-        target = SshTarget(
-            req.host, req.ssh_options, req.remote_python, runtime_root=req.remote_runtime_root
+    if req.llm.profile_steps is not None:
+        raise KernelscopeError(
+            "a timeline times every step: --profile-steps is for kernelscope profile"
         )
-    with runner_site(ws, target, req.inputs, progress, cancel, 0.05, req.hook) as site:
-        what = "runs of the steps" if req.stepped else "forward passes"
+    check_steps(req.llm, ws=ws)
+    target = req.host
+    with runner_site(ws, target, req.inputs, progress, cancel, 0.05, req.llm.hook) as site:
+        what = "runs of the steps" if req.llm.stepped else "forward passes"
         progress("timeline", 0.2, f"timing {req.repeat} {what} on {site.where}")
         cmd = site.command(_runner_args(req, site.workspace, site.inputs, site.hook))
         result = run_command(cmd, "timeline", cancel)
         if target is not None and result.code == 255:
             raise explain_ssh_failure(target, result, "timeline")
     raw = _result(result, site.where)
-    timeline = from_runner(raw, ws, req.host)
+    timeline = from_runner(raw, ws, target.host if target else None)
     if req.save:
         timeline.meta["file"] = str(timeline.save(timelines_dir(ws) / f"{name}.json"))
     progress("done", 1.0, f"{len(timeline.calls)} calls timed on {timeline.device}")

@@ -94,10 +94,7 @@ class TorchRequest:
     timeline: bool = False  # also time every kernel (torch.profiler), without ncu
     repeat: int = 10  # timeline calls
     python: str = "python3"  # this machine's Python with PyTorch
-    host: str | None = None
-    ssh_options: list[str] = field(default_factory=list)
-    remote_python: str = "python3"
-    remote_ncu: str = "ncu"
+    host: SshTarget | None = None  # run on this SSH host, with its Python; None: here
 
 
 @dataclass
@@ -219,10 +216,11 @@ def profile_torch(
         for leftover in (run_dir / "profiles").glob(f".partial-{name}*"):
             leftover.unlink(missing_ok=True)
     (run_dir / "run.log").write_text(log, encoding="utf-8")
-    facts = _facts(run_dir, req.host)
+    where = req.host.host if req.host else None
+    facts = _facts(run_dir, where)
     timeline = None
     if raw_timeline is not None:
-        made = timeline_from_runner(raw_timeline, run_dir, req.host)
+        made = timeline_from_runner(raw_timeline, run_dir, where)
         timeline = made.save(run_dir / "timelines" / f"{name}.json")
     progress("done", 1.0, f"run folder: {run_dir}")
     return TorchRun(run_dir, report, timeline, launches, time.perf_counter() - start, facts, log)
@@ -345,9 +343,10 @@ def _run_here(
 def _run_on_host(
     req: TorchRequest, run_dir: Path, partial: Path, progress: ProgressFn, cancel: Cancel | None
 ) -> tuple[str, int, dict | None]:
-    assert req.host is not None
-    target = SshTarget(req.host, req.ssh_options, req.remote_python, req.remote_ncu)
-    progress("connect", None, f"connecting to {req.host}")
+    target = req.host
+    assert target is not None
+    host = target.host
+    progress("connect", None, f"connecting to {host}")
     log, launches, raw = "", 0, None
     with (
         SshSession(target, cancel) as session,
@@ -356,30 +355,30 @@ def _run_on_host(
     ):
         empty = Path(tmp) / "profiles"
         empty.mkdir()
-        progress("copy", 0.02, f"copying {req.model.name} to {req.host}:{folder.path}")
+        progress("copy", 0.02, f"copying {req.model.name} to {host}:{folder.path}")
         folder.upload([*_model_files(req.model), ("run/profiles", empty)])
         model, host_run = folder.file(f"model/{req.model.name}"), folder.file("run")
-        python, runner_file = req.remote_python, folder.file(RUNNER)
+        python, runner_file = target.python, folder.file(RUNNER)
         if req.profile:
-            progress("compile", None, f"torch.compile of {req.model.name} under ncu on {req.host}")
+            progress("compile", None, f"torch.compile of {req.model.name} under ncu on {host}")
             argv = [
-                req.remote_ncu,
+                target.ncu,
                 *_ncu_args(req, f"{host_run}/profiles/{partial.name}", host_run),
                 python,
                 runner_file,
                 *_runner_args(req, model, host_run, timeline=False),
             ]
-            cmd = folder.supervised(argv, find_ncu=req.remote_ncu == "ncu")
+            cmd = folder.supervised(argv, find_ncu=target.ncu == "ncu")
             log, launches = _profile(cmd, progress, cancel)
         if req.timeline:
-            progress("timeline", 0.85, f"timing {req.repeat} calls on {req.host}")
+            progress("timeline", 0.85, f"timing {req.repeat} calls on {host}")
             argv = [python, runner_file, *_runner_args(req, model, host_run, timeline=True)]
             result = run_command(folder.supervised(argv), "timeline", cancel)
             if result.code == 255:
                 raise explain_ssh_failure(session.target, result, "timeline")
             log += result.output
-            raw = _result(result, req.host)
-        progress("fetch", 0.9, f"fetching the run folder from {req.host}")
+            raw = _result(result, host)
+        progress("fetch", 0.9, f"fetching the run folder from {host}")
         session.run(
             f"cd {folder.path} && tar -cf run.tar run", "packing the run folder", timeout=600
         )

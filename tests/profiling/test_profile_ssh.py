@@ -14,7 +14,7 @@ from ssh_support import SshServer, fixture_ssh_server, free_port  # noqa: F401 -
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
-from kernelscope.core.profiling import ProfileRequest, profile_workspace
+from kernelscope.core.profiling import ProfileRequest, SshTarget, StepOptions, profile_workspace
 
 
 @pytest.fixture()
@@ -56,9 +56,7 @@ def test_profile_over_ssh_copies_runs_and_fetches_the_report(
         ProfileRequest(
             workspace=ws,
             name="remote",
-            host=ssh_host[0],
-            ssh_options=ssh_host[1:],
-            remote_ncu=str(_stand_in(tmp_path)),
+            host=SshTarget(ssh_host[0], ssh_host[1:], ncu=str(_stand_in(tmp_path))),
         ),
         progress=lambda step, fraction, message: steps.append((step, fraction)),
     )
@@ -83,9 +81,7 @@ def test_remote_failure_is_explained_and_leaves_nothing(
         profile_workspace(
             ProfileRequest(
                 workspace=ws,
-                host=ssh_host[0],
-                ssh_options=ssh_host[1:],
-                remote_ncu="/nonexistent/ncu",
+                host=SshTarget(ssh_host[0], ssh_host[1:], ncu="/nonexistent/ncu"),
             )
         )
     assert "/nonexistent/ncu" in err.value.details
@@ -100,8 +96,7 @@ def test_unreachable_host_is_a_clear_error(build_once, tmp_path: Path) -> None:
         profile_workspace(
             ProfileRequest(
                 workspace=ws,
-                host="nobody@127.0.0.1",
-                ssh_options=[f"-oPort={free_port()}", "-oConnectTimeout=5"],
+                host=SshTarget("nobody@127.0.0.1", [f"-oPort={free_port()}", "-oConnectTimeout=5"]),
             )
         )
 
@@ -138,11 +133,8 @@ def test_a_hook_travels_with_the_workspace(ssh_host: list[str], build_once, tmp_
         ProfileRequest(
             workspace=ws,
             name="hooked",
-            host=ssh_host[0],
-            ssh_options=ssh_host[1:],
-            remote_ncu=str(ncu),
-            hook=hook,
-            profile_steps="decode:0",
+            host=SshTarget(ssh_host[0], ssh_host[1:], ncu=str(ncu)),
+            llm=StepOptions(hook=hook, profile_steps="decode:0"),
         )
     )
     steps = json.loads((ws / "profiles" / "hooked.ncu-rep.steps.json").read_text())

@@ -19,6 +19,7 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import (
     NcuOptions,
     ProfileRequest,
+    StepOptions,
     profile_command,
     profile_workspace,
     recorded_request,
@@ -66,9 +67,7 @@ def test_profiled_steps_only_and_their_list_beside_the_report(
     req = ProfileRequest(
         workspace=ws_with_profile,
         name="llm",
-        steps="prefill=16,decode=4",
-        batch=2,
-        profile_steps="decode:0-3",
+        llm=StepOptions(steps="prefill=16,decode=4", batch=2, profile_steps="decode:0-3"),
     )
     result = profile_workspace(req)
     call = stepped_ncu.read_text().split()
@@ -80,18 +79,16 @@ def test_profiled_steps_only_and_their_list_beside_the_report(
     assert result.launches == 2
     again = recorded_request(result.report, ws_with_profile)
     assert again is not None
-    assert (again.steps, again.batch, again.profile_steps) == (
-        "prefill=16,decode=4",
-        2,
-        "decode:0-3",
-    )
+    assert again.llm == req.llm
 
 
 def test_a_kernel_filter_keeps_the_step_markers() -> None:
     from kernelscope.core.profiling import ncu_arguments
 
     req = ProfileRequest(
-        workspace=Path("ws"), steps="prefill=4", ncu=NcuOptions(kernel_regex="matmul|gemv")
+        workspace=Path("ws"),
+        llm=StepOptions(steps="prefill=4"),
+        ncu=NcuOptions(kernel_regex="matmul|gemv"),
     )
     args = ncu_arguments(req, "out", "src")
     assert args[args.index("--kernel-name") + 1] == (
@@ -103,11 +100,13 @@ def test_the_profile_command_of_a_stepped_request_parses_back(tmp_path: Path) ->
     for request in (
         ProfileRequest(
             workspace=Path("/w/llama.kscope"),
-            steps="prefill=128,decode=32",
-            batch=4,
-            profile_steps="prefill,decode:16",
+            llm=StepOptions(
+                steps="prefill=128,decode=32", batch=4, profile_steps="prefill,decode:16"
+            ),
         ),
-        ProfileRequest(workspace=Path("/w/llama.kscope"), hook=Path("/w/my loop.py")),
+        ProfileRequest(
+            workspace=Path("/w/llama.kscope"), llm=StepOptions(hook=Path("/w/my loop.py"))
+        ),
     ):
         line = profile_command(request)
         args = make_parser("profile").parse_args(shlex.split(shlex.join(line))[1:])
@@ -128,7 +127,7 @@ def test_bad_steps_are_refused_before_ncu_starts(
     ws_with_profile: Path, stepped_ncu: Path, fields: dict, said: str
 ) -> None:
     with pytest.raises(KernelscopeError, match=said.replace("(", r"\(").replace(")", r"\)")):
-        profile_workspace(ProfileRequest(workspace=ws_with_profile, **fields))
+        profile_workspace(ProfileRequest(workspace=ws_with_profile, llm=StepOptions(**fields)))
     assert not stepped_ncu.exists()  # ncu never ran
     assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
 
@@ -138,5 +137,7 @@ def test_a_step_run_without_its_step_list_keeps_no_report(
 ) -> None:
     monkeypatch.setenv("RESULT", "")
     with pytest.raises(KernelscopeError, match="printed no list of them; no report was kept"):
-        profile_workspace(ProfileRequest(workspace=ws_with_profile, name="llm", steps="prefill=16"))
+        profile_workspace(
+            ProfileRequest(ws_with_profile, name="llm", llm=StepOptions(steps="prefill=16"))
+        )
     assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]

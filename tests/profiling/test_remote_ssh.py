@@ -210,9 +210,7 @@ def test_cancel_stops_the_remote_ncu_tree_and_removes_the_remote_folder(
             ProfileRequest(
                 workspace=ws_with_profile,
                 name="new",
-                host=ssh_server.target,
-                ssh_options=list(ssh_server.options),
-                remote_ncu=str(ncu),
+                host=SshTarget(ssh_server.target, list(ssh_server.options), ncu=str(ncu)),
             ),
             progress=progress,
             cancel=cancel,
@@ -236,9 +234,7 @@ def test_ncu_dying_mid_run_is_reported_and_leaves_nothing(
         profile_workspace(
             ProfileRequest(
                 workspace=ws_with_profile,
-                host=ssh_server.target,
-                ssh_options=list(ssh_server.options),
-                remote_ncu=str(ncu),
+                host=SshTarget(ssh_server.target, list(ssh_server.options), ncu=str(ncu)),
             )
         )
     assert sorted(os.listdir(ws_with_profile / "profiles")) == ["earlier.ncu-rep"]
@@ -276,10 +272,12 @@ def test_remote_timeline_on_a_host_without_gpu_says_so_and_leaves_nothing(
                 workspace=ws_with_profile,
                 warmup=0,
                 repeat=1,
-                host=ssh_server.target,
-                ssh_options=list(ssh_server.options),
-                remote_python=sys.executable,
-                remote_runtime_root=str(tmp_path / "none"),
+                host=SshTarget(
+                    ssh_server.target,
+                    list(ssh_server.options),
+                    python=sys.executable,
+                    runtime_root=str(tmp_path / "none"),
+                ),
             )
         )
     assert "GPU" in err.value.message or "driver" in err.value.message

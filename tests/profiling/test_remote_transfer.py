@@ -55,9 +55,9 @@ def _profile(
         ProfileRequest(
             workspace=ws,
             name="remote",
-            host=server.target,
-            ssh_options=list(server.options if options is None else options),
-            remote_ncu=str(ncu),
+            host=SshTarget(
+                server.target, list(server.options if options is None else options), ncu=str(ncu)
+            ),
             ncu=NcuOptions(launch_count=1),
         ),
         progress=lambda *step: steps.append(step),
@@ -206,10 +206,12 @@ def test_a_remote_timeline_logs_in_once(ssh_server: SshServer, ws: Path, tmp_pat
                 workspace=ws,
                 warmup=0,
                 repeat=1,
-                host=ssh_server.target,
-                ssh_options=list(ssh_server.options),
-                remote_python=sys.executable,
-                remote_runtime_root=str(tmp_path / "none"),
+                host=SshTarget(
+                    ssh_server.target,
+                    list(ssh_server.options),
+                    python=sys.executable,
+                    runtime_root=str(tmp_path / "none"),
+                ),
             )
         )
     assert ssh_server.logins() - before == 1

@@ -11,7 +11,7 @@ from llm_support import build_llama_cpu, with_manifest
 
 from kernelscope.core.profiling import runner
 from kernelscope.core.profiling.runner.main import main as runner_main
-from kernelscope.core.profiling.runner.step_run import StepOptions, run_steps
+from kernelscope.core.profiling.runner.step_run import StepRunOptions, run_steps
 
 pytestmark = pytest.mark.slow  # one TVM build (llvm) for the module
 
@@ -24,7 +24,7 @@ def llama(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _cpu_steps(workspace: Path, **options: object) -> dict:
     import tvm
 
-    return run_steps(workspace, StepOptions(warmup=0, **options), device=tvm.cpu())  # type: ignore[arg-type]
+    return run_steps(workspace, StepRunOptions(warmup=0, **options), device=tvm.cpu())  # type: ignore[arg-type]
 
 
 def test_prefill_then_decode_steps_fill_the_kv_cache(llama: Path) -> None:

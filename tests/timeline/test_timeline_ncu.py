@@ -29,6 +29,7 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import (
     NcuOptions,
     ProfileRequest,
+    SshTarget,
     launch_sequence,
     profile_command,
     profile_workspace,
@@ -181,11 +182,13 @@ def test_the_printed_profile_command_is_the_same_request() -> None:
         inputs=Path("/w/in put.npz"),
         seed=3,
         name="call7",
-        host="me@gpu-box",
-        ssh_options=["-p", "2222", "-i", "/keys/id", "-oProxyJump=gate"],
-        remote_ncu="/opt/ncu/ncu",
-        remote_python="/opt/py/bin/python3",
-        remote_runtime_root="/opt/ks-runtime",
+        host=SshTarget(
+            "me@gpu-box",
+            ["-p", "2222", "-i", "/keys/id", "-oProxyJump=gate"],
+            python="/opt/py/bin/python3",
+            ncu="/opt/ncu/ncu",
+            runtime_root="/opt/ks-runtime",
+        ),
         expect_kernel="fused_conv2d7_kernel",
     )
     line = profile_command(request)

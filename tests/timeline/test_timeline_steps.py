@@ -154,7 +154,7 @@ def test_the_runners_step_timeline_on_a_simulated_gpu_clock(
     from test_timeline import _FakeGpu
 
     from kernelscope.core.profiling.runner import timeline as runner_timeline
-    from kernelscope.core.profiling.runner.step_run import StepOptions
+    from kernelscope.core.profiling.runner.step_run import StepRunOptions
 
     ws = build_llama_cpu(tmp_path / "ws")
     manifest = json.loads((ws / "manifest.json").read_text())
@@ -173,7 +173,7 @@ def test_the_runners_step_timeline_on_a_simulated_gpu_clock(
     gpu = _FakeGpu()
     monkeypatch.setattr(runner_timeline, "Cuda", lambda: gpu)
     out = runner_timeline.steps_timeline(
-        ws, StepOptions(steps="prefill=4,decode=2"), repeat=2, device=tvm.cpu()
+        ws, StepRunOptions(steps="prefill=4,decode=2"), repeat=2, device=tvm.cpu()
     )
     steps = out["steps"]
     assert [(s["name"], s["index"], s["total_len"]) for s in steps] == [

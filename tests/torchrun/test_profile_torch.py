@@ -28,13 +28,13 @@ from kernelscope.core.toolchain import find_tool
 from kernelscope.core.torchrun import TorchRequest, profile_torch, timeline_from_runner
 
 
-def _host(ssh_server: SshServer, tmp_path: Path, **options: object) -> TorchRequest:
-    options.setdefault("remote_python", BASE_PYTHON)
+def _host(
+    ssh_server: SshServer, tmp_path: Path, ncu: str = "ncu", **options: object
+) -> TorchRequest:
     return TorchRequest(
         model=MLP,
         output=tmp_path / "mlp.torchrun",
-        host=ssh_server.target,
-        ssh_options=ssh_server.options,
+        host=SshTarget(ssh_server.target, ssh_server.options, BASE_PYTHON, ncu),
         **options,  # type: ignore[arg-type]
     )
 
@@ -123,7 +123,7 @@ def test_over_ssh_a_host_without_torch_is_told_to_install_it_there(
 ) -> None:
     ncu = stand_in(tmp_path, "ncu-runs-runner", NCU_RUNS_THE_RUNNER)
     with pytest.raises(KernelscopeError) as err:
-        profile_torch(_host(ssh_server, tmp_path, remote_ncu=str(ncu), name="r1"))
+        profile_torch(_host(ssh_server, tmp_path, ncu=str(ncu), name="r1"))
     assert err.value.message.startswith(f"PyTorch is not installed for {BASE_PYTHON}")
     assert "installs none" in err.value.hint
     assert list((tmp_path / "mlp.torchrun" / "profiles").iterdir()) == []
@@ -140,7 +140,7 @@ def test_over_ssh_the_run_folder_and_report_come_back_in_one_login(
     steps: list[str] = []
     logins = ssh_server.logins()
     run = profile_torch(
-        _host(ssh_server, tmp_path, remote_ncu=str(ncu), name="mlp", mode="max-autotune"),
+        _host(ssh_server, tmp_path, ncu=str(ncu), name="mlp", mode="max-autotune"),
         progress=lambda step, fraction, message: steps.append(step),
     )
     assert ssh_server.logins() - logins == 1
@@ -185,7 +185,7 @@ def test_cancel_stops_the_host_run_and_keeps_no_report(
             cancel.set()
 
     with pytest.raises(Cancelled):
-        profile_torch(_host(ssh_server, tmp_path, remote_ncu=str(ncu), name="c"), progress, cancel)
+        profile_torch(_host(ssh_server, tmp_path, ncu=str(ncu), name="c"), progress, cancel)
     assert list((tmp_path / "mlp.torchrun" / "profiles").iterdir()) == []
     assert ssh_server.leftovers() == []  # the remote folder went, and what ran in it
 

@@ -15,7 +15,8 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import profiling_problem
 from kernelscope.core.toolchain import find_tool, local_gpu_arch
 from kernelscope.core.workspace import Workspace
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog, parse_shapes
+from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.dialogs.build_tvm_page import parse_shapes
 
 MODELS = DATA / "models"
 MODEL = MODELS / "small_cnn.onnx"
@@ -56,7 +57,7 @@ def test_cancelled_build_keeps_what_is_on_screen(qtbot, make_window, tmp_path) -
     window = make_window()
     dialog = BuildDialog(window.workers, window, MODEL)
     dialog.output.setText(str(tmp_path / "cancelled.kscope"))
-    dialog.use_cache.setChecked(False)
+    dialog.tvm.use_cache.setChecked(False)
     dialog.show()
     dialog.start.click()
     dialog.cancel.click()  # Cancel while the build runs
@@ -105,21 +106,21 @@ def test_the_dialog_remembers_every_option_and_the_host(qtbot, make_window, tmp_
         "This machine",
         "me@gpu-box",
     ]
-    request = again.profile_request(tmp_path / "ws", again.host.entry())
+    request = again.profile_request(tmp_path / "ws", again.host.options())
     ncu = request.ncu
     assert ncu.set == "basic" and ncu.sections == ["SourceCounters", "WarpStateStats"]
     assert ncu.kernel_regex == "conv" and (ncu.launch_skip, ncu.launch_count) == (2, 3)
     assert ncu.clock_control == "none" and (request.warmup, request.iterations) == (1, 2)
     assert request.inputs == tmp_path / "in.npz"
-    assert request.host == "me@gpu-box" and request.remote_python == "/opt/py/bin/python3"
-    assert request.ssh_options[:2] == ["-p", "2222"] and request.ssh_options[-1] == (
-        "-oProxyJump=gate"
-    )
-    assert request.ssh_options[3].endswith("/.ssh/gpu_key")  # ~ expanded
+    host = request.host
+    assert host is not None
+    assert host.host == "me@gpu-box" and host.python == "/opt/py/bin/python3"
+    assert host.options[:2] == ("-p", "2222") and host.options[-1] == "-oProxyJump=gate"
+    assert host.options[3].endswith("/.ssh/gpu_key")  # ~ expanded
     # "This machine" again: the host fields are off, and profiling stays here
     again.host.where.setCurrentIndex(0)
     assert not again.host.port.isEnabled() and not again.check_button.isEnabled()
-    assert again.profile_request(tmp_path / "ws", again.host.entry()).host is None
+    assert again.profile_request(tmp_path / "ws", again.host.options()).host is None
     again.close()
 
 
@@ -128,12 +129,12 @@ def test_the_pipeline_choice_is_built_and_remembered(qtbot, make_window) -> None
     dialog = _dialog(window)
     dialog.model.setText(str(MODEL))
     assert dialog.request().pipeline == ""  # the model's own default
-    dialog.pipeline.setCurrentText("lift-params")
+    dialog.tvm.pipeline.setCurrentText("lift-params")
     assert dialog.request().pipeline == "lift-params"
     dialog.remember()
     dialog.close()
     again = _dialog(window)
-    assert again.pipeline.currentText() == "lift-params"
+    assert again.tvm.pipeline.currentText() == "lift-params"
     assert again.request().pipeline == "lift-params"
     again.close()
 
@@ -149,9 +150,9 @@ def test_the_dialog_starts_from_the_open_workspace(qtbot, make_window, build_onc
     dialog = next(d for d in window.findChildren(BuildDialog) if d.isVisible())
     assert dialog.model.text() == str(tmp_path / "small_cnn.onnx")
     assert dialog.output.text() == str(ws)
-    assert not dialog.build.isChecked() and dialog.profile.isChecked()
-    assert dialog.start.text() == "Profile" and not dialog.arch.isEnabled()
-    assert dialog.arch.currentText() == "sm_90"
+    assert not dialog.tvm.build.isChecked() and dialog.profile.isChecked()
+    assert dialog.start.text() == "Profile" and not dialog.tvm.arch.isEnabled()
+    assert dialog.tvm.arch.currentText() == "sm_90"
     if not CAN_PROFILE:  # as it is, here: says what is missing and where to go
         dialog.start.click()
         qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
@@ -180,7 +181,7 @@ def test_a_host_ssh_would_not_take_is_refused_before_anything_runs(
     dialog.check_button.click()
     assert dialog.job is None and said in dialog.log.toPlainText()
     dialog.output.setText(str(WORKSPACE))
-    dialog.build.setChecked(False)
+    dialog.tvm.build.setChecked(False)
     dialog.profile.setChecked(True)
     dialog.start.click()
     assert dialog.job is None and said in dialog.log.toPlainText()
@@ -203,12 +204,12 @@ def test_the_workspace_follows_the_model_unless_typed(qtbot, make_window, tmp_pa
     window = make_window(ws)
     dialog = _open_dialog(window)
     assert dialog.model.text() == "" and dialog.output.text() == str(ws)
-    assert not dialog.build.isChecked()  # the open workspace, as it is
+    assert not dialog.tvm.build.isChecked()  # the open workspace, as it is
     dialog.model.setFocus()
     qtbot.keyClicks(dialog.model, str(MODEL))
     qtbot.keyClick(dialog.model, Qt.Key.Key_Tab)
     assert dialog.output.text() == str(MODEL.with_suffix(".kscope"))
-    assert dialog.build.isChecked()  # a model typed in is one to build
+    assert dialog.tvm.build.isChecked()  # a model typed in is one to build
     assert dialog.request().output == MODEL.with_suffix(".kscope")
 
     dialog.output.clear()
@@ -231,7 +232,7 @@ def test_building_another_model_into_a_workspace_asks_first(qtbot, make_window, 
     dialog.model.setText(str(MODELS / "tiny_mlp.py"))
     dialog.output.clear()
     qtbot.keyClicks(dialog.output, str(ws))  # typed: the user means this folder
-    dialog.build.setChecked(True)
+    dialog.tvm.build.setChecked(True)
     dialog.profile.setChecked(False)
     before = (ws / "manifest.json").read_bytes()
 
@@ -264,7 +265,7 @@ def test_a_crash_shows_its_message_and_log_not_the_stack_dump(qtbot, make_window
     dialog = BuildDialog(window.workers, window, MODELS / "holed_primfunc_crash.py")
     dialog.output.setText(str(tmp_path / "crash.kscope"))
     dialog.profile.setChecked(False)
-    dialog.use_cache.setChecked(False)
+    dialog.tvm.use_cache.setChecked(False)
     dialog.show()
     dialog.start.click()
     qtbot.waitUntil(lambda: dialog.job is None, timeout=300_000)
@@ -370,10 +371,10 @@ def test_tuning_records_that_are_not_a_database_are_told_in_the_windows_words(
     dialog = _dialog(window)
     dialog.model.setText(str(MODEL))
     dialog.output.setText(str(tmp_path / "cnn.kscope"))
-    dialog.build.setChecked(True)
+    dialog.tvm.build.setChecked(True)
     empty = tmp_path / "not-records"
     empty.mkdir()
-    dialog.tuning_db.setText(str(empty))
+    dialog.tvm.tuning_db.setText(str(empty))
     dialog.start.click()
     qtbot.waitUntil(lambda: dialog.job is None, timeout=60_000)
     log = dialog.log.toPlainText()

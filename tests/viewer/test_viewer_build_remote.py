@@ -97,7 +97,7 @@ def test_check_host_shows_the_doctor_and_the_exact_fixes(
     assert "ncu 2025.3.1.0" in text and "ERR_NVGPUCTRPERM" in text
     assert f"fix: {COUNTERS_FIX}" in text and "NVreg_RestrictProfilingToAdminUsers=0" in text
     assert "FAIL" in text and f"{ssh_server.target}: not ready to profile" in text
-    assert dialog.arch.currentText() == "sm_90"
+    assert dialog.tvm.arch.currentText() == "sm_90"
     assert ssh_server.leftovers() == []
     # the host is remembered with how to reach it
     assert HostStore(QSettings()).get(ssh_server.target).ncu == str(ncu)
@@ -160,7 +160,7 @@ def test_profile_on_the_host_streams_each_kernel_and_opens_the_report(
     window = make_window()
     dialog = _dialog(qtbot, window, _entry(ssh_server, ncu=str(ncu)), workspace=None)
     dialog.output.setText(str(ws_with_profile))
-    dialog.build.setChecked(False)
+    dialog.tvm.build.setChecked(False)
     dialog.profile.setChecked(True)
     dialog.report_name.setText("on-host")
     with qtbot.waitSignal(dialog.finished_document, timeout=WAIT) as opened:
@@ -197,7 +197,7 @@ def test_cancel_stops_the_remote_run_and_leaves_nothing(
     window = make_window()
     dialog = _dialog(qtbot, window, _entry(ssh_server, ncu=str(ncu)))
     dialog.output.setText(str(ws_with_profile))
-    dialog.build.setChecked(False)
+    dialog.tvm.build.setChecked(False)
     dialog.profile.setChecked(True)
     dialog.start.click()
     qtbot.waitUntil(lambda: "[profile]" in dialog.log.toPlainText(), timeout=WAIT)

@@ -13,6 +13,7 @@ import pytest
 from paths_support import DATA
 from viewer_support import WORKSPACE
 
+from kernelscope.core.profiling import StepOptions
 from kernelscope.core.workspace import FunctionInfo, Workspace
 from kernelscope.viewer.dialogs.build_dialog import BuildDialog
 
@@ -68,20 +69,9 @@ def test_llm_steps_go_into_the_request_and_are_remembered(
 
     again = _dialog(window, workspace=Workspace.open(llm_workspace))
     request = again.profile_request(llm_workspace)
-    assert (request.steps, request.profile_steps, request.batch, request.hook) == (
-        "prefill=128,decode=8",
-        "decode:0-3",
-        4,
-        hook,
-    )
+    assert request.llm == StepOptions("prefill=128,decode=8", "decode:0-3", 4, hook)
     again.output.setText(str(WORKSPACE))  # a model run as one call: no steps at all
-    request = again.profile_request(WORKSPACE)
-    assert (request.steps, request.profile_steps, request.batch, request.hook) == (
-        None,
-        None,
-        1,
-        None,
-    )
+    assert again.profile_request(WORKSPACE).llm == StepOptions()
     again.close()
 
 

@@ -15,7 +15,11 @@ from test_viewer_build_remote import WAIT, _dialog, _entry, _finish
 from torch_support import MLP, NCU_LEAVES_A_REAL_RUN
 from viewer_support import settle
 
-from kernelscope.viewer.dialogs.build_dialog import TORCH, TVM, BuildDialog
+from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.dialogs.build_torch_page import TorchPage
+from kernelscope.viewer.dialogs.build_tvm_page import TvmPage
+
+TORCH, TVM = TorchPage.name, TvmPage.name
 
 GELU = "triton_poi_fused_addmm_gelu_view_7"  # a Triton kernel of the transformer run
 
@@ -28,15 +32,15 @@ def test_a_pytorch_file_picks_torch_compile_and_its_run_folder(qtbot, make_windo
     dialog.model.setText(str(MLP))
     assert dialog.compiler.currentText() == TORCH
     assert dialog.output.text() == str(MLP.with_suffix(".torchrun"))
-    assert not dialog.arch.isEnabled() and not dialog.build.isEnabled()
-    assert dialog.torch_mode.isEnabled() and not dialog.install_button.isEnabled()
+    assert not dialog.tvm.arch.isEnabled() and not dialog.tvm.build.isEnabled()
+    assert dialog.torch.mode.isEnabled() and not dialog.install_button.isEnabled()
     dialog.profile.setChecked(True)
     assert dialog.start.text() == "Compile && Profile" and not dialog.inputs.isEnabled()
     onnx = tmp_path / "m.onnx"
     onnx.write_bytes(b"")
     dialog.model.setText(str(onnx))
     assert dialog.compiler.currentText() == TVM
-    assert dialog.output.text() == str(tmp_path / "m.kscope") and dialog.arch.isEnabled()
+    assert dialog.output.text() == str(tmp_path / "m.kscope") and dialog.tvm.arch.isEnabled()
     dialog.close()
 
 
@@ -54,7 +58,7 @@ def test_a_run_on_the_host_opens_its_run_folder(
     run = tmp_path / "mlp.torchrun"
     dialog.output.setText(str(run))
     dialog.profile.setChecked(True)
-    dialog.torch_mode.setCurrentText("max-autotune")
+    dialog.torch.mode.setCurrentText("max-autotune")
     dialog.report_name.setText("from-window")
     with qtbot.waitSignal(dialog.finished_document, timeout=WAIT) as opened:
         dialog.start.click()
@@ -77,15 +81,15 @@ def test_the_dialog_remembers_the_compiler_and_its_options(qtbot, make_window, t
     dialog = BuildDialog(window.workers, window, settings=window.settings)
     qtbot.addWidget(dialog)
     dialog.model.setText(str(MLP))
-    dialog.torch_mode.setCurrentText("reduce-overhead")
-    dialog.torch_timeline.setChecked(True)
+    dialog.torch.mode.setCurrentText("reduce-overhead")
+    dialog.torch.timeline.setChecked(True)
     dialog.remember()
     dialog.close()
     again = BuildDialog(window.workers, window, settings=window.settings)
     qtbot.addWidget(again)
     assert again.compiler.currentText() == TORCH
-    assert again.torch_mode.currentText() == "reduce-overhead"
-    assert again.torch_timeline.isChecked()
+    assert again.torch.mode.currentText() == "reduce-overhead"
+    assert again.torch.timeline.isChecked()
     request = again.torch_request()
     assert request.model == MLP and request.mode == "reduce-overhead" and request.timeline
     assert request.output == MLP.with_suffix(".torchrun") and request.host is None
@@ -119,7 +123,7 @@ def _torch_dialog(qtbot, window, tmp_path: Path) -> BuildDialog:  # noqa: ANN001
     dialog.model.setText(str(MLP))
     dialog.output.setText(str(tmp_path / "mlp.torchrun"))
     dialog.profile.setChecked(False)  # ncu is asked about first: not here
-    dialog.torch_timeline.setChecked(True)
+    dialog.torch.timeline.setChecked(True)
     return dialog
 
 
@@ -133,16 +137,16 @@ def test_the_python_field_is_torch_compiles_and_for_this_machine_only(qtbot, mak
     onnx = tmp_path / "m.onnx"
     onnx.write_bytes(b"")
     dialog.model.setText(str(onnx))
-    assert dialog.compiler.currentText() == TVM and not dialog.torch_python.isVisible()
+    assert dialog.compiler.currentText() == TVM and not dialog.torch.python.isVisible()
     dialog.model.setText(str(MLP))
     assert dialog.compiler.currentText() == TORCH
-    assert dialog.torch_python.isVisible() and dialog.torch_python.isEnabled()
-    assert dialog.torch_python.placeholderText() == "python3"
+    assert dialog.torch.python.isVisible() and dialog.torch.python.isEnabled()
+    assert dialog.torch.python.placeholderText() == "python3"
     assert dialog.torch_request().python == "python3"  # empty: profile-torch's default
     dialog.host.where.setCurrentText("user@gpu-box")
-    assert not dialog.torch_python.isEnabled() and "Run on" in dialog.torch_python.toolTip()
+    assert not dialog.torch.python.isEnabled() and "Run on" in dialog.torch.python.toolTip()
     dialog.host.set_host(None)  # this machine
-    assert dialog.host.is_local and dialog.torch_python.isEnabled()
+    assert dialog.host.is_local and dialog.torch.python.isEnabled()
     dialog.close()
 
 
@@ -154,7 +158,7 @@ def test_the_chosen_python_reaches_core_and_is_remembered(qtbot, make_window, tm
     python = venv / "bin" / "python"
     window = make_window()
     dialog = _torch_dialog(qtbot, window, tmp_path)
-    dialog.torch_python.setText(str(python))
+    dialog.torch.python.setText(str(python))
     assert dialog.torch_request().python == str(python)
     dialog.start.click()
     log = _finish(qtbot, dialog)
@@ -165,9 +169,9 @@ def test_the_chosen_python_reaches_core_and_is_remembered(qtbot, make_window, tm
     dialog.close()
     again = BuildDialog(window.workers, window, settings=window.settings)
     qtbot.addWidget(again)
-    assert again.torch_python.text() == str(python)
+    assert again.torch.python.text() == str(python)
     assert again.torch_request().python == str(python)
-    again.torch_python.setText("~/envs/torch/bin/python")
+    again.torch.python.setText("~/envs/torch/bin/python")
     assert again.torch_request().python == str(Path.home() / "envs/torch/bin/python")
     again.close()
 
@@ -176,7 +180,7 @@ def test_a_python_that_is_not_there_is_said_and_the_window_goes_on(qtbot, make_w
     window = make_window()
     dialog = _torch_dialog(qtbot, window, tmp_path)
     missing = tmp_path / "no-env" / "bin" / "python"
-    dialog.torch_python.setText(str(missing))
+    dialog.torch.python.setText(str(missing))
     dialog.start.click()
     log = _finish(qtbot, dialog)
     assert f"error: the Python {missing}: no such file" in log
@@ -185,7 +189,7 @@ def test_a_python_that_is_not_there_is_said_and_the_window_goes_on(qtbot, make_w
     assert dialog.bar.format() == "failed at %p%" and dialog.start.isEnabled()
     not_a_program = tmp_path / "python"
     not_a_program.write_text("")
-    dialog.torch_python.setText(str(not_a_program))
+    dialog.torch.python.setText(str(not_a_program))
     dialog.start.click()
     log = _finish(qtbot, dialog)
     assert f"error: the Python {not_a_program} is not an executable program" in log

@@ -244,7 +244,7 @@ def test_tuning_from_the_window_on_the_cpu_then_build_with_the_records(
     dialog.build_button.click()
     build = window.findChild(BuildDialog, "build_dialog")
     assert build is not None
-    assert build.tuning_db.text() == str(result.database) and build.build.isChecked()
+    assert build.tvm.tuning_db.text() == str(result.database) and build.tvm.build.isChecked()
     assert build.request().tuning_db == result.database
 
 
@@ -255,7 +255,7 @@ def test_the_build_dialogs_records_reach_the_build_and_the_list_says_which(
     window = make_window()
     dialog = window.build_and_profile(MODEL)
     dialog.output.setText(str(tmp_path / "mlp.kscope"))
-    dialog.tuning_db.setText(str(STOCK_DB))
+    dialog.tvm.tuning_db.setText(str(STOCK_DB))
     dialog.profile.setChecked(False)
     dialog.show()
     with qtbot.waitSignal(dialog.finished_document, timeout=300_000):
@@ -274,7 +274,7 @@ def test_the_build_dialogs_records_reach_the_build_and_the_list_says_which(
     # a rebuild of this workspace starts with its records
     ws = Workspace.open(tmp_path / "mlp.kscope")
     again = BuildDialog(window.workers, window, settings=window.settings, workspace=ws)
-    assert again.tuning_db.text() == str(STOCK_DB.resolve())
+    assert again.tvm.tuning_db.text() == str(STOCK_DB.resolve())
 
 
 @pytest.mark.slow

@@ -1,38 +1,37 @@
-"""Build & Profile: choose a model, target and profiling options, and where to run; watch
-the log.
+"""Build & Profile: choose a model, its compiler and profiling options, and where to run;
+watch the log.
 
-Three tabs: **Model** (what to build, or the open workspace as it is), **Profile** (every
-option of ``kernelscope profile``: sections and sets, kernel filter, launch skip and count,
-clock control, warm-up and profiled passes, an inputs ``.npz``) and **Run on** (this
-machine or an SSH host; Check host shows the remote doctor's answer with the exact fixes,
-Install runtime on host copies a runtime-only TVM there). One job at a time runs on the
-window's ``build`` lane: the build and profile, a host check or an install. Cancel stops it
-(over SSH: the remote ncu and the model it runs, and the remote folder goes); the workspace
-on disk and the results on screen stay as they were. The dialog remembers its last values
-in QSettings and starts from the model of the open workspace.
+Three tabs: **Model** (what to build, or the open workspace as it is: the model, the
+compiler, the workspace folder and the compiler's own page), **Profile** (every option of
+``kernelscope profile``: the Nsight Compute form, warm-up and profiled passes, an inputs
+``.npz``, the report name, an LLM's steps) and **Run on** (the host form: this machine or an
+SSH host; Check host shows the remote doctor's answer with the exact fixes, Install runtime
+on host copies a runtime-only TVM there). One job at a time runs on the window's ``build``
+lane: the build and profile, a torch.compile run, a host check, an install or a report
+import, each started with how its outcome is shown. Cancel stops it (over SSH: the remote
+ncu and the model it runs, and the remote folder goes); the workspace on disk and the
+results on screen stay as they were. The dialog remembers its last values in QSettings and
+starts from the model of the open workspace.
 
-The Workspace field follows the Model field (``MODEL.kscope``) until the user types a folder
-there; a build into a folder that holds another model's build asks first (core refuses it
-with ``OtherModelError`` before anything is written). Profiling here is off, with the reason,
-where this machine cannot profile (no ncu, no GPU) and no SSH host is chosen.
+The Compiler choice picks the Model tab's page: **TVM** (``build_tvm_page``: a workspace,
+``kernelscope build`` then ``profile``) or **torch.compile** (``build_torch_page``: a
+PyTorch file run by the PyTorch of the machine under Run on into a run folder,
+``kernelscope profile-torch``; the run folder and its timeline open in the window when it
+is done). A .py file that imports torch and not tvm picks torch.compile by itself. Each page
+says what its compiler needs of the rest: the Workspace field's label and default, the Start
+button's text, which Profile fields apply.
 
-The Compiler choice on the Model tab is TVM or torch.compile. With torch.compile the model is
-a PyTorch file (``model`` and ``example_inputs``, see ``core.torchrun``) run by the PyTorch of
-the machine chosen under Run on, the Workspace field is the run folder (``MODEL.torchrun``),
-TVM's build fields are hidden, and the job is ``kernelscope profile-torch``'s: the run folder
-(and the timeline, when asked) open in the window when it is done. Its Python field is
-``--python`` (the interpreter with PyTorch here: a virtual environment's or conda's); like
-``--python`` it is for this machine only, so it is off with an SSH host, whose Python is Run
-on's "Python there" (``--remote-python``). A Python that does not run or has no PyTorch is
-refused by core before anything runs, by name, with what to do. A .py file that imports torch
-and not tvm picks torch.compile by itself.
+The Workspace field follows the Model field (``MODEL.kscope``, ``MODEL.torchrun``) until the
+user types a folder there; a build into a folder that holds another model's build asks first
+(core refuses it with ``OtherModelError`` before anything is written). Profiling here is
+off, with the reason, where this machine cannot profile (no ncu, no GPU) and no SSH host is
+chosen.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -54,22 +53,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.build import PIPELINES, BuildRequest, default_workspace
-from kernelscope.core.build import parse_shapes as core_parse_shapes
+from kernelscope.core.build import BuildRequest
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.ncu import ReportImport, import_report
 from kernelscope.core.profiling import (
     HostReport,
     InstallResult,
     ProfileRequest,
+    SshTarget,
     check_steps,
     profiling_problem,
     step_functions,
 )
-from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_torch_model_file
+from kernelscope.core.torchrun import TorchRequest, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
 
-from ..widgets.file_dialogs import existing_folder, open_file_name
+from ..widgets.file_dialogs import open_file_name
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import what_to_do
 from ..workers.build_worker import (
@@ -82,6 +81,8 @@ from ..workers.build_worker import (
 )
 from ..workers.jobs import Job, JobFn, Workers
 from ..workers.remote_jobs import check_job, install_job
+from .build_torch_page import TorchPage
+from .build_tvm_page import TvmPage
 from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
 from .job_dialog import JobDialog
@@ -89,11 +90,7 @@ from .ncu_form import NcuForm
 from .profile_options import SETTINGS
 from .steps_form import StepsForm
 
-# The Pipeline combo's first item: no --pipeline, the model's own default
-AUTO_PIPELINE = "model's default"
-ARCHES = ["sm_90", "sm_80", "sm_86", "sm_89", "sm_100", "sm_120"]
-TVM, TORCH = "TVM", "torch.compile"  # the Compiler choice
-TORCH_PYTHON = TorchRequest.python  # the Python field's default, as profile-torch --python's
+CompilerPage = TvmPage | TorchPage  # the Model tab's page of the chosen compiler
 
 
 @dataclasses.dataclass(frozen=True)
@@ -103,11 +100,6 @@ class _Started:
     request: BuildRequest | None
     profile: Callable[[Path], ProfileRequest] | None
     existing: Path | None
-
-
-def parse_shapes(text: str) -> dict[str, list[int]]:
-    """``"x=1,3,224,224; y=4"`` -> {"x": [1, 3, 224, 224], "y": [4]}."""
-    return core_parse_shapes([part for part in text.split(";") if part.strip()])
 
 
 def model_of(workspace: Workspace) -> Path | None:
@@ -183,10 +175,10 @@ class BuildDialog(JobDialog):
         self.cancel.clicked.connect(self._cancel_or_close)
         self.import_button.clicked.connect(self._import)
         self.profile.toggled.connect(self._update_state)
-        self.build.toggled.connect(self._update_state)
         self.host.changed.connect(self._update_state)
+        for page in self.pages.values():
+            page.changed.connect(self._update_state)
         self.compiler.currentTextChanged.connect(self._compiler_changed)
-        self.torch_timeline.toggled.connect(self._update_state)
         self.model.textChanged.connect(self._follow_model)
         for field in (self.model, self.output):
             field.textChanged.connect(lambda _text: self._update_llm_steps())
@@ -198,7 +190,7 @@ class BuildDialog(JobDialog):
         if model is not None:
             self._output_chosen = False
             self.model.setText(str(model))
-            self.build.setChecked(True)
+            self.tvm.build.setChecked(True)
         self._update_state()
         self._check_local_profiling()
         self.resize(760, 720)
@@ -206,99 +198,30 @@ class BuildDialog(JobDialog):
     # ---- the tabs -----------------------------------------------------------------------
     def _model_tab(self) -> QWidget:
         self.model = QLineEdit()
-        self.model.setPlaceholderText("model.onnx or a Relax IRModule .py")
         browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse)
         model_row = QHBoxLayout()
         model_row.addWidget(self.model, 1)
         model_row.addWidget(browse)
+        self.tvm, self.torch = TvmPage(), TorchPage()
+        self.pages: dict[str, CompilerPage] = {page.name: page for page in (self.tvm, self.torch)}
         self.compiler = QComboBox()
         self.compiler.setObjectName("compiler")
-        self.compiler.addItems([TVM, TORCH])
+        self.compiler.addItems(list(self.pages))
         self.compiler.setToolTip(
             "TVM: build an ONNX or Relax model into a workspace. torch.compile: run a PyTorch "
             "file that defines `model` and `example_inputs` with the PyTorch of the machine "
             "under Run on (kernelscope installs none); Inductor's output, the report and the "
             "timeline go into a run folder"
         )
-        self.torch_mode = QComboBox()
-        self.torch_mode.addItems(list(MODES))
-        self.torch_mode.setToolTip("torch.compile's mode (max-autotune: tuned, slower to compile)")
-        self.torch_timeline = QCheckBox("Also time every kernel (timeline, through torch.profiler)")
-        self.torch_python = QLineEdit()
-        self.torch_python.setObjectName("torch_python")
-        self.torch_python.setPlaceholderText(TORCH_PYTHON)
-        browse_python = self._browse_python_button = QPushButton("Browse…")
-        browse_python.clicked.connect(self._browse_python)
-        python_row = QHBoxLayout()
-        python_row.addWidget(self.torch_python, 1)
-        python_row.addWidget(browse_python)
         self.output = QLineEdit()
-        self.build = QCheckBox("Build the model (unchecked: profile the workspace as it is)")
-        self.build.setChecked(True)
-        self.arch = QComboBox()
-        self.arch.setEditable(True)
-        self.arch.addItems(ARCHES)
-        self.arch.setToolTip("CUDA architecture to compile for (the profiling GPU's)")
-        self.shapes = QLineEdit()
-        self.shapes.setPlaceholderText("sizes of dynamic inputs: x=1,3,224,224; seq_len=128")
-        self.params = QComboBox()
-        self.params.addItems(["random", "runtime"])
-        self.params.setToolTip("Weights without values: seeded random values, or runtime inputs")
-        self.pipeline = QComboBox()
-        self.pipeline.setObjectName("pipeline")
-        self.pipeline.addItems([AUTO_PIPELINE, *PIPELINES])
-        self.pipeline.setToolTip(
-            "The compilation pipeline: TVM's default; mlc-llm (MLC-LLM's transpose-into-matmul "
-            "fusion first, no per-call weight transposes); lift-params (weight transforms run "
-            "once at load). Model's default: mlc-llm for a Python LLM with a KV cache, else "
-            "default"
-        )
-        self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
-        self.seed.setToolTip("Seed of the random weights and input data")
-        self.use_cache = QCheckBox("Reuse an earlier build of the same model")
-        self.use_cache.setChecked(True)
-        self.tuning_db = QLineEdit()
-        self.tuning_db.setObjectName("tuning_db")
-        self.tuning_db.setPlaceholderText("none: TVM's default schedules")
-        self.tuning_db.setToolTip(
-            "A folder of MetaSchedule tuning records (Tune…, kernelscope tune): kernels with a "
-            "record are built with its best schedule, the others with the default one"
-        )
-        browse_db = QPushButton("Browse…")
-        browse_db.clicked.connect(self._browse_tuning_db)
-        db_row = QHBoxLayout()
-        db_row.addWidget(self.tuning_db, 1)
-        db_row.addWidget(browse_db)
         page = QWidget()
         form = self._model_form = QFormLayout(page)
         form.addRow("Model:", model_row)
         form.addRow("Compiler:", self.compiler)
-        form.addRow("Workspace:", self.output)
-        form.addRow("", self.build)
-        form.addRow("Target arch:", self.arch)
-        form.addRow("Input shapes:", self.shapes)
-        form.addRow("Weights:", self.params)
-        form.addRow("Seed:", self.seed)
-        form.addRow("", self.use_cache)
-        form.addRow("Tuning records:", db_row)
-        form.addRow("Pipeline:", self.pipeline)
-        form.addRow("Python:", python_row)
-        form.addRow("torch.compile mode:", self.torch_mode)
-        form.addRow("", self.torch_timeline)
-        self._torch_fields = [self.torch_mode, self.torch_timeline]
-        self._torch_layouts = [python_row]
-        # rows only one compiler has: shown for it alone
-        self._tvm_rows: list[QWidget] = [
-            self.build, self.arch, self.shapes, self.params, self.seed, self.use_cache,
-            self.pipeline,
-        ]  # fmt: skip
-        self._tvm_layouts = [db_row]
-        self._build_fields = [
-            self.arch, self.shapes, self.params, self.use_cache, self.tuning_db, browse_db,
-            self.pipeline,
-        ]  # fmt: skip
+        form.addRow(self.tvm.output_label, self.output)
+        for compiler_page in self.pages.values():
+            form.addRow(compiler_page)
         return page
 
     def _profile_tab(self) -> QWidget:
@@ -310,7 +233,6 @@ class BuildDialog(JobDialog):
         self.ncu_form = NcuForm()
         self.warmup = QSpinBox()
         self.warmup.setRange(0, 1000)
-        self.warmup.setToolTip("Forward passes before the profiled ones (ncu profiles them too)")
         self.iterations = QSpinBox()
         self.iterations.setRange(1, 1000)
         self.iterations.setToolTip("Forward passes profiled")
@@ -322,7 +244,6 @@ class BuildDialog(JobDialog):
         inputs_row.addWidget(self.inputs, 1)
         inputs_row.addWidget(browse)
         self.report_name = QLineEdit()
-        self.report_name.setPlaceholderText("report name (default: profile-<date>-<time>)")
         page = QWidget()
         form = QFormLayout(page)
         form.addRow("", self.profile)
@@ -367,83 +288,64 @@ class BuildDialog(JobDialog):
         layout.addWidget(self.report_view, 1)
         return page
 
+    # ---- what is on, and what it says -----------------------------------------------------
     def _update_state(self) -> None:
-        idle = self.job is None
+        if self._turn_profiling_off():
+            return  # the Profile box was toggled: this runs again
+        page = self.compiler_page()
         remote = not self.host.is_local
-        problem = None if remote else self._local_problem
+        for each in self.pages.values():  # the other compiler's page: hidden and off
+            each.setVisible(each is page)
+            each.setEnabled(each is page)
+        page.update_state(remote)
+        self._say_compiler(page)
+        profile = self.profile.isChecked()
+        for widget in self._profile_fields:
+            widget.setEnabled(profile)
+        for widget in (self.inputs, self._browse_inputs_button):
+            widget.setEnabled(profile and page.takes_inputs)
+        idle = self.job is None
+        self.check_button.setEnabled(idle and remote)
+        self.install_button.setEnabled(idle and remote and page is self.tvm)  # TVM's runtime
+        text, startable = page.start_text(profile)
+        self.start.setText(text)
+        self.start.setEnabled(idle and startable)
+
+    def _turn_profiling_off(self) -> bool:
+        """Profiling is off, with the reason, where this machine cannot profile and no host
+        is chosen; True when it was on (turned off now)."""
+        problem = self._local_problem if self.host.is_local else None
         if problem is not None and self.profile.isChecked():
-            self.profile.setChecked(False)  # toggled: this runs again
+            self.profile.setChecked(False)
             self._append(
                 f"Profiling is off: {problem}. Choose a GPU machine under Run on to profile "
                 "there, or open a report made elsewhere with Import Report…"
             )
-            return
+            return True
         self.profile.setEnabled(problem is None)
         reason = f"Not here: {problem}. Choose a GPU machine under Run on." if problem else ""
         self.profile.setToolTip(reason)
         self.profile_note.setText(reason)
         self.profile_note.setVisible(bool(reason))
-        torch = self.torch_chosen()
-        self.build.setEnabled(not torch)
-        for widget in self._build_fields:
-            widget.setEnabled(self.build.isChecked() and not torch)
-        for widget in self._torch_fields:
-            widget.setEnabled(torch)
-        for row in self._tvm_rows:
-            self._model_form.setRowVisible(row, not torch)
-        for layout in self._tvm_layouts:
-            self._model_form.setRowVisible(layout, not torch)
-        for row in self._torch_fields:
-            self._model_form.setRowVisible(row, torch)
-        for layout in self._torch_layouts:
-            self._model_form.setRowVisible(layout, torch)
-        for widget in (self.torch_python, self._browse_python_button):  # --python: here only
-            widget.setEnabled(torch and not remote)
-        self.torch_python.setToolTip(
-            "On an SSH host the model runs with the host's Python: Python there, under Run on"
-            if remote
-            else "The Python with PyTorch that runs the model here, e.g. a virtual "
-            "environment's bin/python or conda's (default: python3 on PATH)"
-        )
+        return False
+
+    def _say_compiler(self, page: CompilerPage) -> None:
+        """The shared fields' words for the chosen compiler."""
         label = self._model_form.labelForField(self.output)
         if isinstance(label, QLabel):
-            label.setText("Run folder:" if torch else "Workspace:")
-        for widget in self._profile_fields:
-            widget.setEnabled(self.profile.isChecked())
-        for widget in (self.inputs, self._browse_inputs_button):  # TVM's .npz of inputs
-            widget.setEnabled(self.profile.isChecked() and not torch)
-        self.check_button.setEnabled(idle and remote)
-        self.install_button.setEnabled(idle and remote and not torch)
-        build, profile = self.build.isChecked(), self.profile.isChecked()
-        if torch:
-            build, timeline = True, self.torch_timeline.isChecked()
-            text = "Compile && Profile" if profile else "Compile && Time"
-            self.start.setEnabled(idle and (profile or timeline))
-        else:
-            text = "Build && Profile" if build and profile else "Build" if build else "Profile"
-            self.start.setEnabled(idle and (build or profile))
-        self.start.setText(text)
-        self.output.setPlaceholderText(
-            "run folder (default: MODEL.torchrun next to it)"
-            if torch
-            else "workspace folder (default: MODEL.kscope next to it)"
-        )
-        self.model.setPlaceholderText(
-            "a PyTorch .py defining model and example_inputs"
-            if torch
-            else "model.onnx or a Relax IRModule .py"
-        )
+            label.setText(page.output_label)
+        self.output.setPlaceholderText(page.output_hint)
+        self.model.setPlaceholderText(page.model_hint)
         self.report_name.setPlaceholderText(
-            f"report name (default: {'torch' if torch else 'profile'}-<date>-<time>)"
+            f"report name (default: {page.report_prefix}-<date>-<time>)"
         )
-        self.warmup.setToolTip(
-            "Calls after the compiling one, before the profiled ones (not profiled)"
-            if torch
-            else "Forward passes before the profiled ones (ncu profiles them too)"
-        )
+        self.warmup.setToolTip(page.warmup_tip)
+
+    def compiler_page(self) -> CompilerPage:
+        return self.pages[self.compiler.currentText()]
 
     def torch_chosen(self) -> bool:
-        return self.compiler.currentText() == TORCH
+        return self.compiler_page() is self.torch
 
     def _compiler_changed(self) -> None:
         self._follow_model()
@@ -470,13 +372,10 @@ class BuildDialog(JobDialog):
     # ---- remembered values --------------------------------------------------------------
     def _fields(self) -> dict[str, Any]:
         return {
-            "model": self.model, "output": self.output, "arch": self.arch,
-            "shapes": self.shapes, "params": self.params, "seed": self.seed,
-            "use_cache": self.use_cache, "profile": self.profile, **self.ncu_form.fields(),
-            "warmup": self.warmup, "iterations": self.iterations,
-            "inputs": self.inputs, "compiler": self.compiler, "torch_mode": self.torch_mode,
-            "torch_timeline": self.torch_timeline, "torch_python": self.torch_python,
-            "pipeline": self.pipeline, **self.llm_steps.fields(),
+            "model": self.model, "output": self.output, **self.tvm.fields(),
+            "profile": self.profile, **self.ncu_form.fields(), "warmup": self.warmup,
+            "iterations": self.iterations, "inputs": self.inputs, "compiler": self.compiler,
+            **self.torch.fields(), **self.llm_steps.fields(),
         }  # fmt: skip
 
     def _restore(self) -> None:
@@ -519,7 +418,7 @@ class BuildDialog(JobDialog):
         run = manifest.torch_compile_run
         if run is not None:
             script = run.with_suffix(".py")  # MODEL.torchrun beside MODEL.py, as made here
-            self.compiler.setCurrentText(TORCH)
+            self.compiler.setCurrentText(self.torch.name)
             self.output.setText(str(run))
             self._output_chosen = True
             self.model.setText(str(script) if script.is_file() else "")
@@ -528,15 +427,8 @@ class BuildDialog(JobDialog):
         self._output_chosen = False  # another model typed in: its own workspace, not this one
         self.model.setText(str(model) if model else "")
         self.output.setText(str(workspace.path))
-        self.arch.setCurrentText(str(manifest.target.get("arch", "")) or self.arch.currentText())
-        if manifest.params_mode in ("random", "runtime"):
-            self.params.setCurrentText(manifest.params_mode)
-        if manifest.params_seed is not None:
-            self.seed.setValue(manifest.params_seed)
-        self.tuning_db.setText(manifest.tuning_db)  # a rebuild keeps its records
-        self.pipeline.setCurrentText(manifest.pipeline)  # and its pipeline
-        self.compiler.setCurrentText(TVM)
-        self.build.setChecked(False)
+        self.tvm.start_from(manifest)
+        self.compiler.setCurrentText(self.tvm.name)
         self.profile.setChecked(True)
 
     def _default_output(self) -> str:
@@ -545,18 +437,19 @@ class BuildDialog(JobDialog):
         model = Path(self.model.text().strip()).expanduser()
         if not model.name:  # "/" while being typed
             return ""
-        return str(default_run_dir(model) if self.torch_chosen() else default_workspace(model))
+        return str(self.compiler_page().default_output(model))
 
     def _follow_model(self) -> None:
         model = Path(self.model.text().strip()).expanduser()
         if model.suffix == ".onnx" or (model.suffix == ".py" and model.is_file()):
-            self.compiler.setCurrentText(TORCH if is_torch_model_file(model) else TVM)
+            page = self.torch if is_torch_model_file(model) else self.tvm
+            self.compiler.setCurrentText(page.name)
         if not self._output_chosen:
             self.output.setText(self._default_output())
 
     def _model_chosen(self) -> None:
         """A model typed or browsed for is one to build (not the open workspace as it is)."""
-        self.build.setChecked(True)
+        self.tvm.build.setChecked(True)
 
     def _output_edited(self, text: str) -> None:
         """Typed by the user: the folder stays when the model changes (emptied: it follows)."""
@@ -579,26 +472,15 @@ class BuildDialog(JobDialog):
             self.model.setText(path)  # the Workspace field follows unless typed
             self._model_chosen()
 
-    def _browse_tuning_db(self) -> None:
-        path = existing_folder(self, "Tuning records", self.tuning_db.text())
-        if path:
-            self.tuning_db.setText(path)
-
     def use_tuning_records(self, folder: Path) -> None:
         """Rebuild the model with the records in ``folder`` (Tune's "Build with these
         records")."""
-        self.tuning_db.setText(str(folder))
-        self.build.setChecked(True)
+        self.tvm.use_tuning_records(folder)
 
     def _browse_inputs(self) -> None:
         path = open_file_name(self, "Inputs", "", "NumPy archives (*.npz);;All files (*)")
         if path:
             self.inputs.setText(path)
-
-    def _browse_python(self) -> None:
-        path = open_file_name(self, "Python with PyTorch", self.torch_python.text())
-        if path:
-            self.torch_python.setText(path)
 
     def _import(self) -> None:
         """Import Report…: a report of the workspace in the Workspace field is attached to it
@@ -628,18 +510,8 @@ class BuildDialog(JobDialog):
         if not model.name:
             raise KernelscopeError("choose a model to build", hint="an .onnx or .py file")
         output = self.output.text().strip()
-        tuning_db = self.tuning_db.text().strip()
-        return BuildRequest(
-            model=model,
-            output=Path(output).expanduser() if output else default_workspace(model),
-            arch=self.arch.currentText().strip() or None,
-            shapes=parse_shapes(self.shapes.text()),
-            params=self.params.currentText(),
-            seed=self.seed.value(),
-            use_cache=self.use_cache.isChecked(),
-            tuning_db=Path(tuning_db).expanduser() if tuning_db else None,
-            pipeline=pipeline if (pipeline := self.pipeline.currentText()) in PIPELINES else "",
-        )
+        output_path = Path(output).expanduser() if output else self.tvm.default_output(model)
+        return self.tvm.request(model, output_path)
 
     def existing_workspace(self) -> Path:
         """The workspace to profile without building."""
@@ -662,9 +534,9 @@ class BuildDialog(JobDialog):
             self._start_torch()
             return
         try:
-            request = self.request() if self.build.isChecked() else None
+            request = self.request() if self.tvm.build.isChecked() else None
             existing = None if request is not None else self.existing_workspace()
-            host = self.host.entry() if self.profile.isChecked() else None
+            host = self.host.options() if self.profile.isChecked() else None
             profile = self._profile_for(host) if self.profile.isChecked() else None
         except KernelscopeError as exc:
             self._append(_error_text(exc))
@@ -681,18 +553,18 @@ class BuildDialog(JobDialog):
 
     def _start_torch(self) -> None:
         try:
-            request = self.torch_request(self.host.entry())
+            request = self.torch_request(self.host.options())
         except KernelscopeError as exc:
             self._append(_error_text(exc))
             return
         self.remember()
         self.progress.clear()
-        where = request.host or "this machine"
+        where = request.host.host if request.host else "this machine"
         self._append(f"compiling {request.model} with torch.compile ({request.mode}) on {where}…")
         self._started = None
         self._run(torch_job(request), "torch.compile run", self._torch_done)
 
-    def torch_request(self, host: HostEntry | None = None) -> TorchRequest:
+    def torch_request(self, host: SshTarget | None = None) -> TorchRequest:
         """The TorchRequest of the fields (the Profile tab's ncu options, Run on's host)."""
         model = Path(self.model.text().strip()).expanduser()
         if not model.name:
@@ -703,18 +575,15 @@ class BuildDialog(JobDialog):
         return TorchRequest(
             model=model,
             output=Path(output).expanduser() if output else None,
-            mode=self.torch_mode.currentText(),
+            mode=self.torch.mode.currentText(),
             ncu=self.ncu_form.options(),
             warmup=self.warmup.value(),
             iterations=self.iterations.value(),
             name=self.report_name.text().strip() or None,
             profile=self.profile.isChecked(),
-            timeline=self.torch_timeline.isChecked(),
-            python=os.path.expanduser(self.torch_python.text().strip()) or TORCH_PYTHON,
-            host=host.host if host else None,
-            ssh_options=host.ssh_options() if host else [],
-            remote_python=host.python if host else "python3",
-            remote_ncu=host.ncu if host else "ncu",
+            timeline=self.torch.timeline.isChecked(),
+            python=self.torch.python_path(),
+            host=host,
         )
 
     def _start_build_job(self, started: _Started) -> None:
@@ -807,13 +676,13 @@ class BuildDialog(JobDialog):
     def _say_cancelling(self) -> None:
         self._append("cancelling…")
 
-    def _profile_for(self, host: HostEntry | None) -> Callable[[Path], ProfileRequest]:
+    def _profile_for(self, host: SshTarget | None) -> Callable[[Path], ProfileRequest]:
         """The fields as they are now: the job reads them when the build is done."""
         request = self.profile_request(Path(), host)
-        check_steps(request, request.profile_steps)  # as the profile would, before the build
+        check_steps(request.llm)  # as the profile would, before the build
         return lambda workspace: dataclasses.replace(request, workspace=workspace)
 
-    def profile_request(self, workspace: Path, host: HostEntry | None = None) -> ProfileRequest:
+    def profile_request(self, workspace: Path, host: SshTarget | None = None) -> ProfileRequest:
         """The ProfileRequest for a workspace, from the dialog's fields."""
         inputs = self.inputs.text().strip()
         return ProfileRequest(
@@ -822,14 +691,10 @@ class BuildDialog(JobDialog):
             warmup=self.warmup.value(),
             iterations=self.iterations.value(),
             inputs=Path(inputs).expanduser() if inputs else None,
-            seed=self.seed.value(),
+            seed=self.tvm.seed.value(),
             name=self.report_name.text().strip() or None,
-            host=host.host if host else None,
-            ssh_options=host.ssh_options() if host else [],
-            remote_ncu=host.ncu if host else "ncu",
-            remote_python=host.python if host else "python3",
-            remote_runtime_root=host.runtime_root or None if host else None,
-            **self.llm_steps.values(),
+            host=host,
+            llm=self.llm_steps.options(),
         )
 
     # ---- worker signals -----------------------------------------------------------------
@@ -900,12 +765,9 @@ class BuildDialog(JobDialog):
         self.tabs.setCurrentIndex(2)
         verdict = report.verdict()
         self._append(f"{report.host}: {verdict}")
-        caps = {g.get("compute_cap", "") for g in report.gpus}
-        if self.build.isChecked() and len(caps) == 1 and (cap := caps.pop()):
-            arch = "sm_" + cap.replace(".", "")
-            if arch != self.arch.currentText():
-                self.arch.setCurrentText(arch)
-                self._append(f"target arch set to {arch}, the host's GPU")
+        arch = self.tvm.build_for_gpu({g.get("compute_cap", "") for g in report.gpus})
+        if arch is not None:
+            self._append(f"target arch set to {arch}, the host's GPU")
 
     def _on_failed(self, error: BaseException) -> None:
         if isinstance(error, OtherModelError) and self._started is not None:

@@ -152,7 +152,7 @@ class GainDialog(JobDialog):
             if not records:
                 raise KernelscopeError("give the folder of the tuning records", hint="Tune… first")
             output = self.output.text().strip()
-            host = self.host.entry()
+            host = self.host.options()
         except KernelscopeError as exc:
             self.status.setText(error_html("Cannot start", exc))
             return

@@ -1,8 +1,10 @@
 """Where to run: this machine or an SSH host (``user@gpu-box``, a port, an identity file, the
 host's python3 and ncu), with the hosts used before remembered in QSettings.
 
-``HostStore`` keeps the remembered hosts (newest first) and which one was chosen last;
-``HostChoice`` is the widget the Build & Profile dialog and the Timeline pane share.
+``HostStore`` keeps the remembered hosts (newest first) and which one was chosen last (the
+Timeline pane's Run on list reads them); ``HostChoice`` is the one host form of every dialog
+that picks a host (Build & Profile, Tune, See the Gain): its ``options()`` is the requests'
+``host``, core's ``SshTarget`` (None: this machine).
 """
 
 from __future__ import annotations
@@ -46,13 +48,11 @@ class HostEntry:
     extra: list[str] = field(default_factory=list)  # more ssh options: -oProxyJump=gate
     runtime_root: str = ""  # where runtimes go there; "": ~/.cache/kernelscope/runtime
 
-    def ssh_options(self) -> list[str]:
-        return ssh_options(self.port or None, self.identity or None, self.extra)
-
     def target(self) -> SshTarget:
+        """The host as requests take it."""
         return SshTarget(
             self.host,
-            self.ssh_options(),
+            ssh_options(self.port or None, self.identity or None, self.extra),
             self.python or "python3",
             self.ncu or "ncu",
             self.runtime_root or None,
@@ -222,6 +222,12 @@ class HostChoice(QWidget):
             extra,
             self.runtime_root.text().strip(),
         )
+
+    def options(self) -> SshTarget | None:
+        """The chosen host as requests take it (None: this machine); raises for a host ssh
+        would not take."""
+        entry = self.entry()
+        return entry.target() if entry is not None else None
 
     def remember(self) -> None:
         """Keep the choice (and the host's fields) for next time."""

@@ -1,11 +1,10 @@
 """The LLM steps options of Build & Profile (``kernelscope profile --steps --profile-steps
---batch --hook``): shown for a model that runs as steps (``core.profiling.step_functions``),
-checked by core's ``check_steps`` before a job starts."""
+--batch --hook``) as core's ``StepOptions``: shown for a model that runs as steps
+(``core.profiling.step_functions``), checked by core's ``check_steps`` before a job starts."""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -18,12 +17,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.profiling import StepOptions
+
 STEPS_EXAMPLE = "prefill=128,decode=8"
 
 
 class StepsForm(QGroupBox):
-    """Steps, profiled steps, batch and a hook file, as the request's ``steps``,
-    ``profile_steps``, ``batch`` and ``hook``."""
+    """Steps, profiled steps, batch and a hook file: a request's ``llm``."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("LLM steps", parent)
@@ -69,18 +69,17 @@ class StepsForm(QGroupBox):
             "hook": self.hook,
         }
 
-    def values(self) -> dict[str, Any]:
-        """The request's ``steps``, ``profile_steps``, ``batch`` and ``hook``: no steps at
-        all (one call) while the group is hidden."""
+    def options(self) -> StepOptions:
+        """The fields' StepOptions: no steps at all (one call) while the group is hidden."""
         if self.isHidden():
-            return {}
+            return StepOptions()
         hook = self.hook.text().strip()
-        return {
-            "steps": self.steps.text().strip() or None,
-            "profile_steps": self.profile_steps.text().strip() or None,
-            "batch": self.batch.value(),
-            "hook": Path(hook).expanduser() if hook else None,
-        }
+        return StepOptions(
+            steps=self.steps.text().strip() or None,
+            profile_steps=self.profile_steps.text().strip() or None,
+            batch=self.batch.value(),
+            hook=Path(hook).expanduser() if hook else None,
+        )
 
     def _browse_hook(self) -> None:
         path, _ = QFileDialog.getOpenFileName(

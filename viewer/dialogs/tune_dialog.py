@@ -243,7 +243,7 @@ class TuneDialog(JobDialog):
     def request(self) -> TuneRequest:
         """The run the fields ask for; raises what is wrong with them."""
         tracker = self.use_tracker.isChecked()
-        host = None if tracker else self.host.entry()
+        host = None if tracker else self.host.options()
         if tracker and not self.tracker.text().strip():
             raise KernelscopeError("give the tracker's HOST:PORT", hint="gpu-gate:9190")
         folder = self.database_field.text().strip()
@@ -253,7 +253,7 @@ class TuneDialog(JobDialog):
             kernels=tuple(self.kernels) if self.selected.isChecked() else (),
             top=self.top_n.value() if self.top.isChecked() else None,
             savings_us=self.savings_us,
-            host=host.target() if host is not None else None,
+            host=host,
             tracker=self.tracker.text().strip() if tracker else "",
             key=self.key.text().strip() if tracker else "",
             cpu=self.cpu.isChecked(),

@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 )
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.profiling import ProfileResult
+from kernelscope.core.profiling import ProfileResult, StepOptions
 from kernelscope.core.timeline import TIMELINE_SUFFIXES, Agreement, Timeline, TimelineRequest
 from kernelscope.core.workspace import MANIFEST, Workspace
 
@@ -490,17 +490,13 @@ class TimelinePanel(QWidget):
         """Measure the open workspace's timeline where ``Run on`` says."""
         if self.job is not None or self.workspace is None:
             return
-        request = TimelineRequest(workspace=self.workspace.path)
+        llm = StepOptions()
         if self._runs_steps():
-            request.steps = self.steps_edit.text().strip() or DEFAULT_STEPS
-            request.batch = self.batch_box.value()
+            steps = self.steps_edit.text().strip() or DEFAULT_STEPS
+            llm = StepOptions(steps=steps, batch=self.batch_box.value())
         host = self._host()
-        if host is not None:
-            entry = self.hosts.entry_for(host)
-            request.host = entry.host
-            request.ssh_options = entry.ssh_options()
-            request.remote_python = entry.python
-            request.remote_runtime_root = entry.runtime_root or None
+        target = self.hosts.entry_for(host).target() if host is not None else None
+        request = TimelineRequest(workspace=self.workspace.path, host=target, llm=llm)
         self._start(measure_job(request), f"Measuring on {host or 'this machine'}…")
 
     def profile_selected(self) -> None:
@@ -518,15 +514,8 @@ class TimelinePanel(QWidget):
         host = self.timeline.meta.get("host")
         where = "this machine"
         if host and host != "localhost":
-            entry = self.hosts.entry_for(str(host))
-            options.update(
-                host=entry.host,
-                ssh_options=entry.ssh_options(),
-                remote_python=entry.python,
-                remote_ncu=entry.ncu,
-                remote_runtime_root=entry.runtime_root or None,
-            )
-            where = entry.host
+            options["host"] = self.hosts.entry_for(str(host)).target()
+            where = str(host)
         workspace = self._timeline_workspace or Path(self.timeline.origin)
         self._profiling = kernel
         self._start(

@@ -89,7 +89,7 @@ def build_job(
             return None
         profile = profile_request(path)
         # what to run comes before where (as the CLI): an LLM without steps, on any machine
-        check_steps(profile, profile.profile_steps, Workspace.open(path))
+        check_steps(profile.llm, Workspace.open(path))
         problem = None if profile.host else profiling_problem()
         if problem:
             return ProfileSkipped(problem)

@@ -30,8 +30,6 @@ from .jobs import JobContext, JobFn
 if TYPE_CHECKING:
     from kernelscope.core.tuning import TunedGain
 
-    from ..dialogs.host_choice import HostEntry
-
 NO_GPU = (
     "measuring needs a GPU: this machine has none (nvidia-smi lists none); measure on an SSH "
     "host's GPU or through an RPC tracker"
@@ -123,7 +121,7 @@ def _server(host: SshTarget | None) -> Iterator[str]:
         yield server.address
 
 
-def gain_job(untuned: Path, database: Path, output: Path | None, host: HostEntry | None) -> JobFn:
+def gain_job(untuned: Path, database: Path, output: Path | None, host: SshTarget | None) -> JobFn:
     """See the gain (``see_gain``): the untuned build's model built with ``database``'s
     records, profiled with the settings the untuned report was made with on ``host`` (None:
     this machine), and compared with it."""
@@ -132,16 +130,12 @@ def gain_job(untuned: Path, database: Path, output: Path | None, host: HostEntry
 
     def run(context: JobContext) -> TunedGain:
         recorded = profile_request_for(Workspace.open(untuned), None)
-        # the host the report was made on, chosen without options of its own: as it was reached
-        same = host is not None and host.host == recorded.host and not host.ssh_options()
-        profile = replace(
-            recorded,
-            host=host.host if host else None,
-            ssh_options=recorded.ssh_options if same else host.ssh_options() if host else [],
-            remote_ncu=host.ncu if host else "ncu",
-            remote_python=host.python if host else "python3",
-            remote_runtime_root=host.runtime_root or None if host else None,
-        )
+        chosen, before = host, recorded.host
+        if chosen is not None and before is not None and chosen.host == before.host:
+            # the host the report was made on, chosen without options of its own: as it
+            # was reached
+            chosen = replace(chosen, options=chosen.options or before.options)
+        profile = replace(recorded, host=chosen)
         return see_gain(
             untuned,
             database,
@@ -161,6 +155,7 @@ def recorded_host_job(untuned: Path) -> JobFn:
     from kernelscope.core.workspace import Workspace
 
     def run(context: JobContext) -> str | None:
-        return profile_request_for(Workspace.open(untuned), None).host
+        recorded = profile_request_for(Workspace.open(untuned), None).host
+        return recorded.host if recorded is not None else None
 
     return run

@@ -10,7 +10,7 @@ from pathlib import Path
 from .host import check, probe_kernel
 from .model import run
 from .protocol import EXIT_OLD_PYTHON, MESSAGE_TAG, MIN_PYTHON, RESULT_TAG, RunnerError
-from .step_run import StepOptions, run_steps
+from .step_run import StepRunOptions, run_steps
 from .timeline import steps_timeline, timeline
 from .torch_model import MODES, run_torch, torch_timeline
 from .tvm_runtime import select_runtime, use_runtime
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             tvm_version = manifest.get("versions", {}).get("tvm")
             use_runtime(select_runtime(args.runtime, args.runtime_root, tvm_version))
             if args.steps is not None or args.hook is not None:
-                options = StepOptions(
+                options = StepRunOptions(
                     args.steps, args.hook, args.batch, args.profile_steps, args.warmup, args.seed
                 )
                 if args.timeline:

@@ -16,9 +16,11 @@ from .tvm_runtime import import_tvm
 
 
 @dataclass
-class StepOptions:
+class StepRunOptions:
     """What to run: ``steps`` (``prefill=128,decode=32``) for ``batch`` sequences, or a
-    ``hook`` file; ``profile_steps`` chooses the profiled steps; ``warmup`` whole runs first."""
+    ``hook`` file; ``profile_steps`` chooses the profiled steps; ``warmup`` whole runs first.
+    (The runner's own, from its command line: the runner imports nothing of kernelscope's,
+    so not core's ``StepOptions``, whose ``runner_arguments`` make that command line.)"""
 
     steps: str | None = None
     hook: Path | None = None
@@ -80,7 +82,7 @@ def weight_values(manifest: dict, workspace: Path, seed: int) -> dict[str, Any]:
 class StepRun:
     """The workspace's model loaded for steps; ``session()`` gives a fresh session."""
 
-    def __init__(self, workspace: Path, options: StepOptions, device: Any = None) -> None:
+    def __init__(self, workspace: Path, options: StepRunOptions, device: Any = None) -> None:
         if (options.steps is None) == (options.hook is None):
             raise RunnerError("give --steps or --hook (one of them)", EXIT_BAD_INPUT)
         self.options = options
@@ -143,7 +145,7 @@ class StepRun:
         return out
 
 
-def run_steps(workspace: Path, options: StepOptions, device: Any = None) -> dict:
+def run_steps(workspace: Path, options: StepRunOptions, device: Any = None) -> dict:
     """Run the steps once (after ``warmup`` whole runs), the chosen ones marked for the
     profiler on a GPU; the result lists every step run (``steps``)."""
     run = StepRun(workspace, options, device)

@@ -25,7 +25,7 @@ from typing import Any
 from .cuda import Cuda
 from .model import Model, device_name
 from .protocol import RunnerError
-from .step_run import StepOptions, StepRun
+from .step_run import StepRun, StepRunOptions
 from .steps import StepObserver
 
 
@@ -321,7 +321,9 @@ def _steps_pass(run: StepRun, timer: StepTimer) -> tuple[list[dict], list[dict]]
     return session.steps, timer.take()
 
 
-def steps_timeline(workspace: Path, options: StepOptions, repeat: int, device: Any = None) -> dict:
+def steps_timeline(
+    workspace: Path, options: StepRunOptions, repeat: int, device: Any = None
+) -> dict:
     """Each step timed whole (CUDA events around it, no per-call events: ``gpu_us``) and
     each VM call in it (events around every call that launches kernels), median of
     ``repeat`` runs of all the steps; each call less what its events add, per step.
