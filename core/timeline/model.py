@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import bisect
 import json
-import operator
 import os
-from collections import deque
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
-from operator import add, attrgetter
 from pathlib import Path
 from typing import Any
 
@@ -124,31 +122,33 @@ class Timeline:
 
     @property
     def kernel_time_us(self) -> float:
-        return sum(map(_DURATION, self.calls))
+        return sum(c.duration_us for c in self.calls)
 
     @property
     def span_us(self) -> float:
-        starts = list(map(_START, self.calls))
-        ends = map(add, starts, map(_DURATION, self.calls))  # each call's end_us
-        return max(ends, default=0.0) - min(starts, default=0.0)
+        return max((c.end_us for c in self.calls), default=0.0) - min(
+            (c.start_us for c in self.calls), default=0.0
+        )
 
     def kernel_shares(self) -> list[Share]:
-        kernels = list(map(_KERNELS, self.calls))
-        # one name per distinct list (an Nsight Systems export's calls of a kernel share one)
-        named = {
-            id(k): " + ".join(k) for k in dict(zip(map(id, kernels), kernels, strict=True)).values()
-        }
-        names = list(map(named.__getitem__, map(id, kernels)))
-        return _by_time(_shares(names, self.calls, self.kernel_time_us))
+        return _shares(((c.name, c.duration_us) for c in self.calls), self.kernel_time_us)
 
     def step_shares(self) -> list[Share]:
         """Time spent in each step (calls made outside any step left out), in step order."""
-        shares = _shares(list(map(_STEP, self.calls)), self.calls, self.kernel_time_us)
-        return [s for s in shares if s.name]
+        sums: dict[str, list[float]] = {}
+        for c in self.calls:
+            if c.step:
+                sums.setdefault(c.step, []).append(c.duration_us)
+        total = self.kernel_time_us
+        return [
+            Share(step, len(d), sum(d), sum(d) / total if total else 0.0, sum(d) / len(d))
+            for step, d in sums.items()
+        ]
 
     def op_shares(self) -> list[Share]:
-        names = [t or "(unknown)" for t in map(_OP_TYPE, self.calls)]
-        return _by_time(_shares(names, self.calls, self.kernel_time_us))
+        return _shares(
+            ((c.op_type or "(unknown)", c.duration_us) for c in self.calls), self.kernel_time_us
+        )
 
     def selection(self, index: int, kernel: str | None = None, warmup: int = 0) -> KernelSelection:
         """The ncu selection for call ``index`` (its first kernel unless ``kernel``) in a
@@ -232,27 +232,12 @@ class Timeline:
             raise KernelscopeError(f"{path}: not a kernelscope timeline ({exc})") from exc
 
 
-_DURATION = attrgetter("duration_us")
-_START = attrgetter("start_us")
-_KERNELS = attrgetter("kernels")
-_STEP = attrgetter("step")
-_OP_TYPE = attrgetter("op_type")
-
-
-def _shares(names: list[str], calls: list[TimelineCall], total: float) -> list[Share]:
-    """The share of each of ``names`` (one per call), in the order they first come. A
-    million calls: the names and durations are taken with C-level ``map``, each name's
-    durations gathered by one bound ``append`` per call and summed in call order (the sums
-    of a plain loop, to the last bit)."""
-    groups: dict[str, list[float]] = {name: [] for name in dict.fromkeys(names)}
-    appends = {name: durations.append for name, durations in groups.items()}
-    # each call's duration appended to its name's list, no Python statement per call
-    deque(map(operator.call, map(appends.__getitem__, names), map(_DURATION, calls)), maxlen=0)
-    return [
+def _shares(items: Iterable[tuple[str, float]], total: float) -> list[Share]:
+    sums: dict[str, list[float]] = {}
+    for name, duration in items:
+        sums.setdefault(name, []).append(duration)
+    shares = [
         Share(name, len(d), sum(d), sum(d) / total if total else 0.0, sum(d) / len(d))
-        for name, d in groups.items()
+        for name, d in sums.items()
     ]
-
-
-def _by_time(shares: list[Share]) -> list[Share]:
     return sorted(shares, key=lambda s: (-s.total_us, s.name))
