@@ -78,6 +78,9 @@ class Profile:
         self._markers = [x for x in launches if x.name == STEP_MARKER]
         self.step_markers = [x.id for x in self._markers]
         self.launches = [x for x in launches if x.name != STEP_MARKER]
+        # by ID (the first where IDs repeat): a kernel's totals look up each of its launches,
+        # a scan of them all each time was quadratic (1 s of a 5,000-launch first look)
+        self._by_id = {x.id: x for x in reversed(self.launches)}
         self.session = session
         self.warnings = warnings
         self.workspace = workspace
@@ -184,9 +187,9 @@ class Profile:
         raise KernelscopeError(f"no kernel {name!r} in {self.name}", hint=f"kernels: {known}")
 
     def launch(self, launch_id: int) -> Launch:
-        for x in self.launches:
-            if x.id == launch_id:
-                return x
+        found = self._by_id.get(launch_id)
+        if found is not None:
+            return found
         raise KernelscopeError(f"no launch with ID {launch_id} in {self.name}")
 
     # ---- per-instruction data --------------------------------------------------------------

@@ -520,14 +520,15 @@ def _totals_row(a: ReportLaunch | None) -> InstructionTable | None:
             values[key] = float(value)
     if not values:
         return None
-    for group, not_issued in ((STALLS_ALL, False), (STALLS_NOT_ISSUED, True)):
+    for group, stalls in _TOTAL_STALLS:
         # _add_stall_groups for one row of numbers (none NaN), without numpy's per-call cost
-        # (half of a first look's time per launch)
-        parts = [v for k, v in values.items() if _is_stall(k, not_issued)]
+        # (half of a first look's time per launch); the stall keys in the row's order
+        parts = [values[k] for k in stalls if k in values]
         if parts:
             values[group] = sum(parts)
-    row = np.array(list(values.values()))
-    numbers = {key: row[k : k + 1] for k, key in enumerate(values)}
+    # each metric's column a view of one row: the rows of a column array, made in C
+    row = np.array(list(values.values())).reshape(-1, 1)
+    numbers = dict(zip(values, row, strict=True))
     return InstructionTable(np.zeros(1, dtype=np.int64), [None], numbers)
 
 
@@ -571,3 +572,10 @@ def _add_stall_groups(numbers: dict[str, np.ndarray], n: int) -> None:
         if cols:
             numbers[key] = np.nansum(np.vstack(cols), axis=0)
             numbers[key][np.all(np.isnan(np.vstack(cols)), axis=0)] = np.nan
+
+
+# A totals row's two "Warp Stall Sampling" sums: each one's stall reasons, in the row's order.
+_TOTAL_STALLS = [
+    (group, [k for k in _TOTAL_KEYS if _is_stall(k, not_issued)])
+    for group, not_issued in ((STALLS_ALL, False), (STALLS_NOT_ISSUED, True))
+]

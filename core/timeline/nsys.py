@@ -10,11 +10,14 @@ import bisect
 import contextlib
 import gc
 import hashlib
+import json
 import re
 import sqlite3
 from collections.abc import Iterator
+from itertools import repeat
+from operator import itemgetter
 from pathlib import Path
-from typing import Any
+from typing import NamedTuple
 
 from ..errors import KernelscopeError
 from ..tasks import Cancel, ProgressFn, no_progress
@@ -29,6 +32,7 @@ MARKER = "kernelscope_step_marker"  # the kernel kernelscope's runner launches t
 STEP_RANGE = re.compile(r"(?i)(?<![a-z])(step|prefill|decode)(?![a-z])")
 _NESTED = 8  # step ranges looked back at for one that encloses a launch
 _Ranges = tuple[list[int], list[int], list[str]]
+_Row = tuple[float | int | None, ...]  # a kernel row as _kernels fetches it
 
 
 def read_nsys_sqlite(path: Path) -> Timeline:
@@ -101,48 +105,23 @@ def _read(db: sqlite3.Connection, path: Path) -> Timeline:
     devices = {}
     if "TARGET_INFO_GPU" in tables:
         devices = {r[0]: r[1] for r in db.execute("SELECT id, name FROM TARGET_INFO_GPU")}
-    names = dict(
-        db.execute(
-            "SELECT id, value FROM StringIds "
-            f"WHERE id IN (SELECT DISTINCT shortName FROM {_KERNELS})"
-        )
-    )
     ranges = _step_ranges(db, tables)
-    # No join on the names and no ORDER BY: the names come from the dict above and the rows
-    # are sorted here (an export's rows are in start order already, which Python's sort
-    # checks in one pass; SQLite would sort a million rows anew). Grid and block come packed
-    # in one integer each (``_unpack``). The runtime call that made each launch (its thread
-    # and start) is joined only to place launches in NVTX step ranges.
-    thread, join = "0, -1", ""
-    if ranges:
-        thread = "COALESCE(r.globalTid, 0), COALESCE(r.start, -1)"
-        join = f"LEFT JOIN {_RUNTIME} AS r ON r.correlationId = k.correlationId"
     with _no_gc():  # a million rows and calls: no collections while they are made
-        rows = db.execute(
-            f"""SELECT k.start, COALESCE(k.correlationId, -1), k.end, k.deviceId, k.streamId,
-                       k.shortName, (k.gridX << 32) + (k.gridY << 16) + k.gridZ,
-                       (k.blockX << 32) + (k.blockY << 16) + k.blockZ,
-                       COALESCE(k.globalPid, -1), {thread}
-                FROM {_KERNELS} AS k {join}"""
-        ).fetchall()
-        rows.sort()  # every column an integer: compared in C, no key made per row
-        calls, markers = _calls(rows, names, ranges)
-        del rows
-    used = sorted({c.device for c in calls if c.device is not None})
-    device_names = sorted({devices.get(d, f"GPU {d}") for d in used})
+        found = _kernels(db, ranges)
+    device_names = sorted({devices.get(d, f"GPU {d}") for d in found.devices})
     return Timeline(
         source="nsys",
         origin=str(path),
         device=", ".join(device_names) or "?",
-        calls=calls,
+        calls=found.calls,
         meta={
             "clock": "CUPTI kernel activity (Nsight Systems)",
             "nsys_version": meta.get("EXPORT_PRODUCT_VERSION", ""),
-            "processes": len({c.pid for c in calls}),
-            "streams": len({(c.device, c.stream) for c in calls}),
-            "step_source": "NVTX ranges" if ranges else "step markers" if markers else "",
+            "processes": found.processes,
+            "streams": found.streams,
+            "step_source": "NVTX ranges" if ranges else "step markers" if found.markers else "",
             # where each marker launch was: before the call of that index (``selection``)
-            "step_markers": markers,
+            "step_markers": found.markers,
         },
     )
 
@@ -183,51 +162,142 @@ def _step_ranges(db: sqlite3.Connection, tables: set[str]) -> dict[int, _Ranges]
     return out
 
 
-def _calls(
-    rows: list[tuple[Any, ...]], names: dict[int, str], ranges: dict[int, _Ranges]
-) -> tuple[list[TimelineCall], list[int]]:
-    """The calls of the sorted kernel rows, and where the markers were. A launch of
-    ``MARKER`` (kernelscope's runner marks each step so) is no call: it opens the next step
-    (``step N``, counted from 0). With NVTX step ranges, a call's step is the
-    latest-starting step range that encloses the runtime call that launched it, on that
-    call's thread."""
-    first = rows[0][0] if rows else 0
-    kernels: dict[int, list[str]] = {k: [v] for k, v in names.items()}
-    dims: dict[int, list[int]] = {}
-    markers = {k for k, v in names.items() if v == MARKER}
-    calls: list[TimelineCall] = []
-    marked: list[int] = []
-    step = ""
-    held = (None, 0, -1)  # (thread, from, to): the times for which ``step`` is known
-    for start, _, end, device, stream, short, grid, block, gpid, tid, launched in rows:
-        if short in markers:
-            step = f"step {len(marked)}"
-            marked.append(len(calls))
-            continue
-        if ranges and not (tid == held[0] and held[1] <= launched <= held[2]):
-            step, since, until = _enclosing(ranges.get(tid), launched)
-            held = (tid, since, until)
-        g = dims.get(grid)
-        if g is None:
-            g = dims[grid] = _unpack(grid)
-        b = dims.get(block)
-        if b is None:
-            b = dims[block] = _unpack(block)
-        calls.append(
-            TimelineCall(
-                index=len(calls),
-                kernels=kernels.get(short) or [f"<string {short}>"],
-                start_us=(start - first) / 1000,
-                duration_us=(end - start) / 1000,
-                grid=g,
-                block=b,
-                device=device,
-                stream=stream,
-                pid=(gpid >> 24) & 0xFFFFFF if gpid >= 0 else None,
-                step=step,
-            )
+class _Kernels(NamedTuple):
+    calls: list[TimelineCall]
+    markers: list[int]  # where each marker launch was: before the call of that index
+    devices: list[int]  # the devices that ran them
+    streams: int  # how many (device, stream) pairs
+    processes: int
+
+
+def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges]) -> _Kernels:
+    """The calls of an export's kernel rows, in start order.
+
+    SQLite computes each launch's values (times in µs from the first start, grid and block
+    packed in one integer each, device and stream in one, the process of ``globalPid``);
+    Python sorts the rows, takes out the marker launches and turns the columns into calls
+    with C-level ``map``: no Python statement per launch. No ORDER BY and no join on the
+    names: an export's rows are in start order already, which Python's sort checks in one
+    pass (SQLite would sort a million rows anew), and the names of the distinct kernels are
+    looked up once. The runtime call that made each launch (its thread and start) is joined
+    only to place launches in NVTX step ranges."""
+    (first,) = db.execute(f"SELECT MIN(start) FROM {_KERNELS}").fetchone()
+    thread, join = "", ""
+    if ranges:
+        thread = ", COALESCE(r.globalTid, 0), COALESCE(r.start, -1)"
+        join = f"LEFT JOIN {_RUNTIME} AS r ON r.correlationId = k.correlationId"
+    rows = db.execute(
+        f"""SELECT (k.start - :first) / 1000.0, COALESCE(k.correlationId, -1),
+                   (k.end - k.start) / 1000.0, k.shortName,
+                   (k.gridX << 32) + (k.gridY << 16) + k.gridZ,
+                   (k.blockX << 32) + (k.blockY << 16) + k.blockZ,
+                   (k.deviceId << 32) + k.streamId,
+                   CASE WHEN k.globalPid >= 0 THEN (k.globalPid >> 24) & 16777215 ELSE -1 END
+                   {thread}
+            FROM {_KERNELS} AS k {join}""",
+        {"first": first or 0},
+    ).fetchall()
+    rows.sort()  # every column a number: compared in C, no key made per row
+    names = _names(db, {*map(itemgetter(3), rows)})
+    marker_ids = {k for k, v in names.items() if v == [MARKER]}
+    at = _positions(list(map(itemgetter(3), rows)), marker_ids) if marker_ids else []
+    markers = [p - i for i, p in enumerate(at)]
+    if at:
+        rows = _without(rows, at)
+    columns = list(zip(*rows, strict=True)) or [()] * (10 if ranges else 8)
+    del rows
+    starts, _, durations, shorts, grids, blocks, places, pids = columns[:8]
+    n = len(starts)
+    steps = _nvtx_steps(columns[8], columns[9], ranges) if ranges else _marked_steps(markers, n)
+    dims = {packed: _unpack(packed) for packed in {*grids, *blocks}}
+    where = {p: (None, None) if p is None else (p >> 32, p & 0xFFFFFFFF) for p in set(places)}
+    held = list(map(where.__getitem__, places))
+    pid = {p: None if p < 0 else p for p in set(pids)}  # -1: no process (sorts, unlike None)
+    calls = list(
+        map(
+            TimelineCall,
+            range(n),
+            map(names.__getitem__, shorts),
+            starts,
+            durations,
+            repeat("", n),  # primfunc, op_type, ops
+            repeat("", n),
+            repeat("", n),
+            repeat(None, n),  # min_us, max_us, raw_us
+            repeat(None, n),
+            repeat(None, n),
+            map(dims.__getitem__, grids),
+            map(dims.__getitem__, blocks),
+            map(itemgetter(0), held),
+            map(itemgetter(1), held),
+            map(pid.__getitem__, pids),
+            steps,
         )
-    return calls, marked
+    )
+    devices = sorted({d for d, _ in where.values() if d is not None})
+    return _Kernels(calls, markers, devices, len(where), len(pid))
+
+
+def _names(db: sqlite3.Connection, shorts: set[int]) -> dict[int, list[str]]:
+    """Each kernel's name, in a list: its calls' ``kernels`` (one list for them all)."""
+    found = db.execute(
+        "SELECT id, value FROM StringIds WHERE id IN (SELECT value FROM json_each(?))",
+        (json.dumps(sorted(shorts)),),
+    )
+    names = {k: [v] for k, v in found}
+    return {s: names.get(s) or [f"<string {s}>"] for s in shorts}
+
+
+def _marked_steps(markers: list[int], n: int) -> list[str]:
+    """Each of ``n`` calls' step: ``step N`` from the Nth marker on (none before the
+    first)."""
+    if not markers:
+        return [""] * n
+    steps = [""] * markers[0]
+    for i, (since, until) in enumerate(zip(markers, [*markers[1:], n], strict=True)):
+        steps += [f"step {i}"] * (until - since)
+    return steps
+
+
+def _without(rows: list[_Row], at: list[int]) -> list[_Row]:
+    """``rows`` without those at the sorted indexes ``at`` (slices: C copies)."""
+    kept: list[_Row] = []
+    since = 0
+    for i in at:
+        kept += rows[since:i]
+        since = i + 1
+    kept += rows[since:]
+    return kept
+
+
+def _positions(values: list[int], wanted: set[int]) -> list[int]:
+    """The indexes of ``values`` that are in ``wanted`` (a few thousand markers among a
+    million launches: found by ``list.index``, a C scan, not a Python loop)."""
+    found: list[int] = []
+    for value in wanted:
+        i = -1
+        with contextlib.suppress(ValueError):
+            while True:
+                i = values.index(value, i + 1)
+                found.append(i)
+    return sorted(found)
+
+
+def _nvtx_steps(
+    threads: tuple[int, ...], launched: tuple[int, ...], ranges: dict[int, _Ranges]
+) -> list[str]:
+    """Each launch's NVTX step: the latest-starting step range on the launching thread that
+    holds the launching call's start (``_enclosing``), looked up once per run of launches
+    in one step."""
+    steps: list[str] = []
+    step = ""
+    held: tuple[int | None, int, int] = (None, 0, -1)  # (thread, from, to): ``step``'s times
+    for tid, at in zip(threads, launched, strict=True):
+        if not (tid == held[0] and held[1] <= at <= held[2]):
+            step, since, until = _enclosing(ranges.get(tid), at)
+            held = (tid, since, until)
+        steps.append(step)
+    return steps
 
 
 def _enclosing(found: _Ranges | None, at: int) -> tuple[str, int, int]:

@@ -88,3 +88,68 @@ def test_cli_prints_the_steps_of_an_nsys_export(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert "200 calls of 100 kernels" in out.stdout
     assert "step (step markers)" in out.stdout and "step 1" in out.stdout
+
+
+def test_launches_out_of_table_order_on_two_devices_read_as_sorted_calls(tmp_path: Path) -> None:
+    """The export's rows in any table order (ties in start broken by the launch order, the
+    correlation id), on two devices and streams, a kernel whose name is missing: the calls
+    are the rows sorted, with their own values."""
+    import sqlite3
+
+    path = make_export(tmp_path / "two.sqlite", 300, kernels=100)
+    with sqlite3.connect(path) as db:
+        db.execute(
+            "CREATE TABLE k2 AS SELECT * FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start DESC"
+        )
+        db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL")
+        db.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT * FROM k2")
+        db.execute("DROP TABLE k2")
+        db.execute(  # the second step on device 1, stream 9
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET deviceId = 1, streamId = 9, gridX = 77 "
+            "WHERE correlationId > 100 AND correlationId <= 200"
+        )
+        db.execute(  # launch 11 starts with launch 10, but was launched after it
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET start = (SELECT start FROM "
+            "CUPTI_ACTIVITY_KIND_KERNEL WHERE correlationId = 10) WHERE correlationId = 11"
+        )
+        db.execute("DELETE FROM StringIds WHERE value = ?", (kernel_name(5),))
+        expected = db.execute(
+            "SELECT start, end, deviceId, streamId, gridX, shortName "
+            "FROM CUPTI_ACTIVITY_KIND_KERNEL ORDER BY start, correlationId"
+        ).fetchall()
+    t = read_nsys_sqlite(path)
+    first = expected[0][0]
+    got = [(c.start_us, c.duration_us, c.device, c.stream, c.grid[0], c.name) for c in t.calls]
+    assert got == [
+        (
+            (start - first) / 1000,
+            (end - start) / 1000,
+            device,
+            stream,
+            grid,
+            kernel_name(short - 1000) if short != 1005 else "<string 1005>",
+        )
+        for start, end, device, stream, grid, short in expected
+    ]
+    assert [c.index for c in t.calls] == list(range(300))
+    assert t.meta["streams"] == 2 and t.meta["processes"] == 1
+    assert t.device == "GPU 1, Tesla T4"
+
+
+def test_nvtx_steps_win_over_markers_in_one_export(tmp_path: Path) -> None:
+    """An export with the runner's markers and NVTX step ranges: the markers are no calls,
+    and every call is in the NVTX range that holds its launch, also where a marker opens a
+    step inside that range (it opened a marker's step for the calls after it)."""
+    import sqlite3
+
+    path = make_export(tmp_path / "both.sqlite", 3 * 11, kernels=10, markers=True, nvtx=True)
+    with sqlite3.connect(path) as db:  # decode 0 holds the first two marked steps
+        db.execute(
+            "UPDATE NVTX_EVENTS SET end = (SELECT end FROM NVTX_EVENTS WHERE text = 'decode 1') "
+            "WHERE text = 'decode 0'"
+        )
+        db.execute("DELETE FROM NVTX_EVENTS WHERE text = 'decode 1'")
+    t = read_nsys_sqlite(path)
+    assert t.meta["step_source"] == "NVTX ranges" and len(t.calls) == 30
+    assert [c.step for c in t.calls] == ["decode 0"] * 20 + ["decode 2"] * 10
+    assert [(s.name, s.calls) for s in t.step_shares()] == [("decode 0", 20), ("decode 2", 10)]
