@@ -99,6 +99,8 @@ class StepRun:
         self.vm, self.calls = open_vm(self.tvm, workspace, self.manifest, self.device)
         self.weights = {k: self.tvm.runtime.tensor(v, self.device) for k, v in host.items()}
         del host
+        # what the VM has called at which shape: its CUDA graphs are captured once
+        self.captured: set[tuple[str, tuple[int, ...]]] = set()
 
     def session(self, observers: list[StepObserver], selection: Selection | None = None) -> Session:
         return Session(
@@ -110,6 +112,7 @@ class StepRun:
             selection if selection is not None else Selection(None),
             observers,
             self.options.seed,
+            self.captured,
         )
 
     def run_once(self, session: Session) -> None:
@@ -121,7 +124,8 @@ class StepRun:
 
     def warm_up(self) -> None:
         """Whole runs, unprofiled, each with a cache of its own: the module loaded, the memory
-        pool filled."""
+        pool filled, and a CUDA graph build's graphs captured (the steps after it replay
+        them; with no warm-up its first decode step captures, and its record says so)."""
         for _ in range(self.options.warmup):
             self.run_once(self.session([]))
 
@@ -133,6 +137,7 @@ class StepRun:
             "profile_steps": self.options.profile_steps or None,
             "marker": STEP_MARKER if self.on_gpu and self.selection else None,
             "cubin_loads": self.calls["count"],
+            "cuda_graph": bool(self.manifest.get("cuda_graph")),
         }
         if self.driver is not None:
             out["plan"] = self.driver.plan
