@@ -337,8 +337,9 @@ class BuildDialog(JobDialog):
         form.addRow(self.llm_steps)
         self._profile_fields = [
             self.ncu_form, self.warmup, self.iterations, self.inputs, browse,
-            self.report_name, self.llm_steps,
+            self.report_name, *self.llm_steps.profile_widgets(),
         ]  # fmt: skip
+        self._build_fields.append(self.llm_steps.cuda_graph)  # a build option
         return page
 
     def _host_tab(self) -> QWidget:
@@ -535,6 +536,7 @@ class BuildDialog(JobDialog):
             self.seed.setValue(manifest.params_seed)
         self.tuning_db.setText(manifest.tuning_db)  # a rebuild keeps its records
         self.pipeline.setCurrentText(manifest.pipeline)  # and its pipeline
+        self.llm_steps.cuda_graph.setChecked(manifest.cuda_graph)  # and its CUDA graphs
         self.compiler.setCurrentText(TVM)
         self.build.setChecked(False)
         self.profile.setChecked(True)
@@ -639,6 +641,7 @@ class BuildDialog(JobDialog):
             use_cache=self.use_cache.isChecked(),
             tuning_db=Path(tuning_db).expanduser() if tuning_db else None,
             pipeline=pipeline if (pipeline := self.pipeline.currentText()) in PIPELINES else "",
+            **self.llm_steps.build_options(),
         )
 
     def existing_workspace(self) -> Path:
