@@ -69,7 +69,7 @@ from ..workspace import (
     staged_workspace,
     write_sass,
 )
-from . import kv_cache_launches, records, relax_functions, relax_pipelines
+from . import cuda_graph, kv_cache_launches, records, relax_functions, relax_pipelines
 from . import tvm_ir as irfacts
 from .cuda_source import cuda_source
 from .model_loader import LoadedModel, load_model, model_format
@@ -104,6 +104,9 @@ class BuildRequest:
     replace_other_model: bool = False
     tuning_db: Path | None = None  # a MetaSchedule database to build from (compile_relax's way)
     pipeline: str = ""  # relax_pipelines.PIPELINES; "": the model's default
+    # Relax's RewriteCUDAGraph (``relax.backend.use_cuda_graph``): the functions' static
+    # regions run as CUDA graphs, captured on their first call and replayed after
+    cuda_graph: bool = False
 
 
 @dataclass(frozen=True)
@@ -128,6 +131,7 @@ class BuildPlan:
     replaces_other_model: bool = False  # the output holds another model's build: replace it
     tuning_db: str = ""  # the database folder ("": none); its files' digest is in the key
     pipeline: str = ""  # as asked ("": the model's default, decided once the model is read)
+    cuda_graph: bool = False
 
     @property
     def cached(self) -> Path:
@@ -218,6 +222,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         _LAYOUT,
         *([tuning_digest] if tuning_digest else []),
         *([request.pipeline] if request.pipeline else []),
+        *(["cuda-graph"] if request.cuda_graph else []),
     )
     return BuildPlan(
         model=model_path,
@@ -237,6 +242,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         replaces_other_model=held is not None,
         tuning_db=tuning_db,
         pipeline=request.pipeline,
+        cuda_graph=request.cuda_graph,
     )
 
 
@@ -448,6 +454,8 @@ def _build_into(build: _Build) -> Manifest:
     with step("tvm.compile", False), build.timed("tvm", 0.1, f"tvm.compile for {plan.arch}"):
         mod = relax_pipelines.prepare(model.mod, pipeline)
         functions = _built_functions(mod, model)
+        if plan.cuda_graph:
+            mod = cuda_graph.attach_hints(mod, functions, model.symbols)
         executable, facts, tuned = _tvm_compile(mod, plan, model.provenance)
     # TVM links the model library with g++ on one core while nvcc uses the others.
     export = _Background(
@@ -515,7 +523,10 @@ def _build_into(build: _Build) -> Manifest:
         export.join()
     manifest = _manifest(plan, model, split, facts, usage, sass, build.timings, tuned)
     _add_functions(manifest, functions, facts, model.symbols)
+    if plan.cuda_graph:
+        _add_graph_calls(manifest.functions, facts)
     manifest.pipeline, manifest.kv_cache_target = pipeline, kv_target
+    manifest.cuda_graph = plan.cuda_graph
     manifest.files.update(ptx_files)
     (stage / MANIFEST).write_text(manifest.to_json(), encoding="utf-8")
     logger.info("%s: %d kernels, steps %s", plan.model.name, len(split.kernels), build.timings)
@@ -645,6 +656,21 @@ def _add_functions(
     manifest.functions = functions
 
 
+def _add_graph_calls(functions: list[FunctionInfo], facts: irfacts.IRFacts) -> None:
+    """Each function's captured regions and, per ``call_tir`` call, the region it runs in
+    (the k-th call of a PrimFunc in ``calls`` is its k-th call after RewriteCUDAGraph)."""
+    for f in functions:
+        rewritten = facts.graph_calls.get(f.name, [])
+        regions: dict[int, list[str]] = {}
+        by_prim: dict[str, list[int | None]] = {}
+        for prim, region in rewritten:
+            by_prim.setdefault(prim, []).append(region)
+            if region is not None:
+                regions.setdefault(region, []).append(prim)
+        f.graphs = [regions[i] for i in sorted(regions)]
+        f.call_graphs = [(by_prim[prim].pop(0) if by_prim.get(prim) else None) for prim in f.calls]
+
+
 def _tokens_per_sequence(func: FunctionInfo, symbols: dict[str, int]) -> int | None:
     """Dim 1 of the function's first tensor input of rank >= 2, where it is known."""
     for p in func.params[: func.num_input]:
@@ -729,7 +755,9 @@ def _tvm_compile(
                 executable, tuned = _compile_with_records(mod, plan, instruments)
             else:
                 target = tvm.target.Target({"kind": "cuda", "arch": plan.arch})
-                with tvm.transform.PassContext(instruments=instruments):
+                with tvm.transform.PassContext(
+                    instruments=instruments, config=cuda_graph.pass_config(plan.cuda_graph)
+                ):
                     executable = tvm.compile(mod, target=target)
         except KernelscopeError:
             raise
@@ -755,7 +783,12 @@ def _compile_with_records(
     target = records.cuda_target(plan.arch)
     applied = records.Applied()
     pipeline = records.database_pipeline(target, applied)
-    with target, database, tvm.transform.PassContext(opt_level=3, instruments=instruments):
+    config = cuda_graph.pass_config(plan.cuda_graph)
+    with (
+        target,
+        database,
+        tvm.transform.PassContext(opt_level=3, instruments=instruments, config=config),
+    ):
         executable = tvm.relax.build(mod, target=target, relax_pipeline=pipeline)
     if not applied.from_record:
         raise KernelscopeError(

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..workspace import OpInfo, TensorInfo
-from . import kv_cache_launches
+from . import cuda_graph, kv_cache_launches
 from .provenance import Origin, Provenance
 
 _SNAPSHOTS = {
@@ -35,6 +35,7 @@ _SNAPSHOTS = {
     "after:FuseOps",
     "after:RewriteDataflowReshape",
     "after:tirx.SplitHostDevice",
+    "after:RewriteCUDAGraph",
 }
 
 
@@ -69,6 +70,9 @@ class IRFacts:
     primfuncs: dict[str, Any] = field(default_factory=dict)
     # (Relax function, runtime builtin) -> the model line of its first call there
     builtin_origins: dict[tuple[str, str], Origin] = field(default_factory=dict)
+    # after RewriteCUDAGraph (``build --cuda-graph``): Relax function -> its PrimFunc calls
+    # in program order, each with the CUDA graph region it runs in (None: launched directly)
+    graph_calls: dict[str, list[tuple[str, int | None]]] = field(default_factory=dict)
 
 
 def make_instrument(snapshots: dict[str, Any]) -> Any:
@@ -104,7 +108,58 @@ def extract(snapshots: dict[str, Any], provenance: Provenance | None = None) -> 
         facts.ops_by_primfunc = _ops_by_primfunc(before, legalized, fused, provenance)
     if provenance is not None and before is not None:
         facts.builtin_origins = _builtin_origins(before, provenance)
+    rewritten = snapshots.get("after:RewriteCUDAGraph")
+    if rewritten is not None:
+        facts.graph_calls = _graph_calls(rewritten)
     return facts
+
+
+def _graph_calls(mod: Any) -> dict[str, list[tuple[str, int | None]]]:
+    """Each Relax function's PrimFunc calls after RewriteCUDAGraph, in program order, with
+    the index of the captured region (``vm.builtin.cuda_graph.run_or_capture``) each runs
+    in; the regions' own lifted functions are left out. After CallTIRRewrite a PrimFunc call
+    is a call of its GlobalVar."""
+    functions = {gv.name_hint: f for gv, f in mod.functions.items()}
+    prims = {n for n, f in functions.items() if type(f).__name__ == "PrimFunc"}
+
+    def direct(func: Any) -> list[str]:
+        return [
+            str(b.value.op.name_hint)
+            for b in _bindings(func)
+            if type(b.value).__name__ == "Call"
+            and type(b.value.op).__name__ == "GlobalVar"
+            and b.value.op.name_hint in prims
+        ]
+
+    out: dict[str, list[tuple[str, int | None]]] = {}
+    regions = {n for n in functions if "_cuda_graph_capture" in n}
+    for name, func in functions.items():
+        if type(func).__name__ != "Function" or name in regions or name == "cuda_graph_alloc":
+            continue
+        calls: list[tuple[str, int | None]] = []
+        region = 0
+        for b in _bindings(func):
+            value = b.value
+            if type(value).__name__ != "Call":
+                continue
+            if type(value.op).__name__ == "GlobalVar" and value.op.name_hint in prims:
+                calls.append((str(value.op.name_hint), None))
+            elif _captured_region(value) is not None:
+                calls += [(p, region) for p in direct(functions[_captured_region(value)])]
+                region += 1
+        out[name] = calls
+    return out
+
+
+def _captured_region(value: Any) -> str | None:
+    """The lifted function a ``run_or_capture`` call runs (its first argument's first
+    field), else None."""
+    if getattr(value.op, "name", None) != "relax.call_builtin_with_ctx" or not value.args:
+        return None
+    if str(getattr(value.args[0], "global_symbol", "")) != cuda_graph.RUN_OR_CAPTURE:
+        return None
+    fields = getattr(value.args[1], "fields", None) or []
+    return str(fields[0].name_hint) if fields and hasattr(fields[0], "name_hint") else None
 
 
 def _relax_facts(final: Any, facts: IRFacts) -> None:

@@ -66,6 +66,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         "matmul fusion first) or lift-params (weight transforms lifted into functions run "
         "once at load); default: mlc-llm for a Python model with a paged KV cache, else default",
     )
+    p.add_argument(
+        "--cuda-graph",
+        action="store_true",
+        help="run the decode step's kernels as CUDA graphs, as MLC-LLM does (Relax's "
+        "RewriteCUDAGraph: captured on the first call, replayed after); needs --shape for "
+        "the decode function's batch_size (the graph's memory is planned for it)",
+    )
     p.add_argument("--json", action="store_true", help="print the kernel table as JSON")
     p.set_defaults(func=_build)
 
@@ -85,6 +92,7 @@ def _build(args: argparse.Namespace) -> int:
         replace_other_model=args.force,
         tuning_db=args.tuning_db,
         pipeline=args.pipeline or "",
+        cuda_graph=args.cuda_graph,
     )
     with TerminalProgress() as progress:
         ws = build_in_child(request, progress=progress)
@@ -186,7 +194,9 @@ def print_function_summary(m: Manifest, out: TextIO) -> None:
         return
     bound = ", ".join(f"{k}={v}" for k, v in m.symbols.items())
     print(
-        f"\n{len(m.functions)} functions, pipeline {m.pipeline}" + (f", {bound}" if bound else ""),
+        f"\n{len(m.functions)} functions, pipeline {m.pipeline}"
+        + (", CUDA graphs" if m.cuda_graph else "")
+        + (f", {bound}" if bound else ""),
         file=out,
     )
     for f in m.functions:
@@ -205,6 +215,9 @@ def print_function_summary(m: Manifest, out: TextIO) -> None:
             what.append(f"{runtime} KV cache kernels through the runtime")
         if f.creates_kv_cache:
             what.append("creates the KV cache")
+        if f.graphs:
+            nodes = sum(len(g) for g in f.graphs)
+            what.append(f"{nodes} of its calls in {len(f.graphs)} CUDA graphs")
         if f.transforms_params:
             what.append("transforms the weights (run once at load)")
         symbols = f" ({', '.join(f.symbols)})" if f.symbols else ""

@@ -310,6 +310,7 @@ def _steps(args: argparse.Namespace) -> int:
         print(json.dumps(asdict(ledger) | {"flags": ledger.flags}, indent=1, default=str))
         return 0
     groups = [g for g in GROUPS if any(g in s.groups for s in ledger.steps)]
+    graphs = any(s.cuda_graph or s.graph_launches for s in ledger.steps)
     rows = [
         (
             s.label,
@@ -317,13 +318,21 @@ def _steps(args: argparse.Namespace) -> int:
             _num(s.batch),
             _num(s.total_len),
             str(s.launches),
+            *([f"{s.graph_launches} ({s.cuda_graph or '-'})"] if graphs else []),
             format_us(s.duration_ns),
             *(format_us(s.groups[g].duration_ns) if g in s.groups else "-" for g in groups),
         )
         for s in ledger.steps
     ]
-    head = ("step", "seq len", "batch", "cached", "launches", "time us", *groups)
+    graph_head = ["graph nodes"] if graphs else []
+    head = ("step", "seq len", "batch", "cached", "launches", *graph_head, "time us", *groups)
     print(format_table(head, rows, right=set(range(1, len(head)))))
+    if graphs:
+        print(
+            "graph nodes: launches that ran inside a CUDA graph (the build's IR says which: "
+            "ncu's report does not); capture: the step's call captured its graphs, replay: "
+            "replayed them"
+        )
     print(
         f"\n{len(ledger.steps)} steps, {format_us(ledger.duration_ns)} us in all "
         f"(ncu: serialised launches, base clocks); {profile.name}\n"
@@ -334,7 +343,7 @@ def _steps(args: argparse.Namespace) -> int:
             k.group,
             r.bindings_text(),
             r.steps_text(),
-            str(r.launches),
+            str(r.launches) + (f" ({r.graph_launches} in graphs)" if r.graph_launches else ""),
             format_us(r.duration_ns),
             ", ".join("x".join(str(d) for d in g) for g in r.grids) or "-",
             "GRID?" if r.flag else "",

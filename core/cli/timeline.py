@@ -19,7 +19,14 @@ from .remote import add_ssh_arguments, host_options, target_from
 from .table import format_table
 
 if TYPE_CHECKING:
-    from ..timeline import Agreement, CallAgreement, KernelSelection, Timeline
+    from ..timeline import (
+        Agreement,
+        CallAgreement,
+        KernelSelection,
+        StepComparison,
+        StepTime,
+        Timeline,
+    )
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,6 +56,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     o.add_argument("--calls", action="store_true", help="list every call")
     o.add_argument("--top", type=int, default=10, help="rows of the share tables (default 10)")
     o.add_argument("--json", action="store_true", help="machine-readable output")
+    o.add_argument(
+        "--against",
+        type=Path,
+        metavar="TIMELINE",
+        help="compare each step with another timeline of the same steps (a saved .json): "
+        "e.g. a --cuda-graph build's decode step against the plain build's",
+    )
     p = t.add_argument_group("one call under Nsight Compute")
     p.add_argument("--select", type=int, metavar="N", help="print the ncu selection of call N")
     p.add_argument(
@@ -63,6 +77,40 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--profile-warmup", type=int, default=1, help="passes before the profiled one (default 1)"
     )
     t.set_defaults(func=_timeline)
+
+
+def _against(timeline: Timeline, other: Path) -> list[StepComparison]:
+    from ..timeline import compare_steps, open_timeline
+
+    return compare_steps(timeline, open_timeline(other))
+
+
+def _print_against(rows: list[StepComparison], other: Path) -> None:
+    def graphs(t: StepTime) -> str:
+        return f"{t.graph_replays} ({t.cuda_graph})" if t.cuda_graph else "-"
+
+    table = [
+        (
+            c.label,
+            f"{c.this.gpu_us:.1f}",
+            f"{c.other.gpu_us:.1f}",
+            f"{100 * c.gpu_change:+.1f} %",
+            f"{c.this.wall_us:.0f}",
+            f"{c.other.wall_us:.0f}",
+            f"{100 * c.wall_change:+.1f} %",
+            f"{c.this.calls} / {c.other.calls}",
+            f"{graphs(c.this)} / {graphs(c.other)}",
+        )
+        for c in rows
+    ]
+    head = ("step", "GPU us", "other", "change", "wall us", "other", "change", "calls",
+            "graph replays")  # fmt: skip
+    print(f"\nagainst {other.name}")
+    print(format_table(head, table, right=set(range(1, 8))))
+    print(
+        "GPU us: CUDA events around the whole step; wall us: the host's time for it; a graph "
+        "replay is one call, its kernel nodes not split (kernelscope steps has them per node)"
+    )
 
 
 def _timeline(args: argparse.Namespace) -> int:
@@ -114,9 +162,13 @@ def _timeline(args: argparse.Namespace) -> int:
             out["selection"] = asdict(selection)
         if agreement is not None:
             out["ncu"] = agreement.to_dict()
+        if args.against is not None:
+            out["against"] = [asdict(c) for c in _against(timeline, args.against)]
         print(json.dumps(out, indent=1))
     else:
         _print(timeline, args, agreement)
+        if args.against is not None:
+            _print_against(_against(timeline, args.against), args.against)
         if selection is not None:
             _print_selection(timeline, chosen, selection, workspace, args)
     if args.profile is not None:

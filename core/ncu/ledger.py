@@ -13,6 +13,14 @@ step. The same kernel at the same binding in several steps (a decode matmul over
 is one row; at other bindings, one row each. Where the manifest writes a kernel's grid over
 its variables (``grid_expr``), the grid the report recorded is checked against the grid that
 binding gives, and a disagreement is flagged on the row.
+
+In a CUDA graph build (``build --cuda-graph``) Nsight Compute profiles each kernel node of a
+replayed graph as a launch of its own, and its report says nothing of which launches were
+graph nodes (Nsight Compute 2025.3.1 on an H100: no launch metric names a graph or a node,
+every launch is a KERNEL workload on the same stream). The build says it instead: its IR after
+``RewriteCUDAGraph`` gives, for each ``call_tir`` call of the step function, the captured
+region it runs in (``FunctionInfo.call_graphs``); the k-th launch of a kernel in a step is
+the k-th call of its PrimFunc there (a graph replays its nodes in program order).
 """
 
 from __future__ import annotations
@@ -135,6 +143,9 @@ class StepLedger:
     launches: int
     duration_ns: float
     groups: dict[str, GroupTotal]  # in ``GROUPS`` order, the groups the step has
+    graph_launches: int = 0  # launches that were CUDA graph nodes (the build's word)
+    graph_ns: float = 0.0
+    cuda_graph: str | None = None  # the runner's: "capture" or "replay"; None: no graphs
 
     @property
     def label(self) -> str:
@@ -152,6 +163,7 @@ class BindingRow:
     grids: list[Dim3] = field(default_factory=list)  # the distinct grids recorded
     expected_grid: Dim3 | None = None  # what ``grid_expr`` gives for ``bindings``; None: unknown
     flag: str = ""  # the recorded grid disagrees with the expected one: says how
+    graph_launches: int = 0  # of ``launch_ids``, the CUDA graph nodes
 
     @property
     def launches(self) -> int:
@@ -204,6 +216,8 @@ class Ledger:
     workspace: Path
     steps: list[StepLedger]
     kernels: list[KernelLedger]  # longest first
+    # launch ID -> the CUDA graph region (of its step's function) it ran in, as a node
+    graph_nodes: dict[int, int] = field(default_factory=dict)
 
     @property
     def duration_ns(self) -> float:
@@ -238,8 +252,11 @@ def step_ledger(profile: Profile, workspace: Workspace | None = None) -> Ledger:
     groupings: dict[str, Grouping] = {}
     rows: dict[str, dict[tuple[tuple[str, int], ...], BindingRow]] = {}
     out_steps: list[StepLedger] = []
+    graph_nodes: dict[int, int] = {}
     for step in steps:
         totals = {g: GroupTotal() for g in GROUPS}
+        nodes = graph_regions(step, manifest)
+        graph_nodes.update(nodes)
         for launch in step.launches:
             info = infos.get(launch.name)
             grouping = groupings.get(launch.name)
@@ -257,6 +274,7 @@ def step_ledger(profile: Profile, workspace: Workspace | None = None) -> Ledger:
             if step.label not in row.steps:
                 row.steps.append(step.label)
             row.launch_ids.append(launch.id)
+            row.graph_launches += launch.id in nodes
             row.duration_ns += launch.duration_ns or 0.0
             if launch.grid is not None and launch.grid not in row.grids:
                 row.grids.append(launch.grid)
@@ -271,6 +289,9 @@ def step_ledger(profile: Profile, workspace: Workspace | None = None) -> Ledger:
                 launches=len(step.launches),
                 duration_ns=step.duration_ns,
                 groups={g: t for g, t in totals.items() if t.launches},
+                graph_launches=len(nodes),
+                graph_ns=sum(x.duration_ns or 0.0 for x in step.launches if x.id in nodes),
+                cuda_graph=step.cuda_graph,
             )
         )
     kernels = []
@@ -280,7 +301,31 @@ def step_ledger(profile: Profile, workspace: Workspace | None = None) -> Ledger:
         grouping = groupings[name]
         kernels.append(KernelLedger(name, grouping.group, grouping.why, list(by_binding.values())))
     kernels.sort(key=lambda k: -k.duration_ns)
-    return Ledger(report, workspace.path, out_steps, kernels)
+    return Ledger(report, workspace.path, out_steps, kernels, graph_nodes)
+
+
+def graph_regions(step: StepLaunches, manifest: Manifest) -> dict[int, int]:
+    """The launches of ``step`` that ran as CUDA graph nodes (launch ID -> region), from the
+    build's IR (see the module's docstring); none in a build without graphs."""
+    function = _function(manifest, step.name)
+    if function is None or not function.graphs:
+        return {}
+    regions: dict[str, list[int | None]] = {}
+    for prim, region in zip(function.calls, function.call_graphs, strict=False):
+        regions.setdefault(prim, []).append(region)
+    infos = {k.name: k for k in manifest.kernels}
+    seen: dict[str, int] = {}
+    out: dict[int, int] = {}
+    for launch in step.launches:
+        info = infos.get(launch.name)
+        if info is None or info.primfunc not in regions:
+            continue  # not a call of the step function's own (embed's, the KV cache's)
+        k = seen.get(launch.name, 0)
+        seen[launch.name] = k + 1
+        region = regions[info.primfunc][k] if k < len(regions[info.primfunc]) else None
+        if region is not None:
+            out[launch.id] = region
+    return out
 
 
 def _function(manifest: Manifest, name: str) -> FunctionInfo | None:

@@ -42,6 +42,9 @@ class StepLaunches:
     tokens: int | None = None  # the step's new tokens, all sequences
     total_len: int | None = None  # tokens in the KV cache after the step, all sequences
     wall_ms: float | None = None  # under ncu: serialised and replayed, not a real time
+    # a CUDA graph build's step: "capture" (its first call at this shape captured the
+    # graphs) or "replay"; None where the step function has no graphs
+    cuda_graph: str | None = None
     launches: list[Launch] = field(default_factory=list)
 
     @property
@@ -115,6 +118,7 @@ def report_steps(profile: Profile, workspace: Path | None = None) -> list[StepLa
             tokens=s.get("tokens"),
             total_len=s.get("total_len"),
             wall_ms=s.get("wall_ms"),
+            cuda_graph=s.get("cuda_graph"),
         )
         for i, s in enumerate(profiled)
     ]

@@ -90,6 +90,9 @@ def ncu_arguments(req: ProfileRequest, output_stem: str, source_folder: str) -> 
     args += req.ncu.ncu_arguments(req.llm.stepped)
     if req.llm.stepped:  # only the steps the runner brackets with cuProfilerStart/Stop
         args += ["--profile-from-start", "off"]
+        # each kernel node of a CUDA graph (``build --cuda-graph``) as a launch of its own
+        # (ncu's default, said so that no configuration profiles a replay as one result)
+        args += ["--graph-profiling", "node"]
     return args
 
 

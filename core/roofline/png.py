@@ -39,20 +39,20 @@ def render_png(
     plot = roofline_plot(roof, kernel)
     colours = _DARK if dark else _LIGHT
     s = _SCALE
-    box = Frame(plot, size, s)
-    width, height = box.width, box.height
+    frame = Frame(plot, size, s)
+    width, height = frame.width, frame.height
     image = Image.new("RGB", (width, height), colours["bg"])
     draw = ImageDraw.Draw(image)
     font = ImageFont.load_default(size=13 * s)
     small = ImageFont.load_default(size=11 * s)
-    left, right, top, bottom = box.left, box.right, box.top, box.bottom
-    X, Y = box.x, box.y
+    left, right, top, bottom = frame.left, frame.right, frame.top, frame.bottom
+    X, Y = frame.x, frame.y
 
     # grid and axes
-    for x, label in box.x_ticks():
+    for x, label in frame.x_ticks():
         draw.line([(x, top), (x, bottom)], fill=colours["grid"], width=s)
         draw.text((x, bottom + 8 * s), label, font=small, fill=colours["muted"], anchor="mt")
-    for y, label in box.y_ticks():
+    for y, label in frame.y_ticks():
         draw.line([(left, y), (right, y)], fill=colours["grid"], width=s)
         draw.text((left - 8 * s, y), label, font=small, fill=colours["muted"], anchor="rm")
     draw.rectangle([left, top, right, bottom], outline=colours["fg"], width=s)
@@ -97,11 +97,11 @@ def render_png(
             else:
                 draw.ellipse(box, outline=LEVEL_COLOUR[lv], width=2 * s)
         if q.label:  # legend on the right, largest share first
-            lx, ly = box.legend_row(i)
+            lx, ly = frame.legend_row(i)
             draw.ellipse([lx, ly - 6 * s, lx + 12 * s, ly + 6 * s], fill=q.colour)
             draw.text((lx + 20 * s, ly), q.label, font=small, fill=colours["fg"], anchor="lm")
     if plot.hidden > 0:
-        lx, ly = box.legend_row(LABELLED)
+        lx, ly = frame.legend_row(LABELLED)
         draw.text(
             (lx, ly),
             f"+ {plot.hidden} more",

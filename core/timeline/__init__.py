@@ -16,6 +16,7 @@ from .model import KernelSelection, Share, Timeline, TimelineCall
 from .nsys import export_nsys_report, read_nsys, read_nsys_sqlite
 from .open import TIMELINE_SUFFIXES, open_timeline
 from .profile_call import profile_call
+from .steps_compare import StepComparison, StepTime, compare_steps, step_times
 
 __all__ = [
     "Agreement",
@@ -24,8 +25,11 @@ __all__ = [
     "TIMELINE_SUFFIXES",
     "KernelSelection",
     "Share",
+    "StepComparison",
+    "StepTime",
     "Timeline",
     "TimelineCall",
+    "compare_steps",
     "TimelineRequest",
     "export_nsys_report",
     "from_runner",
@@ -36,5 +40,6 @@ __all__ = [
     "read_nsys",
     "read_nsys_sqlite",
     "saved_timelines",
+    "step_times",
     "timelines_dir",
 ]

@@ -26,7 +26,7 @@ from ..profiling import (
 )
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..workspace import Workspace
-from .model import Timeline, TimelineCall
+from .model import GRAPH_REPLAY, Timeline, TimelineCall
 
 TIMELINES = "timelines"  # folder in a workspace
 
@@ -121,6 +121,28 @@ def _result(result: CommandResult, where: str) -> dict:
     )
 
 
+def _name_graph_replays(calls: list[TimelineCall], raw: dict, ws: Workspace) -> None:
+    """A CUDA graph build's replays (one VM call, one ``cudaGraphLaunch`` each) hold the
+    kernels of their own region: the i-th replay in a step is the step function's i-th
+    captured region (``FunctionInfo.graphs``), its kernels in node order. The timeline times
+    a replay whole; its nodes are not split (``kernelscope steps`` has them per node)."""
+    functions = {f.name: f for f in ws.manifest.functions}
+    step_function = raw.get("functions") or {}
+    first_kernel: dict[str, str] = {}
+    for k in ws.manifest.kernels:
+        first_kernel.setdefault(k.primfunc, k.name)
+    seen: dict[str, int] = {}
+    for call in calls:
+        if call.primfunc != GRAPH_REPLAY or not call.step:
+            continue
+        name = call.step.rpartition(" ")[0]
+        function = functions.get(step_function.get(name) or name)
+        i = seen.get(call.step, 0)
+        seen[call.step] = i + 1
+        if function is not None and i < len(function.graphs):
+            call.kernels = [first_kernel.get(p, p) for p in function.graphs[i]]
+
+
 def from_runner(raw: dict, ws: Workspace, host: str | None = None) -> Timeline:
     """The runner's ``--timeline`` answer as a Timeline of the workspace."""
     calls = [
@@ -137,10 +159,11 @@ def from_runner(raw: dict, ws: Workspace, host: str | None = None) -> Timeline:
         )
         for i, c in enumerate(raw.get("calls", []))
     ]
+    _name_graph_replays(calls, raw, ws)
     kernels = {k.name: k for k in ws.manifest.kernels}
     for call in calls:
         info = kernels.get(call.kernels[0])
-        if info is not None:
+        if info is not None and call.primfunc != GRAPH_REPLAY:
             call.grid, call.block = list(info.grid), list(info.block)
     meta = {k: v for k, v in raw.items() if k not in ("calls", "device")}
     meta["host"] = host or "localhost"

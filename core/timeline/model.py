@@ -22,6 +22,12 @@ from ..workspace import Workspace
 TIMELINE_VERSION = 1
 
 
+# The runner's name of a CUDA graph replay (``build --cuda-graph``): TVM's builtin that
+# captures a region on its first call and replays it after (the runner imports nothing of
+# core, so its ``GRAPH_CALL`` is this string too).
+GRAPH_REPLAY = "vm.builtin.cuda_graph.run_or_capture"
+
+
 @dataclass(slots=True)  # slots: a million calls of an Nsight Systems export in half the memory
 class TimelineCall:
     """One call in the pass: usually one kernel launch; a TVM PrimFunc that launches two
@@ -193,7 +199,7 @@ class Timeline:
         kernels = {k.name: k for k in ws.manifest.kernels}
         for call in self.calls:
             info = kernels.get(call.kernels[0])
-            if info is None or not info.ops:
+            if info is None or not info.ops or call.primfunc == GRAPH_REPLAY:
                 continue
             names = [o.op.removeprefix("relax.") for o in info.ops]
             call.op_type, call.ops = names[0], "+".join(names)

@@ -123,6 +123,11 @@ class FunctionInfo:
     symbols: list[str]
     creates_kv_cache: bool = False  # calls vm.builtin.paged_attention_kv_cache_create
     transforms_params: bool = False
+    # ``build --cuda-graph``: the PrimFuncs each captured region calls, in order (a region
+    # is captured into a CUDA graph on the first call, replayed after), and for each of
+    # ``calls`` the region it runs in (None: launched directly). Empty in other builds.
+    graphs: list[list[str]] = field(default_factory=list)
+    call_graphs: list[int | None] = field(default_factory=list)
 
 
 @dataclass
@@ -254,6 +259,8 @@ class Manifest:
     # would have: ``rng = numpy.random.default_rng(seed)``, then for each weight
     # ``(rng.standard_normal(shape, dtype=float32) * float32(0.05)).astype(dtype)``.
     weights_on_host: bool = False
+    # Built with ``--cuda-graph`` (Relax's RewriteCUDAGraph; ``FunctionInfo.graphs``).
+    cuda_graph: bool = False
 
     @property
     def torch_compile_run(self) -> Path | None:

@@ -72,6 +72,8 @@ def test_profiled_steps_only_and_their_list_beside_the_report(
     result = profile_workspace(req)
     call = stepped_ncu.read_text().split()
     assert "--profile-from-start off" in " ".join(call)
+    # a CUDA graph's kernel nodes are launches of their own (build --cuda-graph)
+    assert "--graph-profiling node" in " ".join(call)
     runner_args = " ".join(call[call.index(str(ws_with_profile)) :])
     assert "--steps prefill=16,decode=4 --batch 2 --profile-steps decode:0-3" in runner_args
     kept = json.loads((ws_with_profile / "profiles" / "llm.ncu-rep.steps.json").read_text())

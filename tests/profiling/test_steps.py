@@ -200,3 +200,33 @@ def test_a_prefill_built_for_another_length_is_refused(llama: Path) -> None:
         "--steps asks for 256: ask for 128, or rebuild without that --shape"
     )
     assert Driver(manifest, {"prefill": 128, "decode": 4}, 1).prefill_shape == [1, 128, 256]
+
+
+def test_a_cuda_graph_builds_first_decode_call_captures_and_the_later_ones_replay(
+    llama: Path, tmp_path: Path
+) -> None:
+    """The runner says per step whether its call of a function with CUDA graphs (``build
+    --cuda-graph``: the manifest's ``graphs``) captured them (its first call at that shape on
+    this VM) or replayed them; a graph build is warmed up at least once (the capture), so
+    every profiled and timed step replays."""
+    import json
+
+    import tvm
+
+    from kernelscope.core.profiling.runner.step_run import StepRun
+
+    manifest = json.loads((llama / "manifest.json").read_text())
+    for f in manifest["functions"]:
+        if f["name"] == "decode":
+            f["graphs"] = [["NT_matmul"]]
+    ws = with_manifest(llama, tmp_path / "graphs", functions=manifest["functions"], cuda_graph=True)
+    result = _cpu_steps(ws, steps="prefill=4,decode=3")  # --warmup 0 asked
+    assert [s.get("cuda_graph") for s in result["steps"]] == [None, "replay", "replay", "replay"]
+    assert result["cuda_graph"] is True and result["warmup"] == 1
+    cold = StepRun(ws, StepOptions(warmup=0, steps="prefill=4,decode=3"), device=tvm.cpu())
+    session = cold.session([])
+    cold.run_once(session)  # no warm-up: the first decode call captures
+    assert [s.get("cuda_graph") for s in session.steps] == [None, "capture", "replay", "replay"]
+    plain = _cpu_steps(llama, steps="prefill=4,decode=1")
+    assert "cuda_graph" not in plain["steps"][1] and plain["cuda_graph"] is False
+    assert plain["warmup"] == 0

@@ -107,3 +107,33 @@ def test_an_llm_profiled_without_steps_says_where_to_give_them(
     assert "holds several Relax functions (embed, prefill, decode)" in log
     assert "give its steps under LLM steps, e.g. prefill=128,decode=8" in log
     dialog.close()
+
+
+def test_cuda_graphs_go_into_the_build_request_and_follow_the_workspace(
+    qtbot, make_window, llm_workspace: Path
+) -> None:
+    """The LLM steps group's CUDA graphs box is ``build --cuda-graph``: in the build request
+    while the group shows, ticked for a workspace built with graphs."""
+    window = make_window()
+    dialog = _dialog(window, workspace=Workspace.open(llm_workspace))
+    assert not dialog.llm_steps.cuda_graph.isChecked()  # the workspace was built without
+    dialog.model.setText(str(MODELS / "llama_mlc.py"))
+    assert not dialog.request().cuda_graph
+    dialog.llm_steps.cuda_graph.setChecked(True)
+    assert dialog.request().cuda_graph
+    dialog.build.setChecked(True)
+    dialog.profile.setChecked(False)  # a build option: not greyed with the profile's steps
+    assert dialog.llm_steps.cuda_graph.isEnabled() and not dialog.llm_steps.steps.isEnabled()
+    dialog.build.setChecked(False)
+    assert not dialog.llm_steps.cuda_graph.isEnabled()
+    dialog.output.setText("")
+    dialog.model.setText(str(MODELS / "small_cnn.onnx"))  # one call: no graphs to capture
+    assert dialog.llm_steps.isHidden() and not dialog.request().cuda_graph
+    dialog.close()
+
+    manifest = Workspace.open(llm_workspace).manifest
+    graphs = dataclasses.replace(manifest, cuda_graph=True)
+    (llm_workspace / "manifest.json").write_text(graphs.to_json(), encoding="utf-8")
+    again = _dialog(window, workspace=Workspace.open(llm_workspace))
+    assert again.llm_steps.cuda_graph.isChecked()
+    again.close()

@@ -160,3 +160,30 @@ def test_a_recorded_decode_report_in_its_workspace(make_window, qtbot, tmp_path:
     qtbot.waitUntil(lambda: window.details_pane.details is not None, timeout=WAIT_MS)
     assert window.details_pane.details.launch_ids == [wanted]
     assert window.details_pane.launch_box.currentData() == wanted
+
+
+def test_a_cuda_graph_builds_steps_show_their_graph_nodes(qtbot) -> None:
+    """The Steps pane's tables say how many launches ran inside CUDA graphs (``build
+    --cuda-graph``): a Graph nodes column for such steps alone, and per kernel row."""
+    from kernelscope.core.ncu.ledger import BindingRow, GroupTotal, KernelLedger, Ledger, StepLedger
+    from kernelscope.viewer.steps.model import LedgerModel, StepsModel
+
+    def step(graph: int, mode: str | None) -> StepLedger:
+        groups = {"matmul": GroupTotal(24, 150_000.0)}
+        return StepLedger("decode", 0, 1, 1, 1, 129, 24, 150_000.0, groups, graph, 90_000.0, mode)
+
+    row = BindingRow({"batch_size": 1}, ["decode 0"], list(range(8)), 1.0, graph_launches=4)
+    kernels = [KernelLedger("fused_NT_matmul1_add_kernel", "matmul", "", [row])]
+    steps, table = StepsModel(), LedgerModel()
+
+    def heads(model: StepsModel) -> list[str]:
+        return [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+
+    steps.set_ledger(Ledger(Path("r"), Path("ws"), [step(13, "replay")], kernels))
+    assert heads(steps)[4:7] == ["Launches", "Graph nodes", "Time µs"]
+    assert steps.data(steps.index(0, 5)) == "13 (replay)"
+    table.set_ledger(Ledger(Path("r"), Path("ws"), [step(13, "replay")], kernels))
+    launches = heads(table).index("Launches")  # type: ignore[arg-type]
+    assert table.data(table.index(0, launches)) == "8 (4 in graphs)"
+    steps.set_ledger(Ledger(Path("r"), Path("ws"), [step(0, None)], []))
+    assert "Graph nodes" not in heads(steps)  # a plain build's steps

@@ -258,8 +258,9 @@ class BuildDialog(JobDialog):
         form.addRow(self.llm_steps)
         self._profile_fields = [
             self.ncu_form, self.warmup, self.iterations, self.inputs, browse,
-            self.report_name, self.llm_steps,
+            self.report_name, *self.llm_steps.profile_widgets(),
         ]  # fmt: skip
+        self.tvm.add_build_field(self.llm_steps.cuda_graph)  # a build option, on that tab
         return page
 
     def _host_tab(self) -> QWidget:
@@ -429,6 +430,7 @@ class BuildDialog(JobDialog):
         self.output.setText(str(workspace.path))
         self.tvm.start_from(manifest)
         self.compiler.setCurrentText(self.tvm.name)
+        self.llm_steps.cuda_graph.setChecked(manifest.cuda_graph)  # and its CUDA graphs
         self.profile.setChecked(True)
 
     def _default_output(self) -> str:
@@ -511,7 +513,8 @@ class BuildDialog(JobDialog):
             raise KernelscopeError("choose a model to build", hint="an .onnx or .py file")
         output = self.output.text().strip()
         output_path = Path(output).expanduser() if output else self.tvm.default_output(model)
-        return self.tvm.request(model, output_path)
+        request = self.tvm.request(model, output_path)
+        return dataclasses.replace(request, **self.llm_steps.build_options())
 
     def existing_workspace(self) -> Path:
         """The workspace to profile without building."""

@@ -102,6 +102,11 @@ class TvmPage(QGroupBox):
         ]  # fmt: skip
         self.build.toggled.connect(self.changed)
 
+    def add_build_field(self, widget: QWidget) -> None:
+        """A build option shown elsewhere (the LLM steps group's CUDA graphs box), on while
+        Build the model is ticked as this page's own are."""
+        self._build_fields.append(widget)
+
     def fields(self) -> dict[str, QWidget]:
         """The fields by the QSettings key they are remembered under."""
         return {

@@ -1,12 +1,15 @@
 """The LLM steps options of Build & Profile (``kernelscope profile --steps --profile-steps
---batch --hook``) as core's ``StepOptions``: shown for a model that runs as steps
-(``core.profiling.step_functions``), checked by core's ``check_steps`` before a job starts."""
+--batch --hook``, and ``kernelscope build --cuda-graph``) as core's ``StepOptions``: shown for
+a model that runs as steps (``core.profiling.step_functions``), checked by core's
+``check_steps`` before a job starts."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtWidgets import (
+    QCheckBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -23,7 +26,8 @@ STEPS_EXAMPLE = "prefill=128,decode=8"
 
 
 class StepsForm(QGroupBox):
-    """Steps, profiled steps, batch and a hook file: a request's ``llm``."""
+    """Steps, profiled steps, batch and a hook file: a request's ``llm``; CUDA graphs, as the
+    build's ``cuda_graph``."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__("LLM steps", parent)
@@ -49,7 +53,7 @@ class StepsForm(QGroupBox):
         self.hook.setObjectName("hook")
         self.hook.setPlaceholderText("optional: a .py whose run(session) runs your own loop")
         self.hook.setToolTip("--hook: instead of Steps, your engine loop (user guide, LLM steps)")
-        browse = QPushButton("Browse…")
+        browse = self._browse = QPushButton("Browse…")
         browse.clicked.connect(self._browse_hook)
         hook_row = QHBoxLayout()
         hook_row.addWidget(self.hook, 1)
@@ -59,6 +63,14 @@ class StepsForm(QGroupBox):
         form.addRow("Profiled steps:", self.profile_steps)
         form.addRow("Batch:", self.batch)
         form.addRow("Hook file:", hook_row)
+        self.cuda_graph = QCheckBox("Build the decode step as CUDA graphs")
+        self.cuda_graph.setObjectName("cuda_graph")
+        self.cuda_graph.setToolTip(
+            "--cuda-graph: as MLC-LLM runs it (Relax's RewriteCUDAGraph): the decode step's "
+            "kernels are captured into CUDA graphs on the first call and replayed after; "
+            "needs batch_size under Shapes (e.g. batch_size=1)"
+        )
+        form.addRow(self.cuda_graph)
 
     def fields(self) -> dict[str, QWidget]:
         """The fields by the QSettings key they are remembered under."""
@@ -67,6 +79,7 @@ class StepsForm(QGroupBox):
             "profile_steps": self.profile_steps,
             "batch": self.batch,
             "hook": self.hook,
+            "cuda_graph": self.cuda_graph,
         }
 
     def options(self) -> StepOptions:
@@ -80,6 +93,14 @@ class StepsForm(QGroupBox):
             batch=self.batch.value(),
             hook=Path(hook).expanduser() if hook else None,
         )
+
+    def profile_widgets(self) -> list[QWidget]:
+        """What only a profile uses (the CUDA graphs box is the build's)."""
+        return [self.steps, self.profile_steps, self.batch, self.hook, self._browse]
+
+    def build_options(self) -> dict[str, Any]:
+        """The build request's ``cuda_graph`` (never while the group is hidden)."""
+        return {"cuda_graph": not self.isHidden() and self.cuda_graph.isChecked()}
 
     def _browse_hook(self) -> None:
         path, _ = QFileDialog.getOpenFileName(

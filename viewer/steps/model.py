@@ -36,6 +36,16 @@ STEP_COLUMNS: tuple[Column[StepLedger], ...] = (
 )  # fmt: skip
 
 
+# shown for a CUDA graph build's steps (``build --cuda-graph``) alone
+GRAPH_COLUMN: Column[StepLedger] = Column(
+    "Graph nodes",
+    lambda s: s.graph_launches,
+    lambda s: f"{s.graph_launches} ({s.cuda_graph})" if s.cuda_graph else str(s.graph_launches),
+    tip="launches that ran inside a CUDA graph (the build's IR says which: ncu's report does "
+    "not); replay: the step replayed its graphs, capture: it captured them",
+)
+
+
 def _group_column(group: str) -> Column[StepLedger]:
     def ns(s: StepLedger) -> float:
         return s.groups[group].duration_ns if group in s.groups else 0.0
@@ -78,8 +88,10 @@ class StepsModel(RowsModel[StepLedger]):
     def set_ledger(self, ledger: Ledger | None) -> None:
         steps = ledger.steps if ledger is not None else []
         groups = [g for g in GROUPS if any(g in s.groups for s in steps)]
+        graphs = [GRAPH_COLUMN] if any(s.cuda_graph or s.graph_launches for s in steps) else []
         self.beginResetModel()
-        self.columns = [*STEP_COLUMNS, *(_group_column(g) for g in groups)]
+        self.columns = [*STEP_COLUMNS[:5], *graphs, *STEP_COLUMNS[5:]]
+        self.columns += [_group_column(g) for g in groups]
         self.rows = list(steps)
         self.endResetModel()
 
@@ -109,8 +121,10 @@ ROW_COLUMNS: tuple[Column[LedgerRow], ...] = (
            "and for the KV cache's kernels the tokens the cache held (cached)"),
     Column("Steps", lambda r: len(r.row.steps), lambda r: r.row.steps_text(), number=False,
            tip="the steps it ran at these values"),
-    Column("Launches", lambda r: r.row.launches, lambda r: str(r.row.launches),
-           tip="its launches at these values"),
+    Column("Launches", lambda r: r.row.launches,
+           lambda r: str(r.row.launches) + (f" ({r.row.graph_launches} in graphs)"
+                                             if r.row.graph_launches else ""),
+           tip="its launches at these values (and how many ran inside a CUDA graph)"),
     Column("Time µs", lambda r: r.row.duration_ns, lambda r: format_us(r.row.duration_ns),
            tip="their durations, summed"),
     Column("Grid", _grids, lambda r: "⚠ " * bool(r.row.flag) + _grids(r), number=False,

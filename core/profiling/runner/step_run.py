@@ -101,6 +101,8 @@ class StepRun:
         self.vm, self.calls = open_vm(self.tvm, workspace, self.manifest, self.device)
         self.weights = {k: self.tvm.runtime.tensor(v, self.device) for k, v in host.items()}
         del host
+        # what the VM has called at which shape: its CUDA graphs are captured once
+        self.captured: set[tuple[str, tuple[int, ...]]] = set()
 
     def session(self, observers: list[StepObserver], selection: Selection | None = None) -> Session:
         return Session(
@@ -112,6 +114,7 @@ class StepRun:
             selection if selection is not None else Selection(None),
             observers,
             self.options.seed,
+            self.captured,
         )
 
     def run_once(self, session: Session) -> None:
@@ -121,20 +124,30 @@ class StepRun:
             assert self.options.hook is not None
             run_hook(self.options.hook, session)
 
+    @property
+    def warmups(self) -> int:
+        """Whole runs before the measured one: as asked, and at least one for a CUDA graph
+        build (``build --cuda-graph``), whose first call captures its graphs: the profiled
+        and timed steps are replays, as an engine runs them after its first step."""
+        graphs = bool(self.manifest.get("cuda_graph"))
+        return max(self.options.warmup, 1) if graphs else self.options.warmup
+
     def warm_up(self) -> None:
         """Whole runs, unprofiled, each with a cache of its own: the module loaded, the memory
-        pool filled."""
-        for _ in range(self.options.warmup):
+        pool filled, a CUDA graph build's graphs captured (each step's record says whether it
+        captured or replayed them)."""
+        for _ in range(self.warmups):
             self.run_once(self.session([]))
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "device": device_name(self.device) if self.on_gpu else str(self.device),
             "batch": self.options.batch,
-            "warmup": self.options.warmup,
+            "warmup": self.warmups,
             "profile_steps": self.options.profile_steps or None,
             "marker": STEP_MARKER if self.on_gpu and self.selection else None,
             "cubin_loads": self.calls["count"],
+            "cuda_graph": bool(self.manifest.get("cuda_graph")),
         }
         if self.driver is not None:
             out["plan"] = self.driver.plan

@@ -307,6 +307,7 @@ class Session:
         selection: Selection,
         observers: list[StepObserver],
         seed: int = 0,
+        captured: set[tuple[str, tuple[int, ...]]] | None = None,
     ) -> None:
         import numpy as np
 
@@ -320,6 +321,11 @@ class Session:
         self._counts: dict[str, int] = {}
         self._shape: dict[str, int] | None = None  # of the last begin_forward
         self._kv: Any = None  # the cache of the last begin_forward
+        self._record: dict[str, Any] | None = None  # the step open now
+        # (function, first input's shape) called so far by this VM: a function with CUDA
+        # graphs (``build --cuda-graph``) captures them on its first call at a shape (TVM
+        # keys its graphs by the captured variables' values) and replays them after
+        self._captured = captured if captured is not None else set()
         shape = tvm.runtime.ShapeTuple
         self._shape_tuple = shape
         get = tvm.get_global_func
@@ -354,7 +360,19 @@ class Session:
         raise RunnerError(f"no value for the weight {path!r}", EXIT_BAD_INPUT)
 
     def call(self, name: str, *inputs: Any) -> Any:
+        if self.functions.get(name, {}).get("graphs"):
+            self._graph_call(name, inputs)
         return self.function(name)(*inputs, *self.weights(name))
+
+    def _graph_call(self, name: str, inputs: tuple[Any, ...]) -> None:
+        """Say in the open step whether its call of ``name`` captures the function's CUDA
+        graphs or replays them (``cuda_graph``: "capture" wins over "replay")."""
+        shape = tuple(int(d) for d in getattr(inputs[0], "shape", ())) if inputs else ()
+        key = (name, shape)
+        mode = "replay" if key in self._captured else "capture"
+        self._captured.add(key)
+        if self._record is not None and self._record.get("cuda_graph") != "capture":
+            self._record["cuda_graph"] = mode
 
     def tensor(self, array: Any) -> Any:
         return self.tvm.runtime.tensor(array, self.device)
@@ -436,7 +454,11 @@ class Session:
         for o in self.observers:
             o.enter(record)
         start = time.perf_counter()
-        yield record
+        self._record = record
+        try:
+            yield record
+        finally:
+            self._record = None
         for o in self.observers:
             o.leave(record)
         self.sync()

@@ -254,18 +254,32 @@ def timeline(workspace: Path, inputs_npz: Path | None, warmup: int, repeat: int,
 
 
 # ---- an LLM's steps ------------------------------------------------------------------------
+# The builtin that replays a CUDA graph (``build --cuda-graph``): one VM call, one
+# ``cudaGraphLaunch``; its PrimFuncs are called by the VM only while it captures.
+GRAPH_CALL = "vm.builtin.cuda_graph.run_or_capture"
+
+
 def kernels_by_call(manifest: dict) -> dict[str, list[str]]:
-    """The VM calls that launch kernels, each with its kernels: the PrimFuncs, and the
-    runtime builtins that launch kernels themselves (the KV cache's attention: a kernel's
-    ``launched_by`` names them), each timed as one call holding its kernels."""
+    """The VM calls that launch kernels, each with its kernels: the PrimFuncs, the runtime
+    builtins that launch kernels themselves (the KV cache's attention: a kernel's
+    ``launched_by`` names them) and, in a CUDA graph build, the graph replay (every graph's
+    kernels: the VM names no region), each timed as one call holding its kernels."""
     found: dict[str, list[str]] = {}
+    by_prim: dict[str, list[str]] = {}
     for k in manifest["kernels"]:
         if k.get("launched", True) and k.get("primfunc"):
             found.setdefault(k["primfunc"], []).append(k["name"])
+            by_prim.setdefault(k["primfunc"], []).append(k["name"])
         for site in k.get("launched_by") or []:
             via = site.get("via", "")
             if via.startswith("vm.builtin.") and k["name"] not in found.get(via, []):
                 found.setdefault(via, []).append(k["name"])
+    for f in manifest.get("functions") or []:
+        for region in f.get("graphs") or []:
+            for prim in region:
+                for name in by_prim.get(prim, []):
+                    if name not in found.setdefault(GRAPH_CALL, []):
+                        found[GRAPH_CALL].append(name)
     return found
 
 
@@ -388,7 +402,10 @@ def steps_timeline(
         label = f"{rec['name']} {rec['index']}"
         steps.append(
             {
-                **{k: rec.get(k) for k in ("name", "index", "batch", "seq_len", "total_len")},
+                **{
+                    k: rec.get(k)
+                    for k in ("name", "index", "batch", "seq_len", "total_len", "cuda_graph")
+                },
                 "gpu_us": gpu,
                 "wall_ms": statistics.median(w[i] for w in walls),
                 "calls_us": sum(c["duration_us"] for c in fixed),
