@@ -165,7 +165,8 @@ def print_versus_steps(
         return 0
     devices = " / ".join(dict.fromkeys(d for d in v.devices if d)) or "GPU not recorded"
     print(
-        f"TVM {v.workspace.path.name} ({v.tvm_report.name}) against torch.compile "
+        f"TVM {v.workspace.path.name} ({', '.join(p.name for p in v.tvm_reports)}) against "
+        "torch.compile "
         f"{v.run.path.name} ({v.torch_report.name}), kernel time per step ({devices})"
     )
     print(format_table(list(STEPS_HEADER), format_steps(v), right={2, 3, 4, 5}))

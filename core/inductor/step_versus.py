@@ -33,6 +33,7 @@ from ..ncu.ledger import (
     ROPE,
     kernel_group,
     ledger_input,
+    stepped_reports,
 )
 from ..ncu.steps import PROFILE_WITH_STEPS, StepLaunches, read_steps, report_steps, steps_path
 from ..workspace import Workspace
@@ -117,6 +118,7 @@ class StepVersus:
     torch: StepLaunches
     rows: list[GroupRow]
     torch_event_ms: float | None  # the step timed whole with CUDA events (unprofiled runs)
+    untied: int = 0  # torch.compile launches tied to no wrapper call
 
     @property
     def label(self) -> str:
@@ -133,7 +135,7 @@ class StepVersus:
 @dataclass
 class StepsVersus:
     workspace: Workspace
-    tvm_report: Path
+    tvm_reports: list[Path]  # a step is taken from the last of them that profiled it
     run: InductorRun
     torch_report: Path
     steps: list[StepVersus]
@@ -153,16 +155,47 @@ def _group_rows(tvm: Grouped, torch: Grouped) -> list[GroupRow]:
     return [r for r in rows.values() if r.tvm.launches or r.inductor.launches]
 
 
+def compare_step(
+    ws: Workspace,
+    run: InductorRun,
+    tvm_step: StepLaunches,
+    torch_step: StepLaunches,
+    torch_event_ms: float | None = None,
+) -> StepVersus:
+    """One step of each side, per group (``tvm_step`` of ``ws``, ``torch_step`` of ``run``)."""
+    infos = {k.name: k for k in ws.manifest.kernels}
+    tvm = [
+        (kernel_group(infos.get(x.name)).group, x.name, x.duration_ns or 0.0)
+        for x in tvm_step.launches
+    ]
+    tied = tie_step(run, [(x.id, x.name, x.duration_ns) for x in torch_step.launches])
+    torch = [(torch_group(t), t.name, t.duration_ns or 0.0) for t in tied]
+    return StepVersus(
+        tvm_step.name,
+        tvm_step.index,
+        tvm_step,
+        torch_step,
+        _group_rows(tvm, torch),
+        torch_event_ms,
+        sum(1 for t in tied if t.call is None),
+    )
+
+
 def versus_steps(
     ws: Workspace,
-    tvm_profile: Profile,
+    tvm_profiles: Sequence[Profile],
     run: InductorRun,
     torch_profile: Profile,
 ) -> StepsVersus:
-    """Each step both reports profiled, per group, TVM against torch.compile."""
-    tvm_steps = report_steps(tvm_profile, ws.path)
+    """Each step both sides profiled, per group, TVM against torch.compile. ``tvm_profiles``
+    oldest first (a prefill report and a decode report, say): a step profiled twice is taken
+    from the newest."""
+    mine: dict[tuple[str, int], StepLaunches] = {}
+    tvm_devices = set()
+    for profile in tvm_profiles:
+        mine.update({(s.name, s.index): s for s in report_steps(profile, ws.path)})
+        tvm_devices.add(read_steps(profile.paths[0], ws.path).get("device"))
     torch_steps = report_steps(torch_profile)
-    infos = {k.name: k for k in ws.manifest.kernels}
     theirs = {(s.name, s.index): s for s in torch_steps}
     listed = read_steps(torch_profile.paths[0])
     events = {
@@ -173,33 +206,26 @@ def versus_steps(
     notes: list[str] = []
     out: list[StepVersus] = []
     untied = 0
-    for mine in tvm_steps:
-        other = theirs.pop((mine.name, mine.index), None)
+    order = {"prefill": 0, "decode": 1}
+    for key in sorted(mine, key=lambda k: (order.get(k[0], 2), k[0], k[1])):
+        step, other = mine[key], theirs.pop(key, None)
         if other is None:
             continue
-        tvm = [
-            (kernel_group(infos.get(x.name)).group, x.name, x.duration_ns or 0.0)
-            for x in mine.launches
-        ]
-        tied = tie_step(run, [(x.id, x.name, x.duration_ns) for x in other.launches])
-        untied += sum(1 for t in tied if t.call is None)
-        torch = [(torch_group(t), t.name, t.duration_ns or 0.0) for t in tied]
-        if (mine.tokens, mine.total_len) != (other.tokens, other.total_len):
+        event = events.get((other.name, other.index))
+        pair = compare_step(
+            ws, run, step, other, float(event) if isinstance(event, (int, float)) else None
+        )
+        untied += pair.untied
+        if (step.tokens, step.total_len) != (other.tokens, other.total_len):
             notes.append(
-                f"{mine.label}: TVM ran {mine.tokens} token(s) with {mine.total_len} cached, "
+                f"{step.label}: TVM ran {step.tokens} token(s) with {step.total_len} cached, "
                 f"torch.compile {other.tokens} with {other.total_len}: not the same step"
             )
-        event = events.get((other.name, other.index))
-        out.append(
-            StepVersus(
-                mine.name, mine.index, mine, other, _group_rows(tvm, torch),
-                float(event) if isinstance(event, (int, float)) else None,
-            )
-        )  # fmt: skip
+        out.append(pair)
     if not out:
-        have = ", ".join(s.label for s in tvm_steps) or "none"
+        have = ", ".join(s.label for s in mine.values()) or "none"
         raise KernelscopeError(
-            f"the two reports profiled no step in common (TVM: {have}; torch.compile: "
+            f"the two sides profiled no step in common (TVM: {have}; torch.compile: "
             f"{', '.join(s.label for s in torch_steps) or 'none'})",
             hint="profile the same steps on both sides (--profile-steps decode:0-3)",
         )
@@ -211,16 +237,28 @@ def versus_steps(
             f"{untied} launches of the torch.compile report are not in this run's wrappers: "
             "counted as library or other (a report of another compile?)"
         )
-    devices = (
-        read_steps(tvm_profile.paths[0], ws.path).get("device"),
-        listed.get("device"),
-    )
-    if devices[0] and devices[1] and devices[0] != devices[1]:
+    if any(r.group == ROPE and r.inductor.launches for s in out for r in s.rows):
         notes.append(
-            f"the reports come from different GPUs (TVM: {devices[0]}; torch.compile: "
-            f"{devices[1]}): their times do not compare"
+            "rope: Inductor writes the rotary embedding into the kernels that lay q and k out "
+            "for the attention (and into the key's cache update), where TVM's KV cache runs "
+            "one rope kernel per layer; the attention group holds the attention kernels alone"
         )
-    return StepsVersus(ws, tvm_profile.paths[0], run, torch_profile.paths[0], out, devices, notes)
+    known = sorted(d for d in tvm_devices if d)
+    device = listed.get("device")
+    if device and known and (len(known) > 1 or known[0] != device):
+        notes.append(
+            f"the reports come from different GPUs (TVM: {', '.join(known)}; torch.compile: "
+            f"{device}): their times do not compare"
+        )
+    return StepsVersus(
+        ws,
+        [p.paths[0] for p in tvm_profiles],
+        run,
+        torch_profile.paths[0],
+        out,
+        (", ".join(known) or None, device),
+        notes,
+    )
 
 
 def stepped_run_report(run: InductorRun) -> Path:
@@ -238,18 +276,30 @@ def stepped_run_report(run: InductorRun) -> Path:
 
 
 def open_versus_steps(tvm: Path, run_folder: Path, workspace: Path | None = None) -> StepsVersus:
-    """I/O: ``versus_steps`` of a TVM workspace (its newest report with steps) or stepped
-    report (``workspace``: its workspace), and a torch.compile run folder (its newest
-    stepped report)."""
-    report, ws = ledger_input(tvm, workspace)
+    """I/O: ``versus_steps`` of a TVM workspace (every report of it profiled with steps) or
+    one stepped report (``workspace``: its workspace), and a torch.compile run folder (its
+    newest stepped report)."""
+    if tvm.is_dir():
+        ws = Workspace.open(tvm)
+        reports = stepped_reports(ws)
+        if not reports:
+            raise KernelscopeError(
+                f"{tvm} has no report profiled step by step",
+                hint=PROFILE_WITH_STEPS.format(ws=tvm),
+            )
+    else:
+        report, ws = ledger_input(tvm, workspace)
+        if not steps_path(report).is_file():
+            raise KernelscopeError(
+                f"{report.name} was not profiled step by step",
+                hint=PROFILE_WITH_STEPS.format(ws=ws.path),
+            )
+        reports = [report]
     run = open_run(run_folder)
     theirs = stepped_run_report(run)
-    if not steps_path(report).is_file():
-        raise KernelscopeError(
-            f"{report.name} was not profiled step by step",
-            hint=PROFILE_WITH_STEPS.format(ws=ws.path),
-        )
-    return versus_steps(ws, Profile.open(report, workspace=ws), run, Profile.open(theirs))
+    return versus_steps(
+        ws, [Profile.open(r, workspace=ws) for r in reports], run, Profile.open(theirs)
+    )
 
 
 STEPS_HEADER: Sequence[str] = (
@@ -303,7 +353,7 @@ def steps_json(v: StepsVersus) -> dict:
         }
 
     return {
-        "tvm_report": str(v.tvm_report),
+        "tvm_reports": [str(p) for p in v.tvm_reports],
         "torch_report": str(v.torch_report),
         "devices": {"tvm": v.devices[0], "torch": v.devices[1]},
         "steps": [
