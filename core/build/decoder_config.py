@@ -74,10 +74,14 @@ def decoder_config(mod: Any, function: str = "decode") -> dict[str, Any]:
     """The configuration of the Llama-style decoder ``mod`` holds (see the module's
     docstring): vocab, hidden, intermediate, layers, heads, kv_heads, head_dim, rope_theta,
     rms_eps, dtype."""
+    kv = _kv_sizes(mod)
     names = {g.name_hint for g in mod.functions}
     if function not in names:
-        raise KernelscopeError(f"the model has no {function!r} function (it has {sorted(names)})")
-    kv = _kv_sizes(mod)
+        raise KernelscopeError(
+            f"the model has no {function!r} function (it has {', '.join(sorted(names))})",
+            hint="the twin reads the sizes from the decode step's function, named decode "
+            "as in MLC-LLM's models",
+        )
     if kv["rope_mode"] != kv_cache_launches.ROPE_NORMAL or kv["rope_scale"] != 1:
         raise KernelscopeError(
             f"the KV cache applies rope mode {kv['rope_mode']} with scale {kv['rope_scale']}; "
