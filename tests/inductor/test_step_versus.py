@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from cli_support import run_cli
 from paths_support import DATA, data_path
+from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # noqa: F401
 
 from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.errors import KernelscopeError
@@ -27,6 +28,23 @@ from kernelscope.core.ncu import Profile, steps_path
 from kernelscope.core.workspace import Workspace
 
 pytestmark = pytest.mark.slow
+
+# Stands in for the GPU host's ncu over the runner's --torch-llama: checks the decoder config
+# kernelscope sent, then leaves the recorded twin's run (its step list too) and its report.
+NCU_LEAVES_THE_TWIN = """args=("$@"); out=""; run=""; config=""
+for ((i = 0; i < ${#args[@]}; i++)); do
+  case "${args[i]}" in
+    -o) out="${args[i+1]}" ;;
+    --run-dir) run="${args[i+1]}" ;;
+    --torch-llama) config="${args[i+1]}" ;;
+  esac
+done
+grep -q '"kv_heads": 2' "$config" || { echo "==ERROR== no decoder config: $config"; exit 1; }
+echo "$@" > "$run/ncu-args.txt"
+echo '==PROF== Profiling "triton_poi_fused_add_copy__13" - 0: 0%....50%....100% - 1 pass'
+cp -r RUN/. "$run/"
+cp RUN/profiles/steps.ncu-rep "$out.ncu-rep"
+"""
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +177,45 @@ def test_an_inductor_kernel_counts_by_what_it_does_itself() -> None:
     assert triton_step_group(["add", "copy_"]) == "kv-cache"  # the cache's counter, in place
     assert triton_step_group(["unsafe_view", "silu", "mul"]) == "elementwise"
     assert triton_step_group(["unsqueeze", "expand", "to_copy", "bmm"]) == "matmul"
+
+
+def test_profile_torch_runs_the_twin_of_a_workspace_step_by_step(
+    attached: Path, ssh_server: SshServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``profile-torch WS --steps``: the decoder's configuration read from the workspace's model
+    file goes to the host, the runner runs the twin under ncu, and the run's step list lands
+    beside the report, so that ``diff WS RUN --steps`` reads it."""
+    ncu = stand_in(tmp_path, "ncu", NCU_LEAVES_THE_TWIN.replace("RUN", str(_run())))
+    run = tmp_path / "twin.torchrun"
+    rc, out, err = run_cli(
+        ["profile-torch", attached, "--steps", "prefill=512,decode=8",
+         "--profile-steps", "prefill,decode:0-3", "-o", run, "--name", "steps",
+         "--set", "none", "--metric", "gpu__time_duration.sum", "--host", ssh_server.target,
+         *(f"--ssh-option={o}" for o in ssh_server.options),
+         "--remote-python", BASE_PYTHON, "--remote-ncu", ncu],
+        capsys,
+    )  # fmt: skip
+    assert rc == 0, err
+    sent = (run / "ncu-args.txt").read_text()
+    assert "--profile-from-start off" in sent
+    assert "--steps prefill=512,decode=8 --warmup 3 --repeat 10" in sent
+    assert "--profile-steps prefill,decode:0-3" in sent
+    assert json.loads((run / "decoder.json").read_text())["heads"] == 4  # what was sent, kept
+    assert steps_path(run / "profiles" / "steps.ncu-rep").is_file()
+    assert f"kernelscope diff {attached} {run} --steps" in out
+    assert ssh_server.leftovers() == []
+    rc, out, err = run_cli(["diff", attached, run, "--steps"], capsys)
+    assert rc == 0, err
+    assert "decode 3" in out
+
+
+def test_profile_torch_steps_needs_a_workspace(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    model = DATA / "torch" / "mlp.py"
+    rc, _, err = run_cli(["profile-torch", model, "--steps", "prefill=8,decode=2"], capsys)
+    assert rc == 1 and "--steps runs the twin of an LLM workspace" in err
+    rc, _, err = run_cli(["profile-torch", model, "--profile-steps", "decode:0"], capsys)
+    assert rc == 1 and "--profile-steps chooses among an LLM's steps" in err
+    rc, _, err = run_cli(["profile-torch", tmp_path], capsys)
+    assert rc == 1 and "is a folder, not a PyTorch model file" in err
