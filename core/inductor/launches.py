@@ -46,8 +46,19 @@ class RunLaunch:
 
 
 def tie_launches(run: InductorRun, profile: Profile) -> list[RunLaunch]:
-    """Every launch of ``profile`` in report order, tied to ``run``'s wrapper calls."""
-    return tie_calls(run.launches, [(x.id, x.name, x.duration_ns) for x in profile.launches])
+    """Every launch of ``profile`` in report order, tied to ``run``'s wrapper calls; a report
+    profiled step by step (its step markers) step by step (``tie_step``)."""
+    launches = [(x.id, x.name, x.duration_ns) for x in profile.launches]
+    if not profile.step_markers:
+        return tie_calls(run.launches, launches)
+    out: list[RunLaunch] = []
+    markers = sorted(profile.step_markers)
+    for i, start in enumerate(markers):
+        end = markers[i + 1] if i + 1 < len(markers) else None
+        step = [x for x in launches if x[0] > start and (end is None or x[0] < end)]
+        out += tie_step(run, step)
+    before = [x for x in launches if x[0] < markers[0]]
+    return tie_calls(run.launches, before) + out if before else out
 
 
 def tie_calls(

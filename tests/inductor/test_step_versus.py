@@ -133,6 +133,11 @@ def test_diff_steps_prints_each_step_and_group_with_the_winner(
     assert decode["total"]["winner"] == "torch.compile"
     assert decode["total"]["tvm_launches"] == 24
     assert data["devices"] == {"tvm": "NVIDIA H100 80GB HBM3", "torch": "NVIDIA H100 80GB HBM3"}
+    # without --steps: every profiled step summed, each tied to its graph, and said so
+    code, out, err = run_cli(["diff", str(attached), str(_run())], capsys)
+    assert code == 0, err
+    assert "compares them step by step" in out
+    assert "not in this run's wrapper" not in out
 
 
 def test_bad_input_says_what_to_profile(
