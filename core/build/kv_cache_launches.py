@@ -51,6 +51,21 @@ ROLE_OF_ARG = {
     27: "compact_kv_copy",
 }
 
+# Position in the creation builtin's arguments -> the model's size it is (after the sizes
+# ``ShapeExpr`` and the layer partition ``[0, layers]``; ``dtype``: a zero of the cache's dtype).
+SIZE_OF_ARG = {
+    1: "layer_partition",
+    2: "heads",
+    3: "kv_heads",
+    4: "qk_head_dim",
+    5: "v_head_dim",
+    8: "rope_mode",
+    9: "rope_scale",
+    10: "rope_theta",
+    12: "dtype",
+}
+ROPE_NORMAL = 1  # RopeMode.NORMAL: Llama's rotation of the halves
+
 # What each builtin launches, by the shape of the call.
 _DECODE = ("rope", "append", "attention_decode")
 _PREFILL = (

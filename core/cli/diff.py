@@ -92,6 +92,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--all-lines", action="store_true", help="with --kernel: every source line")
     p.add_argument(
+        "--steps",
+        action="store_true",
+        help="an LLM's steps: BASE a workspace (or its stepped report) and NEW a torch.compile "
+        "run folder, both profiled with steps: per step and operator group, with the winner",
+    )
+    p.add_argument(
         "--passes",
         metavar="B[,N]",
         help="model iterations each report profiled (default: detected from the launch order)",
@@ -122,6 +128,17 @@ def _passes(text: str | None) -> tuple[int | None, int | None]:
 
 
 def _diff(args: argparse.Namespace) -> int:
+    if args.steps:
+        if not is_run_folder(args.new):
+            raise KernelscopeError(
+                f"--steps compares a TVM workspace with a torch.compile run folder; {args.new} "
+                "is not a run folder",
+                hint="kernelscope diff WS RUN --steps (kernelscope steps WS shows one side's "
+                "ledger)",
+            )
+        from .inductor import print_versus_steps
+
+        return print_versus_steps(args.base, args.new, args.w_base, as_json=args.json)
     if is_run_folder(args.base) or is_run_folder(args.new):  # TVM against torch.compile
         from .inductor import print_versus
 

@@ -9,13 +9,17 @@ from pathlib import Path
 
 from ..formatting import format_us
 from ..inductor import (
+    STEPS_HEADER,
     VERSUS_HEADER,
     InductorRun,
+    format_steps,
     format_versus,
     open_run,
     open_versus,
+    open_versus_steps,
     report_problems,
     run_workspace,
+    steps_json,
     tie_launches,
 )
 from ..ncu import Profile
@@ -146,6 +150,30 @@ def print_versus(first: Path, second: Path, *, as_json: bool = False) -> int:
         a, b = r.tvm.slowest(), r.inductor.slowest()
         if a and b:
             print(f"  {r.group}: TVM's {a} against Inductor's {b}")
+    for note in v.notes:
+        print(f"note: {note}")
+    return 0
+
+
+def print_versus_steps(
+    tvm: Path, run: Path, workspace: Path | None = None, *, as_json: bool = False
+) -> int:
+    """``diff WS RUN --steps``: TVM against torch.compile per step and operator group."""
+    v = open_versus_steps(tvm, run, workspace)
+    if as_json:
+        print(json.dumps(steps_json(v), indent=1))
+        return 0
+    devices = " / ".join(dict.fromkeys(d for d in v.devices if d)) or "GPU not recorded"
+    print(
+        f"TVM {v.workspace.path.name} ({', '.join(p.name for p in v.tvm_reports)}) against "
+        "torch.compile "
+        f"{v.run.path.name} ({v.torch_report.name}), kernel time per step ({devices})"
+    )
+    print(format_table(list(STEPS_HEADER), format_steps(v), right={2, 3, 4, 5}))
+    for step in v.steps:
+        if step.torch_event_ms is not None:
+            print(f"  {step.label}: torch.compile's step timed whole (CUDA events): "
+                  f"{step.torch_event_ms * 1000:.1f} µs")  # fmt: skip
     for note in v.notes:
         print(f"note: {note}")
     return 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -54,7 +55,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "model",
         type=Path,
         help="a .py file defining `model` (an nn.Module or callable) and `example_inputs` "
-        "(a tensor, a tuple of arguments, or a function returning one)",
+        "(a tensor, a tuple of arguments, or a function returning one); with --steps, an "
+        "MLC-style LLM's workspace: its decoder's twin in transformers",
     )
     t.add_argument("-o", "--output", type=Path, help="run folder (default: MODEL.torchrun)")
     t.add_argument(
@@ -87,6 +89,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--timeline-only", action="store_true", help="only the timeline: no Nsight Compute"
     )
     g.add_argument("--repeat", type=int, default=10, help="timeline calls (default 10)")
+    g.add_argument(
+        "--steps",
+        metavar="prefill=N,decode=M",
+        help="MODEL is an LLM workspace: run transformers' LlamaForCausalLM in its "
+        "configuration (random weights, float16, static KV cache) step by step, marked as "
+        "kernelscope profile --steps marks TVM's; compare: kernelscope diff WS RUN --steps",
+    )
+    g.add_argument(
+        "--profile-steps",
+        metavar="S",
+        help="with --steps: the steps ncu profiles (decode:0-3, prefill,decode:0-3; default all)",
+    )
     h = t.add_argument_group("remote GPU")
     h.add_argument("--host", help="run on this SSH host (user@gpu) with its PyTorch and ncu")
     add_ssh_arguments(t, ncu=True, runtime=False)
@@ -275,12 +289,29 @@ def _profile_and_report(args: argparse.Namespace, workspace: Path) -> int:
 
 
 def _profile_torch(args: argparse.Namespace) -> int:
-    from ..torchrun import TorchRequest, profile_torch
+    from ..torchrun import TorchRequest, default_run_dir, profile_torch, twin_config
     from .ncu import print_hot_lines
 
+    model, output = args.model, args.output
+    if args.model.is_dir():
+        if args.steps is None:
+            raise KernelscopeError(
+                f"{args.model} is a folder, not a PyTorch model file",
+                hint="give the .py file; for an LLM workspace, its decoder's twin step by step: "
+                f"kernelscope profile-torch {args.model} --steps prefill=512,decode=8",
+            )
+        output = output or default_run_dir(args.model)
+        model = twin_config(args.model, Path(tempfile.mkdtemp(prefix="ks-twin-")))
+    elif args.steps is not None:
+        raise KernelscopeError(
+            "--steps runs the twin of an LLM workspace: give the workspace as MODEL",
+            hint="kernelscope profile-torch WS.kscope --steps prefill=512,decode=8",
+        )
     request = TorchRequest(
-        model=args.model,
-        output=args.output,
+        model=model,
+        output=output,
+        steps=args.steps,
+        profile_steps=args.profile_steps,
         mode=args.mode,
         ncu=ncu_options(args),
         warmup=args.warmup,
@@ -302,6 +333,9 @@ def _profile_torch(args: argparse.Namespace) -> int:
     if run.report is None:
         return 0
     print(f"profiled {run.launches} kernel launches in {run.seconds:.1f} s: {run.report}")
+    if args.steps is not None:
+        print(f"  TVM against it: kernelscope diff {args.model} {run.run_dir} --steps")
+        return 0
     try:
         return print_hot_lines([run.report], top=args.top)
     except KernelscopeError as exc:  # the run and its report are there all the same

@@ -20,6 +20,15 @@ if TYPE_CHECKING:
     from .derived import derived_folder, open_workspace, run_of, run_report, run_workspace
     from .launches import RunLaunch, report_problems, tie_launches
     from .run_folder import InductorRun, TritonKernel, WrapperLaunch, is_run_folder, open_run
+    from .step_versus import (
+        STEPS_HEADER,
+        StepsVersus,
+        format_steps,
+        open_versus_steps,
+        steps_json,
+        torch_group,
+        versus_steps,
+    )
     from .versus import (
         VERSUS_HEADER,
         GroupRow,
@@ -55,6 +64,13 @@ _EXPORTS = {
     "versus_tvm": ".versus",
     "versus_pair": ".versus",
     "run_of": ".derived",
+    "STEPS_HEADER": ".step_versus",
+    "StepsVersus": ".step_versus",
+    "format_steps": ".step_versus",
+    "open_versus_steps": ".step_versus",
+    "steps_json": ".step_versus",
+    "torch_group": ".step_versus",
+    "versus_steps": ".step_versus",
 }
 
 __all__ = [
@@ -79,6 +95,13 @@ __all__ = [
     "versus_pair",
     "versus_tvm",
     "run_of",
+    "STEPS_HEADER",
+    "StepsVersus",
+    "format_steps",
+    "open_versus_steps",
+    "steps_json",
+    "torch_group",
+    "versus_steps",
 ]
 
 __getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

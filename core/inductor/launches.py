@@ -13,6 +13,7 @@ tied is shown without an operator.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..ncu import Profile
@@ -45,8 +46,25 @@ class RunLaunch:
 
 
 def tie_launches(run: InductorRun, profile: Profile) -> list[RunLaunch]:
-    """Every launch of ``profile`` in report order, tied to ``run``'s wrapper calls."""
-    calls = run.launches
+    """Every launch of ``profile`` in report order, tied to ``run``'s wrapper calls; a report
+    profiled step by step (its step markers) step by step (``tie_step``)."""
+    launches = [(x.id, x.name, x.duration_ns) for x in profile.launches]
+    if not profile.step_markers:
+        return tie_calls(run.launches, launches)
+    out: list[RunLaunch] = []
+    markers = sorted(profile.step_markers)
+    for i, start in enumerate(markers):
+        end = markers[i + 1] if i + 1 < len(markers) else None
+        step = [x for x in launches if x[0] > start and (end is None or x[0] < end)]
+        out += tie_step(run, step)
+    before = [x for x in launches if x[0] < markers[0]]
+    return tie_calls(run.launches, before) + out if before else out
+
+
+def tie_calls(
+    calls: Sequence[WrapperLaunch], launches: Sequence[tuple[int, str, float | None]]
+) -> list[RunLaunch]:
+    """``launches`` (ID, kernel name, ns; in launch order) tied to the wrapper ``calls``."""
     out: list[RunLaunch] = []
     pos = 0  # the next wrapper call not yet tied
     pending: list[tuple[int, str, float | None]] = []  # library launches since the last Triton
@@ -59,27 +77,48 @@ def tie_launches(run: InductorRun, profile: Profile) -> list[RunLaunch]:
             out.append(RunLaunch(lid, name, dur, call))
         pending.clear()
 
-    for launch in profile.launches:
-        if not launch.name.startswith("triton_"):
-            pending.append((launch.id, launch.name, launch.duration_ns))
+    for lid, name, dur in launches:
+        if not name.startswith("triton_"):
+            pending.append((lid, name, dur))
             continue
         at = next(
-            (
-                i
-                for i in range(pos, len(calls))
-                if calls[i].triton and calls[i].kernel == launch.name
-            ),
+            (i for i in range(pos, len(calls)) if calls[i].triton and calls[i].kernel == name),
             None,
         )
         if at is None:  # not in the wrapper (another run's report) or out of order
             flush(pos)
-            out.append(RunLaunch(launch.id, launch.name, launch.duration_ns, None))
+            out.append(RunLaunch(lid, name, dur, None))
             continue
         flush(at)
-        out.append(RunLaunch(launch.id, launch.name, launch.duration_ns, calls[at]))
+        out.append(RunLaunch(lid, name, dur, calls[at]))
         pos = at + 1
     flush(len(calls))
     return out
+
+
+def tie_step(
+    run: InductorRun, launches: Sequence[tuple[int, str, float | None]]
+) -> list[RunLaunch]:
+    """One call of the compiled model (an LLM's step: ``launches`` of one step of the report)
+    tied to the graphs that ran it. Prefill and decode are different graphs whose kernels
+    may share names (Inductor numbers each graph's kernels from 0), so the calls are those of
+    the run of consecutive graphs (one, or several where Dynamo broke the model) that ties
+    most of the step's Triton launches, with the fewest calls left over."""
+    graphs: list[list[WrapperLaunch]] = []
+    for wrapper in run.wrappers:
+        calls = [c for c in run.launches if c.wrapper == wrapper]
+        if calls:
+            graphs.append(calls)
+    best: tuple[tuple[int, int], list[RunLaunch]] | None = None
+    for first in range(len(graphs)):
+        for last in range(first, len(graphs)):
+            calls = [c for g in graphs[first : last + 1] for c in g]
+            tied = tie_calls(calls, launches)
+            used = sum(1 for t in tied if t.call is not None and t.call.triton)
+            score = (used, -len(calls))
+            if best is None or score > best[0]:
+                best = (score, tied)
+    return best[1] if best is not None else tie_calls([], launches)
 
 
 def report_problems(run: InductorRun, profile: Profile) -> list[str]:

@@ -260,6 +260,11 @@ def versus_tvm(
             "torch.backends.cudnn.allow_tf32 = False makes them FP32): "
             "TVM's kernels here compute in FP32"
         )
+    if tvm_profile.step_markers or inductor_profile.step_markers:
+        notes.append(
+            "the reports were profiled step by step: this table sums every step each one "
+            "profiled; kernelscope diff WS RUN --steps compares them step by step"
+        )
     kept = [r for r in rows.values() if r.tvm.launches or r.inductor.launches]
     return Versus(ws, str(tvm_profile.name), run, str(inductor_profile.name), kept, notes)
 

@@ -1,6 +1,7 @@
 """A PyTorch model file built by ``torch.compile`` and profiled by Nsight Compute, on this
 machine or an SSH GPU host, into a run folder that holds Inductor's and Triton's output, the
-report and the timeline (``kernelscope profile-torch``)."""
+report and the timeline (``kernelscope profile-torch``); for an LLM workspace, its decoder's
+twin in transformers, step by step (``profile-torch WS --steps``)."""
 
 from .run import (
     FACTS,
@@ -13,6 +14,7 @@ from .run import (
     is_torch_model_file,
     profile_torch,
     timeline_from_runner,
+    twin_config,
 )
 
 __all__ = [
@@ -26,4 +28,5 @@ __all__ = [
     "is_torch_model_file",
     "profile_torch",
     "timeline_from_runner",
+    "twin_config",
 ]

@@ -44,6 +44,7 @@ from pathlib import Path
 
 from ..errors import Cancelled, KernelscopeError
 from ..ncu.csv_text import base_name
+from ..ncu.steps import steps_path
 from ..process import command_details, describe_exit, run_process
 from ..profiling import (
     RUNNER,
@@ -61,17 +62,19 @@ from ..profiling import (
     stream_ncu,
     transfer_progress,
 )
+from ..profiling.runner.torch_llm import STEP_LIST
 from ..profiling.runner.torch_model import FACTS, MODES  # what the runner writes and takes
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..timeline import Timeline, TimelineCall
 from ..toolchain import find_tool, local_gpu_arch
 
 RUN_SUFFIX = ".torchrun"
+TWIN_CONFIG = "decoder.json"  # the configuration an LLM twin's run was made from
 # What a torch.compile run folder holds (``debug``: TORCH_COMPILE_DEBUG_DIR as the capture of
 # tests/data/inductor named it); a folder with other things in it is not one.
 RUN_ENTRIES = frozenset(
-    {FACTS, "model.py", "inductor_cache", "triton_cache", "torch_compile_debug", "debug",
-     "trace", "profiles", "timelines", "run.log"}
+    {FACTS, "model.py", TWIN_CONFIG, STEP_LIST, "inductor_cache", "triton_cache",
+     "torch_compile_debug", "debug", "trace", "profiles", "timelines", "run.log"}
 )  # fmt: skip
 _NO_TORCH = "PyTorch is not installed"
 # The Python files beside the model that go to a host with it, at most (else the model alone).
@@ -95,6 +98,9 @@ class TorchRequest:
     repeat: int = 10  # timeline calls
     python: str = "python3"  # this machine's Python with PyTorch
     host: SshTarget | None = None  # run on this SSH host, with its Python; None: here
+    # an LLM's twin (``model``: the decoder config twin_config wrote), run step by step:
+    steps: str | None = None  # prefill=N,decode=M
+    profile_steps: str | None = None  # the steps ncu profiles (decode:0-3); None: all
 
 
 @dataclass
@@ -152,7 +158,20 @@ def check_request(req: TorchRequest) -> Path:
     """Refuse a request that cannot run, before anything starts; the run folder."""
     if not req.model.is_file():
         raise KernelscopeError(f"{req.model}: no such file")
-    if req.model.suffix != ".py":
+    if req.steps is not None:
+        if req.timeline:
+            raise KernelscopeError(
+                "--steps runs the decoder's twin step by step and times each step itself "
+                "(run.json): no --timeline",
+                hint="leave out --timeline; each step's CUDA-event time is in RUN/run.json",
+            )
+    elif req.profile_steps is not None:
+        raise KernelscopeError(
+            "--profile-steps chooses among an LLM's steps: give --steps too",
+            hint="kernelscope profile-torch WS --steps prefill=512,decode=8 "
+            "--profile-steps decode:0-3",
+        )
+    elif req.model.suffix != ".py":
         raise KernelscopeError(
             f"{req.model.name}: not a Python file",
             hint="give a .py file that defines `model` and `example_inputs`",
@@ -173,7 +192,7 @@ def check_request(req: TorchRequest) -> Path:
             f"{run_dir} holds other things than a torch.compile run ({', '.join(others[:5])})",
             hint="choose another run folder (-o RUN)",
         )
-    copy = run_dir / "model.py"
+    copy = run_dir / _copy_name(req)
     if copy.is_file() and copy.read_bytes() != req.model.read_bytes():
         # Inductor's and Triton's output of the other model would stay beside the new one's
         raise KernelscopeError(
@@ -197,8 +216,8 @@ def profile_torch(
         _check_local(req, cancel)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "profiles").mkdir(exist_ok=True)
-    if req.model.absolute() != (run_dir / "model.py").absolute():
-        shutil.copyfile(req.model, run_dir / "model.py")
+    if req.model.absolute() != (run_dir / _copy_name(req)).absolute():
+        shutil.copyfile(req.model, run_dir / _copy_name(req))
     partial = run_dir / "profiles" / f".partial-{name}"
     try:
         if req.host is None:
@@ -212,6 +231,16 @@ def profile_torch(
                 raise KernelscopeError("ncu finished but wrote no report", details=log)
             report = run_dir / "profiles" / f"{name}.ncu-rep"
             os.replace(produced, report)
+            if req.steps is not None:  # the step list beside the report splits it into steps
+                listed = run_dir / STEP_LIST
+                if not listed.is_file():
+                    report.unlink()
+                    raise KernelscopeError(
+                        "the runner ran the steps under ncu but printed no list of them; "
+                        "no report was kept",
+                        details=log,
+                    )
+                shutil.copyfile(listed, steps_path(report))
     finally:
         for leftover in (run_dir / "profiles").glob(f".partial-{name}*"):
             leftover.unlink(missing_ok=True)
@@ -299,7 +328,37 @@ _PYTHON_WINDOW_HINT = (
 _INSTALL_TORCH = "install PyTorch with CUDA for it (kernelscope installs none), or "
 
 
+def _copy_name(req: TorchRequest) -> str:
+    """What the run folder keeps of its model: the file, or an LLM twin's configuration."""
+    return TWIN_CONFIG if req.steps is not None else "model.py"
+
+
+def twin_config(workspace: Path, folder: Path) -> Path:
+    """I/O: the decoder configuration of an LLM workspace's model file
+    (``build.decoder_config``, TVM runs the file), written to ``folder/decoder.json``: the
+    ``model`` of a ``TorchRequest`` with ``steps``."""
+    from ..build.decoder_config import read_decoder_config
+    from ..workspace import Workspace
+
+    manifest = Workspace.open(workspace).manifest
+    model = Path(manifest.model_path) if manifest.model_path else None
+    if model is None or not model.is_file():
+        raise KernelscopeError(
+            f"{workspace} was built from {manifest.model_path or manifest.model}, which is "
+            "not on this machine: its decoder configuration is read from that file",
+            hint="build the workspace here again, or profile-torch on the machine that built it",
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / TWIN_CONFIG
+    path.write_text(json.dumps(read_decoder_config(model), indent=1), encoding="utf-8")
+    return path
+
+
 def _runner_args(req: TorchRequest, model: str, run_dir: str, timeline: bool) -> list[str]:
+    if req.steps is not None:
+        args = ["--torch-llama", model, "--run-dir", run_dir, "--mode", req.mode]
+        args += ["--steps", req.steps, "--warmup", str(req.warmup), "--repeat", str(req.repeat)]
+        return args + (["--profile-steps", req.profile_steps] if req.profile_steps else [])
     args = ["--torch", model, "--run-dir", run_dir, "--mode", req.mode]
     args += ["--warmup", str(req.warmup)]
     if timeline:

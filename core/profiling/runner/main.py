@@ -12,6 +12,7 @@ from .model import run
 from .protocol import EXIT_OLD_PYTHON, MESSAGE_TAG, MIN_PYTHON, RESULT_TAG, RunnerError
 from .step_run import StepRunOptions, run_steps
 from .timeline import steps_timeline, timeline
+from .torch_llm import run_torch_llama
 from .torch_model import MODES, run_torch, torch_timeline
 from .tvm_runtime import select_runtime, use_runtime
 
@@ -35,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runtime-root", help="where kernelscope remote-install puts runtimes")
     parser.add_argument("--tvm-version", help="with --check: the TVM version to look for")
     parser.add_argument("--torch", type=Path, help="a PyTorch model file, run under torch.compile")
+    parser.add_argument(
+        "--torch-llama", type=Path, help="a decoder config: its transformers twin, step by step"
+    )
     parser.add_argument("--run-dir", type=Path, help="with --torch: where Inductor's output goes")
     parser.add_argument("--mode", choices=MODES, default="default", help="torch.compile's mode")
     parser.add_argument("--steps", help="an LLM's steps: prefill=N,decode=M (see runner.steps)")
@@ -43,7 +47,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile-steps", help="steps the profiler sees: all, decode:0-3...")
     args = parser.parse_args(argv)
     try:
-        if args.torch is not None:
+        if args.torch_llama is not None:
+            result = run_torch_llama(
+                args.torch_llama,
+                (args.run_dir or Path("llama.torchrun")).absolute(),
+                args.mode,
+                args.steps or "prefill=128,decode=8",
+                args.profile_steps,
+                args.warmup,
+                args.repeat,
+                args.seed,
+            )
+        elif args.torch is not None:
             run_dir = args.run_dir or Path(f"{args.torch.stem}.torchrun")
             if args.timeline:
                 result = torch_timeline(
