@@ -177,7 +177,7 @@ class _LaunchCosts:
             try:
                 steps = report_steps(profile, workspace.path)
             except KernelscopeError as exc:  # the step list is missing: lengths unknown
-                self.note = f"the KV cache's kernels at the build's lengths: {exc.message}"
+                self.note = f"every launch costed at the build's bindings: {exc.message}"
                 steps = []
             for step in steps:
                 for launch in step.launches:
