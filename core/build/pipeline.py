@@ -84,8 +84,9 @@ _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
 _KEPT_LOGS = 20  # logs of failed builds kept under <cache>/logs
 # Part of the build's cache key: raised when builds write files they did not before (2: the
-# PTX; 3: the model lines of operators), so that a cached build without them is not restored.
-_LAYOUT = 3
+# PTX; 3: the model lines of operators; 4: the operators of PrimFuncs no Relax operator was
+# legalized into, read from their TIR), so that a cached build without them is not restored.
+_LAYOUT = 4
 # Marks a step of the build, so that a crash in a child names it: (name, tool) -> context.
 StepFn = Callable[[str, bool], AbstractContextManager[None]]
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..workspace import OpInfo, TensorInfo
-from . import cuda_graph, kv_cache_launches
+from . import cuda_graph, kv_cache_launches, tir_ops
 from .provenance import Origin, Provenance
 
 _SNAPSHOTS = {
@@ -470,7 +470,9 @@ def _ops_by_primfunc(
     """Fused or plain PrimFunc name -> the Relax operators it computes, in order, each with
     the model line that emitted it (at the kernel's first call) where ``provenance`` knows it."""
     # bound variables are named uniquely within a function, not across a module's functions
-    op_of_var: dict[tuple[str, str], Any] = {}
+    # a name may be bound more than once in a function (``lv``): every candidate is kept and
+    # the legalized PrimFunc's buffers pick the one it was made from
+    op_of_var: dict[tuple[str, str], list[Any]] = {}
     lines = _Lines()
     for gvar, func in before.functions.items():
         origins = provenance.resolve(func) if provenance is not None else {}
@@ -481,7 +483,7 @@ def _ops_by_primfunc(
             first_bound.setdefault(key[1], b.var)
             # calls of PrimFuncs and of runtime functions are never legalized into call_tir
             if op and not op.startswith("relax.call_") and type(b.value).__name__ == "Call":
-                op_of_var[key] = b.value
+                op_of_var.setdefault(key, []).append(b.value)
             elif not _call_tir_prim(b.value):
                 continue
             if b.var in origins:
@@ -494,6 +496,7 @@ def _ops_by_primfunc(
                 )
                 if first is not None and first.same_as(arg):  # the name's first binding
                     lines.readers.setdefault((key[0], _var_name(arg)), []).append(key[1])
+    prims = {gv.name_hint: f for gv, f in legalized.functions.items()}
     op_of_prim: dict[str, OpInfo] = {}
     for gvar, func in legalized.functions.items():
         for b in _bindings(func):
@@ -501,25 +504,32 @@ def _ops_by_primfunc(
             key = (gvar.name_hint, _var_name(b.var))
             if prim:
                 lines.prim.setdefault(key, prim)
-            call = op_of_var.get(key)
-            if prim and call is not None and prim not in op_of_prim:
-                op_of_prim[prim] = OpInfo(
+            if not prim or prim in op_of_prim:
+                continue
+            for call in op_of_var.get(key, []):
+                op = OpInfo(
                     op=call.op.name,
                     prim=prim,
                     inputs=[t for a in _operands(call) if (t := _tensor_info(a))],
                     output=_tensor_info(b.var),
                     attrs=_attrs(call),
                 )
+                if prim not in prims or tir_ops.agrees(op, prims[prim]):
+                    op_of_prim[prim] = op
+                    break
 
-    def op_info(function: str, binding: Any, prim: str) -> OpInfo:
+    def op_infos(function: str, binding: Any, prim: str) -> list[OpInfo]:
         origin = lines.of(function, binding, prim)
         where = {"origin": origin.where, "origin_text": origin.text} if origin else {}
         if prim in op_of_prim:
-            return replace(op_of_prim[prim], **where)
-        # Not traced back to a Relax operator (a PrimFunc the model itself contained).
+            return [replace(op_of_prim[prim], **where)]
+        if prim in prims:  # not legalized from a Relax operator: what its TIR computes
+            return [replace(o, **where) for o in tir_ops.ops_of(prim, prims[prim])]
         args = binding.value.args[1] if len(binding.value.args) > 1 else []
         inputs = [t for t in (_tensor_info(a) for a in getattr(args, "fields", [])) if t]
-        return OpInfo(op=prim, prim=prim, inputs=inputs, output=_tensor_info(binding.var), **where)
+        return [
+            OpInfo(op=prim, prim=prim, inputs=inputs, output=_tensor_info(binding.var), **where)
+        ]
 
     fused_funcs = {
         gv.name_hint: f
@@ -534,11 +544,14 @@ def _ops_by_primfunc(
             prim = _call_tir_prim(b.value)
             callee = getattr(getattr(b.value, "op", None), "name_hint", None)
             if prim and prim not in result:
-                result[prim] = [op_info(gvar.name_hint, b, prim)]
+                result[prim] = op_infos(gvar.name_hint, b, prim)
             elif isinstance(callee, str) and callee in fused_funcs and callee not in result:
                 inner = _bindings(fused_funcs[callee])
                 result[callee] = [
-                    op_info(gvar.name_hint, i, p) for i in inner if (p := _call_tir_prim(i.value))
+                    op
+                    for i in inner
+                    if (p := _call_tir_prim(i.value))
+                    for op in op_infos(gvar.name_hint, i, p)
                 ]
     return result
 

@@ -265,7 +265,7 @@ def step_ledger(profile: Profile, workspace: Workspace | None = None) -> Ledger:
             total = totals[grouping.group]
             total.launches += 1
             total.duration_ns += launch.duration_ns or 0.0
-            bindings = _bindings(step, info, manifest)
+            bindings = launch_bindings(step, info, manifest)
             by_binding = rows.setdefault(launch.name, {})
             row = by_binding.get(tuple(bindings.items()))
             if row is None:
@@ -332,7 +332,9 @@ def _function(manifest: Manifest, name: str) -> FunctionInfo | None:
     return next((f for f in manifest.functions if f.name == name), None)
 
 
-def _bindings(step: StepLaunches, info: KernelInfo | None, manifest: Manifest) -> dict[str, int]:
+def launch_bindings(
+    step: StepLaunches, info: KernelInfo | None, manifest: Manifest
+) -> dict[str, int]:
     """The symbolic values a launch of ``info`` in ``step`` ran at: the variables of the
     function that launched it (the step's own, or ``embed`` making the step's input) as the
     runner bound them, and for a kernel the KV cache launches, the tokens the cache held after

@@ -6,10 +6,11 @@ it did, the time its operators need, and how many microseconds the model could s
   measured (``model.RooflinePoint.roofline_time_ns``): what a perfect schedule of *this*
   kernel's instructions would take;
 * *operator*: ``max(FLOPs / peak, minimal bytes / DRAM bandwidth)`` from the analytic cost of
-  the fused Relax operators (``opcost``), per launch times the launches: what the operators
-  themselves need, whatever the schedule; for the KV cache's kernels (attention, rope,
-  append, merge: ``attention_cost``), per launch at the lengths of the step it ran in (a
-  report with steps), else at the build's bindings where those suffice;
+  the fused Relax operators (``opcost``) or, for the KV cache's kernels (attention, rope,
+  append, merge), of their role (``attention_cost``), summed over the launches: what the
+  operators themselves need, whatever the schedule. Each launch is costed at the symbolic
+  values of the step it ran in (a report with steps: ``seq_len``, ``batch_size``, the cached
+  tokens), else at the build's ``--shape`` bindings where those suffice;
 * *savings* = measured − operator (measured − roofline when the operators cannot be costed).
 
 Sorted by savings, so the first rows are where tuning or a better schedule pays most.
@@ -21,7 +22,8 @@ from dataclasses import asdict, dataclass, field
 
 from ..errors import KernelscopeError
 from ..formatting import format_us
-from ..ncu import Profile
+from ..ncu import Profile, StepLaunches
+from ..ncu.ledger import launch_bindings
 from ..workspace import KernelInfo, Workspace, never_launched_why
 from .attention_cost import KVLayout, StepSizes, attention_cost, build_sizes, kv_role
 from .model import Ceilings, Roofline, roofline
@@ -138,19 +140,18 @@ def operator_time_ns(cost: KernelCost, ceilings: Ceilings) -> tuple[float | None
 
 def operator_bound_us(workspace: Workspace, ceilings: Ceilings) -> dict[str, float]:
     """Each launched kernel's operator time (µs, one launch) at ``ceilings``, where its
-    operators can be costed: what its fused operators need whatever the schedule, the
-    estimate of a kernel's time when nothing was measured."""
+    operators can be costed at the build's bindings: what its fused operators need whatever
+    the schedule, the estimate of a kernel's time when nothing was measured."""
     out = {}
-    layout = KVLayout.of(workspace.manifest.kernels)
-    for info in workspace.manifest.kernels:
+    manifest = workspace.manifest
+    layout = KVLayout.of(manifest.kernels)
+    for info in manifest.kernels:
         if info.launched:
-            cost = kernel_cost(info)
+            cost = kernel_cost(info, bindings=manifest.symbols)
             if kv_role(info):
                 functions = {s.function for s in info.launched_by}
                 sizes = (
-                    build_sizes(workspace.manifest, functions.pop())
-                    if len(functions) == 1
-                    else StepSizes()
+                    build_sizes(manifest, functions.pop()) if len(functions) == 1 else StepSizes()
                 )
                 cost = attention_cost(info, layout, sizes)
             once, _bound = operator_time_ns(cost, ceilings)
@@ -159,14 +160,16 @@ def operator_bound_us(workspace: Workspace, ceilings: Ceilings) -> dict[str, flo
     return out
 
 
-class _KVCosts:
-    """The KV cache's kernels costed per launch: at the lengths of the step each launch ran
-    in (a report with steps), else at the build's bindings of the one function launching it."""
+class _LaunchCosts:
+    """Kernels costed per launch, at the symbolic values of the step each launch ran in (a
+    report with steps), else at the build's bindings: the KV cache's kernels from their role
+    and page layout (``attention_cost``), the others from their operators (``kernel_cost``)."""
 
-    def __init__(self, profile: Profile, workspace: Workspace) -> None:
+    def __init__(self, profile: Profile, workspace: Workspace, no_shapes: str) -> None:
         self.manifest = workspace.manifest
+        self.no_shapes = no_shapes
         self.layout = KVLayout.of(self.manifest.kernels)
-        self.step_of: dict[int, StepSizes] = {}
+        self.step_of: dict[int, StepLaunches] = {}
         self.note = ""
         if profile.step_markers:
             from ..ncu import report_steps
@@ -174,19 +177,36 @@ class _KVCosts:
             try:
                 steps = report_steps(profile, workspace.path)
             except KernelscopeError as exc:  # the step list is missing: lengths unknown
-                self.note = f"the KV cache's kernels at the build's lengths: {exc.message}"
+                self.note = f"every launch costed at the build's bindings: {exc.message}"
                 steps = []
             for step in steps:
-                tokens = (
-                    step.batch * step.seq_len
-                    if step.batch is not None and step.seq_len is not None
-                    else None
-                )
-                sizes = StepSizes(step.batch, tokens, step.total_len)
                 for launch in step.launches:
-                    self.step_of[launch.id] = sizes
+                    self.step_of[launch.id] = step
+
+    def _sizes(self, step: StepLaunches) -> StepSizes:
+        tokens = (
+            step.batch * step.seq_len
+            if step.batch is not None and step.seq_len is not None
+            else None
+        )
+        return StepSizes(step.batch, tokens, step.total_len)
 
     def launch_costs(self, info: KernelInfo, launch_ids: list[int]) -> list[KernelCost]:
+        if not kv_role(info):
+            costs = {}  # launches at the same bindings cost the same
+            out = []
+            for i in launch_ids:
+                step = self.step_of.get(i)
+                values = (
+                    launch_bindings(step, info, self.manifest)
+                    if step is not None
+                    else self.manifest.symbols
+                )
+                key = tuple(sorted(values.items()))
+                if key not in costs:
+                    costs[key] = kernel_cost(info, self.no_shapes, values)
+                out.append(costs[key])
+            return out
         functions = {s.function for s in info.launched_by}
         fallback = (
             build_sizes(self.manifest, next(iter(functions)))
@@ -200,7 +220,10 @@ class _KVCosts:
             )
             return [KernelCost(info.name, [], 0.0, 0.0, "", why=why)]
         return [
-            attention_cost(info, self.layout, self.step_of.get(i, fallback)) for i in launch_ids
+            attention_cost(
+                info, self.layout, self._sizes(s) if (s := self.step_of.get(i)) else fallback
+            )
+            for i in launch_ids
         ]
 
     def time_ns(
@@ -224,6 +247,7 @@ class _KVCosts:
             sum(c.flops for c in costs),
             sum(c.bytes for c in costs),
             costs[0].dtype,
+            unknown=costs[0].unknown,
         )
         return summed, total, bound
 
@@ -241,15 +265,16 @@ def headroom(
     # a torch.compile run's workspace is in kernelscope's cache: the run folder is what to name
     run = workspace.manifest.torch_compile_run if workspace is not None else None
     no_shapes = NO_SHAPES if run is None else RUN_NO_SHAPES
+    symbols = workspace.manifest.symbols if workspace is not None else {}
     if workspace is None:
         notes.append(
             "no workspace given (-w): the operator column needs the build's manifest "
             "(the fused Relax operators and their shapes)"
         )
-    elif not any(kernel_cost(k, no_shapes).known for k in infos.values()):
+    elif not any(kernel_cost(k, no_shapes, symbols).known for k in infos.values()):
         where = run or workspace.path
         notes.append(
-            f"{where}: {kernel_cost(next(iter(infos.values())), no_shapes).why}"
+            f"{where}: {kernel_cost(next(iter(infos.values())), no_shapes, symbols).why}"
             if infos
             else f"{where}: the manifest lists no kernels"
         )
@@ -258,7 +283,7 @@ def headroom(
             "ceilings from device attributes (DRAM bandwidth, FP32 peak): the profile has no "
             "roofline sections"
         )
-    kv = _KVCosts(profile, workspace) if workspace is not None else None
+    kv = _LaunchCosts(profile, workspace, no_shapes) if workspace is not None else None
     if kv is not None and kv.note:
         notes.append(kv.note)
     rows: list[HeadroomRow] = []
@@ -280,25 +305,15 @@ def headroom(
         if info is None:
             if workspace is not None:
                 notes_row.append("not in the workspace's manifest (another build?)")
-        elif kv is not None and kv_role(info):
-            summed, total, row.operator_bound = kv.time_ns(
+        elif kv is not None:
+            cost, total, row.operator_bound = kv.time_ns(
                 info, [x.id for x in k.launches], roof.ceilings
             )
-            row.ops = [o.shapes for o in summed.ops]
+            row.ops = [o.shapes for o in cost.ops] + [f"{u} (no cost model)" for u in cost.unknown]
             if total is not None:
                 row.operator_ns = total
-                row.operator_flops = summed.flops
-                row.operator_bytes = summed.bytes
-            else:
-                notes_row.append(summed.why or "no ceilings to turn the operators' cost into time")
-        else:
-            cost = kernel_cost(info, no_shapes)
-            row.ops = [o.shapes for o in cost.ops] + [f"{u} (no cost model)" for u in cost.unknown]
-            once, row.operator_bound = operator_time_ns(cost, roof.ceilings)
-            if once is not None:
-                row.operator_ns = once * row.launches
-                row.operator_flops = cost.flops * row.launches
-                row.operator_bytes = cost.bytes * row.launches
+                row.operator_flops = cost.flops
+                row.operator_bytes = cost.bytes
             elif cost.why:
                 if cost.why != RUN_NO_SHAPES:  # a run's: said once, in the notes
                     notes_row.append(cost.why)
@@ -332,7 +347,7 @@ def headroom(
             HeadroomRow(
                 kernel=info.name,
                 launches=0,
-                ops=[o.shapes for o in kernel_cost(info).ops],
+                ops=[o.shapes for o in kernel_cost(info, bindings=symbols).ops],
                 measured_ns=0.0,
                 roofline_ns=None,
                 operator_ns=None,

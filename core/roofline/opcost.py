@@ -17,9 +17,15 @@ Conventions (hand-checkable, see tests/roofline/test_roofline_opcost.py):
 * element-wise: one per output element (a transcendental counts as one), sigmoid 4, gelu 8,
   silu 5; data movement (reshape, permute_dims, take, concat, cast...) does none.
 
-Minimal bytes of an operator: every input read once and the output written once. Minimal
-bytes of a fused kernel: its parameters (the tensors it reads and writes) once each; the
+Minimal bytes of an operator: every input read once and the output written once (a gather,
+``take`` or a copy, reads only the elements it writes: one row of an embedding table per
+token). Minimal
+bytes of a fused kernel: its tensor parameters (what it reads and writes) once each; the
 intermediates of fused operators never leave the chip.
+
+Symbolic dimensions (``seq_len``, ``batch_size`` of an LLM's functions) are costed at the
+values a launch ran at (``bindings``: a step of a stepped report, else the build's
+``--shape`` bindings); a kernel whose shapes keep an unbound symbol says which.
 
 Measured FLOPs (Nsight Compute's FADD/FMUL/FFMA counters) differ from these by design:
 compares and max/min (``relu``, ``max_pool``) are FMNMX, not counted; exp/rsqrt run on the
@@ -30,8 +36,8 @@ MUFU pipe plus a few FMULs; TVM's GEMM schedules pad M, N and K to tile multiple
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from ..workspace import KernelInfo, OpInfo, TensorInfo
 
@@ -86,6 +92,7 @@ MOVEMENT = frozenset(
         "one_hot",
         "pad",
         "wrap_param",
+        "copy",  # a PrimFunc that only copies elements (core.build.tir_ops.COPY)
     }
 )
 ELEMENTWISE_FLOPS = {
@@ -236,16 +243,35 @@ def describe(op: OpInfo) -> str:
     return f"{_short(op.op)} {ins}{out}".rstrip()
 
 
+def _read_bytes(op: OpInfo, t: TensorInfo) -> int | None:
+    """Bytes ``op`` must read of its input ``t``: all of it, but for a gather (``take``'s
+    table, a copy's source) only as many elements as it writes."""
+    name = _short(op.op)
+    gathered = (name == "take" and op.inputs and t is op.inputs[0]) or name == "copy"
+    full = nbytes(t)
+    if not gathered or op.output is None or full is None:
+        return full
+    written = numel(op.output)
+    size = _DTYPE_BYTES.get(t.dtype)
+    return min(full, written * size) if written is not None and size is not None else full
+
+
 def op_cost(op: OpInfo) -> OpCost | None:
     """The cost of one operator; None when its kind or its shapes are unknown."""
     name = _short(op.op)
     out = op.output
+    if out is None and name in MOVEMENT and op.inputs:  # split: a tuple of its input's parts
+        read = [nbytes(t) for t in op.inputs]
+        if any(b is None for b in read):
+            return None
+        moved = 2.0 * sum(read)  # type: ignore[arg-type]
+        return OpCost(op.op, "movement", 0.0, moved, op.inputs[0].dtype, describe(op))
     if out is None or numel(out) is None:
         return None
     ins = [t for t in op.inputs if numel(t) is not None]
     if len(ins) != len(op.inputs):
         return None
-    in_bytes = [nbytes(t) for t in ins]
+    in_bytes = [_read_bytes(op, t) for t in ins]
     out_bytes = nbytes(out)
     if out_bytes is None or any(b is None for b in in_bytes):
         return None
@@ -298,9 +324,41 @@ NO_SHAPES = (
 RUN_NO_SHAPES = "torch.compile names the ATen operators, not their shapes: no operator bound"
 
 
-def kernel_cost(info: KernelInfo, no_shapes: str = NO_SHAPES) -> KernelCost:
-    """The operators fused into one kernel, costed; ``why`` says what is missing
-    (``no_shapes`` where the manifest lists operators without shapes)."""
+UNBOUND = (
+    "its shapes depend on {names}, which nothing binds: profile with steps (kernelscope "
+    "profile WS --steps prefill=128,decode=32 --profile-steps decode:0-3) or build with "
+    "--shape {first}=N"
+)
+
+
+def bind(t: TensorInfo, values: Mapping[str, int]) -> TensorInfo:
+    """``t`` with its symbolic dimensions that ``values`` names set."""
+    if not values or all(isinstance(d, int) for d in t.shape):
+        return t
+    return replace(t, shape=[values.get(d, d) if isinstance(d, str) else d for d in t.shape])
+
+
+def _bind_op(op: OpInfo, values: Mapping[str, int]) -> OpInfo:
+    if not values:
+        return op
+    output = bind(op.output, values) if op.output is not None else None
+    return replace(op, inputs=[bind(t, values) for t in op.inputs], output=output)
+
+
+def unbound(info: KernelInfo, bindings: Mapping[str, int] | None = None) -> list[str]:
+    """The symbolic dimensions of a kernel's operators ``bindings`` leaves without a value."""
+    values = bindings or {}
+    tensors = [t for o in info.ops for t in (*o.inputs, o.output) if t is not None]
+    names = (d for t in tensors for d in t.shape if isinstance(d, str) and d not in values)
+    return list(dict.fromkeys(names))
+
+
+def kernel_cost(
+    info: KernelInfo, no_shapes: str = NO_SHAPES, bindings: Mapping[str, int] | None = None
+) -> KernelCost:
+    """The operators fused into one kernel, costed at ``bindings`` (a value per symbolic
+    dimension); ``why`` says what is missing (``no_shapes`` where the manifest lists
+    operators without shapes, the symbols left unbound where there are some)."""
     if not info.ops:
         return KernelCost(info.name, [], 0.0, 0.0, "", why="the manifest lists no operators")
     if all(not o.inputs and o.output is None for o in info.ops):
@@ -312,19 +370,27 @@ def kernel_cost(info: KernelInfo, no_shapes: str = NO_SHAPES) -> KernelCost:
             "",
             why=no_shapes,
         )
+    values = bindings or {}
+    symbols = unbound(info, values)
+    if symbols:
+        why = UNBOUND.format(names=", ".join(symbols), first=symbols[0])
+        return KernelCost(info.name, [], 0.0, 0.0, "", why=why)
+    ops = [_bind_op(o, values) for o in info.ops]
     costs: list[OpCost] = []
     unknown: list[str] = []
-    for op in info.ops:
+    for op in ops:
         c = op_cost(op)
         if c is None:
             unknown.append(_short(op.op))
         else:
             costs.append(c)
-    param_bytes = [nbytes(t) for t in info.params]
-    if info.params and all(b is not None for b in param_bytes):
-        moved = float(sum(param_bytes))  # type: ignore[arg-type]
+    # the tensors it reads and writes; its scalar parameters (a symbolic size) move nothing
+    tensors = [bind(t, values) for t in info.params if t.dtype]
+    param_bytes = [nbytes(t) for t in tensors]
+    if tensors and all(b is not None for b in param_bytes):
+        moved = float(sum(param_bytes)) - _not_gathered(ops, tensors)  # type: ignore[arg-type]
     else:  # no usable parameter list: the first operator's inputs and the last one's output
-        moved = costs[0].bytes if len(costs) == 1 else _fused_bytes(info.ops)
+        moved = costs[0].bytes if len(costs) == 1 else _fused_bytes(ops)
     dtype = next((c.dtype for c in reversed(costs) if c.kind != "movement"), "")
     dtype = dtype or (costs[-1].dtype if costs else "")
     why = ""
@@ -339,6 +405,19 @@ def kernel_cost(info: KernelInfo, no_shapes: str = NO_SHAPES) -> KernelCost:
         unknown=list(dict.fromkeys(unknown)),
         why=why,
     )
+
+
+def _not_gathered(ops: Sequence[OpInfo], params: Sequence[TensorInfo]) -> float:
+    """Bytes of the kernel's parameters that its gathers (an embedding's ``take``) leave
+    unread: a decode step's embedding reads one row of the table, not the table."""
+    left = 0.0
+    shapes = [(t.shape, t.dtype) for t in params]
+    for op in ops:
+        for t in op.inputs:
+            read, full = _read_bytes(op, t), nbytes(t)
+            if read is not None and full is not None and (t.shape, t.dtype) in shapes:
+                left += full - read
+    return left
 
 
 def _fused_bytes(ops: Sequence[OpInfo]) -> float:

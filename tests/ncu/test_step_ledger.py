@@ -52,7 +52,7 @@ def test_each_steps_time_by_operator_group_comes_from_the_manifest(
     assert prefill["attention"] == 3  # ragged + paged prefill and their merge
     why = {k.name: k.why for k in ledger.kernels}
     assert why["batch_decode_paged_kv_kernel"] == "the KV cache's attention_decode kernel"
-    assert why["NT_matmul2_kernel"] == "fused from NT_matmul2"
+    assert why["NT_matmul2_kernel"] == "fused from permute_dims+matmul"
 
 
 def test_a_kernels_group_is_the_manifests_never_its_names() -> None:
