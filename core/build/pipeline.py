@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import importlib.metadata
 import json
@@ -83,10 +84,6 @@ logger = logging.getLogger(__name__)
 _ARCH_RE = re.compile(r"^sm_\d{2,3}[af]?$")
 _COMPILED_MARK = ".complete"
 _KEPT_LOGS = 20  # logs of failed builds kept under <cache>/logs
-# Part of the build's cache key: raised when builds write files they did not before (2: the
-# PTX; 3: the model lines of operators; 4: the operators of PrimFuncs no Relax operator was
-# legalized into, read from their TIR), so that a cached build without them is not restored.
-_LAYOUT = 4
 # Marks a step of the build, so that a crash in a child names it: (name, tool) -> context.
 StepFn = Callable[[str, bool], AbstractContextManager[None]]
 
@@ -220,7 +217,7 @@ def plan_build(request: BuildRequest) -> BuildPlan:
         versions,
         flags,
         str(tools["nvcc"].path),
-        _LAYOUT,
+        _code_digest(),
         *([tuning_digest] if tuning_digest else []),
         *([request.pipeline] if request.pipeline else []),
         *(["cuda-graph"] if request.cuda_graph else []),
@@ -423,6 +420,18 @@ def _restore(plan: BuildPlan, stage: Path, report: ProgressFn) -> Manifest:
 
 def _ignore_profiles(folder: str, names: list[str]) -> list[str]:
     return ["profiles"] if "profiles" in names and Path(folder, MANIFEST).exists() else []
+
+
+@functools.cache
+def _code_digest() -> str:
+    """Part of the build's cache key: the code that makes a build and writes its manifest (this
+    package and the workspace's), so that a build cached by other code (another kernelscope,
+    a changed checkout) is made again rather than restored without what this code records."""
+    from .. import workspace
+
+    here = Path(__file__).parent
+    files = sorted(here.glob("*.py")) + sorted(Path(workspace.__file__).parent.glob("*.py"))
+    return _digest(*(file_sha256(f) for f in files))
 
 
 def _digest(*parts: Any) -> str:

@@ -159,6 +159,23 @@ def test_unchanged_model_rebuilds_from_the_cache(build_once, tmp_path: Path) -> 
     assert again.file("cubin").read_bytes() == first.file("cubin").read_bytes()
 
 
+def test_a_build_cached_by_other_code_is_made_again(
+    build_once, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build code changed (another kernelscope, a changed checkout): its cached build may
+    lack what the new code records, so it is not restored."""
+    from kernelscope.core.build import pipeline
+
+    build_once("small_cnn.onnx")
+    request = BuildRequest(model=MODELS / "small_cnn.onnx", output=tmp_path / "b.kscope")
+    same = pipeline.plan_build(request).key
+    monkeypatch.setattr(pipeline, "_code_digest", lambda: "other code")
+    assert pipeline.plan_build(request).key != same
+    steps: list[str] = []
+    build_model(request, progress=lambda step, fraction, message: steps.append(step))
+    assert "cache" not in steps and steps[-1] == "done"  # built, not restored
+
+
 def test_relax_python_model_with_random_weights(build_once) -> None:
     ws = build_once("tiny_mlp.py")
     m = ws.manifest
