@@ -25,7 +25,6 @@ if TYPE_CHECKING:
         document_from_workspace,
     )
     from .features import (
-        DocumentComparison,
         compare_documents,
         hot_lines,
         read_details,
@@ -53,7 +52,6 @@ _EXPORTS = {
     "Metrics": ".document",
     "ViewDocument": ".document",
     "document_from_workspace": ".document",
-    "DocumentComparison": ".features",
     "compare_documents": ".features",
     "hot_lines": ".features",
     "read_details": ".features",
@@ -79,7 +77,6 @@ __all__ = [
     "REPORT_SUFFIXES",
     "SASS_COUNT",
     "Selection",
-    "DocumentComparison",
     "HotLine",
     "KernelSummary",
     "KernelView",
