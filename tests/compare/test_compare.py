@@ -707,7 +707,8 @@ def test_a_workspace_without_profiles_is_an_error(tmp_path: Path) -> None:
 # ---- what the viewer calls ---------------------------------------------------------------------
 def test_a_comparison_of_two_open_documents() -> None:
     """The viewer's "Set as baseline": two documents it already has, no file opened again."""
-    from kernelscope.core.view import compare_documents, document_from_profile
+    from kernelscope.core.view import compare_documents
+    from kernelscope.core.view.from_profile import document_from_profile
 
     docs = []
     for name, folder in (("cnn3_b8_run1", "cnn3_b8"), ("cnn3x_b8", "cnn3x_b8")):

@@ -12,21 +12,20 @@ import pytest
 from ncu_support import MLP, SMALL, profile_threads
 from paths_support import DATA, data_path
 
-from kernelscope.core.kernel_db import profile_times
+from kernelscope.core.kernel_db.summaries import profile_times
 from kernelscope.core.ncu import KERNEL_METRICS, Profile
 from kernelscope.core.view import (
-    PROFILE_THREAD,
     SASS_COUNT,
     ProfileSession,
     compare_documents,
-    document_from_profile,
     document_from_workspace,
     hot_lines,
     open_document,
     read_details,
     read_roofline,
 )
-from kernelscope.core.view.session import on_profile_thread
+from kernelscope.core.view.from_profile import document_from_profile
+from kernelscope.core.view.session import PROFILE_THREAD, on_profile_thread
 from kernelscope.core.workspace import Workspace
 
 WS_MLP = DATA / "ws_mlp"
