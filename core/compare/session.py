@@ -233,10 +233,11 @@ class Comparison:
     def resolve_metric(self, text: str) -> str:
         """A metric key for what a user typed, as the profiles with line data know them
         (new's first); raises with the known names if none fits."""
-        for p in (self._profiles["new"], self._profiles["base"]):
-            if any(x.has_source_metrics for x in p.launches):
-                return p.resolve_metric(text)
-        return text
+        with self._one_at_a_time:
+            for p in (self._profiles["new"], self._profiles["base"]):
+                if any(x.has_source_metrics for x in p.launches):
+                    return p.resolve_metric(text)
+            return text
 
     # ---- identities and sources ----------------------------------------------------------
     def _info(self, role: str, name: str) -> KernelInfo | None:

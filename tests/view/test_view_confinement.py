@@ -22,7 +22,7 @@ from kernelscope.core import compare, view
 from kernelscope.core.ncu import Profile
 from kernelscope.core.view import compare_documents, open_document
 
-PROFILE = re.compile(r"\\bProfile\\b")
+PROFILE = re.compile(r"\bProfile\b")
 # where a session's profile is read: the session itself and the named queries
 READERS = {
     "core/view/session.py": {"_profile", "_read_profile"},
