@@ -12,7 +12,7 @@ import onnx
 import pytest
 from onnx import TensorProto, helper, numpy_helper
 
-from kernelscope.core.nnfusion import NNFusionLog
+from kernelscope.core.nnfusion.compiler import NNFusionLog
 
 ENV = "KERNELSCOPE_NNFUSION"
 

@@ -23,15 +23,8 @@ import logging
 from PySide6.QtCore import QObject
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.ncu import KernelDetails
-from kernelscope.core.view import (
-    HotLine,
-    KernelView,
-    Selection,
-    ViewDocument,
-    hot_lines,
-    read_details,
-)
+from kernelscope.core.ncu import HotLine, KernelDetails
+from kernelscope.core.view import KernelView, Selection, ViewDocument, hot_lines, read_details
 
 from .panels.details_pane import DetailsPane
 from .panels.hot_lines_panel import HotLinesPanel

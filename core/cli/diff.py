@@ -162,7 +162,7 @@ def _diff(args: argparse.Namespace) -> int:
     for side in (diff.base, diff.new):
         for w in side.warnings:
             print(f"kernelscope: warning: {side.role}: {w}", file=sys.stderr)
-    metric = _metric(cmp, args.metric) if kernel_re or args.hot else args.metric
+    metric = cmp.resolve_metric(args.metric) if kernel_re or args.hot else args.metric
     selected = [k for k in diff.kernels if kernel_re and _selected(k, kernel_re)]
     if kernel_re and not selected:
         known = ", ".join(k.match.label for k in diff.kernels)
@@ -235,13 +235,6 @@ def _tuned_json(cmp: Comparison, side: str, name: str | None) -> dict[str, Any] 
     if info is None:
         return None
     return asdict(info.tuned) if info.tuned is not None else "default"
-
-
-def _metric(cmp: Comparison, text: str) -> str:
-    for profile in (cmp.new, cmp.base):
-        if any(x.has_source_metrics for x in profile.launches):
-            return profile.resolve_metric(text)
-    return text
 
 
 def _selected(k: KernelDelta, pattern: re.Pattern[str]) -> bool:

@@ -10,8 +10,10 @@ changed most.
 
 The methods read the profiles (per-instruction data on first use, cached by ``ncu``) and may
 take seconds on a cold report: call them from a worker. What they return are finished, frozen
-values; each result is kept, so asking again is free. Like a ``Profile``, a ``Comparison`` is
-used from one thread at a time.
+values; each result is kept, so asking again is free. A ``Comparison`` holds values, never a
+``Profile``: what it reads of each profile is a ``reading.ComparedProfile``, whose reads run
+where its maker put them (``view.compare_documents``: on the profile thread). Threads may
+share one: its work is done one call at a time.
 """
 
 from __future__ import annotations
@@ -20,22 +22,22 @@ import logging
 import math
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Mapping, Sequence
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import KernelscopeError
 from ..formatting import format_dims
-from ..ncu import InstructionTable, Launch, Profile, is_report
+from ..ncu import KernelSummary, Launch, Profile, is_report
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..workspace import MANIFEST, PROFILES, KernelInfo, SassInstruction, Workspace
 from .lines import align_lines
 from .matching import KernelIdentity, match_kernels
 from .noise import NOISE, NoiseModel
+from .reading import ComparedProfile, KernelReading, read_profile
 from .records import (
     FASTER,
-    INSTRUCTIONS,
     NO_TIME,
     ONLY_BASE,
     ONLY_NEW,
@@ -52,9 +54,6 @@ from .records import (
     TimeDelta,
 )
 from .sass import align_instructions, opcode_deltas
-
-if TYPE_CHECKING:  # numpy loads with the first comparison, not with the window
-    import numpy as np
 
 _log = logging.getLogger(__name__)
 
@@ -74,11 +73,12 @@ def count_passes(names: Sequence[str]) -> int:
     return 1
 
 
-def workspace_misfit(profile: Profile, ws: Workspace) -> str | None:
-    """Why ``ws`` is not the build ``profile`` was made from, or None when it fits: every
-    profiled kernel is in its manifest, launched with the grid, block and registers it says."""
+def workspace_misfit(kernels: Sequence[KernelSummary], ws: Workspace) -> str | None:
+    """Why ``ws`` is not the build a profile with ``kernels`` was made from, or None when it
+    fits: every profiled kernel is in its manifest, launched with the grid, block and registers
+    it says."""
     built = {k.name: k for k in ws.manifest.kernels}
-    for k in profile.kernels():
+    for k in kernels:
         info = built.get(k.name)
         if info is None:
             return f"it has no kernel {k.name}"
@@ -165,19 +165,26 @@ def open_comparison(
     check_cancel(cancel, "comparing profiles")
     progress("open", 1.0, "both profiles read")
     if shared and wn is not None:
-        why = workspace_misfit(pn, wn)
+        why = workspace_misfit(pn.kernels(), wn)
         if why is None:
             notes.append(f"{wn.path} is the build of both profiles")
         else:
             _log.info("%s does not fit %s: %s", wn.path, pn.name, why)
             wn = None
     return Comparison(
-        pb, pn, base_workspace=wb, new_workspace=wn, noise=noise, passes=passes, notes=notes
+        read_profile(pb),
+        read_profile(pn),
+        base_workspace=wb,
+        new_workspace=wn,
+        noise=noise,
+        passes=passes,
+        notes=notes,
     )
 
 
 class Comparison:
-    """Two opened profiles and what is known of their builds; see the module docstring.
+    """What two profiles hold (``reading.read_profile``) and what is known of their builds;
+    see the module docstring.
 
     The viewer makes one from two open documents (``view.compare_documents``). A workspace
     that is not the build of its profile (``workspace_misfit``) is not used, with a note
@@ -186,8 +193,8 @@ class Comparison:
 
     def __init__(
         self,
-        base: Profile,
-        new: Profile,
+        base: ComparedProfile,
+        new: ComparedProfile,
         *,
         base_workspace: Workspace | None = None,
         new_workspace: Workspace | None = None,
@@ -195,34 +202,42 @@ class Comparison:
         passes: tuple[int | None, int | None] = (None, None),
         notes: Sequence[str] = (),
     ) -> None:
-        self.profiles = {"base": base, "new": new}
+        self._profiles = {"base": base, "new": new}
         self.workspaces = {"base": base_workspace, "new": new_workspace}
         self._notes = list(notes)
         for role, ws in list(self.workspaces.items()):
-            why = workspace_misfit(self.profiles[role], ws) if ws is not None else None
+            p = self._profiles[role]
+            why = workspace_misfit(p.kernels, ws) if ws is not None else None
             if ws is not None and why is not None:
-                name = self.profiles[role].name
-                self._notes.append(f"{ws.path} is not the build of {role} {name} ({why}); not used")
+                self._notes.append(
+                    f"{ws.path} is not the build of {role} {p.name} ({why}); not used"
+                )
                 self.workspaces[role] = None
         # the duration band only for reports of the GPU it was measured on
-        self.noise = noise.for_devices(d for p in self.profiles.values() for d in _devices(p))
+        self.noise = noise.for_devices(d for p in self._profiles.values() for d in p.devices)
         if not self.noise.band_known:
             self._notes.append(self.noise.unknown_band_note())
         self.passes = {
-            role: given or count_passes([x.name for x in self.profiles[role].launches])
+            role: given or count_passes([x.name for x in self._profiles[role].launches])
             for role, given in zip(("base", "new"), passes, strict=True)
         }
         self._summary: ProfileDiff | None = None
         self._kernels: dict[str, KernelComparison] = {}
-        self._embedded: dict[str, dict[str, str]] = {}
+        self._embedded: dict[str, Mapping[str, str]] = {}
+        self._one_at_a_time = threading.RLock()  # its caches are filled by one thread at once
 
-    @property
-    def base(self) -> Profile:
-        return self.profiles["base"]
+    def name(self, role: str) -> str:
+        """The file name of one side's profile (``base`` or ``new``)."""
+        return self._profiles[role].name
 
-    @property
-    def new(self) -> Profile:
-        return self.profiles["new"]
+    def resolve_metric(self, text: str) -> str:
+        """A metric key for what a user typed, as the profiles with line data know them
+        (new's first); raises with the known names if none fits."""
+        with self._one_at_a_time:
+            for p in (self._profiles["new"], self._profiles["base"]):
+                if any(x.has_source_metrics for x in p.launches):
+                    return p.resolve_metric(text)
+            return text
 
     # ---- identities and sources ----------------------------------------------------------
     def _info(self, role: str, name: str) -> KernelInfo | None:
@@ -235,10 +250,10 @@ class Comparison:
             return None
 
     def _identities(self, role: str) -> list[KernelIdentity]:
-        profile = self.profiles[role]
+        profile = self._profiles[role]
         order = {x.name: i for i, x in reversed(list(enumerate(profile.launches)))}
         out = []
-        for k in profile.kernels():
+        for k in profile.kernels:
             first = k.launches[0]
             out.append(
                 KernelIdentity(
@@ -252,22 +267,11 @@ class Comparison:
             )
         return out
 
-    def _own_file(self, role: str, name: str) -> str | None:
-        try:
-            files = self.profiles[role].source_files(name)
-        except KernelscopeError as exc:
-            _log.info("%s: no source files for %s: %s", role, name, exc)
-            return None
-        return files[0] if files else None
-
-    def source_lines(self, role: str, name: str) -> list[str] | None:
+    def _source_lines(self, role: str, name: str, reading: KernelReading) -> list[str] | None:
         """A kernel's own source on one side: the profile's copy (what was profiled), else its
         workspace's file; None when neither has it."""
-        file = self._own_file(role, name)
-        if file is not None:
-            src = self.profiles[role].source(file)
-            if src.text is not None:
-                return src.lines
+        if reading.source is not None:
+            return reading.source
         info, ws = self._info(role, name), self.workspaces[role]
         if info is not None and ws is not None:
             try:
@@ -286,23 +290,24 @@ class Comparison:
             except OSError:
                 pass
         if role not in self._embedded:
-            self._embedded[role] = self.profiles[role].embedded_sources()
+            self._embedded[role] = self._profiles[role].embedded_sources()
         text = _kernel_file(self._embedded[role], name)
         return text.splitlines() if text is not None else None
 
     # ---- the per-kernel table ---------------------------------------------------------------
     def summary(self) -> ProfileDiff:
         """Kernels matched, per-kernel and per-launch times, the model total and notes."""
-        if self._summary is None:
-            self._summary = self._make_summary()
-        return self._summary
+        with self._one_at_a_time:
+            if self._summary is None:
+                self._summary = self._make_summary()
+            return self._summary
 
     def _make_summary(self) -> ProfileDiff:
         matches = match_kernels(
             self._identities("base"), self._identities("new"), self._source_for_matching
         )
-        kb = {k.name: k for k in self.base.kernels()}
-        kn = {k.name: k for k in self.new.kernels()}
+        kb = {k.name: k for k in self._profiles["base"].kernels}
+        kn = {k.name: k for k in self._profiles["new"].kernels}
         rows: list[KernelDelta] = []
         launches: list[LaunchDelta] = []
         for m in matches:
@@ -378,7 +383,7 @@ class Comparison:
         return TimeDelta(base_ns, new_ns, bpp, npp, delta, band, status)
 
     def _side(self, role: str) -> Side:
-        p, ws = self.profiles[role], self.workspaces[role]
+        p, ws = self._profiles[role], self.workspaces[role]
         return Side(
             role=role,
             name=p.name,
@@ -387,10 +392,10 @@ class Comparison:
             workspace=str(ws.path) if ws else None,
             model=ws.manifest.model if ws else None,
             model_sha256=ws.manifest.model_sha256 if ws else None,
-            devices=_devices(p),
+            devices=p.devices,
             compute_capability=p.launches[0].cc,
             launches=len(p.launches),
-            kernels=len(p.kernels()),
+            kernels=len(p.kernels),
             passes=self.passes[role],
             total_ns=sum(x.duration_ns or 0.0 for x in p.launches),
             has_source_metrics=any(x.has_source_metrics for x in p.launches),
@@ -465,9 +470,8 @@ class Comparison:
             )
         for side in (base, new):
             if not side.has_source_metrics:
-                why = self.profiles[side.role].correlation_problem(
-                    self.profiles[side.role].kernels()[0].name
-                )
+                p = self._profiles[side.role]
+                why = p.correlation_problem(p.kernels[0].name)
                 notes.append(f"{side.role} {side.name}: kernel level only; {why}")
         return notes
 
@@ -484,9 +488,10 @@ class Comparison:
                 f"({delta.match.evidence})"
             )
         key = f"{delta.match.base}\0{delta.match.new}"
-        if key not in self._kernels:
-            self._kernels[key] = self._compare_kernel(delta)
-        return self._kernels[key]
+        with self._one_at_a_time:
+            if key not in self._kernels:
+                self._kernels[key] = self._compare_kernel(delta)
+            return self._kernels[key]
 
     def _delta(self, name: str, side: str | None = None) -> KernelDelta:
         try:
@@ -503,31 +508,26 @@ class Comparison:
         notes: list[str] = []
         files: dict[str, str | None] = {}
         texts: dict[str, list[str]] = {}
-        lines: dict[str, dict[int, Metrics]] = {}
+        lines: dict[str, Mapping[int, Metrics]] = {}
         has_lines: dict[str, bool] = {}
         totals: dict[str, Metrics] = {}
         sass: dict[str, list[SassInstruction]] = {}
-        per_insn: dict[str, dict[int, Mapping[str, float]]] = {}
+        per_insn: dict[str, Mapping[int, Mapping[str, float]]] = {}
         for role in ("base", "new"):
-            profile, name = self.profiles[role], names[role]
-            problem = profile.correlation_problem(name)
-            table = profile.instructions(name)
-            file = self._own_file(role, name) if table is not None else None
-            files[role] = file
-            texts[role] = self.source_lines(role, name) or []
+            name = names[role]
+            built = self._workspace_sass(role, name)
+            reading = self._profiles[role].read_kernel(name, built is None)
+            files[role] = reading.file
+            texts[role] = self._source_lines(role, name, reading) or []
             if not texts[role]:
                 notes.append(f"{role}: no source text for {name}")
-            metrics = profile.lines(name, file, categories=False) if file is not None else {}
-            lines[role] = {
-                loc[1]: {**lm.values, INSTRUCTIONS: float(len(lm.offsets))}
-                for loc, lm in metrics.items()
-            }
-            has_lines[role] = problem is None and file is not None
-            if problem is not None:
-                notes.append(f"{role}: {problem}")
-            totals[role] = dict(profile.totals(name).values) if table is not None else {}
-            per_insn[role] = _instruction_metrics(table)
-            sass[role] = self._sass(role, name)
+            lines[role] = reading.lines
+            has_lines[role] = reading.problem is None and reading.file is not None
+            if reading.problem is not None:
+                notes.append(f"{role}: {reading.problem}")
+            totals[role] = dict(reading.totals)
+            per_insn[role] = reading.instruction_metrics
+            sass[role] = built if built is not None else _report_sass(reading)
         rows = align_lines(texts["base"], texts["new"], lines["base"], lines["new"])
         opcodes = opcode_deltas(
             sass["base"], sass["new"], per_insn["base"] or None, per_insn["new"] or None
@@ -559,19 +559,16 @@ class Comparison:
             noise=self.noise,
         )
 
-    def _sass(self, role: str, name: str) -> list[SassInstruction]:
-        """The kernel's instructions: the workspace's line table, else the profile's SASS."""
+    def _workspace_sass(self, role: str, name: str) -> list[SassInstruction] | None:
+        """The kernel's instructions from its workspace's line table; None when the workspace
+        has none for it (the report's SASS is used)."""
         ws = self.workspaces[role]
         if ws is not None and self._info(role, name) is not None:
             try:
                 return list(ws.sass(name).instructions)
             except (KeyError, OSError, ValueError):
                 pass
-        try:
-            texts = self.profiles[role].sass(name)
-        except KernelscopeError:
-            return []
-        return [SassInstruction(off, t.strip(), None, None) for off, t in sorted(texts.items())]
+        return None
 
     # ---- hot lines ----------------------------------------------------------------------------
     def line_changes(
@@ -622,7 +619,7 @@ class Comparison:
         return ranked(worse), ranked(better)
 
 
-def _kernel_file(files: dict[str, str], kernel: str) -> str | None:
+def _kernel_file(files: Mapping[str, str], kernel: str) -> str | None:
     """The text of a kernel's own file among a profile's embedded files: ``<kernel>.cu`` (a
     kernelscope build splits one file per kernel), else the one file defining it."""
     named = [t for p, t in files.items() if Path(p.replace("\\", "/")).name == f"{kernel}.cu"]
@@ -633,48 +630,18 @@ def _kernel_file(files: dict[str, str], kernel: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+def _report_sass(reading: KernelReading) -> list[SassInstruction]:
+    """A kernel's instructions from its report's SASS text."""
+    texts = reading.sass or {}
+    return [SassInstruction(off, t.strip(), None, None) for off, t in sorted(texts.items())]
+
+
 def _same_config_durations(launches: Sequence[Launch]) -> list[float]:
     """Launch durations for the launch-to-launch spread, when all launches are alike."""
     configs = {(x.grid, x.block) for x in launches}
     if len(configs) != 1 or any(x.duration_ns is None for x in launches):
         return []
     return [x.duration_ns for x in launches if x.duration_ns is not None]
-
-
-class _InstructionMetrics(Mapping[str, float]):
-    """One instruction's metrics, read from its table's columns when asked (NaN: absent):
-    making a dict per instruction of a kernel costs more than the rest of its comparison."""
-
-    __slots__ = ("_columns", "_i")
-
-    def __init__(self, columns: Mapping[str, np.ndarray], i: int) -> None:
-        self._columns = columns
-        self._i = i
-
-    def __getitem__(self, key: str) -> float:
-        value = float(self._columns[key][self._i])
-        if value != value:  # NaN
-            raise KeyError(key)
-        return value
-
-    def __iter__(self) -> Iterator[str]:
-        return (k for k, c in self._columns.items() if c[self._i] == c[self._i])
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return repr(dict(self))
-
-
-def _instruction_metrics(table: InstructionTable | None) -> dict[int, Mapping[str, float]]:
-    """Every numeric metric of every instruction, by offset."""
-    if table is None:
-        return {}
-    return {
-        int(offset): _InstructionMetrics(table.numbers, i)
-        for i, offset in enumerate(table.offsets.tolist())
-    }
 
 
 def _model_order(
@@ -695,9 +662,3 @@ def _model_order(
             result.append(pending.pop(0))
         result.append(r)
     return result + pending
-
-
-def _devices(profile: Profile) -> tuple[str, ...]:
-    """The GPUs a profile's launches ran on (the session's device where they name none)."""
-    named = tuple(dict.fromkeys(x.device_name for x in profile.launches if x.device_name))
-    return named or tuple(filter(None, [profile.session.get("display_name", "")]))

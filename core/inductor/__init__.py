@@ -17,91 +17,52 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_getattr
 
 if TYPE_CHECKING:
-    from .derived import derived_folder, open_workspace, run_of, run_report, run_workspace
-    from .launches import RunLaunch, report_problems, tie_launches
-    from .run_folder import InductorRun, TritonKernel, WrapperLaunch, is_run_folder, open_run
-    from .step_versus import (
-        STEPS_HEADER,
-        StepsVersus,
-        format_steps,
-        open_versus_steps,
-        steps_json,
-        torch_group,
-        versus_steps,
-    )
-    from .versus import (
-        VERSUS_HEADER,
-        GroupRow,
-        Versus,
-        format_versus,
-        open_versus,
-        operator_group,
-        versus_pair,
-        versus_tvm,
-    )
+    from .derived import open_workspace, run_report, run_workspace
+    from .launches import report_problems, tie_launches
+    from .run_folder import InductorRun, is_run_folder, open_run
+    from .step_versus import STEPS_HEADER, format_steps, open_versus_steps, steps_json
+    from .versus import VERSUS_HEADER, Versus, format_versus, open_versus, versus_pair
 
 # Imported on first use (as ``ncu`` and ``view``): the CLI asks ``is_run_folder`` of every
 # folder it is given, and that must not load the build, the report reader or numpy.
 _EXPORTS = {
-    "derived_folder": ".derived",
     "open_workspace": ".derived",
     "run_report": ".derived",
     "run_workspace": ".derived",
-    "RunLaunch": ".launches",
     "report_problems": ".launches",
     "tie_launches": ".launches",
     "InductorRun": ".run_folder",
-    "TritonKernel": ".run_folder",
-    "WrapperLaunch": ".run_folder",
     "is_run_folder": ".run_folder",
     "open_run": ".run_folder",
     "VERSUS_HEADER": ".versus",
-    "GroupRow": ".versus",
     "Versus": ".versus",
     "format_versus": ".versus",
     "open_versus": ".versus",
-    "operator_group": ".versus",
-    "versus_tvm": ".versus",
     "versus_pair": ".versus",
-    "run_of": ".derived",
     "STEPS_HEADER": ".step_versus",
-    "StepsVersus": ".step_versus",
     "format_steps": ".step_versus",
     "open_versus_steps": ".step_versus",
     "steps_json": ".step_versus",
-    "torch_group": ".step_versus",
-    "versus_steps": ".step_versus",
 }
 
 __all__ = [
-    "GroupRow",
     "InductorRun",
-    "RunLaunch",
-    "TritonKernel",
     "VERSUS_HEADER",
     "Versus",
-    "WrapperLaunch",
-    "derived_folder",
     "format_versus",
     "is_run_folder",
     "open_run",
     "open_versus",
     "open_workspace",
-    "operator_group",
     "report_problems",
     "run_report",
     "run_workspace",
     "tie_launches",
     "versus_pair",
-    "versus_tvm",
-    "run_of",
     "STEPS_HEADER",
-    "StepsVersus",
     "format_steps",
     "open_versus_steps",
     "steps_json",
-    "torch_group",
-    "versus_steps",
 ]
 
 __getattr__ = lazy_getattr(__name__, _EXPORTS, globals())

@@ -25,9 +25,8 @@ What the DB panel calls (all Qt-free; the long ones take ``progress``/``cancel``
     coverage.check(report.run.log) -> LookupCheck  # predicted lookups against NNFusion's
 """
 
-from .compile import CompileReport, RowUse, compile_with_db
+from .compile import CompileReport, compile_with_db
 from .coverage import (
-    STATUSES,
     BuildMissingReport,
     Coverage,
     CoverageItem,
@@ -39,8 +38,8 @@ from .coverage import (
 )
 from .export import ExportReport, KernelTimes, export_workspace
 from .filters import EntryFilters
-from .holdback import HELD_BACK, OperatorTimes, is_held_back, load_operator_times
-from .records import describe_tuning, schedule_label
+from .holdback import is_held_back, load_operator_times
+from .records import describe_tuning
 from .schema import default_db_path
 from .settings import (
     MODEL_PLACEHOLDER,
@@ -50,26 +49,17 @@ from .settings import (
     nnfusion_settings,
     row_verdict,
 )
-from .store import CacheRow, DbEntry, EntryChange, EntryDetail, EntrySummary, KernelDB
-from .summaries import (
-    ProfileFacts,
-    describe_line_summary,
-    profile_facts,
-    profile_line_summaries,
-    profile_times,
-)
+from .store import CacheRow, DbEntry, EntryDetail, EntrySummary, KernelDB
+from .summaries import ProfileFacts, describe_line_summary, profile_facts
 
 __all__ = [
-    "HELD_BACK",
     "MODEL_PLACEHOLDER",
-    "STATUSES",
     "BuildMissingReport",
     "CacheRow",
     "CompileReport",
     "Coverage",
     "CoverageItem",
     "DbEntry",
-    "EntryChange",
     "EntryDetail",
     "EntryFilters",
     "EntrySummary",
@@ -78,9 +68,7 @@ __all__ = [
     "KernelTimes",
     "LookupCheck",
     "NNFusionSettings",
-    "OperatorTimes",
     "ProfileFacts",
-    "RowUse",
     "RowVerdict",
     "WeightsAsInputs",
     "build_missing",
@@ -96,8 +84,5 @@ __all__ = [
     "NoTimesFor",
     "nnfusion_settings",
     "profile_facts",
-    "profile_line_summaries",
-    "profile_times",
     "row_verdict",
-    "schedule_label",
 ]

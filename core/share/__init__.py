@@ -3,18 +3,11 @@ kernels' highlighted sources beside their SASS with per-line metrics (linked bot
 hot lines with their stall reasons, the Details, the roofline as SVG and, with a baseline,
 the comparison; made of the values the window shows (``kernelscope.core.view``), Qt-free."""
 
-from .collect import DEFAULT_TOP, PageData, choose_kernels, collect_page
-from .page import json_for_script, render_page, write_page
+from .collect import DEFAULT_TOP
 from .write import SharedPage, share_page
 
 __all__ = [
     "DEFAULT_TOP",
-    "PageData",
     "SharedPage",
-    "choose_kernels",
-    "collect_page",
-    "json_for_script",
-    "render_page",
     "share_page",
-    "write_page",
 ]

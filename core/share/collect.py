@@ -18,11 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import KernelscopeError
 from ..formatting import format_dims, format_number, format_signed, format_us
-from ..ncu import SAMPLES, label_of, stall_breakdown
+from ..ncu import SAMPLES, KernelSummary, label_of, stall_breakdown
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..view import (
     SASS_COUNT,
-    KernelSummary,
     KernelView,
     ProfileSession,
     compare_documents,

@@ -9,28 +9,25 @@ from typing import TYPE_CHECKING
 from ..lazy import lazy_getattr
 from .child import TuningResult, measure_batch, tune_in_child
 from .merge import merge_in_child
-from .plan import DEFAULT_DB, Measure, TuningPlan, choose_tasks, default_database, plan_tuning
+from .plan import DEFAULT_DB, Measure, TuningPlan, default_database, plan_tuning
 from .rpc_host import ForwardedServer
 from .session import TaskProgress
 
 if TYPE_CHECKING:
-    from .gain import KernelGain, TunedGain, profile_request_for, see_gain, tuned_workspace
+    from .gain import TunedGain, profile_request_for, see_gain, tuned_workspace
 
 _EXPORTS = {
-    name: ".gain"
-    for name in ("KernelGain", "TunedGain", "profile_request_for", "see_gain", "tuned_workspace")
+    name: ".gain" for name in ("TunedGain", "profile_request_for", "see_gain", "tuned_workspace")
 }
 
 __all__ = [
     "DEFAULT_DB",
     "ForwardedServer",
-    "KernelGain",
     "Measure",
     "TaskProgress",
     "TunedGain",
     "TuningPlan",
     "TuningResult",
-    "choose_tasks",
     "default_database",
     "measure_batch",
     "merge_in_child",

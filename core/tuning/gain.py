@@ -6,9 +6,10 @@ from, and the Headroom list of the tuned run.
 The parts are the existing ones: ``build_in_child`` with ``tuning_db`` (a database that
 applies to nothing is refused there), ``profile_workspace`` (here or over SSH, with the
 settings the untuned build's newest report was made with when they were recorded),
-``open_comparison`` and ``roofline.headroom``. Every step writes atomically: a Cancel or a
-failure leaves the untuned workspace as it was and the tuned one either built completely
-(without a report when the profile did not finish) or as it was before.
+a ``compare.Comparison`` of the two reports and ``roofline.headroom``. Every step writes
+atomically: a Cancel or a failure leaves the untuned workspace as it was and the tuned one
+either built completely (without a report when the profile did not finish) or as it was
+before.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..build import BuildRequest, build_in_child
-from ..compare import Comparison, open_comparison
+from ..compare import Comparison, read_profile
 from ..errors import Cancelled, KernelscopeError
 from ..formatting import format_us
+from ..ncu import Profile
 from ..profiling import (
     ProfileRequest,
     profile_command,
@@ -220,15 +222,15 @@ def see_gain(
             details=exc.details,
         ) from exc
     report("compare", _COMPARE[0], "comparing the tuned run with the untuned one")
-    comparison = open_comparison(
-        reports[-1],
-        profiled.report,
-        base_workspace=ws.path,
-        new_workspace=built.path,
-        progress=_scaled(report, (_COMPARE[0], _COMPARE[1] * 0.5)),
-        cancel=cancel,
-    )
-    result = compare_gain(comparison, replace(gain, tuned_report=profiled.report), built)
+    opening = _scaled(report, (_COMPARE[0], _COMPARE[1] * 0.5))
+    opening("open", 0.0, f"reading {reports[-1].name}")
+    base = Profile.open(reports[-1], workspace=ws)
+    check_cancel(cancel, "comparing profiles")
+    opening("open", 0.5, f"reading {profiled.report.name}")
+    tuned = Profile.open(profiled.report, workspace=built)
+    check_cancel(cancel, "comparing profiles")
+    opening("open", 1.0, "both profiles read")
+    result = compare_gain(base, tuned, replace(gain, tuned_report=profiled.report), ws, built)
     report("done", 1.0, result.summary())
     return result
 
@@ -260,16 +262,22 @@ def _record_of(kernel: KernelInfo | None) -> TunedFrom | None:
     return None if tuned is None or tuned.default_kept else tuned
 
 
-def compare_gain(comparison: Comparison, gain: TunedGain, built: Workspace) -> TunedGain:
-    """``gain`` with the comparison's rows: each kernel's untuned and tuned time (matched by
-    ``core.compare``), its record from the tuned build's manifest, and both Headroom lists."""
+def compare_gain(
+    base: Profile, after: Profile, gain: TunedGain, untuned: Workspace, built: Workspace
+) -> TunedGain:
+    """``gain`` with the rows of a comparison of ``base`` (``untuned``'s) and ``after``
+    (``built``'s, tuned): each kernel's untuned and tuned time (matched by ``core.compare``), its
+    record from the tuned build's manifest, and both Headroom lists."""
     from ..roofline import headroom
 
+    comparison = Comparison(
+        read_profile(base), read_profile(after), base_workspace=untuned, new_workspace=built
+    )
     diff = comparison.summary()
-    before = headroom(comparison.base, comparison.workspaces["base"])
-    after = headroom(comparison.new, comparison.workspaces["new"])
+    before = headroom(base, comparison.workspaces["base"])
+    tuned_room = headroom(after, comparison.workspaces["new"])
     saved_before = {r.kernel: r.savings_us for r in before.rows if r.launched}
-    saved_after = {r.kernel: r.savings_us for r in after.rows if r.launched}
+    saved_after = {r.kernel: r.savings_us for r in tuned_room.rows if r.launched}
     rows = []
     for d in diff.kernels:
         name = d.match.new or d.match.base or ""
@@ -295,7 +303,7 @@ def compare_gain(comparison: Comparison, gain: TunedGain, built: Workspace) -> T
         base_total_us=_us(diff.total.base_per_pass_ns),
         tuned_total_us=_us(diff.total.new_per_pass_ns),
         headroom_before_us=before.savings_ns / 1e3,
-        headroom_after_us=after.savings_ns / 1e3,
+        headroom_after_us=tuned_room.savings_ns / 1e3,
         notes=tuple(diff.notes),
     )
 

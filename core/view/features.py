@@ -1,6 +1,7 @@
-"""What a window asks of a document beyond its values: each feature read through the
-document's ``ProfileSession`` (I/O, run on the profile thread and waited for: call them off
-the GUI thread), each answer a finished value.
+"""What a window asks of a document beyond its values: the named queries, each read through
+the document's ``ProfileSession`` (I/O, run on the profile thread and waited for: call them off
+the GUI thread), each answer a finished value. These are the only reads of a session's live
+profile (``ProfileSession._read_profile``); nothing here hands the profile out.
 
 The feature packages load on first use (``roofline``, ``compare``, ``kernel_db``): a window
 that never shows a roofline or exports never imports them.
@@ -17,12 +18,11 @@ from .document import SASS_COUNT, KernelView
 from .session import ProfileSession, on_profile_thread
 
 if TYPE_CHECKING:
-    from ..compare import Comparison, KernelComparison, KernelDelta, LineChange, ProfileDiff
-    from ..inductor import Versus
+    from ..compare import ComparedProfile, Comparison
+    from ..inductor import InductorRun, Versus
     from ..kernel_db import ProfileFacts
     from ..ncu import KernelDetails, Ledger
     from ..roofline import Headroom, Roofline
-    from ..tasks import Cancel
 
 
 def read_details(session: ProfileSession, kernel: str, launch: int | None = None) -> KernelDetails:
@@ -36,7 +36,9 @@ def read_details(session: ProfileSession, kernel: str, launch: int | None = None
             f"{kernel} has no launches: the model never launches it",
             hint="TVM keeps kernels that run as views (a reshape); nothing to measure",
         )
-    return session.read("the Details view", lambda profile: kernel_details(profile, kernel, launch))
+    return session._read_profile(
+        "the Details view", lambda profile: kernel_details(profile, kernel, launch)
+    )
 
 
 def read_ledger(session: ProfileSession) -> Ledger:
@@ -45,7 +47,9 @@ def read_ledger(session: ProfileSession) -> Ledger:
     without its workspace, is a ``KernelscopeError`` saying how to profile with steps."""
     from ..ncu import step_ledger
 
-    return session.read("the step ledger", lambda profile: step_ledger(profile, session.workspace))
+    return session._read_profile(
+        "the step ledger", lambda profile: step_ledger(profile, session.workspace)
+    )
 
 
 def read_roofline(session: ProfileSession, kernel: str | None = None) -> Roofline:
@@ -53,7 +57,7 @@ def read_roofline(session: ProfileSession, kernel: str | None = None) -> Rooflin
     ``Roofline.note`` says which counters are missing and the flag that collects them."""
     from ..roofline import roofline
 
-    return session.read("the roofline", lambda profile: roofline(profile, kernel))
+    return session._read_profile("the roofline", lambda profile: roofline(profile, kernel))
 
 
 def read_headroom(session: ProfileSession, roof: Roofline | None = None) -> Headroom:
@@ -61,7 +65,7 @@ def read_headroom(session: ProfileSession, roof: Roofline | None = None) -> Head
     operator column; ``roof``, the session's ``read_roofline`` if already computed."""
     from ..roofline import headroom
 
-    return session.read(
+    return session._read_profile(
         "the headroom list", lambda profile: headroom(profile, session.workspace, roof)
     )
 
@@ -75,7 +79,7 @@ def read_export_facts(
 
     if not session.has_profile:
         return ProfileFacts({}, None, {})
-    return session.read("an export", lambda profile: profile_facts(profile, kernels))
+    return session._read_profile("an export", lambda profile: profile_facts(profile, kernels))
 
 
 def hot_lines(
@@ -89,7 +93,7 @@ def hot_lines(
         key = resolve_metric_name(metric)
         if not session.has_profile or key is None or kernel in document.never_launched:
             return []
-        return session.read(
+        return session._read_profile(
             "hot lines", lambda profile: profile.hot_lines(metric=key, top=limit, kernel=kernel)
         )
     names = [kernel] if kernel else [s.name for s in document.summaries]
@@ -104,9 +108,10 @@ def hot_lines(
     return rank_lines(tables, SASS_COUNT, limit, text_of)
 
 
-def compare_documents(base: ProfileSession, new: ProfileSession) -> DocumentComparison:
-    """``new``'s profile against ``base``'s, with their workspaces: a comparison that reads
-    both profiles when asked for a kernel, on the profile thread (``session``)."""
+def compare_documents(base: ProfileSession, new: ProfileSession) -> Comparison:
+    """``new``'s profile against ``base``'s, with their workspaces: a comparison of values
+    read from both sessions, whose later reads (a kernel's lines and SASS) run on the profile
+    thread through them."""
     from ..compare import Comparison
 
     if not new.has_profile or not base.has_profile:
@@ -115,42 +120,32 @@ def compare_documents(base: ProfileSession, new: ProfileSession) -> DocumentComp
             f"{side} has no Nsight Compute profile to compare",
             hint="compare two profiles: open a report, or a workspace with a profile",
         )
-    what = "a comparison"
-    comparison = base.read(  # the inner read runs at once: it is on the profile thread
-        what,
-        lambda old: new.read(
-            what,
-            lambda profile: Comparison(
-                old,
-                profile,
-                base_workspace=base.workspace,
-                new_workspace=new.workspace,
-            ),
-        ),
+    return Comparison(
+        _compared(base),
+        _compared(new),
+        base_workspace=base.workspace,
+        new_workspace=new.workspace,
     )
-    return DocumentComparison(comparison)
 
 
-class DocumentComparison:
-    """A ``compare.Comparison`` of two documents' profiles whose reads run on the profile
-    thread (the comparison reads each profile when first asked for a kernel)."""
+def _compared(session: ProfileSession) -> ComparedProfile:
+    """The session's profile as a comparison reads it (``compare.read_profile``), its later
+    reads on the profile thread."""
+    from ..compare import read_profile
 
-    def __init__(self, comparison: Comparison) -> None:
-        self._comparison = comparison
+    return session._read_profile(
+        "a comparison", lambda profile: read_profile(profile, on_profile_thread)
+    )
 
-    def summary(self) -> ProfileDiff:
-        """The kernel-by-kernel summary (``Comparison.summary``)."""
-        return on_profile_thread(self._comparison.summary)
 
-    def kernel(self, which: str | KernelDelta, side: str | None = None) -> KernelComparison:
-        """One matched kernel, both sides (``Comparison.kernel``)."""
-        return on_profile_thread(lambda: self._comparison.kernel(which, side))
+def read_run_problems(session: ProfileSession, run: InductorRun) -> list[str]:
+    """What is wrong with a torch.compile run folder's report for the session's build (a
+    report of another compile, Triton files changed since: ``inductor.report_problems``)."""
+    from ..inductor import report_problems
 
-    def line_changes(
-        self, metric: str, top: int = 20, kernel: str | None = None, cancel: Cancel | None = None
-    ) -> tuple[list[LineChange], list[LineChange]]:
-        """The lines that grew and shrank most (``Comparison.line_changes``)."""
-        return on_profile_thread(lambda: self._comparison.line_changes(metric, top, kernel, cancel))
+    return session._read_profile(
+        "the report's check", lambda profile: report_problems(run, profile)
+    )
 
 
 def versus_kernels(versus: Versus, group: str) -> tuple[KernelView | None, KernelView | None]:

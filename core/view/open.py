@@ -19,12 +19,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..errors import KernelscopeError
-from ..inductor import is_run_folder, open_run, report_problems, run_workspace
+from ..inductor import is_run_folder, open_run, run_workspace
 from ..ncu import REPORT_SUFFIX, Profile
 from ..ncu.report import NeedsReader
 from ..tasks import Cancel
 from ..workspace import MANIFEST, Workspace
 from .document import document_from_workspace
+from .features import read_run_problems
 from .from_profile import document_from_profile
 from .prefill import ChildReader, fill_cache_in_child, is_cached
 from .session import ProfileSession
@@ -94,9 +95,7 @@ def open_document(
             return document_from_workspace(workspace)
         session = document(run.report, workspace)
         # a report of another compile, Triton files changed since: said, as the CLI says them
-        session.document.notes = tuple(
-            session.read("the report's check", lambda profile: report_problems(run, profile))
-        )
+        session.document.notes = tuple(read_run_problems(session, run))
         return session
     if path.is_dir():
         workspace = Workspace.open(path)

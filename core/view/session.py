@@ -4,10 +4,14 @@ A ``Profile`` reads files on demand (the report, the profile cache) and is not m
 threads at once. A ``ViewDocument`` holds values (the kernel list, metric names,
 descriptions) that any thread may read; everything that reads files goes through the
 ``ProfileSession`` the document was opened with: the kernels' views (``kernel``), the reports
-saved beside the build (``saved_profiles``) and the feature functions of ``features``
+saved beside the build (``saved_profiles``) and the named queries of ``features``
 (Details, roofline, headroom, export facts, hot lines, a comparison of two documents), which
 hand back finished values. The openers (``open_document``...) return the session; its
 ``document`` is the value a window shows.
+
+Callers get values, never the ``Profile``: no public method returns it or passes it to a
+callback. The session reads it for those named queries alone (``_read_profile``, which only this
+package's ``features`` calls; tests/view/test_view_confinement.py checks both).
 
 Confinement: once opened, a live profile is touched on one thread alone, the *profile thread*
 (``PROFILE_THREAD``), whichever thread asks. A session's reads are handed to it and the caller
@@ -81,8 +85,8 @@ _THREAD = _ProfileThread()
 
 
 def on_profile_thread(fn: Callable[[], T]) -> T:
-    """``fn()`` on the profile thread, waited for: for what reads live profiles it holds
-    itself (a comparison made over two sessions' profiles, ``features.compare_documents``)."""
+    """``fn()`` on the profile thread, waited for: where the later reads of a comparison of
+    two sessions' profiles run (``features.compare_documents``)."""
     return _THREAD.run(fn)
 
 
@@ -119,9 +123,10 @@ class ProfileSession:
             view = self._kernels[name] = self._load_kernel(name)
         return view
 
-    def read(self, what: str, fn: Callable[[Profile], T]) -> T:
-        """I/O: ``fn`` of the profile, on the profile thread (``fn`` keeps nothing of the
-        profile); a ``KernelscopeError`` naming ``what`` when there is no profile."""
+    def _read_profile(self, what: str, fn: Callable[[Profile], T]) -> T:
+        """I/O: ``fn`` of the profile, on the profile thread, for ``features``' named queries
+        alone (``fn`` returns values and keeps nothing of the profile); a
+        ``KernelscopeError`` naming ``what`` when there is no profile."""
         profile = self._profile
         if profile is None:
             raise KernelscopeError(
@@ -142,4 +147,4 @@ class ProfileSession:
         """I/O: NVIDIA's description of each metric read so far (none without a report)."""
         if self._profile is None:
             return {}
-        return self.read("metric descriptions", lambda p: dict(p.metric_descriptions()))
+        return self._read_profile("metric descriptions", lambda p: dict(p.metric_descriptions()))

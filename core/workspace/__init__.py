@@ -15,24 +15,14 @@ from .manifest import (
     TunedFrom,
     never_launched_why,
 )
-from .model_lines import ModelLineShare, kernel_origin, model_line_share, model_lines
-from .ptx import (
-    PTX,
-    PTX_LINES,
-    PtxKernel,
-    PtxRow,
-    parse_ptx,
-    read_ptx_lines,
-    relative_file_table,
-    write_ptx_lines,
-)
+from .model_lines import kernel_origin, model_line_share, model_lines
+from .ptx import PTX, PTX_LINES, PtxRow, relative_file_table, write_ptx_lines
 from .sass_table import (
     KernelSass,
     Location,
     SassInstruction,
     branch_target,
     frame_index,
-    read_sass,
     write_sass,
 )
 from .workspace import (
@@ -61,11 +51,9 @@ __all__ = [
     "LaunchSite",
     "Location",
     "Manifest",
-    "ModelLineShare",
     "OpInfo",
     "OtherModelError",
     "ParamInfo",
-    "PtxKernel",
     "PtxRow",
     "SassInstruction",
     "TensorInfo",
@@ -78,10 +66,7 @@ __all__ = [
     "model_line_share",
     "model_lines",
     "other_model_in",
-    "parse_ptx",
-    "read_ptx_lines",
     "relative_file_table",
-    "read_sass",
     "staged_workspace",
     "write_ptx_lines",
     "never_launched_why",

@@ -126,6 +126,33 @@ def _unexported_names(root: Path) -> list[str]:
     return bad
 
 
+def _names_not_there(root: Path) -> list[str]:
+    """Names imported from a core package (by any code: core's other packages, the tests,
+    the benchmarks, the scripts) that the package neither exports nor holds as a module. The
+    lazy packages resolve their names only when used, so neither mypy nor an import of the
+    package itself finds such a name: the first call does."""
+    core = root / "core"
+    bad = []
+    trees = ("core", "viewer", "tests", "benchmarks", "scripts", "docs", "packaging")
+    for path in (p for top in trees for p in (root / top).rglob("*.py")):
+        for line, module, names in _imports(path, root):
+            parts = module.split(".")
+            if parts[:2] != ["kernelscope", "core"] or len(parts) != 3 or not names:
+                continue
+            package = core / parts[2]
+            if not (package / "__init__.py").is_file() or path.is_relative_to(package):
+                continue
+            public = _public_names(package)
+            missing = [
+                n for n in names if n not in public and not (package / f"{n}.py").is_file()
+                and not (package / n / "__init__.py").is_file()
+            ]  # fmt: skip
+            if missing:
+                where = f"{path.relative_to(root)}:{line}"
+                bad.append(f"{where}: {', '.join(missing)} not in {module}'s __all__")
+    return bad
+
+
 def _absolute_own_imports(root: Path) -> list[str]:
     bad = []
     for top in ("core", "viewer"):
@@ -152,6 +179,11 @@ def test_viewer_and_cli_import_only_exported_names() -> None:
     assert not bad, "\n".join(bad)
 
 
+def test_every_name_imported_from_a_core_package_is_there() -> None:
+    bad = _names_not_there(ROOT)
+    assert not bad, "\n".join(bad)
+
+
 def test_modules_reach_their_own_package_relatively() -> None:
     bad = _absolute_own_imports(ROOT)
     assert not bad, "use relative imports inside a package:\n" + "\n".join(bad)
@@ -172,6 +204,8 @@ PLANTED = {
     "viewer/panels/_planted_name.py": "from kernelscope.core.ncu import _EXPORTS\n",
     # an absolute import of its own package
     "core/view/_planted_absolute.py": "from kernelscope.core.view import Selection\n",
+    # a name a lazy package does not have, imported by another core package
+    "core/roofline/_planted_lazy.py": "def f():\n    from ..ncu import StepLaunchez\n",
 }
 
 
@@ -205,3 +239,6 @@ def test_the_rules_see_a_planted_violation(tmp_path: Path) -> None:
     assert _absolute_own_imports(copy) == [
         "core/view/_planted_absolute.py:1 from kernelscope.core.view"
     ]
+    assert "core/roofline/_planted_lazy.py:2: StepLaunchez not in kernelscope.core.ncu's " in (
+        "\n".join(_names_not_there(copy))
+    )

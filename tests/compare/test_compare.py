@@ -23,34 +23,30 @@ from kernelscope.core.compare import (
     BASE_ONLY,
     CHANGED,
     FASTER,
-    NAME,
     NEW_ONLY,
-    NOISE,
     ONLY_NEW,
     SAME,
-    SIMILAR_STRUCTURE,
     SLOWER,
-    SOURCE,
-    STRUCTURE,
-    UNMATCHED,
     WITHIN_NOISE,
     Comparison,
-    KernelIdentity,
-    NoiseModel,
-    align_lines,
-    count_passes,
-    line_key,
-    match_kernels,
     open_comparison,
-    source_similarity,
-    workspace_misfit,
+    read_profile,
 )
+from kernelscope.core.compare.lines import align_lines
+from kernelscope.core.compare.matching import KernelIdentity, match_kernels
+from kernelscope.core.compare.noise import NOISE, NoiseModel
+from kernelscope.core.compare.normalise import line_key, source_similarity
+from kernelscope.core.compare.records import NAME, SIMILAR_STRUCTURE, SOURCE, STRUCTURE, UNMATCHED
+from kernelscope.core.compare.session import count_passes, workspace_misfit
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import INST_EXECUTED, SAMPLES, Profile
 from kernelscope.core.workspace import Workspace
 
 PAIRS = data_path("compare")
 SMALL = data_path("ncu/small")
+
+
+BATCH_PAIR = {"base": "cnn3_b8_run1", "new": "cnn3_b2"}  # the batch change, base and new
 
 
 def report(name: str) -> Path:
@@ -71,8 +67,8 @@ def run_pair() -> Comparison:
 @pytest.fixture(scope="module")
 def batch_pair() -> Comparison:
     return open_comparison(
-        report("cnn3_b8_run1"),
-        report("cnn3_b2"),
+        report(BATCH_PAIR["base"]),
+        report(BATCH_PAIR["new"]),
         base_workspace=ws("cnn3_b8"),
         new_workspace=ws("cnn3_b2"),
     )
@@ -421,7 +417,7 @@ def test_different_code_compares_only_the_lines_that_correspond(batch_pair: Comp
 
 def test_a_workspace_that_is_not_the_build_is_not_used(run_pair: Comparison) -> None:
     b2 = Profile.open(report("cnn3_b2"))
-    why = workspace_misfit(b2, Workspace.open(ws("cnn3_b8")))
+    why = workspace_misfit(b2.kernels(), Workspace.open(ws("cnn3_b8")))
     assert why is not None and "grid 196x1x1" in why and "784x1x1" in why
     # -w for the base only: tried for the new profile, kept for a rerun of the same build...
     assert run_pair.workspaces["new"] is run_pair.workspaces["base"]
@@ -492,7 +488,7 @@ def test_line_alignment_of_the_batch_change_checked_by_eye(batch_pair: Compariso
     assert len(comp.rows) == 1646
     # each row carries its own line's metrics, as each profile has them
     for role, line in (("base", 79), ("new", 79)):
-        profile = batch_pair.profiles[role]
+        profile = Profile.open(report(BATCH_PAIR[role]))
         name = "fused_matmul_add3_kernel"
         file = profile.source_files(name)[0]
         want = profile.lines(name, file)[(file, line)].values[SAMPLES]
@@ -571,7 +567,7 @@ def test_opcode_deltas_of_the_batch_change(batch_pair: Comparison) -> None:
         )
         ffma = [i for i in insns if i.opcode == "FFMA.FTZ"]
         assert getattr(by_op["FFMA.FTZ"], count) == len(ffma)
-        table = batch_pair.profiles[role].instructions("fused_matmul_add3_kernel")
+        table = Profile.open(report(BATCH_PAIR[role])).instructions("fused_matmul_add3_kernel")
         executed = sum(table.row(i.offset).get(INST_EXECUTED, 0.0) for i in ffma)
         assert getattr(by_op["FFMA.FTZ"], f"{role}_executed") == executed
     assert by_op["FFMA.FTZ"].count_delta == -128  # batch 8 -> 2 halves the unrolled FMAs
@@ -711,7 +707,8 @@ def test_a_workspace_without_profiles_is_an_error(tmp_path: Path) -> None:
 # ---- what the viewer calls ---------------------------------------------------------------------
 def test_a_comparison_of_two_open_documents() -> None:
     """The viewer's "Set as baseline": two documents it already has, no file opened again."""
-    from kernelscope.core.view import compare_documents, document_from_profile
+    from kernelscope.core.view import compare_documents
+    from kernelscope.core.view.from_profile import document_from_profile
 
     docs = []
     for name, folder in (("cnn3_b8_run1", "cnn3_b8"), ("cnn3x_b8", "cnn3x_b8")):
@@ -730,8 +727,8 @@ def test_a_comparison_of_two_open_documents() -> None:
     assert diff.kernel("fused_conv2d_add_relu_kernel").match.base is None  # new's, by default
     # the wrong workspace for a document's profile is not used
     wrong = Comparison(
-        Profile.open(report("cnn3_b8_run1")),
-        Profile.open(report("cnn3x_b8")),
+        read_profile(Profile.open(report("cnn3_b8_run1"))),
+        read_profile(Profile.open(report("cnn3x_b8"))),
         base_workspace=new.workspace,
     )
     assert wrong.workspaces["base"] is None
@@ -764,7 +761,7 @@ def test_a_workspace_stands_for_its_newest_profile(tmp_path: Path) -> None:
     shutil.copytree(ws("cnn3_b8"), folder)
     Workspace.open(folder).attach_profile(report("cnn3_b8_run2"))
     cmp = open_comparison(report("cnn3_b8_run1"), folder)
-    assert cmp.new.name == "cnn3_b8_run2.ncu-rep"
+    assert cmp.name("new") == "cnn3_b8_run2.ncu-rep"
     assert cmp.workspaces["new"] is not None and cmp.workspaces["new"].path == folder
     # a report inside a workspace's profiles/ brings that workspace along
     inside = open_comparison(folder / "profiles" / "cnn3_b8_run2.ncu-rep", report("cnn3_b8_run1"))

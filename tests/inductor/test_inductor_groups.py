@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from kernelscope.core.inductor import operator_group
-from kernelscope.core.inductor.versus import normalise, triton_group
+from kernelscope.core.inductor.versus import normalise, operator_group, triton_group
 
 
 @pytest.mark.parametrize(

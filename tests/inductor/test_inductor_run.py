@@ -16,13 +16,8 @@ from cli_support import run_cli
 from paths_support import DATA, data_path
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.inductor import (
-    derived_folder,
-    is_run_folder,
-    open_run,
-    open_workspace,
-    run_workspace,
-)
+from kernelscope.core.inductor import is_run_folder, open_run, open_workspace, run_workspace
+from kernelscope.core.inductor.derived import derived_folder
 from kernelscope.core.inductor.launches import report_problems, tie_launches
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.report import ReportReader

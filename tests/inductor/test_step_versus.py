@@ -22,8 +22,8 @@ from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # 
 
 from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.inductor import open_run, open_versus_steps, versus_steps
-from kernelscope.core.inductor.step_versus import triton_step_group
+from kernelscope.core.inductor import open_run, open_versus_steps
+from kernelscope.core.inductor.step_versus import triton_step_group, versus_steps
 from kernelscope.core.ncu import Profile, steps_path
 from kernelscope.core.workspace import Workspace
 

@@ -246,7 +246,7 @@ def test_the_nnfusion_copy_pads_a_ceil_mode_pool_that_nnfusion_would_get_wrong(
     from onnx.reference import ReferenceEvaluator
 
     from kernelscope.core.build import BuildRequest, build_model
-    from kernelscope.core.nnfusion import nnfusion_graph
+    from kernelscope.core.nnfusion.onnx_graph import nnfusion_graph
 
     model = ceil_pool_cnn(tmp_path / "pool.onnx", 6)
     assert nnfusion_graph(model).departures  # NNFusion would compute 2x2 instead of 3x3

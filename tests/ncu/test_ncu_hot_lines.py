@@ -17,8 +17,8 @@ from paths_support import DATA, H200_REPORT
 
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB
-from kernelscope.core.ncu import SAMPLES, label_of
-from kernelscope.core.view import HotLine, hot_lines, open_document, read_export_facts
+from kernelscope.core.ncu import SAMPLES, HotLine, label_of
+from kernelscope.core.view import hot_lines, open_document, read_export_facts
 
 WS_MLP = DATA / "ws_mlp"
 DB_TOP = 10  # lines a DB summary keeps per kernel

@@ -48,7 +48,7 @@ def test_header_lines_need_the_same_build(tmp_path: Path) -> None:
 
 def test_viewer_uses_the_reports_exact_call_site_for_inlined_instructions() -> None:
     """nvdisasm keeps offset 0x100 (inlined fmaxf) at call site 11; the report says 13."""
-    from kernelscope.core.view import document_from_profile
+    from kernelscope.core.view.from_profile import document_from_profile
 
     ws = Workspace.open(WS_MLP)
     static = {i.offset: i for i in ws.sass("softmax_kernel").instructions}

@@ -142,7 +142,7 @@ def test_an_uncached_report_shows_its_kernel_list_while_the_child_reads_the_rest
     with the same kernel list and top stalls as a full read; a kernel asked for meanwhile
     waits for its part; NVIDIA's reader never loads in this process."""
     from kernelscope.core.ncu import Profile
-    from kernelscope.core.view import document_from_profile
+    from kernelscope.core.view.from_profile import document_from_profile
 
     out = subprocess.run(
         [sys.executable, "-c", FIRST, str(REPORT)],

@@ -20,8 +20,8 @@ from paths_support import H200_REPORT
 from steps_support import profile_of, write_step_list
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.ncu import Launch, Profile, assign_steps, report_steps
-from kernelscope.core.ncu.steps import MARKER
+from kernelscope.core.ncu import Launch, Profile, report_steps
+from kernelscope.core.ncu.steps import MARKER, assign_steps
 from kernelscope.core.profiling.runner.cuda import STEP_MARKER
 
 
@@ -109,7 +109,7 @@ def test_a_report_without_steps_says_how_to_profile_them(
 def test_the_view_document_lists_each_steps_kernels_with_their_times(tmp_path: Path) -> None:
     from steps_support import stepped_report, write_step_list
 
-    from kernelscope.core.view import document_from_profile
+    from kernelscope.core.view.from_profile import document_from_profile
 
     profile = stepped_report(tmp_path, cuts=[0, 2])
     write_step_list(profile.paths[0], [True, True])  # prefill 0, decode 0

@@ -140,7 +140,7 @@ def test_a_first_look_gives_the_kernel_list_a_full_read_gives(report: Path) -> N
     """The window's kernel list of an uncached report comes from launch-level values
     (``Profile.open(first_look=True)``: no per-instruction decoding, no ncu_report); its
     totals, top stalls and line columns are those of the full read."""
-    from kernelscope.core.view import document_from_profile
+    from kernelscope.core.view.from_profile import document_from_profile
 
     full = Profile.open(report, use_cache=False)
     glance = Profile.open(report, first_look=True)

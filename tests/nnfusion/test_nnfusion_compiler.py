@@ -11,7 +11,8 @@ from nnfusion_models import square_matmul
 from process_support import descendants, still_alive
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.nnfusion import Flags, run_nnfusion
+from kernelscope.core.nnfusion.command import Flags
+from kernelscope.core.nnfusion.compiler import run_nnfusion
 
 # Prints, starts a helper that outlives a kill of the compiler alone, then waits for it.
 STAND_IN = "#!/bin/sh\necho 'compiling'\nsleep 300 &\nwait\n"

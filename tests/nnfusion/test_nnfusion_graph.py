@@ -27,8 +27,7 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_db import WeightsAsInputs, model_coverage, nnfusion_settings
 from kernelscope.core.kernel_db.store import CacheRow
 from kernelscope.core.nnfusion import identifier as nnfusion_ident
-from kernelscope.core.nnfusion import nnfusion_graph
-from kernelscope.core.nnfusion.onnx_graph import weight_inputs
+from kernelscope.core.nnfusion.onnx_graph import nnfusion_graph, weight_inputs
 from kernelscope.core.workspace import KernelInfo, OpInfo, TensorInfo
 
 MODELS = DATA / "models"

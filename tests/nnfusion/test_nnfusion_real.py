@@ -38,7 +38,8 @@ from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.cli import main as cli
 from kernelscope.core.kernel_db import KernelDB, compile_with_db, model_coverage
 from kernelscope.core.kernel_db.export import entries_for_kernel, export_workspace
-from kernelscope.core.nnfusion import Flags, run_nnfusion
+from kernelscope.core.nnfusion.command import Flags
+from kernelscope.core.nnfusion.compiler import run_nnfusion
 from kernelscope.core.toolchain.find import find_tool
 
 MODELS = DATA / "models"

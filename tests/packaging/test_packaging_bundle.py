@@ -94,7 +94,7 @@ def test_system_libraries_become_dependencies() -> None:
 def test_only_libraries_a_bundled_file_links_are_dependencies() -> None:
     """Qt's xcb library links libxcb, which links libXau: only libxcb is the package's
     dependency (libxcb1's own dependencies bring libXau)."""
-    from kernelscope.core.environment import find_library, qt_dir
+    from kernelscope.core.environment.qt_runtime import find_library, qt_dir
 
     qpa = qt_dir() / "Qt/lib/libQt6XcbQpa.so.6"
     system = [find_library("libxcb.so.1"), find_library("libXau.so.6")]

@@ -169,7 +169,7 @@ def test_the_project_addresses_agree_everywhere() -> None:
     raw = f"https://raw.githubusercontent.com/{owner}/{repo}/"
     assert all(s.text.startswith(raw) for s in root.findall("screenshots/screenshot/image"))
     assert f"Homepage: {home}\n" in deb.control("0", "amd64", [], 0)
-    from kernelscope.core.environment import project_urls
+    from kernelscope.core.environment.facts import project_urls
 
     assert project_urls() == urls, "reinstall kernelscope (pip install -e .): stale metadata"
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from kernelscope.core.environment import (
+from kernelscope.core.environment import display_problem
+from kernelscope.core.environment.qt_runtime import (
     PLATFORMS,
-    display_problem,
     missing_qt_packages,
     qt_dir,
     qt_runtime,

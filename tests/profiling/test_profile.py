@@ -17,7 +17,8 @@ from process_support import descendants, still_alive
 
 from kernelscope.core.cli.main import main
 from kernelscope.core.errors import Cancelled, KernelscopeError
-from kernelscope.core.ncu import Profile, check_against_workspace
+from kernelscope.core.ncu import Profile
+from kernelscope.core.ncu.build_match import check_against_workspace
 from kernelscope.core.profiling import runner
 from kernelscope.core.profiling.run_ncu import (
     NcuOptions,

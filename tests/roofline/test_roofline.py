@@ -13,7 +13,8 @@ from paths_support import DATA, H200_REPORT, data_path
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.csv_text import parse_number, to_base
-from kernelscope.core.roofline import Ceilings, headroom, render_png, roofline
+from kernelscope.core.roofline import headroom, render_png, roofline
+from kernelscope.core.roofline.model import Ceilings
 from kernelscope.core.workspace import Workspace
 
 SMALL_H200 = H200_REPORT

@@ -8,7 +8,8 @@ import sys
 import pytest
 from paths_support import DATA, ROOT
 
-from kernelscope.core.roofline import kernel_cost, op_cost
+from kernelscope.core.roofline import kernel_cost
+from kernelscope.core.roofline.opcost import op_cost
 from kernelscope.core.workspace import KernelInfo, OpInfo, TensorInfo, Workspace
 
 sys.path.insert(0, str(ROOT / "benchmarks"))

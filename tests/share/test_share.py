@@ -22,7 +22,8 @@ from paths_support import H200_REPORT, data_path
 from PIL import Image
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.share import json_for_script, share_page
+from kernelscope.core.share import share_page
+from kernelscope.core.share.page import json_for_script
 from kernelscope.core.view import open_document
 from kernelscope.core.workspace import Workspace
 

@@ -20,8 +20,8 @@ from paths_support import DATA, DLIGHT_DB, data_path
 from ssh_support import fixture_ssh_server  # noqa: F401
 
 from kernelscope.core.errors import KernelscopeError
-from kernelscope.core.tuning import Measure, choose_tasks, plan_tuning, tune_in_child
-from kernelscope.core.tuning.plan import count_records
+from kernelscope.core.tuning import Measure, plan_tuning, tune_in_child
+from kernelscope.core.tuning.plan import choose_tasks, count_records
 from kernelscope.core.workspace import Workspace
 
 pytestmark = pytest.mark.heavy  # minutes of tuning: scheduled first (conftest)

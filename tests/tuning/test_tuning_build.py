@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from paths_support import DATA, STOCK_DB
 
-from kernelscope.core.build import BuildRequest, build_model, plan_build
+from kernelscope.core.build import BuildRequest, build_model
+from kernelscope.core.build.pipeline import plan_build
 from kernelscope.core.errors import KernelscopeError
 
 MODELS = DATA / "models"

@@ -21,14 +21,9 @@ from paths_support import DATA, H200_REPORT
 from kernelscope.core.build.nvdisasm import parse_nvdisasm, parse_ptx_lines
 from kernelscope.core.view import SASS_COUNT, ProfileSession, Selection, open_document
 from kernelscope.core.view.ptx import NOT_KEPT
-from kernelscope.core.workspace import (
-    PtxKernel,
-    Workspace,
-    parse_ptx,
-    read_ptx_lines,
-    read_sass,
-    relative_file_table,
-)
+from kernelscope.core.workspace import Workspace, relative_file_table
+from kernelscope.core.workspace.ptx import PtxKernel, parse_ptx, read_ptx_lines
+from kernelscope.core.workspace.sass_table import read_sass
 
 WS_MLP = DATA / "ws_mlp"
 SOFTMAX = "/build/ws_mlp/src/kernels/softmax_kernel.cu"

@@ -197,7 +197,7 @@ def test_format_value() -> None:
 def test_every_stall_reason_of_a_line_and_of_an_instruction() -> None:
     from kernelscope.core.ncu import first_and_hottest, stall_breakdown
     from kernelscope.core.ncu.metrics import STALL_REASONS, stall_key
-    from kernelscope.core.view import document_from_profile
+    from kernelscope.core.view.from_profile import document_from_profile
 
     profile = Profile.open(MLP / "mlp.ncu-rep")
     kernel = "fused_matmul1_add1_kernel"

@@ -12,20 +12,20 @@ import pytest
 from ncu_support import MLP, SMALL, profile_threads
 from paths_support import DATA, data_path
 
-from kernelscope.core.kernel_db import profile_times
+from kernelscope.core.kernel_db.summaries import profile_times
 from kernelscope.core.ncu import KERNEL_METRICS, Profile
 from kernelscope.core.view import (
-    PROFILE_THREAD,
     SASS_COUNT,
     ProfileSession,
     compare_documents,
-    document_from_profile,
     document_from_workspace,
     hot_lines,
     open_document,
     read_details,
     read_roofline,
 )
+from kernelscope.core.view.from_profile import document_from_profile
+from kernelscope.core.view.session import PROFILE_THREAD, on_profile_thread
 from kernelscope.core.workspace import Workspace
 
 WS_MLP = DATA / "ws_mlp"
@@ -69,31 +69,33 @@ def test_a_document_hands_out_finished_values() -> None:
 
 
 def test_the_live_profile_is_read_through_the_documents_session_alone() -> None:
-    """The document holds values, never the live profile; a comparison of two documents reads
-    their profiles on the one thread that reads them, so it waits while either is being
-    read."""
+    """The document holds values, never the live profile. A comparison of two documents holds
+    values too: a kernel compared already comes at once, while the profile thread is busy; one
+    not compared yet is read on that thread, so it waits until the thread is free."""
     base, new = open_document(MLP / "mlp.ncu-rep"), open_document(MLP / "mlp.ncu-rep")
     assert not [k for k, v in vars(base.document).items() if isinstance(v, Profile)]
     comparison = compare_documents(base, new)
-    known = comparison.kernel("softmax_kernel")  # compared once: asking again reads nothing
+    first, second = "softmax_kernel", "fused_matmul_add_relu_kernel"
+    known = comparison.kernel(first)
     busy, release = threading.Event(), threading.Event()
 
-    def hold(profile: Profile) -> None:
+    def hold() -> None:
         busy.set()
         release.wait(30)
 
-    holder = threading.Thread(target=lambda: base.read("a test", hold))
+    holder = threading.Thread(target=lambda: on_profile_thread(hold))
     holder.start()
     assert busy.wait(30)
+    assert comparison.kernel(first) is known  # a value: nothing read
     compared: list[object] = []
-    reader = threading.Thread(target=lambda: compared.append(comparison.kernel("softmax_kernel")))
+    reader = threading.Thread(target=lambda: compared.append(comparison.kernel(second)))
     reader.start()
     reader.join(0.5)
-    assert not compared, "the comparison read a profile while its document's was being read"
+    assert not compared, "the comparison read a profile while the profile thread was busy"
     release.set()
     holder.join()
     reader.join(60)
-    assert compared == [known]
+    assert [c.kernel.name for c in compared] == [second]  # type: ignore[attr-defined]
 
 
 def test_a_live_profile_is_read_on_one_thread_whoever_asks(monkeypatch) -> None:

@@ -33,7 +33,8 @@ from viewer_support import click_row, open_and_settle, settle
 from kernelscope.core.cli import main as cli
 from kernelscope.core.ncu import Profile, kernel_details, stall_breakdown
 from kernelscope.core.roofline import roofline
-from kernelscope.core.view import PROFILE_THREAD, open_document, read_headroom
+from kernelscope.core.view import open_document, read_headroom
+from kernelscope.core.view.session import PROFILE_THREAD
 from kernelscope.viewer.app import run
 from kernelscope.viewer.panels.details_pane import metric_rows, metric_tooltip, stall_rows
 from kernelscope.viewer.panels.headroom_panel import SAVINGS, HeadroomModel

@@ -10,7 +10,8 @@ from paths_support import H200_REPORT
 from PySide6.QtCore import Qt
 from viewer_support import settle
 
-from kernelscope.core.kernel_db import OperatorTimes, export_workspace, profile_facts
+from kernelscope.core.kernel_db import export_workspace, profile_facts
+from kernelscope.core.kernel_db.holdback import OperatorTimes
 from kernelscope.core.ncu import Profile
 from kernelscope.core.workspace import Workspace
 from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY

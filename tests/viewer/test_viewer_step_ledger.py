@@ -13,7 +13,8 @@ from PySide6.QtCore import Qt
 from steps_support import llm_stepped_report, stepped_report, write_step_list
 from viewer_support import WAIT_MS, click_row, settle
 
-from kernelscope.core.view import ProfileSession, ViewDocument, document_from_profile
+from kernelscope.core.view import ProfileSession, ViewDocument
+from kernelscope.core.view.from_profile import document_from_profile
 
 pytestmark = pytest.mark.slow
 

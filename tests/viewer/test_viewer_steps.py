@@ -9,7 +9,7 @@ from paths_support import H200_REPORT
 from steps_support import stepped_report, write_step_list
 from viewer_support import settle
 
-from kernelscope.core.view import document_from_profile
+from kernelscope.core.view.from_profile import document_from_profile
 
 
 def _names(window) -> list[str]:  # noqa: ANN001

@@ -12,7 +12,8 @@ from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox
 from viewer_support import WORKSPACE, click_row, open_and_settle, settle
 
-from kernelscope.core.view import SASS_COUNT, KernelView, SourceFile, hot_lines, open_document
+from kernelscope.core.ncu import SourceFile
+from kernelscope.core.view import SASS_COUNT, KernelView, hot_lines, open_document
 from kernelscope.viewer.app import run
 from kernelscope.viewer.code.code_models import SassModel, SourceModel
 from kernelscope.viewer.code.highlight import continuations, cuda_highlighter, sass_highlighter

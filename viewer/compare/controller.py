@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, Signal
 
 from kernelscope.core.compare import (
     INSTRUCTIONS,
+    Comparison,
     KernelComparison,
     KernelDelta,
     LineChange,
@@ -35,7 +36,6 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import INST_EXECUTED, resolve_metric_name
 from kernelscope.core.view import (
     SASS_COUNT,
-    DocumentComparison,
     ProfileSession,
     Selection,
     ViewDocument,
@@ -77,7 +77,7 @@ class CompareController(QObject):
         self.baseline: ViewDocument | None = None
         self._baseline_session: ProfileSession | None = None  # what reads ``baseline``
         self.document: ViewDocument | None = None  # the new side of ``comparison``
-        self.comparison: DocumentComparison | None = None
+        self.comparison: Comparison | None = None
         self.diff: ProfileDiff | None = None
         self.current: KernelComparison | None = None  # of the kernel shown, when here
         self._kernels: dict[str, KernelComparison] = {}  # by new kernel name
@@ -202,15 +202,13 @@ class CompareController(QObject):
         self.document = new.document
         self.started.emit()
 
-        def make(context: JobContext) -> tuple[DocumentComparison, ProfileDiff]:
+        def make(context: JobContext) -> tuple[Comparison, ProfileDiff]:
             comparison = compare_documents(base, new)
             return comparison, comparison.summary()
 
         self._making.submit(make, new.document)
 
-    def _on_made(
-        self, made: tuple[DocumentComparison, ProfileDiff], document: ViewDocument
-    ) -> None:
+    def _on_made(self, made: tuple[Comparison, ProfileDiff], document: ViewDocument) -> None:
         if document is not self.document:
             return
         self.comparison, self.diff = made
@@ -275,9 +273,7 @@ class CompareController(QObject):
             return
         self._kernel.submit(lambda context: comparison.kernel(delta), (comparison, kernel.name))
 
-    def _on_kernel_compared(
-        self, comp: KernelComparison, request: tuple[DocumentComparison, str]
-    ) -> None:
+    def _on_kernel_compared(self, comp: KernelComparison, request: tuple[Comparison, str]) -> None:
         comparison, name = request
         if comparison is not self.comparison:
             return
@@ -286,9 +282,7 @@ class CompareController(QObject):
             self.current = comp
             self.kernel_ready.emit(comp)
 
-    def _on_kernel_failed(
-        self, error: BaseException, request: tuple[DocumentComparison, str]
-    ) -> None:
+    def _on_kernel_failed(self, error: BaseException, request: tuple[Comparison, str]) -> None:
         if request[0] is self.comparison:
             self.kernel_ready.emit(None)
             self.failed.emit(f"Cannot compare {request[1]}", error)

@@ -22,7 +22,8 @@ from kernelscope.core.compare import (
     KernelDelta,
     ProfileDiff,
 )
-from kernelscope.core.view import KernelSummary, ViewDocument
+from kernelscope.core.ncu import KernelSummary
+from kernelscope.core.view import ViewDocument
 
 from ..code.delta_delegate import DeltaRole
 from ..widgets.formatting import format_number, format_signed

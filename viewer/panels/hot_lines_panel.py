@@ -26,7 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.view import HotLine, Selection, ViewDocument, hot_lines
+from kernelscope.core.ncu import HotLine
+from kernelscope.core.view import Selection, ViewDocument, hot_lines
 
 from ..code.delegates import BarDelegate
 from ..widgets.columns import fit_column, rows_table

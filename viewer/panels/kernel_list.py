@@ -17,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.view import KernelSummary, Selection
+from kernelscope.core.ncu import KernelSummary
+from kernelscope.core.view import Selection
 
 from ..code.delegates import BarDelegate
 from ..code.delta_delegate import DeltaDelegate

@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
-from kernelscope.core.ncu import TIME_US
-from kernelscope.core.view import KernelSummary, ViewDocument
+from kernelscope.core.ncu import TIME_US, KernelSummary
+from kernelscope.core.view import ViewDocument
 from kernelscope.core.workspace import TUNED_TIMES_NOTE, never_launched_why
 
 from ..widgets.formatting import format_dims, format_number, format_us
