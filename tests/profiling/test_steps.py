@@ -223,7 +223,7 @@ def test_a_cuda_graph_builds_first_decode_call_captures_and_the_later_ones_repla
     result = _cpu_steps(ws, steps="prefill=4,decode=3")  # --warmup 0 asked
     assert [s.get("cuda_graph") for s in result["steps"]] == [None, "replay", "replay", "replay"]
     assert result["cuda_graph"] is True and result["warmup"] == 1
-    cold = StepRun(ws, StepOptions(warmup=0, steps="prefill=4,decode=3"), device=tvm.cpu())
+    cold = StepRun(ws, StepRunOptions(warmup=0, steps="prefill=4,decode=3"), device=tvm.cpu())
     session = cold.session([])
     cold.run_once(session)  # no warm-up: the first decode call captures
     assert [s.get("cuda_graph") for s in session.steps] == [None, "capture", "replay", "replay"]

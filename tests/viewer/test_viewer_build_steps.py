@@ -121,10 +121,10 @@ def test_cuda_graphs_go_into_the_build_request_and_follow_the_workspace(
     assert not dialog.request().cuda_graph
     dialog.llm_steps.cuda_graph.setChecked(True)
     assert dialog.request().cuda_graph
-    dialog.build.setChecked(True)
+    dialog.tvm.build.setChecked(True)
     dialog.profile.setChecked(False)  # a build option: not greyed with the profile's steps
     assert dialog.llm_steps.cuda_graph.isEnabled() and not dialog.llm_steps.steps.isEnabled()
-    dialog.build.setChecked(False)
+    dialog.tvm.build.setChecked(False)
     assert not dialog.llm_steps.cuda_graph.isEnabled()
     dialog.output.setText("")
     dialog.model.setText(str(MODELS / "small_cnn.onnx"))  # one call: no graphs to capture
