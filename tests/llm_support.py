@@ -11,6 +11,8 @@ from pathlib import Path
 
 from paths_support import DATA
 
+from kernelscope.core.workspace import Workspace
+
 LLAMA = DATA / "models" / "llama_mlc.py"
 
 
@@ -112,3 +114,14 @@ def with_manifest(src: Path, dst: Path, **changes: object) -> Path:
     manifest.update(changes)
     (dst / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     return dst
+
+
+def build_recorded_llama(out: Path) -> Workspace:
+    """The build tests/data/llm's reports were profiled from: llama_mlc.py for sm_90, the
+    mlc-llm pipeline, ``--shape seq_len=128 --shape batch_size=1`` (the build cache serves
+    every test file after the first)."""
+    from kernelscope.core.build import BuildRequest, build_in_child
+
+    shapes = {"seq_len": [128], "batch_size": [1]}
+    model = DATA / "models" / "llama_mlc.py"
+    return build_in_child(BuildRequest(model=model, output=out, arch="sm_90", shapes=shapes))

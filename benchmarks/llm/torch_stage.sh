@@ -11,20 +11,13 @@
 # Usage: bash benchmarks/llm/torch_stage.sh WS.kscope [WS.kscope ...]
 set -euo pipefail
 py=${KERNELSCOPE_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/kernelscope/venv}/bin/python
-host_python=${HOST_PYTHON:-3.12}
 dest=${DEST:-.device/torchdecode}
 [ $# -gt 0 ] || { echo "usage: $0 WS.kscope [WS.kscope ...]" >&2; exit 2; }
-here=$(cd "$(dirname "$0")/../.." && pwd)
-rm -rf "$dest"
-mkdir -p "$dest/pkg/kernelscope" "$dest/py"
-cp "$here/benchmarks/llm/torch_steps_on_gpu.sh" "$dest/run.sh"
-touch "$dest/pkg/kernelscope/__init__.py"
-tar -C "$here" --exclude=__pycache__ -cf - core | tar -C "$dest/pkg/kernelscope" -xf -
-cp -r "$("$py" -c 'import os, platformdirs; print(os.path.dirname(platformdirs.__file__))')" "$dest/py/"
-args=()
+here=$(cd "$(dirname "$0")" && pwd)
+DEST=$dest bash "$here/stage.sh" "$@"
+cp "$here/torch_steps_on_gpu.sh" "$dest/run.sh"
 for ws in "$@"; do
     stem=$(basename "$ws" .kscope)
-    args+=(-C "$(dirname "$ws")" "$(basename "$ws")")
     "$py" - "$ws" "$dest/cfg_$stem.json" <<'PY'
 import json, sys
 from pathlib import Path
@@ -36,13 +29,3 @@ Path(sys.argv[2]).write_text(json.dumps(config, indent=1))
 print(sys.argv[1], config)
 PY
 done
-tar -czf "$dest/ws.tgz" --exclude=sass.json --exclude=build.log --exclude=profiles \
-    --exclude=timelines --exclude='*.ptx' "${args[@]}"
-"$py" - "$host_python" "$dest/runtime.tar.gz" <<'PY'
-import shutil, sys
-from kernelscope.core.profiling import make_bundle
-
-major, minor = (int(p) for p in sys.argv[1].split("."))
-shutil.copy(make_bundle((major, minor), "x86_64", "2.28"), sys.argv[2])
-PY
-du -sh "$dest"/*

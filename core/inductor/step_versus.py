@@ -33,7 +33,7 @@ from ..ncu.ledger import (
     ROPE,
     kernel_group,
     ledger_input,
-    stepped_reports,
+    workspace_stepped_reports,
 )
 from ..ncu.steps import PROFILE_WITH_STEPS, StepLaunches, read_steps, report_steps, steps_path
 from ..workspace import Workspace
@@ -280,13 +280,7 @@ def open_versus_steps(tvm: Path, run_folder: Path, workspace: Path | None = None
     one stepped report (``workspace``: its workspace), and a torch.compile run folder (its
     newest stepped report)."""
     if tvm.is_dir():
-        ws = Workspace.open(tvm)
-        reports = stepped_reports(ws)
-        if not reports:
-            raise KernelscopeError(
-                f"{tvm} has no report profiled step by step",
-                hint=PROFILE_WITH_STEPS.format(ws=tvm),
-            )
+        reports, ws = workspace_stepped_reports(tvm)
     else:
         report, ws = ledger_input(tvm, workspace)
         if not steps_path(report).is_file():

@@ -469,17 +469,23 @@ def stepped_reports(workspace: Workspace) -> list[Path]:
     return [p for p in workspace.profiles() if steps_path(p).is_file()]
 
 
+def workspace_stepped_reports(path: Path) -> tuple[list[Path], Workspace]:
+    """The workspace at ``path`` and its reports profiled step by step (oldest first), or
+    why there are none and how to make one."""
+    ws = Workspace.open(path)
+    reports = stepped_reports(ws)
+    if not reports:
+        raise KernelscopeError(
+            f"{path} has no report profiled step by step", hint=PROFILE_WITH_STEPS.format(ws=path)
+        )
+    return reports, ws
+
+
 def ledger_input(path: Path, workspace: Path | None = None) -> tuple[Path, Workspace]:
     """The report and workspace ``kernelscope steps PATH [-w WS]`` means: a workspace's newest
     report with steps, or a report (its workspace: ``-w``, else the one it sits in)."""
     if path.is_dir():
-        ws = Workspace.open(path)
-        reports = stepped_reports(ws)
-        if not reports:
-            raise KernelscopeError(
-                f"{path} has no report profiled step by step",
-                hint=PROFILE_WITH_STEPS.format(ws=path),
-            )
+        reports, ws = workspace_stepped_reports(path)
         return reports[-1], ws
     if not path.is_file():
         raise KernelscopeError(f"{path}: no such report or workspace")

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 from cli_support import run_cli
+from llm_support import build_recorded_llama
 from paths_support import DATA, data_path
 from ssh_support import BASE_PYTHON, SshServer, fixture_ssh_server, stand_in  # noqa: F401
 
-from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.inductor import open_run, open_versus_steps
 from kernelscope.core.inductor.step_versus import triton_step_group, versus_steps
@@ -50,13 +50,7 @@ cp RUN/profiles/steps.ncu-rep "$out.ncu-rep"
 @pytest.fixture(scope="module")
 def recorded_ws(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     """The build the recorded TVM reports were profiled from (as tests/ncu/test_step_ledger)."""
-    out = tmp_path_factory.mktemp("llm128") / "llama.kscope"
-    shapes = {"seq_len": [128], "batch_size": [1]}
-    return build_in_child(
-        BuildRequest(
-            model=DATA / "models" / "llama_mlc.py", output=out, arch="sm_90", shapes=shapes
-        )
-    )
+    return build_recorded_llama(tmp_path_factory.mktemp("llm128") / "llama.kscope")
 
 
 @pytest.fixture

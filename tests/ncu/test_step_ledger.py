@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from cli_support import run_cli
+from llm_support import build_recorded_llama
 from paths_support import DATA, H200_REPORT, data_path
 from steps_support import llm_stepped_report
 
@@ -150,13 +151,7 @@ def test_a_report_without_steps_or_workspace_says_how_to_profile_with_steps(
 def recorded_ws(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     """The build the recorded reports were profiled from (``--shape seq_len=128 --shape
     batch_size=1``, the default mlc-llm pipeline)."""
-    out = tmp_path_factory.mktemp("llm128") / "llama.kscope"
-    shapes = {"seq_len": [128], "batch_size": [1]}
-    return build_in_child(
-        BuildRequest(
-            model=DATA / "models" / "llama_mlc.py", output=out, arch="sm_90", shapes=shapes
-        )
-    )
+    return build_recorded_llama(tmp_path_factory.mktemp("llm128") / "llama.kscope")
 
 
 def _recorded(name: str, folder: Path | None = None) -> Path:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from llm_support import build_recorded_llama
 from paths_support import DATA, data_path
 
 from kernelscope.core.build import BuildRequest, build_in_child
@@ -95,12 +96,7 @@ def test_operator_bounds_include_the_kv_cache_kernels_whose_lengths_are_known(
 @pytest.fixture(scope="module")
 def llama_b1(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     """The build tests/data/llm's reports were profiled from (batch_size=1)."""
-    out = tmp_path_factory.mktemp("llm1") / "llama.kscope"
-    return build_in_child(
-        BuildRequest(
-            model=LLAMA, output=out, arch="sm_90", shapes={"seq_len": [128], "batch_size": [1]}
-        )
-    )
+    return build_recorded_llama(tmp_path_factory.mktemp("llm1") / "llama.kscope")
 
 
 def test_headroom_costs_each_decode_attention_at_its_steps_cached_length(

@@ -11,9 +11,9 @@ from __future__ import annotations
 import runpy
 
 import pytest
+from llm_support import build_recorded_llama
 from paths_support import DATA, data_path
 
-from kernelscope.core.build import BuildRequest, build_in_child
 from kernelscope.core.ncu import Profile
 from kernelscope.core.roofline import kernel_cost
 from kernelscope.core.roofline.headroom import HeadroomRow, headroom, operator_bound_us
@@ -29,12 +29,7 @@ HIDDEN, QKV, GATE_UP, VOCAB = 256, 512, 1024, 512
 @pytest.fixture(scope="module")
 def llama_b1(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
     """The build tests/data/llm's reports were profiled from (the build cache serves it)."""
-    out = tmp_path_factory.mktemp("llm1") / "llama.kscope"
-    return build_in_child(
-        BuildRequest(
-            model=LLAMA, output=out, arch="sm_90", shapes={"seq_len": [128], "batch_size": [1]}
-        )
-    )
+    return build_recorded_llama(tmp_path_factory.mktemp("llm1") / "llama.kscope")
 
 
 def _kernel(ws: Workspace, name: str) -> KernelInfo:

@@ -124,13 +124,11 @@ def test_a_recorded_decode_report_in_its_workspace(make_window, qtbot, tmp_path:
     step's launch of the kernel, Details shows that launch."""
     import shutil
 
-    from kernelscope.core.build import BuildRequest, build_in_child
+    from llm_support import build_recorded_llama
+
     from kernelscope.core.ncu import steps_path
 
-    ws = tmp_path / "llama.kscope"
-    shapes = {"seq_len": [128], "batch_size": [1]}
-    model = DATA / "models" / "llama_mlc.py"
-    build_in_child(BuildRequest(model=model, output=ws, arch="sm_90", shapes=shapes))
+    ws = build_recorded_llama(tmp_path / "llama.kscope").path
     report = data_path("llm/tiny_decode.ncu-rep")
     (ws / "profiles").mkdir(exist_ok=True)
     shutil.copy(report, ws / "profiles" / report.name)
