@@ -48,27 +48,27 @@ from .code.sass_pane import SassPane
 from .code.search_bar import SearchBar
 from .code.source_pane import SourcePane
 from .compare import CompareMode
+from .details.details_pane import DetailsPane
+from .details.headroom_panel import HeadroomPanel
+from .details.roofline_panel import RooflinePanel
+from .details.warm_ahead import WarmAhead
 from .dialogs.error_dialog import error_box
-from .dialogs.export_summary import summary_box
-from .dialogs.versus_dialog import VersusDialog
 from .dock_room import DockRoom, scrolling
+from .kernel_db.export_summary import summary_box
+from .kernel_db.export_worker import ExportController
+from .kernel_db.panel import KernelDbPanel
 from .palette_choice import PaletteMenu
-from .panels.details_pane import DetailsPane
-from .panels.headroom_panel import HeadroomPanel
 from .panels.hot_lines_panel import HotLinesPanel
-from .panels.kernel_db_panel import KernelDbPanel
 from .panels.kernel_list import KernelList
-from .panels.roofline_panel import RooflinePanel
-from .panels.timeline_panel import TimelinePanel, is_timeline
 from .panels.welcome import WelcomePage
 from .recent import RecentFilesMenu
 from .selection import KernelLoader
 from .steps import install_steps_pane
-from .warm_ahead import WarmAhead
+from .timeline.panel import TimelinePanel, is_timeline
+from .torch_runs.versus_dialog import VersusDialog
 from .widgets.busy import BusyIndicator
 from .widgets.file_dialogs import existing_folder, open_file_names, save_file_name
 from .widgets.formatting import format_dims
-from .workers.export_worker import ExportController
 from .workers.jobs import Latest, Workers
 from .workers.open_worker import open_job
 
@@ -76,8 +76,8 @@ if TYPE_CHECKING:  # core.kernel_db (sqlite-utils, 0.3 s) loads when the DB is f
     from kernelscope.core.kernel_db import ExportReport
     from kernelscope.core.tuning import TunedGain
 
-    from .dialogs.build_dialog import BuildDialog
-    from .dialogs.gain_dialog import GainDialog
+    from .build_profile.build_dialog import BuildDialog
+    from .tuning.gain_dialog import GainDialog
 
 OPEN_FILTER = (
     "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx *.nsys-rep *.sqlite);;"
@@ -491,7 +491,7 @@ class MainWindow(QMainWindow):
         box.open()
 
     def build_and_profile(self, model: Path | None = None) -> BuildDialog:
-        from .dialogs.build_dialog import BuildDialog  # core.build on first use only
+        from .build_profile.build_dialog import BuildDialog  # core.build on first use only
 
         session = self.selection.session
         workspace = session.workspace if session is not None and model is None else None
@@ -507,7 +507,7 @@ class MainWindow(QMainWindow):
     def tune(self, kernels: list[str] | None = None) -> None:
         """Tune dialog for these kernels: the Headroom list's selection when its context menu
         asked (it has the focus), else the kernel list's."""
-        from .dialogs.tune_dialog import TuneDialog  # core.tuning on first use only
+        from .tuning.tune_dialog import TuneDialog  # core.tuning on first use only
 
         document = self.selection.document
         if document is None or document.workspace_path is None:
@@ -540,7 +540,7 @@ class MainWindow(QMainWindow):
     def build_tuned(self, database: str | None = None) -> GainDialog | None:
         """Build & Profile Tuned for the open workspace: with ``database`` (Tune's records)
         it starts at once; from the menu it waits for its fields (records: WS/tuning)."""
-        from .dialogs.gain_dialog import GainDialog  # core.tuning on first use only
+        from .tuning.gain_dialog import GainDialog  # core.tuning on first use only
 
         document = self.selection.document
         if document is None or document.workspace_path is None:

@@ -15,7 +15,7 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import profiling_problem
 from kernelscope.core.toolchain import find_tool, local_gpu_arch
 from kernelscope.core.workspace import Workspace
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog, parse_shapes
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog, parse_shapes
 
 MODELS = DATA / "models"
 MODEL = MODELS / "small_cnn.onnx"

@@ -28,7 +28,7 @@ from test_viewer_timeline import runner_timeline
 
 from kernelscope.core.profiling import COUNTERS_FIX
 from kernelscope.core.timeline import timelines_dir
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
 from kernelscope.viewer.dialogs.host_choice import HostEntry, HostStore
 
 SMALL_CNN = ["fused_conv2d_add_relu_kernel", "max_pool2d_kernel", "transpose_kernel",

@@ -14,7 +14,7 @@ from paths_support import DATA
 from viewer_support import WORKSPACE
 
 from kernelscope.core.workspace import FunctionInfo, Workspace
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
 
 MODELS = DATA / "models"
 

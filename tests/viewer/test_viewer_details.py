@@ -35,8 +35,8 @@ from kernelscope.core.ncu import Profile, kernel_details, stall_breakdown
 from kernelscope.core.roofline import roofline
 from kernelscope.core.view import PROFILE_THREAD, open_document, read_headroom
 from kernelscope.viewer.app import run
-from kernelscope.viewer.panels.details_pane import metric_rows, metric_tooltip, stall_rows
-from kernelscope.viewer.panels.headroom_panel import SAVINGS, HeadroomModel
+from kernelscope.viewer.details.details_pane import metric_rows, metric_tooltip, stall_rows
+from kernelscope.viewer.details.headroom_panel import SAVINGS, HeadroomModel
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
 from kernelscope.viewer.widgets.sorting import SortLastRole
 

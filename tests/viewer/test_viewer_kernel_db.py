@@ -17,7 +17,7 @@ from viewer_support import WORKSPACE, open_and_settle, settle
 from kernelscope.core.kernel_db import KernelDB, export_workspace
 from kernelscope.core.view import open_document
 from kernelscope.core.view.prefill import is_cached
-from kernelscope.viewer.panels.kernel_db_model import PROFILE, STORED, KernelDbModel
+from kernelscope.viewer.kernel_db.model import PROFILE, STORED, KernelDbModel
 
 
 def _visible_box(window) -> QMessageBox:

@@ -13,7 +13,7 @@ from viewer_support import settle
 from kernelscope.core.kernel_db import OperatorTimes, export_workspace, profile_facts
 from kernelscope.core.ncu import Profile
 from kernelscope.core.workspace import Workspace
-from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY
+from kernelscope.viewer.kernel_db.model import NNFUSION, WHY
 
 
 def test_a_held_back_row_says_so_in_the_panel(

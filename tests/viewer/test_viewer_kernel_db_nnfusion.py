@@ -25,11 +25,11 @@ from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_db import KernelDB, export_workspace, model_coverage
 from kernelscope.viewer.app import run
-from kernelscope.viewer.dialogs.export_options import ExportOptionsDialog
-from kernelscope.viewer.panels.kernel_db_jobs import coverage_of
-from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY, KernelDbModel
-from kernelscope.viewer.panels.nnfusion_coverage_model import STATUS, CoverageModel
-from kernelscope.viewer.workers.export_worker import ExportOptions
+from kernelscope.viewer.kernel_db.export_options import ExportOptionsDialog
+from kernelscope.viewer.kernel_db.export_worker import ExportOptions
+from kernelscope.viewer.kernel_db.jobs import coverage_of
+from kernelscope.viewer.kernel_db.model import NNFUSION, WHY, KernelDbModel
+from kernelscope.viewer.kernel_db.nnfusion_coverage_model import STATUS, CoverageModel
 
 MODELS = DATA / "models"
 BUILD_MS = 600_000  # a TVM build of a few single-operator kernels, on a busy machine

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from viewer_support import settle
 
 from kernelscope.core.kernel_db import export_workspace
-from kernelscope.viewer.panels.kernel_db_model import SCHEDULE
+from kernelscope.viewer.kernel_db.model import SCHEDULE
 
 OLD_DB = DATA / "kernel_db" / "schema1_before_tuning.db"  # written before ks_tuning existed
 

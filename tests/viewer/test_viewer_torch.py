@@ -15,7 +15,7 @@ from test_viewer_build_remote import WAIT, _dialog, _entry, _finish
 from torch_support import MLP, NCU_LEAVES_A_REAL_RUN
 from viewer_support import settle
 
-from kernelscope.viewer.dialogs.build_dialog import TORCH, TVM, BuildDialog
+from kernelscope.viewer.build_profile.build_dialog import TORCH, TVM, BuildDialog
 
 GELU = "triton_poi_fused_addmm_gelu_view_7"  # a Triton kernel of the transformer run
 
@@ -97,7 +97,7 @@ def test_a_torch_timeline_says_how_it_was_timed_and_why_no_single_call_profile(
 ):
     from kernelscope.core.timeline import open_timeline
     from kernelscope.core.torchrun import timeline_from_runner
-    from kernelscope.viewer.panels.timeline_panel import TimelinePanel
+    from kernelscope.viewer.timeline.panel import TimelinePanel
 
     saved = open_timeline(DATA / "torch" / "mlp_timeline_h200.json")
     raw = {"device": saved.device, "repeat": 10, "calls": [asdict(c) for c in saved.calls]}

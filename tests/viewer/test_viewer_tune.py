@@ -21,12 +21,12 @@ from kernelscope.core.ncu import KernelSummary
 from kernelscope.core.toolchain import local_gpu_arch
 from kernelscope.core.tuning import TuningResult
 from kernelscope.core.workspace import TunedFrom, Workspace
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
-from kernelscope.viewer.dialogs.gain_dialog import GainDialog
-from kernelscope.viewer.dialogs.tune_dialog import TuneDialog
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
 from kernelscope.viewer.panels.kernel_list_model import TUNED, tuned_column, tuned_text
+from kernelscope.viewer.tuning.gain_dialog import GainDialog
+from kernelscope.viewer.tuning.tune_dialog import TuneDialog
+from kernelscope.viewer.tuning.tune_job import NO_GPU
 from kernelscope.viewer.widgets.roles import KeyRole
-from kernelscope.viewer.workers.tune_job import NO_GPU
 
 pytestmark = pytest.mark.heavy  # minutes of tuning: scheduled first (conftest)
 
@@ -156,7 +156,7 @@ def test_the_dialog_says_how_the_top_kernels_were_ranked(
     """A real build's manifest (fixture_mlp, sm_90) with no profile and no Headroom list:
     the top N are the kernels with the longest operator-bound time (an estimate), and the
     dialog says so once the run is planned, as ``kernelscope tune --top`` prints it."""
-    from kernelscope.viewer.workers.tune_job import TuneRequest, TuneStarted, plan_of
+    from kernelscope.viewer.tuning.tune_job import TuneRequest, TuneStarted, plan_of
 
     ws = tmp_path / "mlp"
     shutil.copytree(DATA / "ws_ops" / "mlp", ws)

@@ -69,10 +69,15 @@ from kernelscope.core.profiling import (
 from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
 
+from ..dialogs.host_choice import HostChoice, HostEntry, HostStore
+from ..dialogs.job_dialog import JobDialog
+from ..dialogs.profile_options import SETTINGS
 from ..widgets.file_dialogs import existing_folder, open_file_name
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import what_to_do
-from ..workers.build_worker import (
+from ..workers.jobs import Job, JobFn, Workers
+from ..workers.remote_jobs import check_job, install_job
+from .build_worker import (
     Built,
     Profiled,
     ProfileSkipped,
@@ -80,13 +85,8 @@ from ..workers.build_worker import (
     build_job,
     torch_job,
 )
-from ..workers.jobs import Job, JobFn, Workers
-from ..workers.remote_jobs import check_job, install_job
-from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
-from .job_dialog import JobDialog
 from .ncu_form import NcuForm
-from .profile_options import SETTINGS
 from .steps_form import StepsForm
 
 # The Pipeline combo's first item: no --pipeline, the model's own default

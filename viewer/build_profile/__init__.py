@@ -1,0 +1,1 @@
+"""Build & Profile: the dialog that builds a model (TVM or torch.compile) and profiles it."""

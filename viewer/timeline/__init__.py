@@ -1,0 +1,1 @@
+"""The Timeline feature: a model's kernel calls in time order, measured or opened."""

@@ -1,0 +1,1 @@
+"""torch.compile runs: a TVM build against a torch.compile run folder, operator group by group."""

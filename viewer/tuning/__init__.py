@@ -1,0 +1,1 @@
+"""The tuning feature: Tune (MetaSchedule) and Build & Profile Tuned, with their jobs."""
