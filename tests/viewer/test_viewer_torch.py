@@ -16,6 +16,7 @@ from torch_support import MLP, NCU_LEAVES_A_REAL_RUN
 from viewer_support import settle
 
 from kernelscope.viewer.build_profile.build_dialog import TORCH, TVM, BuildDialog
+from kernelscope.viewer.timeline import TimelineFeature
 
 GELU = "triton_poi_fused_addmm_gelu_view_7"  # a Triton kernel of the transformer run
 
@@ -104,7 +105,7 @@ def test_a_torch_timeline_says_how_it_was_timed_and_why_no_single_call_profile(
     path = timeline_from_runner(raw, tmp_path / "mlp.torchrun", "gpu").save(tmp_path / "t.json")
     window = make_window()
     assert window.open_path(path)  # as Build & Profile's finished run opens it
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.timeline is not None, timeout=WAIT)
     assert "torch.profiler, median of 10 calls on gpu" in TimelinePanel._describe(panel.timeline)
     assert "torch.compile run's timeline" in (panel.can_profile() or "")
