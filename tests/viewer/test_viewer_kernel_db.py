@@ -103,7 +103,7 @@ def test_export_lists_every_kernel_with_the_profile_times(exported) -> None:
 
 
 def test_the_detail_shows_launch_source_and_usability(qtbot, exported) -> None:
-    panel = exported.db_panel
+    panel = exported.feature(KernelDbFeature).panel
     for row in range(panel.model.rowCount()):
         with qtbot.waitSignal(panel.detail_shown):
             panel.table.selectRow(row)
@@ -115,7 +115,7 @@ def test_the_detail_shows_launch_source_and_usability(qtbot, exported) -> None:
 
 
 def test_search_and_filters_narrow_the_listing(qtbot, exported) -> None:
-    panel = exported.db_panel
+    panel = exported.feature(KernelDbFeature).panel
     everything = _rows(panel)
     name = everything[-1].kernel_name
     listings: list[None] = []

@@ -376,8 +376,10 @@ def test_an_older_saved_layout_is_not_restored(qtbot, tmp_path) -> None:
     settings = QSettings(str(tmp_path / "old.ini"), QSettings.Format.IniFormat)
     old = MainWindow(restore_layout=False, settings=settings)
     try:
-        old.details_dock.show()
-        old.resizeDocks([old.details_dock], [900], Qt.Orientation.Horizontal)
+        old.feature(DetailsFeature).details_dock.show()
+        old.resizeDocks(
+            [old.feature(DetailsFeature).details_dock], [900], Qt.Orientation.Horizontal
+        )
         settings.setValue("window/state", old.saveState())  # version 0, as kernelscope saved it
     finally:
         old.close()
