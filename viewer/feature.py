@@ -113,7 +113,6 @@ class WindowContext:
         self.handlers: dict[str, _Handler] = {}
         self.context_menus: dict[str, QWidget] = {}
         self.openers: list[tuple[Callable[[str | Path], bool], Callable[[Path], object]]] = []
-        self.status_widgets: list[QWidget] = []
         self.dock_room: DockRoom | None = None  # made once every dock is in
 
     # ---- what a feature adds ------------------------------------------------------------------
@@ -164,7 +163,6 @@ class WindowContext:
 
     def add_status_widget(self, widget: QWidget) -> None:
         """A widget on the right of the status bar (a progress strip)."""
-        self.status_widgets.append(widget)
         self.window.statusBar().addPermanentWidget(widget)
 
     # ---- what a feature uses ------------------------------------------------------------------

@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
         left, bottom = Qt.DockWidgetArea.LeftDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
         self.kernel_dock = self.context.add_dock("Kernels", self.kernels, left, size=380)
         self.hot_dock = self.context.add_dock("Hot lines", self.hot, bottom, tabbed=True, size=220)
+        self._actions: dict[str, QAction] = {}  # made once every feature gave its handlers
         self.features: list[Feature] = self.context.features
         for make in FEATURES:  # each adds its docks, action handlers, status-bar widgets
             self.features.append(make())
@@ -155,7 +156,6 @@ class MainWindow(QMainWindow):
         self.recent = RecentFilesMenu(self.settings, self)
         self.palette_menu = PaletteMenu(self.settings, self)
         self.palette_menu.changed.connect(self._on_palette)
-        self._actions: dict[str, QAction] = {}
         self._build_actions()
         self._connect()
         self.update_actions()
@@ -295,6 +295,8 @@ class MainWindow(QMainWindow):
         return reduce(lambda state, feature: feature.action_state(state), self.features, own)
 
     def update_actions(self) -> None:
+        if not self._actions:  # a feature's state changed while the features were installed
+            return
         state = self.action_state()
         for spec in ACTIONS:
             self._actions[spec.id].setEnabled(spec.enabled(state))
