@@ -117,7 +117,10 @@ def _measure(what: str, args: list[str]) -> dict[str, float]:
 
 
 def _compared(window: object, name: str) -> bool:
-    current = window.compare.controller.current  # type: ignore[attr-defined]
+    from kernelscope.viewer.compare import CompareFeature
+
+    compare = window.feature(CompareFeature)  # type: ignore[attr-defined]
+    current = compare.mode.controller.current
     return current is not None and current.kernel.match.new == name
 
 
@@ -165,15 +168,18 @@ def _window(args: list[str], compare: bool) -> dict[str, float]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
+    from kernelscope.viewer.compare import CompareFeature
+
     app = QApplication([])
     wait = functools.partial(wait_until, app)
     with tempfile.TemporaryDirectory() as scratch:
         window, paths = open_window(scratch, [a or None for a in args])
         t = time.perf_counter()
         window.open_path(paths[0])
+        feature = window.feature(CompareFeature)
         if compare:
-            window.compare_with_paths([paths[1]])
-        compared = window.compare.controller
+            feature.compare_with_paths([paths[1]])
+        compared = feature.mode.controller
         wait(lambda: (compared.diff is not None or not compare) and not window.busy)
         out: dict[str, float] = {"window open s": time.perf_counter() - t}
         t = time.perf_counter()

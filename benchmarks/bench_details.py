@@ -58,13 +58,15 @@ PANE = """
 import json, sys, time
 from PySide6.QtCore import QEventLoop, QTimer
 from kernelscope.viewer.app import application
+from kernelscope.viewer.details import DetailsFeature
 from kernelscope.viewer.main_window import MainWindow
 
 app = application()
 window = MainWindow(restore_layout=False)
 window.resize(1600, 1000)
 window.show()
-pane = window.details_pane
+details = window.feature(DetailsFeature)
+pane = details.details_pane
 
 def wait(done):
     if done():
@@ -87,7 +89,7 @@ def switch(name, shown):
 window.open_path(sys.argv[1])
 wait(lambda: not window.busy)
 names = [s.name for s in window.selection.document.summaries]
-window.details_dock.hide()  # load every kernel's SASS, not its Details
+details.details_dock.hide()  # load every kernel's SASS, not its Details
 for name in names:
     window.selection.show(name)
     wait(lambda: not window.busy)
@@ -96,7 +98,7 @@ for _ in range(int(sys.argv[2])):
     for name in names[1:] + names[:1]:
         out["hidden"].setdefault(name, []).append(switch(name, False))
         wait(lambda: not window.busy)
-window.show_pane("details")
+details.show_pane("details")
 wait(lambda: not window.busy)  # the plotting library, for the occupancy curves
 for visit in ("first", "again", "again", "again", "again", "again")[: 1 + int(sys.argv[2])]:
     for name in names[1:] + names[:1]:

@@ -42,23 +42,27 @@ def _window(args: list[str], compare: bool, profile: str | None) -> dict[str, li
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication
 
+    from kernelscope.viewer.compare import CompareFeature
+    from kernelscope.viewer.details import DetailsFeature
+
     app = QApplication([])
     wait = functools.partial(bench_compare.wait_until, app)
     with tempfile.TemporaryDirectory() as scratch:
         window, paths = bench_compare.open_window(scratch, list(args))
         window.open_path(paths[0])
         if compare:
-            window.compare_with_paths([paths[1]])
-        controller = window.compare.controller
+            window.feature(CompareFeature).compare_with_paths([paths[1]])
+        controller = window.feature(CompareFeature).mode.controller
         wait(lambda: (controller.diff is not None or not compare) and not window.busy)
-        window.show_pane("details")
+        details = window.feature(DetailsFeature)
+        details.show_pane("details")
         wait(lambda: not window.busy)
         wait(lambda: not window.workers.busy)  # what the window reads in the background
         document = window.selection.document
         assert document is not None
         names = [s.name for s in document.summaries if document.launched(s.name)]
         first = window.selection.kernel.name if window.selection.kernel else None
-        pane = window.details_pane
+        pane = details.details_pane
 
         def shown(name: str, one_sided: bool) -> bool:
             kernel, details = window.selection.kernel, pane.details

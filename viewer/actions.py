@@ -1,7 +1,8 @@
-"""Every action of the main window, declared once: what it says, its shortcut, which window
-method it calls, where it appears, and when it is enabled (spyder's ``create_action`` and
-``update_actions``). ``MainWindow.update_actions`` derives each action's enabled state from
-one ``ActionState`` snapshot; nothing else enables or disables an action.
+"""Every action of the main window, declared once: what it says, its shortcut, where it
+appears, and when it is enabled (spyder's ``create_action`` and ``update_actions``). What it
+does is given by the window or the feature that owns it (``WindowContext.add_action``).
+``MainWindow.update_actions`` derives each action's enabled state from one ``ActionState``
+snapshot; nothing else enables or disables an action.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from PySide6.QtGui import QKeySequence
 
 Std = QKeySequence.StandardKey
 MENUS = ("&File", "&Edit", "&Navigate", "&View", "&Help")  # the menu bar, in this order
+KERNELS, HEADROOM = "kernels", "headroom"  # the context menus of the kernel and Headroom lists
 
 
 @dataclass(frozen=True)
@@ -37,14 +39,12 @@ def _always(state: ActionState) -> bool:
 class ActionSpec:
     id: str
     text: str
-    slot: str  # the MainWindow method it calls
     shortcut: QKeySequence.StandardKey | str | None = None
     tip: str = ""
     menu: str = ""  # the menu it is in ("" for none: a shortcut only)
     section: int = 0  # separators go between the sections of a menu
     toolbar: int | None = None  # the toolbar section it is in, if any
-    context: bool = False  # also in the kernel list's context menu
-    headroom: bool = False  # also in the Headroom list's context menu
+    context: tuple[str, ...] = ()  # also in these context menus (KERNELS, HEADROOM)
     enabled: Callable[[ActionState], bool] = _always
 
 
@@ -52,7 +52,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "open",
         "&Open…",
-        "choose_file",
         Std.Open,
         "Open a workspace, report or model",
         menu="&File",
@@ -61,7 +60,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "open_folder",
         "Open &Folder…",
-        "choose_folder",
         "Ctrl+Shift+O",
         "Open a workspace folder or a torch.compile run folder (Inductor's and Triton's output)",
         menu="&File",
@@ -69,7 +67,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "build",
         "&Build && Profile…",
-        "build_and_profile",
         "Ctrl+B",
         "Build a model with TVM and profile it",
         menu="&File",
@@ -79,7 +76,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "measure_timeline",
         "Measure &Timeline",
-        "measure_timeline",
         tip="Time every kernel call of one forward pass of the open workspace (Timeline pane)",
         menu="&File",
         section=1,
@@ -88,19 +84,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "tune",
         "T&une…",
-        "tune",
         tip="Tune kernels with TVM's MetaSchedule (the selected ones or the top N by "
         "microseconds to save), measured on this machine, an SSH host or a tracker",
         menu="&File",
         section=1,
-        context=True,
-        headroom=True,
+        context=(KERNELS, HEADROOM),
         enabled=lambda s: s.workspace,
     ),
     ActionSpec(
         "build_tuned",
         "Build && Profile Tune&d…",
-        "build_tuned",
         tip="Build the model with its tuning records beside the open workspace, profile it as "
         "the open report was made and compare the two (each kernel's speedup)",
         menu="&File",
@@ -110,7 +103,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "compare_with",
         "&Compare With…",
-        "compare_with",
         "Ctrl+Shift+D",
         "Compare the open profile with a baseline: another profile of this workspace, of "
         "another build, or any report or CSV export",
@@ -122,7 +114,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "compare_with_folder",
         "Compare With &Folder…",
-        "compare_with_folder",
         tip="Compare the open profile with a workspace's newest profile; a TVM build and a "
         "torch.compile run folder, one open and one chosen, are compared operator group by "
         "group (TVM against Inductor)",
@@ -133,7 +124,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "set_baseline",
         "Set as &Baseline",
-        "set_baseline",
         tip="Compare the next profile you open with this one",
         menu="&File",
         section=5,
@@ -142,7 +132,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "stop_comparing",
         "&Stop Comparing",
-        "stop_comparing",
         tip="Leave compare mode: show the open profile alone",
         menu="&File",
         section=5,
@@ -151,29 +140,26 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "export",
         "&Export to Kernel DB",
-        "export_selected",
         "Ctrl+E",
         "Export the selected kernels (with the open profile's times) to the kernel DB",
         menu="&File",
         section=2,
         toolbar=0,
-        context=True,
+        context=(KERNELS,),
         enabled=lambda s: s.workspace and s.kernels_chosen and not s.exporting,
     ),
     ActionSpec(
         "export_all",
         "Export &All Kernels to Kernel DB",
-        "export_all",
         tip="Export every kernel of the open workspace to the kernel DB",
         menu="&File",
         section=2,
-        context=True,
+        context=(KERNELS,),
         enabled=lambda s: s.workspace and not s.exporting,
     ),
     ActionSpec(
         "choose_db",
         "Choose Kernel &DB…",
-        "choose_db",
         tip="Kernel DB file to export into",
         menu="&File",
         section=2,
@@ -181,7 +167,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "export_options",
         "Kernel DB Export &Options…",
-        "export_options",
         tip="Ambiguous Dot rows, replacing older rows, writing the model NNFusion compiles",
         menu="&File",
         section=2,
@@ -189,7 +174,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "share",
         "S&hare as Web Page…",
-        "share_web_page",
         tip="Write the open profile as one HTML file that opens in any browser with no "
         "network (for an issue, a review, a CI run): the kernel list, the selected kernels' "
         "(else the ten slowest) source beside SASS, hot lines, Details, roofline and, in "
@@ -198,11 +182,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
         section=6,
         enabled=lambda s: s.document,
     ),
-    ActionSpec("quit", "&Quit", "close", Std.Quit, menu="&File", section=3),
+    ActionSpec("quit", "&Quit", Std.Quit, menu="&File", section=3),
     ActionSpec(
         "find",
         "&Find…",
-        "open_search",
         Std.Find,
         "Search the source or SASS pane",
         menu="&Edit",
@@ -212,7 +195,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "find_next",
         "Find &Next",
-        "find_next",
         Std.FindNext,
         menu="&Edit",
         enabled=lambda s: s.kernel,
@@ -220,7 +202,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "find_previous",
         "Find &Previous",
-        "find_previous",
         Std.FindPrevious,
         menu="&Edit",
         enabled=lambda s: s.kernel,
@@ -228,7 +209,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "previous_hot",
         "Previous Hot Line",
-        "previous_hot_line",
         "Shift+F8",
         "Go back to the previous hotter line",
         menu="&Navigate",
@@ -238,7 +218,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "next_hot",
         "Next Hot Line",
-        "next_hot_line",
         "F8",
         "Go to the next hottest line",
         menu="&Navigate",
@@ -248,24 +227,18 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "follow_branch",
         "Follow Branch",
-        "follow_branch",
         "Ctrl+Return",
         "Jump to the selected branch's target",
         menu="&Navigate",
         enabled=lambda s: s.branch,
     ),
-    ActionSpec(
-        "focus_kernels", "Kernel List", "focus_kernels", "Ctrl+1", menu="&Navigate", section=1
-    ),
-    ActionSpec(
-        "focus_filter", "Filter Kernels", "focus_filter", "Ctrl+K", menu="&Navigate", section=1
-    ),
-    ActionSpec("focus_source", "Source", "focus_source", "Ctrl+2", menu="&Navigate", section=1),
-    ActionSpec("focus_sass", "SASS", "focus_sass", "Ctrl+3", menu="&Navigate", section=1),
+    ActionSpec("focus_kernels", "Kernel List", "Ctrl+1", menu="&Navigate", section=1),
+    ActionSpec("focus_filter", "Filter Kernels", "Ctrl+K", menu="&Navigate", section=1),
+    ActionSpec("focus_source", "Source", "Ctrl+2", menu="&Navigate", section=1),
+    ActionSpec("focus_sass", "SASS", "Ctrl+3", menu="&Navigate", section=1),
     ActionSpec(
         "focus_ptx",
         "PTX",
-        "focus_ptx",
         "Ctrl+7",
         "nvcc's PTX of the kernel, in the SASS pane's place",
         menu="&Navigate",
@@ -274,7 +247,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "show_details",
         "Details",
-        "show_details",
         "Ctrl+4",
         "Why the kernel is slow: speed of light, stalls, occupancy, rules",
         menu="&Navigate",
@@ -284,7 +256,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "show_roofline",
         "Roofline",
-        "show_roofline",
         "Ctrl+5",
         "Every kernel on the roofline; click a point to select its kernel",
         menu="&Navigate",
@@ -294,7 +265,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "show_headroom",
         "Headroom",
-        "show_headroom",
         "Ctrl+6",
         "The microseconds each kernel could save, from the roofline and its operators",
         menu="&Navigate",
@@ -303,15 +273,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "timeline",
         "Ti&meline",
-        "show_timeline",
         "Ctrl+T",
         "Show the model's timeline: its kernel calls in time order",
     ),
-    ActionSpec("reset_layout", "Reset Layout", "reset_layout", menu="&View", section=1),
+    ActionSpec("reset_layout", "Reset Layout", menu="&View", section=1),
     ActionSpec(
         "nnfusion_command",
         "NNFusion &Command Line",
-        "show_nnfusion_command",
         tip="The NNFusion command line that uses the kernel DB correctly",
         menu="&View",
         section=2,
@@ -319,7 +287,6 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "nnfusion_coverage",
         "NNFusion C&overage",
-        "show_nnfusion_coverage",
         tip="What NNFusion looks up in the kernel DB for a model, and building what is missing",
         menu="&View",
         section=2,
@@ -327,10 +294,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec(
         "user_guide",
         "&User Guide",
-        "user_guide",
         Std.HelpContents,
         "The user guide: the workflow, troubleshooting and the command line",
         menu="&Help",
     ),
-    ActionSpec("about", "&About kernelscope", "about", menu="&Help"),
+    ActionSpec("about", "&About kernelscope", menu="&Help"),
 )

@@ -27,6 +27,9 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.view import ViewDocument, is_model
 
 from . import log_file
+from .compare import CompareFeature
+from .details import DetailsFeature
+from .kernel_db import KernelDbFeature
 from .main_window import MainWindow
 from .palette_choice import PALETTES, keep_system_look, palette, saved_palette
 
@@ -146,7 +149,7 @@ def run(
         if screenshot_to:
             return _screenshot(app, path, Path(screenshot_to), shown)
         window = MainWindow()
-        window.compare.rank_lines_by(ranking)
+        window.feature(CompareFeature).mode.rank_lines_by(ranking)
         if path and not is_model(path):  # before it shows: no welcome page on the way
             _locate_when_opened(window, kernel, line)
             _open(window, path, baseline)
@@ -186,14 +189,14 @@ class Shown:
 def _open(window: MainWindow, path: str, baseline: str | None) -> None:
     window.open_path(path)
     if baseline:
-        window.compare_with_paths([baseline])
+        window.feature(CompareFeature).compare_with_paths([baseline])
 
 
 def _show_extras(window: MainWindow, shown: Shown, screenshot: bool = False) -> QWidget | None:
     """Show the pane, the Kernel DB dock's tab and the dialog ``shown`` asks for, at the
     screenshot's sizes with ``screenshot``; the dialog, if one was opened."""
     if shown.dock:
-        widget = window.show_pane(shown.dock)
+        widget = window.feature(DetailsFeature).show_pane(shown.dock)
         dock = widget.parentWidget()
         if screenshot and isinstance(dock, QDockWidget):  # its size, whatever room is left
             dock.setFloating(True)
@@ -203,15 +206,16 @@ def _show_extras(window: MainWindow, shown: Shown, screenshot: bool = False) -> 
     db_tab = shown.pane if shown.pane in DB_PANES else None
     if db_tab or shown.db or shown.nnfusion_model:
         default = "nnfusion-coverage" if shown.nnfusion_model else "kernel-db"
-        window.show_db_tab(DB_PANES[db_tab or default])
+        kernel_db = window.feature(KernelDbFeature)
+        kernel_db.show_tab(DB_PANES[db_tab or default])
         if screenshot:
             height = SCREENSHOT_SIZE[1] // 2
-            window.resizeDocks([window.db_dock], [height], Qt.Orientation.Vertical)
+            window.resizeDocks([kernel_db.dock], [height], Qt.Orientation.Vertical)
         if shown.db:
-            window.db_panel.set_path(shown.db)
-        window.db_panel.ensure_loaded()
+            kernel_db.panel.set_path(shown.db)
+        kernel_db.panel.ensure_loaded()
         if shown.nnfusion_model:
-            window.db_panel.coverage.set_model(shown.nnfusion_model)
+            kernel_db.panel.coverage.set_model(shown.nnfusion_model)
     if not shown.dialog:
         return None
     dialog = show_dialog(window, shown.dialog)
@@ -255,7 +259,7 @@ def _screenshot(app: QApplication, path: str | None, out: Path, shown: Shown) ->
         window = MainWindow(restore_layout=False, settings=settings)
         window.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         window.resize(*SCREENSHOT_SIZE)
-        window.compare.rank_lines_by(shown.ranking)
+        window.feature(CompareFeature).mode.rank_lines_by(shown.ranking)
         timeout = QTimer(window)
         timeout.setSingleShot(True)
         # a loop of its own, not app.exec(): the application (a test's, say) is not quit, so
@@ -311,7 +315,9 @@ def _screenshot(app: QApplication, path: str | None, out: Path, shown: Shown) ->
             lambda: finish(KernelscopeError(f"{path} did not open within 2 minutes"))
         )
         window.loader.failed.connect(failed)
-        window.compare.controller.failed.connect(lambda title, error: failed(error, title))
+        window.feature(CompareFeature).mode.controller.failed.connect(
+            lambda title, error: failed(error, title)
+        )
         window.document_opened.connect(located)
         window.workers.idle.connect(settled)
         if path:
@@ -332,5 +338,5 @@ def _grab(window: MainWindow, pane: str | None) -> QPixmap:
     if pane is None:
         return window.grab()
     if pane == "details":  # every section, not only what the dock's height shows
-        return window.details_pane.content.grab()
-    return window.show_pane(pane).grab()
+        return window.feature(DetailsFeature).details_pane.content.grab()
+    return window.feature(DetailsFeature).show_pane(pane).grab()

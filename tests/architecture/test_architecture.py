@@ -13,7 +13,10 @@ read from the source with ``ast``:
 * a name the viewer or the CLI imports from a feature package is one it exports (``__all__``),
   and no import statement of theirs names a feature's module (import-linter cannot tell a
   function a package exports under its module's name from that module);
-* every module inside ``core/`` and ``viewer/`` reaches its own package relatively.
+* every module inside ``core/`` and ``viewer/`` reaches its own package relatively;
+* a feature of the window (a package ``viewer/features.py`` lists) is used by the rest of the
+  viewer only through what its package exports (no other feature reaches its panes, models or
+  dialogs), and the main window imports none: it installs ``features.FEATURES``.
 
 (``tests/architecture/test_cli_imports.py`` keeps ``cli.COMMANDS`` true: which module registers
 which command.) Nothing here writes into the checkout: it may be read-only.
@@ -167,6 +170,46 @@ def _absolute_own_imports(root: Path) -> list[str]:
     return bad
 
 
+def _window_features(root: Path) -> set[str]:
+    """The window's feature packages: those ``viewer/features.py`` imports."""
+    viewer = root / "viewer"
+    found = set()
+    for _, module, _ in _imports(viewer / "features.py", root):
+        parts = module.split(".")
+        is_package = len(parts) == 3 and (viewer / parts[2] / "__init__.py").is_file()
+        if parts[:2] == ["kernelscope", "viewer"] and is_package:
+            found.add(parts[2])
+    return found
+
+
+def _feature_reaches(root: Path) -> list[str]:
+    """Imports, outside a feature's folder, of its modules or of names its package does not
+    export; and the main window's imports of a feature."""
+    viewer = root / "viewer"
+    features = _window_features(root)
+    bad = []
+    for path in viewer.rglob("*.py"):
+        inside = path.relative_to(viewer).parts
+        own = inside[0] if len(inside) > 1 else None
+        for line, module, names in _imports(path, root):
+            parts = module.split(".")
+            if parts[:2] != ["kernelscope", "viewer"] or len(parts) < 3:
+                continue
+            feature = parts[2]
+            if feature not in features or feature == own:
+                continue
+            where = f"{path.relative_to(root)}:{line}"
+            if path.name == "main_window.py" and own is None:
+                bad.append(f"{where}: the main window imports the feature {feature}")
+            elif len(parts) > 3:
+                bad.append(f"{where}: reaches into {module}, past kernelscope.viewer.{feature}")
+            else:
+                hidden = [n for n in names if n not in _public_names(viewer / feature)]
+                if hidden:
+                    bad.append(f"{where}: {', '.join(hidden)} not exported by {module}")
+    return bad
+
+
 def test_the_import_contracts_are_kept(tmp_path: Path) -> None:
     result = _lint_imports(ROOT, tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -189,6 +232,12 @@ def test_modules_reach_their_own_package_relatively() -> None:
     assert not bad, "use relative imports inside a package:\n" + "\n".join(bad)
 
 
+def test_features_use_each_other_through_their_packages() -> None:
+    assert len(_window_features(ROOT)) >= 9
+    bad = _feature_reaches(ROOT)
+    assert not bad, "use what the feature's package exports (its __all__):\n" + "\n".join(bad)
+
+
 PLANTED = {
     # a lazy import of a higher layer (the ncu -> view edge this rule was written for)
     "core/ncu/_planted_layer.py": "def f():\n    from ..view import open_document\n",
@@ -202,6 +251,9 @@ PLANTED = {
     # a reach past a feature's package, and a name it does not export
     "viewer/panels/_planted_reach.py": "from ...core.ncu.profile import Profile\n",
     "viewer/panels/_planted_name.py": "from kernelscope.core.ncu import _EXPORTS\n",
+    "viewer/tuning/_planted_pane.py": (
+        "from ..compare.mode import CompareMode\nfrom ..details import DetailsPane\n"
+    ),
     # an absolute import of its own package
     "core/view/_planted_absolute.py": "from kernelscope.core.view import Selection\n",
     # a name a lazy package does not have, imported by another core package
@@ -220,6 +272,9 @@ def test_the_rules_see_a_planted_violation(tmp_path: Path) -> None:
         (copy / rel).parent.mkdir(parents=True, exist_ok=True)
         (copy / rel).write_text(text, encoding="utf-8")
 
+    with (copy / "viewer" / "main_window.py").open("a", encoding="utf-8") as window:
+        window.write("from .kernel_db import KernelDbFeature\n")
+
     result = _lint_imports(copy, tmp_path)
     out = result.stdout
     assert result.returncode != 0
@@ -235,6 +290,13 @@ def test_the_rules_see_a_planted_violation(tmp_path: Path) -> None:
         "viewer/panels/_planted_name.py:1: _EXPORTS not exported by kernelscope.core.ncu",
         "viewer/panels/_planted_reach.py:1: reaches into kernelscope.core.ncu.profile, past "
         "kernelscope.core.ncu",
+    ]
+    lines = len((ROOT / "viewer" / "main_window.py").read_text(encoding="utf-8").splitlines())
+    assert sorted(_feature_reaches(copy)) == [
+        f"viewer/main_window.py:{lines + 1}: the main window imports the feature kernel_db",
+        "viewer/tuning/_planted_pane.py:1: reaches into kernelscope.viewer.compare.mode, past "
+        "kernelscope.viewer.compare",
+        "viewer/tuning/_planted_pane.py:2: DetailsPane not exported by kernelscope.viewer.details",
     ]
     assert _absolute_own_imports(copy) == [
         "core/view/_planted_absolute.py:1 from kernelscope.core.view"

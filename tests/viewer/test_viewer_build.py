@@ -15,8 +15,9 @@ from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import profiling_problem
 from kernelscope.core.toolchain import find_tool, local_gpu_arch
 from kernelscope.core.workspace import Workspace
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
-from kernelscope.viewer.dialogs.build_tvm_page import parse_shapes
+from kernelscope.viewer.build_profile import BuildProfileFeature
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
+from kernelscope.viewer.build_profile.build_tvm_page import parse_shapes
 
 MODELS = DATA / "models"
 MODEL = MODELS / "small_cnn.onnx"
@@ -334,7 +335,7 @@ def test_import_report_attaches_a_report_to_the_open_workspace(
     shutil.copytree(COMPARE / "cnn3_b8.kscope", ws)
     window = make_window(ws)
     assert not window.selection.document.has_profile
-    dialog = window.build_and_profile()
+    dialog = window.feature(BuildProfileFeature).build_and_profile()
     report = data_path("compare/cnn3_b8_run1.ncu-rep")
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(report), ""))
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(report)], ""))

@@ -28,8 +28,9 @@ from test_viewer_timeline import runner_timeline
 
 from kernelscope.core.profiling import COUNTERS_FIX
 from kernelscope.core.timeline import timelines_dir
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
 from kernelscope.viewer.dialogs.host_choice import HostEntry, HostStore
+from kernelscope.viewer.timeline import TimelineFeature
 
 SMALL_CNN = ["fused_conv2d_add_relu_kernel", "max_pool2d_kernel", "transpose_kernel",
              "fused_matmul_add1_kernel"]  # fmt: skip
@@ -250,7 +251,7 @@ def test_profile_this_kernel_runs_on_the_timelines_host_and_opens_the_result(
     HostStore(QSettings()).remember(_entry(ssh_server, ncu=str(ncu)))
     QSettings().setValue("build_dialog/ncu_set", "basic")  # as Build & Profile left it
     window = make_window(ws_with_profile)
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.timeline is not None)
     panel.choose_call(2)  # transpose_kernel
     assert panel.profile_button.isEnabled()
@@ -275,7 +276,7 @@ def test_measuring_on_a_host_without_gpu_says_so_and_leaves_nothing(
 ) -> None:
     HostStore(QSettings()).remember(_entry(ssh_server, runtime_root=str(tmp_path / "none")))
     window = make_window(ws_with_profile)
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     panel.where.setCurrentText(ssh_server.target)
     panel.measure_button.click()
     assert panel.job is not None

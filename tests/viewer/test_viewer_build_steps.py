@@ -15,7 +15,7 @@ from viewer_support import WORKSPACE
 
 from kernelscope.core.profiling import StepOptions
 from kernelscope.core.workspace import FunctionInfo, Workspace
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
 
 MODELS = DATA / "models"
 

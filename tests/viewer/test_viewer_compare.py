@@ -35,6 +35,7 @@ from kernelscope.core.workspace import Workspace
 from kernelscope.viewer.code.code_models import DeltaColumn, SourceModel
 from kernelscope.viewer.code.delta_delegate import DeltaRole
 from kernelscope.viewer.code.highlight import cuda_highlighter
+from kernelscope.viewer.compare import CompareFeature
 from kernelscope.viewer.compare.diff_pane import DiffModel
 from kernelscope.viewer.compare.kernel_columns import DELTA_TITLE, compare_columns
 from kernelscope.viewer.compare.line_changes import LineChangesModel
@@ -77,7 +78,7 @@ def _compare(qtbot, window, baseline: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(baseline)], ""))
     window.action("compare_with").trigger()
     settle(qtbot, window)
-    assert window.compare.controller.diff is not None
+    assert window.feature(CompareFeature).mode.controller.diff is not None
 
 
 def _rows(window) -> dict[str, int]:
@@ -182,14 +183,14 @@ def test_compare_with_shows_every_kernels_change_and_the_header(
         k.name for k in sorted(expected.kernels, key=lambda k: -k.delta_ns)
     ]
     assert set(ordered[len(expected.kernels) :]) == unlaunched  # dimmed, last
-    bar = window.compare.bar
+    bar = window.feature(CompareFeature).mode.bar
     assert bar.isVisible()
     assert (
         "cnn3_b2.ncu-rep" in bar.headline.text() and "cnn3_b8_run2.ncu-rep" in bar.headline.text()
     )
     assert "both on NVIDIA H200" in bar.headline.text()
     assert expected.total.status in bar.total.text() and "µs per pass" in bar.total.text()
-    assert "Stop Comparing" in window.compare.bar.stop.text()
+    assert "Stop Comparing" in window.feature(CompareFeature).mode.bar.stop.text()
     assert window.action("stop_comparing").isEnabled()
 
 
@@ -202,9 +203,9 @@ def test_a_changed_source_is_shown_side_by_side_with_its_deltas(
     window = make_window(builds["cnn3_b2"])
     _compare(qtbot, window, builds["cnn3_b8"], monkeypatch)
     _choose(qtbot, window, MATMUL)
-    comp = window.compare.controller.current
+    comp = window.feature(CompareFeature).mode.controller.current
     assert comp is not None and not comp.sources_identical
-    pane = window.compare.diff_pane
+    pane = window.feature(CompareFeature).mode.diff_pane
     assert pane.isVisible() and not window.source.isVisible()
     model = pane.model
     assert model.rowCount() == len(comp.rows)
@@ -244,8 +245,8 @@ def test_a_changed_source_is_shown_side_by_side_with_its_deltas(
     assert status == comp.status(row, SAMPLES)
     base_value = comp.value(row, SAMPLES, "base")
     assert source.index(line - 1, base_col).data() == (f"{base_value:,.0f}" if base_value else "")
-    assert window.compare.split.isVisible()
-    qtbot.mouseClick(window.compare.split, Qt.MouseButton.LeftButton)
+    assert window.feature(CompareFeature).mode.split.isVisible()
+    qtbot.mouseClick(window.feature(CompareFeature).mode.split, Qt.MouseButton.LeftButton)
     assert pane.isVisible()
 
 
@@ -253,8 +254,8 @@ def test_sass_shows_opcode_and_instruction_deltas(qtbot, make_window, builds, mo
     window = make_window(builds["cnn3_b2"])
     _compare(qtbot, window, builds["cnn3_b8"], monkeypatch)
     _choose(qtbot, window, MATMUL)
-    comp = window.compare.controller.current
-    table = window.compare.opcodes
+    comp = window.feature(CompareFeature).mode.controller.current
+    table = window.feature(CompareFeature).mode.opcodes
     assert table.isVisible()
     changed = [o for o in comp.opcodes if o.count_delta or o.executed_delta]
     assert table.model.rowCount() == len(changed) > 0
@@ -275,12 +276,12 @@ def test_set_as_baseline_then_open_another_profile(qtbot, make_window, builds) -
     aligned instruction by instruction with exact counts unchanged."""
     window = make_window(builds["cnn3_b8"] / "profiles" / "cnn3_b8_run1.ncu-rep")
     window.action("set_baseline").trigger()
-    bar = window.compare.bar
+    bar = window.feature(CompareFeature).mode.bar
     assert bar.isVisible() and "open another profile" in bar.headline.text()
     assert window.action("stop_comparing").isEnabled()
     window.open_path(builds["cnn3_b8"] / "profiles" / "cnn3_b8_run2.ncu-rep")
     settle(qtbot, window)
-    diff = window.compare.controller.diff
+    diff = window.feature(CompareFeature).mode.controller.diff
     assert diff is not None and diff.base.name == "cnn3_b8_run1.ncu-rep"
     model = window.kernels.table.model()
     delta = _column(window, DELTA_TITLE)
@@ -288,8 +289,8 @@ def test_set_as_baseline_then_open_another_profile(qtbot, make_window, builds) -
     assert statuses == {WITHIN_NOISE}
     assert "within noise" in bar.total.text()
     _choose(qtbot, window, "fused_conv2d1_add1_relu1_kernel")
-    comp = window.compare.controller.current
-    assert comp.sources_identical and not window.compare.diff_pane.isVisible()
+    comp = window.feature(CompareFeature).mode.controller.current
+    assert comp.sources_identical and not window.feature(CompareFeature).mode.diff_pane.isVisible()
     sass = window.sass.model
     titles = [sass.headerData(c, Qt.Orientation.Horizontal) for c in range(sass.columnCount())]
     delta_col = titles.index("Δ")
@@ -303,7 +304,7 @@ def test_set_as_baseline_then_open_another_profile(qtbot, make_window, builds) -
     titles = [sass.headerData(c, Qt.Orientation.Horizontal) for c in range(sass.columnCount())]
     delta_col = titles.index("Δ")
     assert all(sass.index(r, delta_col).data() == "" for r in range(sass.rowCount()))
-    assert "every opcode is the same" in window.compare.opcodes.caption.text()
+    assert "every opcode is the same" in window.feature(CompareFeature).mode.opcodes.caption.text()
 
 
 def test_renumbered_kernels_and_kernels_on_one_side(
@@ -319,14 +320,14 @@ def test_renumbered_kernels_and_kernels_on_one_side(
     rows = _rows(window)
     assert model.index(rows["fused_conv2d_add_relu_kernel"], delta).data() == "only in new"
     _choose(qtbot, window, "fused_conv2d1_add1_relu1_kernel")
-    bar = window.compare.bar
+    bar = window.feature(CompareFeature).mode.bar
     assert "fused_conv2d_add_relu_kernel -&gt; fused_conv2d1_add1_relu1_kernel" in bar.kernel.text()
     assert "structure" in bar.kernel.text()
-    assert window.compare.controller.current is not None
+    assert window.feature(CompareFeature).mode.controller.current is not None
     _choose(qtbot, window, "fused_conv2d_add_relu_kernel")  # the new 1x1 conv
-    assert window.compare.controller.current is None
+    assert window.feature(CompareFeature).mode.controller.current is None
     assert "only in new" in bar.kernel.text()
-    assert not window.compare.opcodes.isVisible()
+    assert not window.feature(CompareFeature).mode.opcodes.isVisible()
 
     # the other way round: the 1x1 conv is only in the baseline
     window.action("stop_comparing").trigger()
@@ -384,13 +385,15 @@ def test_stop_comparing_shows_the_profile_alone(qtbot, make_window, builds, monk
     before = window.kernels.table.model().columnCount()
     _compare(qtbot, window, builds["cnn3_b8"], monkeypatch)
     _choose(qtbot, window, MATMUL)
-    assert window.compare.diff_pane.isVisible()
-    qtbot.mouseClick(window.compare.bar.stop, Qt.MouseButton.LeftButton)
+    assert window.feature(CompareFeature).mode.diff_pane.isVisible()
+    qtbot.mouseClick(window.feature(CompareFeature).mode.bar.stop, Qt.MouseButton.LeftButton)
     settle(qtbot, window)
-    assert not window.compare.bar.isVisible()
+    assert not window.feature(CompareFeature).mode.bar.isVisible()
     assert window.kernels.table.model().columnCount() == before
-    assert window.source.isVisible() and not window.compare.diff_pane.isVisible()
-    assert not window.compare.opcodes.isVisible()
+    assert (
+        window.source.isVisible() and not window.feature(CompareFeature).mode.diff_pane.isVisible()
+    )
+    assert not window.feature(CompareFeature).mode.opcodes.isVisible()
     assert not window.hot.ranking.isVisible()
     source = window.source.model
     titles = [source.headerData(c, Qt.Orientation.Horizontal) for c in range(source.columnCount())]
@@ -399,7 +402,7 @@ def test_stop_comparing_shows_the_profile_alone(qtbot, make_window, builds, monk
     # opening another profile now compares nothing
     window.open_path(builds["cnn3_b8"])
     settle(qtbot, window)
-    assert window.compare.controller.diff is None
+    assert window.feature(CompareFeature).mode.controller.diff is None
 
 
 def test_opening_another_model_ends_the_comparison(qtbot, make_window, builds, monkeypatch) -> None:
@@ -408,7 +411,10 @@ def test_opening_another_model_ends_the_comparison(qtbot, make_window, builds, m
     comparing it with a baseline of another model."""
     window = make_window(builds["cnn3_b2"])
     _compare(qtbot, window, builds["cnn3_b8"], monkeypatch)
-    controller, bar = window.compare.controller, window.compare.bar
+    controller, bar = (
+        window.feature(CompareFeature).mode.controller,
+        window.feature(CompareFeature).mode.bar,
+    )
     window.open_path(builds["cnn3_b8"] / "profiles" / "cnn3_b8_run1.ncu-rep")  # the same model
     settle(qtbot, window)
     assert controller.diff is not None and controller.diff.new.name == "cnn3_b8_run1.ncu-rep"
@@ -441,20 +447,20 @@ def test_compare_with_folder_takes_a_workspace_as_its_newest_profile(
     monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: folder)
     window.action("compare_with_folder").trigger()
     settle(qtbot, window)
-    diff = window.compare.controller.diff
+    diff = window.feature(CompareFeature).mode.controller.diff
     assert diff is not None and diff.base.name == "cnn3_b8_run2.ncu-rep"
     assert diff.base.workspace == str(builds["cnn3_b8"])
 
 
 def test_the_workspace_menu_offers_its_other_profiles(qtbot, make_window, builds) -> None:
     window = make_window(builds["cnn3_b8"])  # shows run 2, the newest
-    menu = window.compare.profiles_menu
+    menu = window.feature(CompareFeature).mode.profiles_menu
     menu.aboutToShow.emit()
     names = [a.text() for a in menu.actions()]
     assert names == ["cnn3_b8_run1.ncu-rep"]
     menu.actions()[0].trigger()
     settle(qtbot, window)
-    assert window.compare.controller.diff.base.name == "cnn3_b8_run1.ncu-rep"
+    assert window.feature(CompareFeature).mode.controller.diff.base.name == "cnn3_b8_run1.ncu-rep"
 
 
 def test_a_baseline_without_source_counters_compares_kernels_only(
@@ -462,13 +468,13 @@ def test_a_baseline_without_source_counters_compares_kernels_only(
 ) -> None:
     window = make_window(builds["cnn3_b8"])
     _compare(qtbot, window, report("cnn3_b8_nosource"), monkeypatch)
-    bar = window.compare.bar
+    bar = window.feature(CompareFeature).mode.bar
     assert "kernel level only" in bar.notes.toolTip() and "SourceCounters" in bar.notes.toolTip()
     _choose(qtbot, window, MATMUL)
     source = window.source.model
     titles = [source.headerData(c, Qt.Orientation.Horizontal) for c in range(source.columnCount())]
     assert "Δ" not in titles  # no lines to compare on the baseline's side
-    assert window.compare.opcodes.isVisible()
+    assert window.feature(CompareFeature).mode.opcodes.isVisible()
 
 
 @pytest.mark.parametrize(
@@ -489,8 +495,14 @@ def test_a_bad_baseline_is_a_dialog_and_the_profile_stays(
     assert message in box.text() + box.informativeText() + (box.detailedText() or "")
     box.close()
     settle(qtbot, window)
-    assert window.compare.controller.diff is None and window.compare.controller.baseline is None
-    assert not window.compare.bar.isVisible() and not window.action("stop_comparing").isEnabled()
+    assert (
+        window.feature(CompareFeature).mode.controller.diff is None
+        and window.feature(CompareFeature).mode.controller.baseline is None
+    )
+    assert (
+        not window.feature(CompareFeature).mode.bar.isVisible()
+        and not window.action("stop_comparing").isEnabled()
+    )
     assert window.selection.document.path.name == "cnn3_b2.ncu-rep"
 
 
@@ -504,10 +516,10 @@ def test_different_gpus_are_named_in_the_header(
     other.write_text(raw.read_text().replace("NVIDIA H200", "NVIDIA A100-SXM4-80GB"))
     window = make_window(other)
     _compare(qtbot, window, raw, monkeypatch)
-    headline = window.compare.bar.headline.text()
+    headline = window.feature(CompareFeature).mode.bar.headline.text()
     assert "different GPUs" in headline
     assert "baseline on NVIDIA H200" in headline and "new on NVIDIA A100-SXM4-80GB" in headline
-    assert "different GPUs" in window.compare.bar.notes.toolTip()
+    assert "different GPUs" in window.feature(CompareFeature).mode.bar.notes.toolTip()
 
 
 @pytest.mark.parametrize("palette", ["light", "dark"])
@@ -578,7 +590,7 @@ def test_kernels_are_compared_ahead_of_being_chosen(
     settle_all(qtbot, window)
     at_once = []
     window.selection.kernel_changed.connect(
-        lambda: at_once.append(window.compare.controller.current)
+        lambda: at_once.append(window.feature(CompareFeature).mode.controller.current)
     )
     names = ["fused_conv2d2_add2_relu2_kernel", "mean_kernel", MATMUL]
     for name in [n for n in names if n != window.selection.kernel.name]:
@@ -591,9 +603,9 @@ def test_profiles_of_two_models_say_so_and_show_what_matches(
 ) -> None:
     window = make_window(builds["cnn3_b8"])
     _compare(qtbot, window, data_path("ncu/mlp/mlp.ncu-rep"), monkeypatch)
-    bar = window.compare.bar
+    bar = window.feature(CompareFeature).mode.bar
     assert "look like profiles of different models" in bar.notes.toolTip()
-    diff = window.compare.controller.diff
+    diff = window.feature(CompareFeature).mode.controller.diff
     rows = _rows(window)
     assert {f"base:{k.match.base}" for k in diff.only_base} <= set(rows)
     model, delta = window.kernels.table.model(), _column(window, DELTA_TITLE)
@@ -606,6 +618,7 @@ import sys, time
 from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
+from kernelscope.viewer.compare import CompareFeature
 from kernelscope.viewer.main_window import MainWindow
 
 new, base, scratch = map(Path, sys.argv[1:])
@@ -618,8 +631,8 @@ errors = []
 window.show_error = lambda title, error: errors.append(f"{title}: {error}")
 window.show()
 window.open_path(new)
-window.compare_with_paths([base])
-controller = window.compare.controller
+window.feature(CompareFeature).compare_with_paths([base])
+controller = window.feature(CompareFeature).mode.controller
 start = time.time()
 while controller.diff is None and not errors and time.time() - start < 120:
     app.processEvents()

@@ -36,8 +36,9 @@ from kernelscope.core.roofline import roofline
 from kernelscope.core.view import open_document, read_headroom
 from kernelscope.core.view.session import PROFILE_THREAD
 from kernelscope.viewer.app import run
-from kernelscope.viewer.panels.details_pane import metric_rows, metric_tooltip, stall_rows
-from kernelscope.viewer.panels.headroom_panel import SAVINGS, HeadroomModel
+from kernelscope.viewer.details import DetailsFeature
+from kernelscope.viewer.details.details_pane import metric_rows, metric_tooltip, stall_rows
+from kernelscope.viewer.details.headroom_panel import SAVINGS, HeadroomModel
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
 from kernelscope.viewer.widgets.sorting import SortLastRole
 
@@ -48,7 +49,7 @@ def _choose_kernel(qtbot, window, name: str) -> None:
     click_row(qtbot, table, rows.index(name))
     settle(qtbot, window)
     assert window.selection.kernel.name == name
-    assert window.details_pane.details.kernel == name
+    assert window.feature(DetailsFeature).details_pane.details.kernel == name
 
 
 def _links(text: str) -> list[str]:
@@ -59,7 +60,7 @@ def test_details_follow_the_kernel_and_every_number_has_its_description(qtbot, m
     window = make_window(REPORT)
     window.action("show_details").trigger()  # closed until asked for
     settle(qtbot, window)
-    pane = window.details_pane
+    pane = window.feature(DetailsFeature).details_pane
     _choose_kernel(qtbot, window, MATMUL)
     truth = kernel_details(Profile.open(REPORT), MATMUL)
     assert pane.title.text() == MATMUL
@@ -102,7 +103,7 @@ def test_the_chosen_line_and_instruction_show_every_stall_reason(qtbot, make_win
     window = make_window(REPORT)
     window.action("show_details").trigger()  # closed until asked for
     settle(qtbot, window)
-    pane = window.details_pane
+    pane = window.feature(DetailsFeature).details_pane
     _choose_kernel(qtbot, window, MATMUL)
     kernel = window.selection.kernel
     counts = kernel.file_metrics(kernel.main_file)
@@ -139,7 +140,7 @@ def test_rules_show_speedups_and_their_markers_jump(qtbot, make_window):
     window = make_window(REPORT)
     window.action("show_details").trigger()  # closed until asked for
     settle(qtbot, window)
-    pane = window.details_pane
+    pane = window.feature(DetailsFeature).details_pane
     _choose_kernel(qtbot, window, MATMUL)
     kernel, details = window.selection.kernel, pane.details
     speedups = [r.speedup_pct for r in pane._rules if r.kind == "OPT" and r.speedup_pct]
@@ -172,7 +173,7 @@ def test_what_a_view_lacks_is_said_with_the_flag_that_collects_it(qtbot, make_wi
     window = make_window(SMALL_SECTIONS)  # SpeedOfLight, LaunchStats, Occupancy, ... only
     window.action("show_details").trigger()  # closed until asked for
     settle(qtbot, window)
-    pane = window.details_pane
+    pane = window.feature(DetailsFeature).details_pane
     assert pane.details is not None
     banner = pane.banner.text()
     assert pane.banner.isVisible()
@@ -186,16 +187,19 @@ def test_what_a_view_lacks_is_said_with_the_flag_that_collects_it(qtbot, make_wi
     # a workspace without a profile: where the numbers would come from
     open_and_settle(qtbot, window, WS_MLP)
     assert pane.message.isVisible() and "no Nsight Compute profile" in pane.message.text()
-    window.show_pane("roofline")
+    window.feature(DetailsFeature).show_pane("roofline")
     settle(qtbot, window)
-    assert "no Nsight Compute profile" in window.roofline_panel.placeholder.text()
+    assert (
+        "no Nsight Compute profile"
+        in window.feature(DetailsFeature).roofline_panel.placeholder.text()
+    )
 
 
 def test_the_roofline_places_every_kernel_and_a_click_selects_one(qtbot, make_window):
     window = make_window(REPORT)
     window.action("show_roofline").trigger()  # closed until asked for
     settle(qtbot, window)
-    panel = window.show_pane("roofline")
+    panel = window.feature(DetailsFeature).show_pane("roofline")
     settle(qtbot, window)
     plot = panel.plot
     assert plot is not None and plot.isVisible()
@@ -221,7 +225,7 @@ def test_headroom_list_sorts_by_savings_and_keeps_never_launched_last(
 ):
     ws = unlaunched_workspace(tmp_path, profiled=True)
     window = make_window(ws)
-    panel = window.show_pane("headroom")
+    panel = window.feature(DetailsFeature).show_pane("headroom")
     settle(qtbot, window)
     truth = read_headroom(open_document(ws))
     qtmodeltester.check(panel.model)
@@ -253,8 +257,8 @@ def test_the_live_report_is_read_on_one_thread_while_kernels_switch_fast(
     window = make_window(unlaunched_workspace(tmp_path, profiled=True))
     touched = profile_threads(monkeypatch)
     window.action("show_details").trigger()
-    window.show_pane("roofline")
-    window.show_pane("headroom")
+    window.feature(DetailsFeature).show_pane("roofline")
+    window.feature(DetailsFeature).show_pane("headroom")
     table = window.kernels.table
     rows = table.model().rowCount()
     for _ in range(3):
@@ -264,8 +268,10 @@ def test_the_live_report_is_read_on_one_thread_while_kernels_switch_fast(
     assert touched, "the report was read"
     assert set().union(*touched.values()) == {PROFILE_THREAD}
     chosen = window.selection.kernel.name
-    assert window.details_pane.details.kernel == chosen
-    assert window.headroom_panel.model.rowCount(), "the headroom list, shown last, is there"
+    assert window.feature(DetailsFeature).details_pane.details.kernel == chosen
+    assert window.feature(DetailsFeature).headroom_panel.model.rowCount(), (
+        "the headroom list, shown last, is there"
+    )
 
 
 @pytest.mark.parametrize("profiled", [False, True])
@@ -287,7 +293,7 @@ def test_kernels_never_launched_are_dimmed_and_last(qtbot, make_window, tmp_path
     settle(qtbot, window)
     assert window.selection.kernel.name == RESHAPE
     if profiled:
-        assert "never launched" in window.details_pane.message.text()
+        assert "never launched" in window.feature(DetailsFeature).details_pane.message.text()
 
 
 def test_pyqtgraph_loads_only_when_a_plot_is_first_shown() -> None:
@@ -296,6 +302,7 @@ def test_pyqtgraph_loads_only_when_a_plot_is_first_shown() -> None:
         import sys
         from PySide6.QtCore import QEventLoop, QTimer
         from kernelscope.viewer.app import application
+        from kernelscope.viewer.details import DetailsFeature
         from kernelscope.viewer.main_window import MainWindow
         app = application()
         window = MainWindow(restore_layout=False)
@@ -312,9 +319,10 @@ def test_pyqtgraph_loads_only_when_a_plot_is_first_shown() -> None:
         window.open_path({str(REPORT)!r})  # its Details plot the occupancy curves
         wait()
         print("pyqtgraph" in sys.modules)  # the Details dock is closed: nothing plotted yet
-        window.show_details()
+        details = window.feature(DetailsFeature)
+        details.show_pane("details")
         wait()
-        print("pyqtgraph" in sys.modules, len(window.details_pane._curve_plots))
+        print("pyqtgraph" in sys.modules, len(details.details_pane._curve_plots))
         window.close()
         """
     )
@@ -371,7 +379,7 @@ def test_one_launch_of_a_kernel_launched_twice(qtbot, make_window):
     report = SMALL / "lineinfo.ncu-rep"
     window = make_window(report)
     window.action("show_details").trigger()  # closed until asked for
-    pane = window.details_pane
+    pane = window.feature(DetailsFeature).details_pane
     _choose_kernel(qtbot, window, "scale")
     box = pane.launch_box
     assert box.isVisible() and [box.itemText(i) for i in range(box.count())] == [

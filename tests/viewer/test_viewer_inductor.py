@@ -12,6 +12,11 @@ from paths_support import DATA, data_path
 from PySide6.QtWidgets import QFileDialog
 from viewer_support import settle
 
+from kernelscope.viewer.build_profile import BuildProfileFeature
+from kernelscope.viewer.compare import CompareFeature
+from kernelscope.viewer.details import DetailsFeature
+from kernelscope.viewer.torch_runs import TorchRunsFeature
+
 GELU = "triton_poi_fused_addmm_gelu_view_7"
 
 
@@ -67,8 +72,8 @@ def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
     window = make_window(run_dir)
     monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([str(ws)], ""))
     window.action("compare_with").trigger()
-    qtbot.waitUntil(lambda: window.versus_dialog is not None, timeout=120_000)
-    table = window.versus_dialog.table
+    qtbot.waitUntil(lambda: window.feature(TorchRunsFeature).dialog is not None, timeout=120_000)
+    table = window.feature(TorchRunsFeature).dialog.table
     rows = {table.item(r, 0).text(): [table.item(r, c).text() for c in range(table.columnCount())]
             for r in range(table.rowCount())}  # fmt: skip
     assert rows["matmul"][1:6] == ["6", "202.6", "7", "115.3", "Inductor 1.76x"]
@@ -76,8 +81,8 @@ def test_compare_with_a_tvm_workspace_shows_the_operator_groups(
         "softmax_kernel",
         "triton_per_fused__softmax_amax_mul_sub_view_3",
     ]
-    assert not window.compare.controller.comparing
-    dialog = window.versus_dialog
+    assert not window.feature(CompareFeature).mode.controller.comparing
+    dialog = window.feature(TorchRunsFeature).dialog
     dialog.table.selectRow(list(rows).index("softmax"))
     qtbot.waitUntil(
         lambda: "softmax_kernel" in dialog.sides[0].source.toPlainText(), timeout=60_000
@@ -109,14 +114,20 @@ def test_a_tvm_build_open_compares_with_a_run_folder_chosen(
         monkeypatch.setattr(QFileDialog, "getOpenFileNames", lambda *a, **k: ([report], ""))
         window.action("compare_with").trigger()
     qtbot.waitUntil(
-        lambda: window.versus_dialog is not None or window.compare.controller.diff is not None,
+        lambda: (
+            window.feature(TorchRunsFeature).dialog is not None
+            or window.feature(CompareFeature).mode.controller.diff is not None
+        ),
         timeout=120_000,
     )
-    assert window.versus_dialog is not None and not window.compare.controller.comparing
-    table = window.versus_dialog.table
+    assert (
+        window.feature(TorchRunsFeature).dialog is not None
+        and not window.feature(CompareFeature).mode.controller.comparing
+    )
+    table = window.feature(TorchRunsFeature).dialog.table
     groups = {table.item(r, 0).text() for r in range(table.rowCount())}
     assert {"matmul", "softmax"} <= groups
-    window.versus_dialog.close()
+    window.feature(TorchRunsFeature).dialog.close()
 
 
 def test_library_kernels_have_their_operator_wrapper_line_and_the_reports_sass(
@@ -192,7 +203,7 @@ def test_a_run_folder_is_named_as_itself_never_as_kernelscopes_cache(
     from kernelscope.core.paths import cache_root
 
     window = make_window(run_dir)
-    panel = window.show_pane("headroom")
+    panel = window.feature(DetailsFeature).show_pane("headroom")
     settle(qtbot, window)
     caption = panel.caption.text()
     assert f"{run_dir.resolve()}: torch.compile names the ATen operators, not their shapes" in (
@@ -202,6 +213,6 @@ def test_a_run_folder_is_named_as_itself_never_as_kernelscopes_cache(
     notes = {panel.model.index(r, c).data() for r in range(panel.model.rowCount())
              for c in range(panel.model.columnCount())}  # fmt: skip
     assert not any("kernelscope build" in str(n) for n in notes)
-    dialog = window.build_and_profile()
+    dialog = window.feature(BuildProfileFeature).build_and_profile()
     assert dialog.torch_chosen() and dialog.output.text() == str(run_dir.resolve())
     dialog.close()

@@ -17,7 +17,8 @@ from viewer_support import WORKSPACE, open_and_settle, settle
 from kernelscope.core.kernel_db import KernelDB, export_workspace
 from kernelscope.core.view import open_document
 from kernelscope.core.view.prefill import is_cached
-from kernelscope.viewer.panels.kernel_db_model import PROFILE, STORED, KernelDbModel
+from kernelscope.viewer.kernel_db import KernelDbFeature
+from kernelscope.viewer.kernel_db.model import PROFILE, STORED, KernelDbModel
 
 
 def _visible_box(window) -> QMessageBox:
@@ -32,7 +33,7 @@ def _wait_box(qtbot, window) -> QMessageBox:
 def _export(qtbot, window, action: str) -> QMessageBox:
     """Trigger an export action; the summary (or error) box once it is done."""
     window.action(action).trigger()
-    assert window.export_busy.isVisible()
+    assert window.feature(KernelDbFeature).export_busy.isVisible()
     assert not window.action("export_all").isEnabled(), "one export at a time"
     settle(qtbot, window)
     return _wait_box(qtbot, window)
@@ -64,9 +65,9 @@ def exported(qtbot, make_window, profiled_workspace: Path, tmp_path: Path):
     """A window on the profiled workspace that exported all its kernels into a new DB."""
     window = make_window(profiled_workspace)
     assert is_cached(profiled_workspace / "profiles" / H200_REPORT.name, over_workspace=True)
-    with qtbot.waitSignal(window.db_panel.listed):
-        window.db_panel.set_path(tmp_path / "kernels.db")
-    assert window.db_panel.model.rowCount() == 0
+    with qtbot.waitSignal(window.feature(KernelDbFeature).panel.listed):
+        window.feature(KernelDbFeature).panel.set_path(tmp_path / "kernels.db")
+    assert window.feature(KernelDbFeature).panel.model.rowCount() == 0
     box = _export(qtbot, window, "export_all")
     kernels = len(window.selection.document.workspace_kernels)  # launched or not
     assert f"{kernels} kernels exported to kernels.db: {kernels} added" in box.text()
@@ -93,7 +94,7 @@ def test_model_passes_the_model_tester(qtmodeltester, tmp_path: Path) -> None:
 def test_export_lists_every_kernel_with_the_profile_times(exported) -> None:
     window = exported
     document = window.selection.document
-    model = window.db_panel.model
+    model = window.feature(KernelDbFeature).panel.model
     assert model.rowCount() == len(document.workspace_kernels)
     stored = [model.data(model.index(r, STORED)) for r in range(model.rowCount())]
     measured = [model.data(model.index(r, PROFILE)) for r in range(model.rowCount())]
@@ -102,7 +103,7 @@ def test_export_lists_every_kernel_with_the_profile_times(exported) -> None:
 
 
 def test_the_detail_shows_launch_source_and_usability(qtbot, exported) -> None:
-    panel = exported.db_panel
+    panel = exported.feature(KernelDbFeature).panel
     for row in range(panel.model.rowCount()):
         with qtbot.waitSignal(panel.detail_shown):
             panel.table.selectRow(row)
@@ -114,7 +115,7 @@ def test_the_detail_shows_launch_source_and_usability(qtbot, exported) -> None:
 
 
 def test_search_and_filters_narrow_the_listing(qtbot, exported) -> None:
-    panel = exported.db_panel
+    panel = exported.feature(KernelDbFeature).panel
     everything = _rows(panel)
     name = everything[-1].kernel_name
     listings: list[None] = []
@@ -140,7 +141,7 @@ def test_search_and_filters_narrow_the_listing(qtbot, exported) -> None:
 
 def test_delete_asks_first_and_reexport_adds_back(qtbot, exported) -> None:
     window = exported
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     count = panel.model.rowCount()
     panel.table.selectRow(0)
     key = panel.selected_keys()[0]
@@ -182,7 +183,7 @@ def test_read_only_db_gives_the_error_dialog_and_the_panel_keeps_working(
     qtbot, make_window, read_only_db: Path
 ) -> None:
     window = make_window(WORKSPACE)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     with qtbot.waitSignal(panel.listed):
         panel.set_path(read_only_db)
     assert panel.model.rowCount() == 1
@@ -205,25 +206,30 @@ def test_foreign_db_is_explained(qtbot, make_window, tmp_path: Path) -> None:
     window = make_window()
     db_path = tmp_path / "osdi.db"
     db_path.write_bytes(b"not a database at all, just text" * 10)
-    window.db_panel.set_path(db_path)
+    window.feature(KernelDbFeature).panel.set_path(db_path)
     box = _wait_box(qtbot, window)
     assert db_path.name in box.text()
     box.close()
     settle(qtbot, window)
-    assert window.db_panel.model.rowCount() == 0
-    assert window.db_panel.count_label.text() == "The DB could not be read"
+    assert window.feature(KernelDbFeature).panel.model.rowCount() == 0
+    assert window.feature(KernelDbFeature).panel.count_label.text() == "The DB could not be read"
 
 
 def test_the_panel_reads_the_db_when_it_is_first_shown(qtbot, make_window, tmp_path) -> None:
     db_path = tmp_path / "shown.db"
     export_workspace(WORKSPACE, db_path)
     window = make_window()
-    window.db_panel.settings.setValue("kernel_db/path", str(db_path))
+    window.feature(KernelDbFeature).panel.settings.setValue("kernel_db/path", str(db_path))
     window = make_window()  # a window remembering that DB
-    assert window.db_panel.model.rowCount() == 0 and window.db_panel.count_label.text() == ""
-    with qtbot.waitSignal(window.db_panel.listed):
-        window.db_dock.raise_()
-    assert window.db_panel.model.rowCount() == len(open_document(WORKSPACE).document.summaries)
+    assert (
+        window.feature(KernelDbFeature).panel.model.rowCount() == 0
+        and window.feature(KernelDbFeature).panel.count_label.text() == ""
+    )
+    with qtbot.waitSignal(window.feature(KernelDbFeature).panel.listed):
+        window.feature(KernelDbFeature).dock.raise_()
+    assert window.feature(KernelDbFeature).panel.model.rowCount() == len(
+        open_document(WORKSPACE).document.summaries
+    )
 
 
 def test_a_newer_open_wins_and_cancel_keeps_the_document(qtbot, make_window) -> None:

@@ -14,7 +14,8 @@ from kernelscope.core.kernel_db import export_workspace, profile_facts
 from kernelscope.core.kernel_db.holdback import OperatorTimes
 from kernelscope.core.ncu import Profile
 from kernelscope.core.workspace import Workspace
-from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY
+from kernelscope.viewer.kernel_db import KernelDbFeature
+from kernelscope.viewer.kernel_db.model import NNFUSION, WHY
 
 
 def test_a_held_back_row_says_so_in_the_panel(
@@ -28,7 +29,7 @@ def test_a_held_back_row_says_so_in_the_panel(
     db = tmp_path / "held.db"
     export_workspace(ws, db, times=facts.times, hold_back=times)
     window = make_window(ws.path)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     with qtbot.waitSignal(panel.listed, timeout=30_000):
         panel.set_path(db)
     m = panel.model

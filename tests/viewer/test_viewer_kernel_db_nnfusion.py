@@ -25,11 +25,12 @@ from kernelscope.core.build import BuildRequest, build_model
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.kernel_db import KernelDB, export_workspace, model_coverage
 from kernelscope.viewer.app import run
-from kernelscope.viewer.dialogs.export_options import ExportOptionsDialog
-from kernelscope.viewer.panels.kernel_db_jobs import coverage_of
-from kernelscope.viewer.panels.kernel_db_model import NNFUSION, WHY, KernelDbModel
-from kernelscope.viewer.panels.nnfusion_coverage_model import STATUS, CoverageModel
-from kernelscope.viewer.workers.export_worker import ExportOptions
+from kernelscope.viewer.kernel_db import KernelDbFeature
+from kernelscope.viewer.kernel_db.export_options import ExportOptionsDialog
+from kernelscope.viewer.kernel_db.export_worker import ExportOptions
+from kernelscope.viewer.kernel_db.jobs import coverage_of
+from kernelscope.viewer.kernel_db.model import NNFUSION, WHY, KernelDbModel
+from kernelscope.viewer.kernel_db.nnfusion_coverage_model import STATUS, CoverageModel
 
 MODELS = DATA / "models"
 BUILD_MS = 600_000  # a TVM build of a few single-operator kernels, on a busy machine
@@ -69,7 +70,7 @@ def _export(qtbot, window, action: str = "export_all") -> QMessageBox:
 
 
 def _coverage(qtbot, window, model: Path | str):
-    view = window.db_panel.coverage
+    view = window.feature(KernelDbFeature).panel.coverage
     view.set_model(model)
     settle(qtbot, window)
     return view
@@ -108,7 +109,7 @@ def test_export_options_write_the_nnfusion_model_and_the_copied_command_works(
     (workspace / "profiles").mkdir(exist_ok=True)
     shutil.copy(H200_REPORT, workspace / "profiles" / H200_REPORT.name)
     window = make_window(workspace)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     db = tmp_path / "kernels.db"
     with qtbot.waitSignal(panel.listed):
         panel.set_path(db)
@@ -126,7 +127,10 @@ def test_export_options_write_the_nnfusion_model_and_the_copied_command_works(
     # The export's model is the coverage tab's; the command is for it.
     assert panel.coverage.model_path == copy and panel.coverage.coverage is not None
     window.action("nnfusion_command").trigger()
-    assert window.db_dock.isVisible() and panel.tabs.currentWidget() is panel.commands
+    assert (
+        window.feature(KernelDbFeature).dock.isVisible()
+        and panel.tabs.currentWidget() is panel.commands
+    )
     commands = panel.commands
     commands.copy_button.click()
     argv = shlex.split(QGuiApplication.clipboard().text())
@@ -157,7 +161,7 @@ def test_the_gpu_box_warns_about_several_gpus_and_refuses_one_without_times(
     }
     export_workspace(ws, two, times=times)
     window = make_window()
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     with qtbot.waitSignal(panel.command_shown):
         panel.set_path(two)
     commands = panel.commands
@@ -220,7 +224,7 @@ def test_a_db_timed_on_another_gpu_than_the_open_profile_is_pointed_out(
     a100 = tmp_path / "a100.db"
     export_workspace(ws, a100, times={"max_pool2d_kernel": ("NVIDIA A100", 3000.0)})
     window = make_window(H200_REPORT)  # a profile measured on an H200
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     with qtbot.waitSignal(panel.command_shown):
         panel.set_path(a100)
     settle(qtbot, window)
@@ -243,7 +247,7 @@ def test_ambiguous_dot_rows_say_why_until_the_option_lets_nnfusion_use_them(
     _, ws = copied(built(square_matmul), tmp_path)
     gemm = square_gemm(tmp_path / "gemm.onnx")
     window = make_window(ws)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     with qtbot.waitSignal(panel.listed):
         panel.set_path(tmp_path / "k.db")
     _export(qtbot, window).close()
@@ -274,7 +278,7 @@ def test_build_missing_runs_with_progress_and_cancel_and_leaves_nothing_missing(
 ) -> None:
     model, ws = copied(built(residual_cnn), tmp_path)
     window = make_window(ws)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     db = tmp_path / "k.db"
     with qtbot.waitSignal(panel.listed):
         panel.set_path(db)
@@ -325,7 +329,7 @@ def test_bad_models_are_explained_in_the_coverage_tab(
     importer crashes on; and the real NNFusion's failure with its log's last lines."""
     source, ws = copied(built(MODELS / "small_mlp_noparams.onnx"), tmp_path)
     window = make_window(ws)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     empty = tmp_path / "empty.db"
     KernelDB.open(empty, write=True).close()
     with qtbot.waitSignal(panel.listed):
@@ -429,7 +433,7 @@ def test_the_workspace_model_is_found_where_it_was_built(
     _, built_ws = built(MODELS / "small_cnn.onnx")
     ws = build_model(BuildRequest(model=model, output=tmp_path / "elsewhere" / built_ws.name))
     window = make_window(ws.path)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     panel.show_tab("coverage")
     view = panel.coverage
     view.workspace_button.click()

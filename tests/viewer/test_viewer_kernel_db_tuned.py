@@ -12,7 +12,8 @@ from PySide6.QtCore import Qt
 from viewer_support import settle
 
 from kernelscope.core.kernel_db import export_workspace
-from kernelscope.viewer.panels.kernel_db_model import SCHEDULE
+from kernelscope.viewer.kernel_db import KernelDbFeature
+from kernelscope.viewer.kernel_db.model import SCHEDULE
 
 OLD_DB = DATA / "kernel_db" / "schema1_before_tuning.db"  # written before ks_tuning existed
 
@@ -24,7 +25,7 @@ def test_the_panel_shows_tuned_and_default_schedules(
     db_path = tmp_path / "kernels.db"
     export_workspace(tuned_ws, db_path)
     window = make_window(tuned_ws.path)
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     with qtbot.waitSignal(panel.listed, timeout=30_000):
         panel.set_path(db_path)
     model = panel.model
@@ -56,7 +57,7 @@ def test_a_db_written_before_schedules_were_recorded_lists_them_as_not_recorded(
     old = tmp_path / "old.db"
     shutil.copy(OLD_DB, old)
     window = make_window()
-    panel = window.db_panel
+    panel = window.feature(KernelDbFeature).panel
     with qtbot.waitSignal(panel.listed, timeout=30_000):
         panel.set_path(old)
     model = panel.model

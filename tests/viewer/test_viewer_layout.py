@@ -25,9 +25,11 @@ from kernelscope.core.ncu import TIME_US, label_of
 from kernelscope.core.view import SASS_COUNT
 from kernelscope.core.workspace import Workspace
 from kernelscope.viewer.code.code_pane import CodePane
+from kernelscope.viewer.compare import CompareFeature
 from kernelscope.viewer.compare.controller import metric_key
 from kernelscope.viewer.compare.diff_pane import BASE_VALUE, DELTA, NEW_VALUE
 from kernelscope.viewer.compare.kernel_columns import DELTA_TITLE
+from kernelscope.viewer.details import DetailsFeature
 from kernelscope.viewer.main_window import MainWindow
 from kernelscope.viewer.widgets.bars import RowChart
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
@@ -96,18 +98,18 @@ def test_docks_keep_their_width_as_kernels_load_and_compare_mode_starts(qtbot, m
     """A long kernel or file name widened the code panes' headers (and compare mode's header
     line), and the docks beside them gave way: the kernel list lost its Time column."""
     window = make_window(ALONE)
-    window.show_details()
+    window.feature(DetailsFeature).show_pane("details")
     settle(qtbot, window)
-    docks = (window.kernel_dock, window.details_dock)
+    docks = (window.kernel_dock, window.feature(DetailsFeature).details_dock)
     widths = [d.width() for d in docks]
     time = _titles(window.kernels.table).index(TIME_US)
     for name in _choose_each_kernel(qtbot, window):
         assert [d.width() for d in docks] == widths, name
         assert _on_screen(window.kernels.table, time), name
-    window.compare_with_paths([BASE])
+    window.feature(CompareFeature).compare_with_paths([BASE])
     window.open_path(NEW)
     settle(qtbot, window)
-    assert window.compare.controller.diff is not None
+    assert window.feature(CompareFeature).mode.controller.diff is not None
     for name in _choose_each_kernel(qtbot, window):
         assert [d.width() for d in docks] == widths, name
     # the change and the ratio beside the names, whole, without scrolling sideways
@@ -122,12 +124,12 @@ def test_compare_mode_shows_each_time_once(qtbot, make_window) -> None:
     pass times remain."""
     window = make_window(NEW)
     assert TIME_US in _titles(window.kernels.table)
-    window.compare_with_paths([BASE])
+    window.feature(CompareFeature).compare_with_paths([BASE])
     settle(qtbot, window)
     titles = _titles(window.kernels.table)
     assert {"Base µs", "New µs", DELTA_TITLE, "Ratio"} <= set(titles)
     assert TIME_US not in titles
-    window.stop_comparing()
+    window.feature(CompareFeature).stop()
     settle(qtbot, window)
     assert TIME_US in _titles(window.kernels.table)
 
@@ -138,10 +140,12 @@ def test_numbers_stay_whole_in_their_columns(qtbot, make_window) -> None:
     10, too narrow for them; each column is as wide as its widest number now (the hot lines'
     Value, 10 characters, holds 8 digits but would not hold 9)."""
     window = make_window(MLP)
-    window.compare_with_paths([MLP])  # itself: every change 0, the baseline's values shown
+    window.feature(CompareFeature).compare_with_paths(
+        [MLP]
+    )  # itself: every change 0, the baseline's values shown
     window.open_path(MLP)
     settle(qtbot, window)
-    assert window.compare.controller.diff is not None
+    assert window.feature(CompareFeature).mode.controller.diff is not None
     window.selection.set_metric(THREAD_INSTRUCTIONS)
     settle(qtbot, window)
     for name in _choose_each_kernel(qtbot, window):
@@ -150,11 +154,13 @@ def test_numbers_stay_whole_in_their_columns(qtbot, make_window) -> None:
             numbers = list(range(1, model.code_column))
             assert _titles(pane.table)[model.code_column - 2 :][:2] == ["Base", "Δ"]
             assert not _spilling(pane.table, numbers), (name, pane.objectName())
-        table = window.compare.opcodes.table
+        table = window.feature(CompareFeature).mode.opcodes.table
         assert not _spilling(table, list(range(1, table.model().columnCount()))), name
         # the side-by-side view of the two sources (shown when they differ; here asked for)
-        diff = window.compare.diff_pane
-        diff.show_comparison(window.compare.controller.current, metric_key(THREAD_INSTRUCTIONS))
+        diff = window.feature(CompareFeature).mode.diff_pane
+        diff.show_comparison(
+            window.feature(CompareFeature).mode.controller.current, metric_key(THREAD_INSTRUCTIONS)
+        )
         assert diff.model.rowCount() > 0
         assert not _spilling(diff.table, [BASE_VALUE, NEW_VALUE, DELTA]), name
     window.hot.scope.setCurrentIndex(1)  # the whole model's hottest lines: 81,920,000 first
@@ -189,11 +195,11 @@ def test_the_details_pane_keeps_its_values_in_a_narrow_dock(qtbot, make_window) 
     """A long kernel name in the title made the pane's content wider than the dock, and the
     charts' values, at their right edge, were cut off with no way to scroll to them."""
     window = make_window(NEW)
-    pane = window.show_pane("details")
+    pane = window.feature(DetailsFeature).show_pane("details")
     settle(qtbot, window)
-    window.details_dock.setFloating(True)
-    window.details_dock.resize(200, 700)  # as narrow as the pane lets it be
-    qtbot.waitUntil(lambda: window.details_dock.width() < 300)
+    window.feature(DetailsFeature).details_dock.setFloating(True)
+    window.feature(DetailsFeature).details_dock.resize(200, 700)  # as narrow as the pane lets it be
+    qtbot.waitUntil(lambda: window.feature(DetailsFeature).details_dock.width() < 300)
     longest = max((s.name for s in window.selection.document.summaries), key=len)
     window.selection.show(longest)
     settle(qtbot, window)
@@ -253,9 +259,12 @@ def test_the_code_keeps_its_room_whatever_dock_is_open(qtbot, make_window, profi
     assert len(docks) == 8  # the Steps dock (viewer/steps) too
     for dock in [None, *docks]:
         if dock is not None:
-            pane = {window.details_dock: "details", window.roofline_dock: "roofline"}.get(dock)
+            pane = {
+                window.feature(DetailsFeature).details_dock: "details",
+                window.feature(DetailsFeature).roofline_dock: "roofline",
+            }.get(dock)
             if pane:  # as Ctrl+4 and Ctrl+5 show them
-                window.show_pane(pane)
+                window.feature(DetailsFeature).show_pane(pane)
             else:  # as the View menu shows a dock
                 dock.toggleViewAction().setChecked(True)
                 dock.raise_()
@@ -280,11 +289,14 @@ def test_the_code_keeps_its_room_whatever_dock_is_open(qtbot, make_window, profi
         chars, lines = _code_room(pane)
         assert chars >= 60 and lines >= 15, ("reset", pane.objectName(), chars, lines)
     # Details from the View menu, back on the right after the reset: it gives way too
-    assert window.dockWidgetArea(window.details_dock) == Qt.DockWidgetArea.RightDockWidgetArea
-    window.details_dock.toggleViewAction().trigger()
+    assert (
+        window.dockWidgetArea(window.feature(DetailsFeature).details_dock)
+        == Qt.DockWidgetArea.RightDockWidgetArea
+    )
+    window.feature(DetailsFeature).details_dock.toggleViewAction().trigger()
     qtbot.wait(50)
     settle(qtbot, window)
-    assert window.details_dock.isVisible()
+    assert window.feature(DetailsFeature).details_dock.isVisible()
     assert (window.width(), window.height()) == size, "View > Details"
     for pane in (window.source, window.sass):
         chars, lines = _code_room(pane)
@@ -364,15 +376,19 @@ def test_an_older_saved_layout_is_not_restored(qtbot, tmp_path) -> None:
     settings = QSettings(str(tmp_path / "old.ini"), QSettings.Format.IniFormat)
     old = MainWindow(restore_layout=False, settings=settings)
     try:
-        old.details_dock.show()
-        old.resizeDocks([old.details_dock], [900], Qt.Orientation.Horizontal)
+        old.feature(DetailsFeature).details_dock.show()
+        old.resizeDocks(
+            [old.feature(DetailsFeature).details_dock], [900], Qt.Orientation.Horizontal
+        )
         settings.setValue("window/state", old.saveState())  # version 0, as kernelscope saved it
     finally:
         old.close()
         old.deleteLater()
     window = MainWindow(settings=settings)
     try:
-        assert not window.details_dock.isVisibleTo(window), "the old layout was restored"
+        assert not window.feature(DetailsFeature).details_dock.isVisibleTo(window), (
+            "the old layout was restored"
+        )
         window.close()
         restored = MainWindow(settings=settings)
         restored.close()
@@ -389,7 +405,7 @@ def test_the_roofline_keeps_its_labels_inside_the_plot(qtbot, make_window) -> No
     window = make_window(MLP)
     for size in ((1280, 720), (1920, 1080)):
         _at(qtbot, window, *size)
-        panel = window.show_pane("roofline")
+        panel = window.feature(DetailsFeature).show_pane("roofline")
         settle(qtbot, window)
         plot = panel.plot
         assert plot is not None and plot.isVisible()
@@ -413,10 +429,10 @@ def test_the_side_by_side_title_is_cut_with_an_ellipsis(qtbot, make_window) -> N
     """A narrow side-by-side view clipped its title mid-letter, the summary right after it:
     "Side by s3 changed". The title ends in "…" when cut, apart from the summary."""
     window = make_window(NEW)
-    window.compare_with_paths([BASE])
+    window.feature(CompareFeature).compare_with_paths([BASE])
     settle(qtbot, window)
     _at(qtbot, window, 1280, 720)
-    diff = window.compare.diff_pane
+    diff = window.feature(CompareFeature).mode.diff_pane
     seen = 0
     for name in _choose_each_kernel(qtbot, window):
         # the SASS beside it (a kernel with fewer profiled metrics than the one before had

@@ -14,7 +14,9 @@ from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import QFileDialog
 from viewer_support import settle
 
-from kernelscope.viewer.dialogs.share_dialog import ShareDialog
+from kernelscope.viewer.compare import CompareFeature
+from kernelscope.viewer.share import ShareFeature
+from kernelscope.viewer.share.share_dialog import ShareDialog
 
 COMPARE = data_path("compare")  # its reports unpacked beside its workspaces
 
@@ -71,7 +73,7 @@ def test_the_selected_kernels_and_the_baseline_go_on_the_page(
     )
     window.action("compare_with").trigger()
     settle(qtbot, window)
-    assert window.compare.active
+    assert window.feature(CompareFeature).mode.active
     table = window.kernels.table
     flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
     for row in (0, 1):
@@ -79,7 +81,7 @@ def test_the_selected_kernels_and_the_baseline_go_on_the_page(
         table.selectionModel().select(index, flags)
     chosen = set(window.kernels.selected_names())
     assert len(chosen) == 2
-    dialog = window.share_web_page(tmp_path / "pair.html")
+    dialog = window.feature(ShareFeature).share_web_page(tmp_path / "pair.html")
     _wait_shared(qtbot, dialog)
     data = _data(tmp_path / "pair.html")
     assert set(data["views"]) == chosen
@@ -93,7 +95,7 @@ def test_cancel_leaves_an_older_page_alone(qtbot, make_window, tmp_path: Path) -
     window = make_window(H200_REPORT)
     page = tmp_path / "page.html"
     page.write_text("an older page")
-    dialog = window.share_web_page(page)
+    dialog = window.feature(ShareFeature).share_web_page(page)
     dialog.cancel.click()  # before the job has had a chance to write
     qtbot.waitUntil(lambda: dialog.job is None, timeout=120_000)
     if dialog.shared is None:

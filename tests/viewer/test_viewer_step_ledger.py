@@ -15,6 +15,8 @@ from viewer_support import WAIT_MS, click_row, settle
 
 from kernelscope.core.view import ProfileSession, ViewDocument
 from kernelscope.core.view.from_profile import document_from_profile
+from kernelscope.viewer.details import DetailsFeature
+from kernelscope.viewer.steps import StepsFeature
 
 pytestmark = pytest.mark.slow
 
@@ -32,9 +34,9 @@ def llama(tmp_path_factory: pytest.TempPathFactory):  # noqa: ANN201
 def _show(qtbot, window, profile, workspace, session=None):  # noqa: ANN001, ANN202
     session = session or document_from_profile(profile, workspace)
     window.selection.set_document(session.document, session)
-    window.steps_dock.show()
-    window.steps_dock.raise_()
-    pane = window.steps_pane
+    window.feature(StepsFeature).dock.show()
+    window.feature(StepsFeature).dock.raise_()
+    pane = window.feature(StepsFeature).pane
     qtbot.waitUntil(lambda: pane.ledger is not None, timeout=WAIT_MS)
     return pane
 
@@ -51,7 +53,7 @@ def test_a_row_selects_its_launch_in_every_pane(
     profile = stepped_report(tmp_path, cuts=[0, 2], workspace=ws)
     write_step_list(profile.paths[0], [True, True])  # prefill 0, decode 0
     window = make_window()
-    window.details_dock.show()
+    window.feature(DetailsFeature).details_dock.show()
     pane = _show(qtbot, window, profile, ws)
     assert _texts(pane.steps, 0) == ["prefill 0", "decode 0"]
     assert "2 steps" in pane.caption.text()
@@ -65,9 +67,13 @@ def test_a_row_selects_its_launch_in_every_pane(
     assert window.source.isVisible() and window.selection.file.endswith(
         "fused_matmul_add1_kernel.cu"
     )
-    qtbot.waitUntil(lambda: window.details_pane.details is not None, timeout=WAIT_MS)
-    assert window.details_pane.details.kernel == "fused_matmul_add1_kernel"
-    assert window.details_pane.details.launch_ids == [3]  # that launch, not all of them
+    qtbot.waitUntil(
+        lambda: window.feature(DetailsFeature).details_pane.details is not None, timeout=WAIT_MS
+    )
+    assert window.feature(DetailsFeature).details_pane.details.kernel == "fused_matmul_add1_kernel"
+    assert window.feature(DetailsFeature).details_pane.details.launch_ids == [
+        3
+    ]  # that launch, not all of them
     # choosing a step lists its kernels only
     click_row(qtbot, pane.steps, 0)
     assert pane.step_box.currentText().startswith("prefill 0")
@@ -110,9 +116,9 @@ def test_a_profile_without_steps_says_how_to_profile_them(
     make_window, qtbot, ws_with_profile: Path
 ) -> None:
     window = make_window(ws_with_profile)
-    window.steps_dock.show()
-    window.steps_dock.raise_()
-    pane = window.steps_pane
+    window.feature(StepsFeature).dock.show()
+    window.feature(StepsFeature).dock.raise_()
+    pane = window.feature(StepsFeature).pane
     assert "This profile has no steps" in pane.caption.text()
     assert "--steps prefill=128,decode=32" in pane.caption.text()
     assert not pane.split.isVisible()
@@ -134,10 +140,10 @@ def test_a_recorded_decode_report_in_its_workspace(make_window, qtbot, tmp_path:
     shutil.copy(report, ws / "profiles" / report.name)
     shutil.copy(steps_path(report), steps_path(ws / "profiles" / report.name))
     window = make_window(ws)
-    window.details_dock.show()
-    window.steps_dock.show()
-    window.steps_dock.raise_()
-    pane = window.steps_pane
+    window.feature(DetailsFeature).details_dock.show()
+    window.feature(StepsFeature).dock.show()
+    window.feature(StepsFeature).dock.raise_()
+    pane = window.feature(StepsFeature).pane
     qtbot.waitUntil(lambda: pane.ledger is not None, timeout=WAIT_MS)
     assert _texts(pane.steps, 0) == [f"decode {i}" for i in range(4)]
     assert _texts(pane.steps, 3) == ["513", "514", "515", "516"]
@@ -156,9 +162,11 @@ def test_a_recorded_decode_report_in_its_workspace(make_window, qtbot, tmp_path:
     settle(qtbot, window)
     assert window.selection.kernel.name == "batch_decode_paged_kv_kernel"
     assert window.selection.launch == wanted
-    qtbot.waitUntil(lambda: window.details_pane.details is not None, timeout=WAIT_MS)
-    assert window.details_pane.details.launch_ids == [wanted]
-    assert window.details_pane.launch_box.currentData() == wanted
+    qtbot.waitUntil(
+        lambda: window.feature(DetailsFeature).details_pane.details is not None, timeout=WAIT_MS
+    )
+    assert window.feature(DetailsFeature).details_pane.details.launch_ids == [wanted]
+    assert window.feature(DetailsFeature).details_pane.launch_box.currentData() == wanted
 
 
 def test_a_cuda_graph_builds_steps_show_their_graph_nodes(qtbot) -> None:

@@ -19,6 +19,7 @@ from viewer_support import settle
 from kernelscope.core.profiling import launch_sequence, profiling_problem
 from kernelscope.core.timeline import Timeline, from_runner, timelines_dir
 from kernelscope.viewer.app import palette
+from kernelscope.viewer.timeline import TimelineFeature
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
 
 NSYS_SMALL = DATA / "nsys" / "power_iteration_small.sqlite"
@@ -68,13 +69,16 @@ def _visible_box(qtbot, window) -> QMessageBox:  # noqa: ANN001
 
 def test_an_nsys_export_opens_in_the_timeline_pane(qtbot, qtmodeltester, make_window) -> None:
     window = make_window()
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     assert panel.plot is None  # pyqtgraph waits for the first timeline
     assert window.open_path(NSYS_SMALL)
     settle(qtbot, window)
     assert panel.timeline is not None and panel.timeline.source == "nsys"
     assert window.selection.document is None  # a timeline is not a document
-    assert window.timeline_dock.isVisible() and not window.timeline_dock.visibleRegion().isEmpty()
+    assert (
+        window.feature(TimelineFeature).dock.isVisible()
+        and not window.feature(TimelineFeature).dock.visibleRegion().isEmpty()
+    )
     for model in (panel.calls, panel.kernel_shares, panel.op_shares):
         qtmodeltester.check(model)
     assert panel.calls.rowCount() == 60
@@ -104,13 +108,15 @@ def test_an_sqlite_file_that_is_not_an_nsys_export_is_refused(
     window.open_path(other)
     box = _visible_box(qtbot, window)
     assert "not an Nsight Systems export" in box.text() + box.informativeText()
-    assert window.timeline_panel.timeline.origin == str(NSYS_SMALL)  # the one shown stays
+    assert window.feature(TimelineFeature).panel.timeline.origin == str(
+        NSYS_SMALL
+    )  # the one shown stays
     box.close()
 
 
 def test_a_workspace_brings_its_saved_timeline(qtbot, qtmodeltester, make_window, timed_ws) -> None:
     window = make_window(timed_ws)
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.timeline is not None)
     assert panel.timeline.source == "runner" and len(panel.timeline.calls) == 8
     assert window.hot_dock.isVisible()  # the pane comes up behind the hot lines
@@ -127,8 +133,8 @@ def test_a_workspace_brings_its_saved_timeline(qtbot, qtmodeltester, make_window
 
 def test_clicking_a_bar_chooses_its_call(qtbot, make_window, timed_ws) -> None:
     window = make_window(timed_ws)
-    panel = window.timeline_panel
-    window.show_timeline()
+    panel = window.feature(TimelineFeature).panel
+    window.feature(TimelineFeature).show()
     qtbot.waitUntil(lambda: panel.plot is not None and panel.timeline is not None)
     call = panel.timeline.calls[2]
     plot = panel.plot.plot
@@ -146,7 +152,7 @@ def test_clicking_a_bar_chooses_its_call(qtbot, make_window, timed_ws) -> None:
 def test_the_plot_follows_the_palette(qtbot, make_window, timed_ws) -> None:
     app = QApplication.instance()
     window = make_window(timed_ws)
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.plot is not None)
     old = app.palette()
     try:
@@ -164,7 +170,7 @@ def test_the_plot_follows_the_palette(qtbot, make_window, timed_ws) -> None:
 @pytest.mark.skipif(not NO_GPU, reason="this machine can profile")
 def test_profile_this_kernel_here_without_a_gpu_says_where_to(qtbot, make_window, timed_ws) -> None:
     window = make_window(timed_ws)
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.timeline is not None)
     panel.choose_call(3)
     panel.profile_button.click()
@@ -184,7 +190,7 @@ def test_measuring_here_without_a_gpu_is_explained_and_saves_nothing(
     from kernelscope.core.workspace import Workspace
 
     window = make_window(timed_ws)
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.timeline is not None)
     shown = panel.timeline
     window.action("measure_timeline").trigger()
@@ -213,7 +219,7 @@ def test_an_nsys_report_without_nsys_says_what_to_do(
     text = box.text() + box.informativeText()
     assert "needs Nsight Systems' nsys" in text and "nsys export --type sqlite" in text
     settle(qtbot, window)
-    assert window.timeline_panel.timeline is None
+    assert window.feature(TimelineFeature).panel.timeline is None
     assert report.read_bytes() == b"not read without nsys"
     box.close()
 
@@ -221,7 +227,7 @@ def test_an_nsys_report_without_nsys_says_what_to_do(
 def test_the_pane_says_measure_needs_a_gpu_before_it_is_pressed(qtbot, make_window) -> None:
     """Issue 19: where Measure runs (this machine's GPU or an SSH host) is said up front."""
     window = make_window()
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     assert "needs a GPU" in panel.title.text() and "SSH host" in panel.title.text()
     assert "NVIDIA GPU" in panel.measure_button.toolTip()
     assert "SSH host" in panel.where.toolTip()
@@ -250,7 +256,7 @@ def test_each_call_shows_ncus_duration_from_a_whole_pass_report(
     timeline = Timeline(source="runner", origin=str(ws), device="NVIDIA H200", calls=calls)
     timeline.save(ws / "timelines" / "t.json")
     window = make_window(ws)
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.agreement is not None, timeout=60_000)
     qtmodeltester.check(panel.calls)
     assert "against ncu (passes.ncu-rep)" in panel.title.text()

@@ -12,6 +12,7 @@ from paths_support import DATA
 from PySide6.QtWidgets import QMessageBox
 from viewer_support import WAIT_MS, settle
 
+from kernelscope.viewer.timeline import TimelineFeature
 from kernelscope.viewer.widgets.roles import KeyRole, item_data
 
 
@@ -20,7 +21,7 @@ def test_a_timeline_with_steps_shows_each_steps_total_and_its_calls(
 ) -> None:
     export = make_export(tmp_path / "serving.sqlite", 3 * 6, kernels=5, markers=True)
     window = make_window()
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     assert window.open_path(export)
     settle(qtbot, window)
     steps = panel.timeline.step_shares()
@@ -62,7 +63,7 @@ def test_measure_on_an_llm_workspace_runs_the_steps_given(
         )
     )
     window = make_window()
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     panel.set_workspace(build_once("small_cnn.onnx"))
     settle(qtbot, window)
     assert not panel.steps_edit.isVisible() and not panel.batch_box.isVisible()  # one pass

@@ -15,9 +15,10 @@ from test_viewer_build_remote import WAIT, _dialog, _entry, _finish
 from torch_support import MLP, NCU_LEAVES_A_REAL_RUN
 from viewer_support import settle
 
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
-from kernelscope.viewer.dialogs.build_torch_page import TorchPage
-from kernelscope.viewer.dialogs.build_tvm_page import TvmPage
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
+from kernelscope.viewer.build_profile.build_torch_page import TorchPage
+from kernelscope.viewer.build_profile.build_tvm_page import TvmPage
+from kernelscope.viewer.timeline import TimelineFeature
 
 TORCH, TVM = TorchPage.name, TvmPage.name
 
@@ -101,14 +102,14 @@ def test_a_torch_timeline_says_how_it_was_timed_and_why_no_single_call_profile(
 ):
     from kernelscope.core.timeline import open_timeline
     from kernelscope.core.torchrun import timeline_from_runner
-    from kernelscope.viewer.panels.timeline_panel import TimelinePanel
+    from kernelscope.viewer.timeline.panel import TimelinePanel
 
     saved = open_timeline(DATA / "torch" / "mlp_timeline_h200.json")
     raw = {"device": saved.device, "repeat": 10, "calls": [asdict(c) for c in saved.calls]}
     path = timeline_from_runner(raw, tmp_path / "mlp.torchrun", "gpu").save(tmp_path / "t.json")
     window = make_window()
     assert window.open_path(path)  # as Build & Profile's finished run opens it
-    panel = window.timeline_panel
+    panel = window.feature(TimelineFeature).panel
     qtbot.waitUntil(lambda: panel.timeline is not None, timeout=WAIT)
     assert "torch.profiler, median of 10 calls on gpu" in TimelinePanel._describe(panel.timeline)
     assert "torch.compile run's timeline" in (panel.can_profile() or "")

@@ -21,12 +21,16 @@ from kernelscope.core.ncu import KernelSummary
 from kernelscope.core.toolchain import local_gpu_arch
 from kernelscope.core.tuning import TuningResult
 from kernelscope.core.workspace import TunedFrom, Workspace
-from kernelscope.viewer.dialogs.build_dialog import BuildDialog
-from kernelscope.viewer.dialogs.gain_dialog import GainDialog
-from kernelscope.viewer.dialogs.tune_dialog import TuneDialog
+from kernelscope.viewer.build_profile import BuildProfileFeature
+from kernelscope.viewer.build_profile.build_dialog import BuildDialog
+from kernelscope.viewer.compare import CompareFeature
+from kernelscope.viewer.details import DetailsFeature
 from kernelscope.viewer.panels.kernel_list_model import TUNED, tuned_column, tuned_text
+from kernelscope.viewer.tuning import TuningFeature
+from kernelscope.viewer.tuning.gain_dialog import GainDialog
+from kernelscope.viewer.tuning.tune_dialog import TuneDialog
+from kernelscope.viewer.tuning.tune_job import NO_GPU
 from kernelscope.viewer.widgets.roles import KeyRole
-from kernelscope.viewer.workers.tune_job import NO_GPU
 
 pytestmark = pytest.mark.heavy  # minutes of tuning: scheduled first (conftest)
 
@@ -46,8 +50,8 @@ def test_tune_is_one_action_in_both_context_menus(qtbot, make_window) -> None:
     action = window.action("tune")
     assert not action.isEnabled()  # nothing open: nothing to tune
     assert action in window.kernels.table.actions()
-    assert action in window.headroom_panel.table.actions()
-    menu = window.headroom_panel.table.contextMenuPolicy()
+    assert action in window.feature(DetailsFeature).headroom_panel.table.actions()
+    menu = window.feature(DetailsFeature).headroom_panel.table.contextMenuPolicy()
     assert menu == Qt.ContextMenuPolicy.ActionsContextMenu
     window.open_path(WORKSPACE)
     settle(qtbot, window)
@@ -66,7 +70,7 @@ def test_tune_from_the_headroom_list_takes_its_row_and_its_savings(
     qtbot, make_window, tmp_path: Path
 ) -> None:
     window = make_window(unlaunched_workspace(tmp_path, profiled=True))
-    panel = window.show_pane("headroom")
+    panel = window.feature(DetailsFeature).show_pane("headroom")
     settle(qtbot, window)
     second = panel.proxy.data(panel.proxy.index(1, 0), KeyRole)  # the 2nd most µs to save
     panel.table.selectRow(1)
@@ -156,7 +160,7 @@ def test_the_dialog_says_how_the_top_kernels_were_ranked(
     """A real build's manifest (fixture_mlp, sm_90) with no profile and no Headroom list:
     the top N are the kernels with the longest operator-bound time (an estimate), and the
     dialog says so once the run is planned, as ``kernelscope tune --top`` prints it."""
-    from kernelscope.viewer.workers.tune_job import TuneRequest, TuneStarted, plan_of
+    from kernelscope.viewer.tuning.tune_job import TuneRequest, TuneStarted, plan_of
 
     ws = tmp_path / "mlp"
     shutil.copytree(DATA / "ws_ops" / "mlp", ws)
@@ -223,7 +227,7 @@ def test_tuning_from_the_window_on_the_cpu_then_build_with_the_records(
     window = make_window(ws)
     window.selection.show(KERNEL)
     settle(qtbot, window)
-    window.tune([KERNEL])
+    window.feature(TuningFeature).tune([KERNEL])
     dialog = _dialog(window)
     dialog.cpu.setChecked(True)
     dialog.trials.setValue(2)
@@ -253,7 +257,7 @@ def test_the_build_dialogs_records_reach_the_build_and_the_list_says_which(
     qtbot, make_window, tmp_path: Path
 ) -> None:
     window = make_window()
-    dialog = window.build_and_profile(MODEL)
+    dialog = window.feature(BuildProfileFeature).build_and_profile(MODEL)
     dialog.output.setText(str(tmp_path / "mlp.kscope"))
     dialog.tvm.tuning_db.setText(str(STOCK_DB))
     dialog.profile.setChecked(False)
@@ -319,7 +323,7 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     qtbot, make_window, ws_with_profile: Path, gpu_here: Path
 ) -> None:
     window = make_window(ws_with_profile)
-    window.tune([CONV])
+    window.feature(TuningFeature).tune([CONV])
     tune = _dialog(window)
     assert not tune.gain_button.isEnabled()  # nothing tuned yet
     tune._on_returned(TuningResult(DLIGHT_DB, records=1))  # as a finished run ends
@@ -336,7 +340,7 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     assert "opened in compare mode" in gain.status.text()
     assert "the GPU at its boost clock" in gain.status.text()  # the Tuned column's times
     tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
-    controller = window.compare.controller
+    controller = window.feature(CompareFeature).mode.controller
     qtbot.waitUntil(lambda: controller.diff is not None, timeout=120_000)
     settle(qtbot, window)
     document = window.selection.document
@@ -349,7 +353,7 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     assert _column_text(model, CONV, TUNED) == "1.00×"  # the record is the default schedule
     assert _column_text(model, "max_pool2d_kernel", TUNED) == ""
     # the Headroom list recomputed on the tuned run, the untuned run's beside it
-    panel = window.show_pane("headroom")
+    panel = window.feature(DetailsFeature).show_pane("headroom")
     qtbot.waitUntil(lambda: panel.baseline_headroom is not None, timeout=60_000)
     settle(qtbot, window)
     titles = [c.title for c in panel.model.columns]
@@ -357,7 +361,7 @@ def test_build_and_profile_tuned_opens_the_tuned_run_compared_with_the_untuned(
     row = panel.model.rows[panel.model.row_of(CONV)]
     assert panel.model.columns[2].text(row) == panel.model.columns[1].text(row)  # same code
     assert "Recomputed on this run" in panel.caption.text()
-    window.stop_comparing()
+    window.feature(CompareFeature).stop()
     settle(qtbot, window)
     assert [c.title for c in panel.model.columns][2] != "Before µs"
 
@@ -395,7 +399,7 @@ def test_build_and_profile_tuned_without_a_gpu_or_with_records_of_another_model(
     assert "but not profiled" in text and "ncu) is not installed here" in text, text
     assert f"kernelscope profile {tuned}" in text and "kernelscope diff" in text
     assert Workspace.open(tuned).manifest.kernel(CONV).tuned is not None
-    assert not window.compare.active  # nothing to compare: nothing opened
+    assert not window.feature(CompareFeature).mode.active  # nothing to compare: nothing opened
 
 
 @pytest.mark.slow
@@ -404,7 +408,7 @@ def test_cancel_while_the_tuned_build_is_profiled_leaves_no_report(
 ) -> None:
     monkeypatch.setenv("NCU_SLEEP", "60")  # ncu takes its time
     window = make_window(ws_with_profile)
-    gain = window.build_tuned(str(DLIGHT_DB))
+    gain = window.feature(TuningFeature).build_tuned(str(DLIGHT_DB))
     assert gain is not None
     qtbot.waitUntil(lambda: "profiling" in gain.status.text(), timeout=600_000)
     gain.cancel.click()
@@ -414,7 +418,7 @@ def test_cancel_while_the_tuned_build_is_profiled_leaves_no_report(
     tuned = ws_with_profile.parent / "small_cnn-tuned.kscope"
     assert Workspace.open(tuned).profiles() == [] and not list((tuned / "profiles").iterdir())
     assert sorted(p.name for p in (ws_with_profile / "profiles").iterdir()) == ["earlier.ncu-rep"]
-    assert not window.compare.active and gain.start.isEnabled()
+    assert not window.feature(CompareFeature).mode.active and gain.start.isEnabled()
 
 
 def test_add_records_from_merges_another_database_into_the_records_folder(

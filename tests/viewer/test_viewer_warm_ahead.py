@@ -7,13 +7,14 @@ from details_support import REPORT, WS_MLP
 from viewer_support import settle, settle_all
 
 from kernelscope.core.view import hot_lines, read_details
+from kernelscope.viewer.details import DetailsFeature
 
 
 def test_a_first_click_shows_what_was_read_ahead(qtbot, make_window) -> None:
     window = make_window(REPORT)
-    window.show_pane("details")
+    window.feature(DetailsFeature).show_pane("details")
     settle_all(qtbot, window)
-    assert window.warm_ahead.pending == []
+    assert window.feature(DetailsFeature).warm_ahead.pending == []
     document = window.selection.document
     started: list[str] = []
     start = window.workers.start
@@ -33,7 +34,7 @@ def test_a_first_click_shows_what_was_read_ahead(qtbot, make_window) -> None:
         settle(qtbot, window)
         assert window.selection.kernel.name == name
         assert started == [], name
-        assert window.details_pane.details == read_details(session, name)
+        assert window.feature(DetailsFeature).details_pane.details == read_details(session, name)
         metric = window.selection.metric
         assert window.hot.model.rowCount() == len(hot_lines(session, metric, name))
         assert window.hot._ranked[(metric, name)] == hot_lines(session, metric, name)
@@ -43,8 +44,8 @@ def test_nothing_is_read_ahead_without_a_profile(qtbot, make_window) -> None:
     window = make_window(WS_MLP)
     settle_all(qtbot, window)
     assert window.selection.document is not None
-    assert window.warm_ahead.pending == []
-    assert window.details_pane._cache == {}
+    assert window.feature(DetailsFeature).warm_ahead.pending == []
+    assert window.feature(DetailsFeature).details_pane._cache == {}
 
 
 def test_clicks_while_kernels_are_read_ahead(qtbot, make_window) -> None:
@@ -57,5 +58,7 @@ def test_clicks_while_kernels_are_read_ahead(qtbot, make_window) -> None:
         settle(qtbot, window)
         assert window.selection.kernel.name == name
     settle_all(qtbot, window)
-    assert window.warm_ahead.pending == []
-    assert {kernel for kernel, _ in window.details_pane._cache} >= set(names)
+    assert window.feature(DetailsFeature).warm_ahead.pending == []
+    assert {kernel for kernel, _ in window.feature(DetailsFeature).details_pane._cache} >= set(
+        names
+    )

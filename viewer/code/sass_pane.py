@@ -27,6 +27,10 @@ class SassPane(CodePane):
         assert isinstance(self.model, SassModel)
         return self.model
 
+    def shows(self, kernel: KernelView | None) -> bool:
+        """This kernel's instructions are on screen (a kernel chosen comes next)."""
+        return self.sass_model.kernel is kernel
+
     def row_chosen(self, row: int) -> None:
         self.selection.select_instruction(row)
 

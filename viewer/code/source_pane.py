@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel
 
-from kernelscope.core.view import Selection
+from kernelscope.core.view import KernelView, Selection
 
 from .code_models import SourceModel, column_metrics
 from .code_pane import CodePane
@@ -42,6 +42,16 @@ class SourcePane(CodePane):
     def source_model(self) -> SourceModel:
         assert isinstance(self.model, SourceModel)
         return self.model
+
+    def shows(self, kernel: KernelView | None, file: str) -> bool:
+        """This file of this kernel is on screen (a kernel or file chosen comes next)."""
+        model = self.source_model
+        return model.kernel is kernel and model.file == file
+
+    def line_texts(self) -> list[str]:
+        """The text of each line of the file shown."""
+        model = self.source_model
+        return [model.text(r) for r in range(model.rowCount())]
 
     def row_chosen(self, row: int) -> None:
         self.selection.select_line(row + 1)

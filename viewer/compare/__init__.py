@@ -1,12 +1,13 @@
 """Compare mode: a baseline profile and the changes of the profile shown against it.
 
-The window composes it: ``CompareMode`` owns the controller (``controller``), its own widgets
-(the header ``bar``, the side-by-side ``diff_pane``, the ``opcodes`` table, the "Side by Side"
-button and the workspace's profiles menu), and puts a comparison into the panes through what
-each pane offers for it (``CodePane.show_comparison``, ``KernelList.show_comparison``,
-``HotLinesPanel.set_changes``); the window places the widgets and switches its code area.
+``Compare`` (the feature) places compare mode's widgets and gives its actions; ``CompareMode``
+owns the controller (``controller``), its own widgets (the header ``bar``, the side-by-side
+``diff_pane``, the ``opcodes`` table, the "Side by Side" button and the workspace's profiles
+menu), and puts a comparison into the panes through what each pane offers for it
+(``CodePane.show_comparison``, ``KernelList.show_comparison``, ``HotLinesPanel.set_changes``).
 """
 
+from .feature import CompareFeature
 from .mode import CompareMode
 
-__all__ = ["CompareMode"]
+__all__ = ["CompareFeature", "CompareMode"]

@@ -118,7 +118,7 @@ class CompareMode(QObject):
             raise KernelscopeError(
                 f"no ranking {ranking!r}", hint="choose regressions or improvements"
             )
-        self.hot.ranking.setCurrentIndex(choices[ranking])
+        self.hot.rank_by(choices[ranking])
 
     def start_folder(self) -> str:
         """Where the file dialog starts: the folder of the open profile (a workspace's
@@ -210,7 +210,7 @@ class CompareMode(QObject):
         comp = self.controller.current
         self._apply_source()
         kernel = self.selection.kernel
-        if self.sass.sass_model.kernel is not kernel:
+        if not self.sass.shows(kernel):
             return  # the pane shows it next, and the kernel's change comes back here
         if comp is None or kernel is None:
             self.sass.show_comparison(None)
@@ -230,8 +230,7 @@ class CompareMode(QObject):
     def _apply_source(self) -> None:
         """The source pane's columns, or the side-by-side view, for the file shown."""
         comp, kernel = self.controller.current, self.selection.kernel
-        model = self.source.source_model
-        if model.kernel is not kernel or model.file != self.selection.file:
+        if not self.source.shows(kernel, self.selection.file):
             return  # the pane shows the new file next, and that comes back here
         metric = metric_key(self.selection.metric)
         own = kernel is not None and self.selection.file == kernel.main_file
@@ -239,7 +238,7 @@ class CompareMode(QObject):
         if comp is not None and own and metric is not None:
             key = (id(comp), metric, self.selection.file)
             if key not in self._columns:
-                texts = [model.text(r) for r in range(model.rowCount())]
+                texts = self.source.line_texts()
                 self._columns[key] = code_columns.line_columns(comp, metric, texts)
             columns = self._columns[key]
         self.source.show_comparison(columns)

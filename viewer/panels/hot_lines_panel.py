@@ -202,6 +202,11 @@ class HotLinesPanel(QWidget):
     def busy(self) -> bool:
         return self._ranking.busy
 
+    def rank_by(self, ranking: int) -> None:
+        """Compare mode's choice of ranking: 0 the hottest lines, 1 the biggest regressions,
+        2 the biggest improvements."""
+        self.ranking.setCurrentIndex(ranking)
+
     def set_changes(self, changes: LineChanges | None) -> None:
         """Compare mode: offer the biggest regressions and improvements (None: leave it)."""
         self._changes = changes

@@ -11,8 +11,8 @@ from PySide6.QtCore import QObject, Qt
 
 from kernelscope.core.ncu import GROUPS, BindingRow, KernelLedger, Ledger, StepLedger
 
-from ..panels.nnfusion_colours import colour
 from ..widgets.formatting import format_number, format_us
+from ..widgets.nnfusion_colours import colour
 from ..widgets.roles import BarRole
 from ..widgets.rows_model import Column, RowsModel
 

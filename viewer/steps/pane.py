@@ -11,13 +11,11 @@ read once per document on the document lane, when the pane is first shown.
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QDockWidget,
     QHBoxLayout,
     QLabel,
     QSplitter,
@@ -36,9 +34,6 @@ from ..widgets.roles import KeyRole, SortRole
 from ..widgets.shown import ShownGate
 from ..workers.jobs import Latest, Workers
 from .model import TIME, LedgerModel, StepsModel
-
-if TYPE_CHECKING:
-    from ..main_window import MainWindow
 
 NO_STEPS = (
     "This profile has no steps. The ledger splits an LLM's profiled steps by operator group: "
@@ -226,14 +221,3 @@ class StepsPane(QWidget):
             self.rows.selectionModel().blockSignals(False)
             self.rows.viewport().update()
             self.rows.scrollTo(index)
-
-
-def install_steps_pane(window: MainWindow) -> tuple[StepsPane, QDockWidget]:
-    """The Steps pane in ``window`` and its dock: at the bottom, a tab beside Headroom,
-    reading only while shown, its errors in the window's error dialog."""
-    pane = StepsPane(window.selection, window.workers)
-    dock = window._dock("Steps", pane, Qt.DockWidgetArea.BottomDockWidgetArea)
-    window.tabifyDockWidget(window.headroom_dock, dock)
-    dock.visibilityChanged.connect(pane.set_shown)
-    pane.error.connect(window.show_error)
-    return pane, dock

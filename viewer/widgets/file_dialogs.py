@@ -11,6 +11,13 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
 
+# What File > Open and Compare With... offer
+OPEN_FILTER = (
+    "kernelscope inputs (manifest.json *.ncu-rep *.csv *.onnx *.nsys-rep *.sqlite);;"
+    "Workspaces (manifest.json);;Nsight Compute reports (*.ncu-rep *.csv);;Models (*.onnx);;"
+    "Timelines (*.json *.nsys-rep *.sqlite);;All files (*)"
+)
+
 
 def open_file_names(
     parent: QWidget, caption: str, folder: str = "", filters: str = ""

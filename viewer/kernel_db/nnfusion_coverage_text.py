@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING
 from kernelscope.core.errors import KernelscopeError
 
 from ..widgets.messages import what_to_do
-from .nnfusion_colours import css
+from ..widgets.nnfusion_colours import css
 
 if TYPE_CHECKING:
     from kernelscope.core.kernel_db import BuildMissingReport, Coverage
 
-    from .kernel_db_jobs import CheckResult
+    from .jobs import CheckResult
 
 
 def line(kind: str, text: str) -> str:

@@ -26,9 +26,9 @@ from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.ncu import HotLine, KernelDetails
 from kernelscope.core.view import KernelView, Selection, ViewDocument, hot_lines, read_details
 
-from .panels.details_pane import DetailsPane
-from .panels.hot_lines_panel import HotLinesPanel
-from .workers.jobs import Job, JobContext, Workers
+from ..panels.hot_lines_panel import HotLinesPanel
+from ..workers.jobs import Job, JobContext, Workers
+from .details_pane import DetailsPane
 
 MAX_KERNELS = 12
 _log = logging.getLogger(__name__)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..workers.export_worker import ExportOptions
+from .export_worker import ExportOptions
 
 KEYS = {
     "allow_ambiguous": "kernel_db/export/allow_ambiguous",

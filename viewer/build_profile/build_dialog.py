@@ -68,10 +68,17 @@ from kernelscope.core.profiling import (
 from kernelscope.core.torchrun import TorchRequest, is_torch_model_file
 from kernelscope.core.workspace import OtherModelError, Workspace
 
+from ..dialogs.host_choice import HostChoice, HostEntry, HostStore
+from ..dialogs.job_dialog import JobDialog
+from ..dialogs.profile_options import SETTINGS
 from ..widgets.file_dialogs import open_file_name
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import what_to_do
-from ..workers.build_worker import (
+from ..workers.jobs import Job, JobFn, Workers
+from ..workers.remote_jobs import check_job, install_job
+from .build_torch_page import TorchPage
+from .build_tvm_page import TvmPage
+from .build_worker import (
     Built,
     Profiled,
     ProfileSkipped,
@@ -79,15 +86,8 @@ from ..workers.build_worker import (
     build_job,
     torch_job,
 )
-from ..workers.jobs import Job, JobFn, Workers
-from ..workers.remote_jobs import check_job, install_job
-from .build_torch_page import TorchPage
-from .build_tvm_page import TvmPage
-from .host_choice import HostChoice, HostEntry, HostStore
 from .host_report import HostReportView
-from .job_dialog import JobDialog
 from .ncu_form import NcuForm
-from .profile_options import SETTINGS
 from .steps_form import StepsForm
 
 CompilerPage = TvmPage | TorchPage  # the Model tab's page of the chosen compiler

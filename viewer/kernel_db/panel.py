@@ -52,10 +52,11 @@ from kernelscope.core.view import ViewDocument
 from ..code.highlight import Highlighter, Span
 from ..widgets.file_dialogs import save_file_name
 from ..widgets.formatting import format_dims, format_number
+from ..widgets.nnfusion_colours import css
 from ..widgets.roles import KeyRole, SortRole, item_data
-from ..workers.export_worker import ExportOptions
 from ..workers.jobs import Latest, Workers
-from .kernel_db_jobs import (
+from .export_worker import ExportOptions
+from .jobs import (
     CommandInfo,
     DbSession,
     Listing,
@@ -63,8 +64,7 @@ from .kernel_db_jobs import (
     function_body,
     mean_times_us,
 )
-from .kernel_db_model import KernelDbModel
-from .nnfusion_colours import css
+from .model import KernelDbModel
 from .nnfusion_command import CommandView
 from .nnfusion_coverage import CoverageView
 
@@ -483,19 +483,19 @@ class KernelDbPanel(QWidget):
 
     def export_options(self) -> ExportOptions:
         """The options every export from the window uses (kept in the settings)."""
-        from ..dialogs.export_options import load_options
+        from .export_options import load_options
 
         return load_options(self.settings)
 
     def set_export_options(self, options: ExportOptions) -> None:
-        from ..dialogs.export_options import save_options
+        from .export_options import save_options
 
         save_options(self.settings, options)
         self.coverage.set_allow_ambiguous(options.allow_ambiguous)
 
     def edit_export_options(self) -> QWidget:
         """Open the export options (non-blocking); OK keeps them for the next exports."""
-        from ..dialogs.export_options import ExportOptionsDialog
+        from .export_options import ExportOptionsDialog
 
         dialog = ExportOptionsDialog(self.export_options(), self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -40,7 +40,7 @@ from ..widgets.busy import BusyIndicator
 from ..widgets.file_dialogs import open_file_name
 from ..widgets.roles import SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
-from .kernel_db_jobs import (
+from .jobs import (
     CheckResult,
     CoverageResult,
     check_with_nnfusion,

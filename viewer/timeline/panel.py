@@ -60,10 +60,10 @@ from ..workers.remote_jobs import (
     open_timeline_job,
     profile_call_job,
 )
-from .timeline_model import CallsModel, SharesModel
+from .model import CallsModel, SharesModel
 
 if TYPE_CHECKING:
-    from .timeline_plot import TimelinePlot
+    from .plot import TimelinePlot
 
 TIMELINE_FILTER = (
     "Timelines (*.json *.sqlite *.nsys-rep);;kernelscope timelines (*.json);;"
@@ -348,7 +348,7 @@ class TimelinePanel(QWidget):
         self._show_calls(timeline)
         self.title.setText(self._describe(timeline))
         if timeline is not None and self.plot is None:
-            from .timeline_plot import TimelinePlot  # pyqtgraph: only once there is a plot
+            from .plot import TimelinePlot  # pyqtgraph: only once there is a plot
 
             self.plot = TimelinePlot()
             self.plot.call_clicked.connect(self.choose_call)

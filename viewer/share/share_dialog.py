@@ -23,9 +23,9 @@ from kernelscope.core.errors import Cancelled
 from kernelscope.core.formatting import format_bytes
 from kernelscope.core.view import ProfileSession
 
+from ..dialogs.error_dialog import error_box
+from ..dialogs.job_dialog import JobDialog
 from ..workers.jobs import JobContext, Workers
-from .error_dialog import error_box
-from .job_dialog import JobDialog
 
 if TYPE_CHECKING:  # core.share (and the roofline's drawing) loads with the first share
     from kernelscope.core.share import SharedPage

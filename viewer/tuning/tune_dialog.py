@@ -36,19 +36,19 @@ from PySide6.QtWidgets import (
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.tuning import DEFAULT_DB, TaskProgress, TuningResult
 
+from ..dialogs.host_choice import HostChoice, HostStore
+from ..dialogs.job_dialog import JobDialog
 from ..widgets.file_dialogs import existing_folder
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
-from ..workers.tune_job import (
+from .tune_job import (
     TuneRequest,
     TuneStarted,
     local_gpu_problem,
     merge_job,
     tune_job,
 )
-from .host_choice import HostChoice, HostStore
-from .job_dialog import JobDialog
 
 SETTINGS = "tune"
 

@@ -27,7 +27,7 @@ from kernelscope.core.profiling import (
 from kernelscope.core.torchrun import TorchRequest, TorchRun, profile_torch
 from kernelscope.core.workspace import Workspace
 
-from .jobs import JobContext, JobFn
+from ..workers.jobs import JobContext, JobFn
 
 
 @dataclass(frozen=True)

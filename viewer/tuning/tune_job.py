@@ -25,7 +25,7 @@ from kernelscope.core.tuning import (
     tune_in_child,
 )
 
-from .jobs import JobContext, JobFn
+from ..workers.jobs import JobContext, JobFn
 
 if TYPE_CHECKING:
     from kernelscope.core.tuning import TunedGain

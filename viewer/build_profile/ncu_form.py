@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QComboBox, QFormLayout, QGroupBox, QLineEdit, QSpi
 
 from kernelscope.core.profiling import NcuOptions
 
-from .profile_options import NCU_DEFAULT, NCU_SETS, ncu_set
+from ..dialogs.profile_options import NCU_DEFAULT, NCU_SETS, ncu_set
 
 
 class NcuForm(QGroupBox):

@@ -23,7 +23,7 @@ from kernelscope.core.view import ProfileSession, read_export_facts
 if TYPE_CHECKING:  # core.kernel_db (sqlite-utils) is imported by the first export's jobs
     from kernelscope.core.kernel_db import ExportReport, ProfileFacts
 
-from .jobs import Job, JobContext, Workers
+from ..workers.jobs import Job, JobContext, Workers
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush
 
 from ..widgets.formatting import format_number
+from ..widgets.nnfusion_colours import colour
 from ..widgets.rows_model import Column, RowsModel
-from .nnfusion_colours import colour
 
 if TYPE_CHECKING:  # the DB (sqlite-utils) is imported when it is first read
     from kernelscope.core.kernel_db import EntrySummary, RowVerdict

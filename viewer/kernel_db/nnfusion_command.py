@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from .nnfusion_colours import css
+from ..widgets.nnfusion_colours import css
 
 if TYPE_CHECKING:
-    from .kernel_db_jobs import CommandInfo
+    from .jobs import CommandInfo
 
 AUTOMATIC = "Automatic (the GPU most rows were timed on)"
 

@@ -28,13 +28,13 @@ from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.tuning import DEFAULT_DB, TunedGain, tuned_workspace
 from kernelscope.core.workspace import TUNED_TIMES_NOTE
 
+from ..dialogs.host_choice import HostChoice, HostStore
+from ..dialogs.job_dialog import JobDialog
 from ..widgets.file_dialogs import existing_folder
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
-from ..workers.tune_job import gain_job, recorded_host_job
-from .host_choice import HostChoice, HostStore
-from .job_dialog import JobDialog
+from .tune_job import gain_job, recorded_host_job
 
 
 class GainDialog(JobDialog):

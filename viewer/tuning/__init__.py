@@ -1,0 +1,5 @@
+"""The tuning feature: Tune (MetaSchedule) and Build & Profile Tuned, with their jobs."""
+
+from .feature import TuningFeature
+
+__all__ = ["TuningFeature"]
