@@ -11,11 +11,9 @@ from .remote import (
     SshTarget,
     Transfer,
     explain_ssh_failure,
-    fetch_file,
     run_command,
     ssh_options,
     transfer_progress,
-    workspace_entries,
 )
 from .run_ncu import (
     ProfileRequest,
@@ -33,7 +31,7 @@ from .run_ncu import (
     timeline_command,
 )
 from .runner_app import runner_path
-from .runner_site import RunnerSite, runner_site
+from .runner_site import runner_site
 from .runtime_install import InstallResult, install_runtime, make_bundle
 from .step_models import step_functions
 from .step_options import StepOptions, check_steps
@@ -49,7 +47,6 @@ __all__ = [
     "ProfileRequest",
     "ProfileResult",
     "RemoteFolder",
-    "RunnerSite",
     "SshSession",
     "SshTarget",
     "StepOptions",
@@ -57,7 +54,6 @@ __all__ = [
     "check_host",
     "check_steps",
     "explain_ssh_failure",
-    "fetch_file",
     "install_runtime",
     "launch_sequence",
     "local_tvm_version",
@@ -78,5 +74,4 @@ __all__ = [
     "stream_ncu",
     "timeline_command",
     "transfer_progress",
-    "workspace_entries",
 ]

@@ -5,7 +5,6 @@ selection that profiles one chosen call."""
 
 from .agreement import Agreement, CallAgreement, ncu_agreement
 from .measure import (
-    TIMELINES,
     TimelineRequest,
     from_runner,
     measure_timeline,
@@ -13,15 +12,14 @@ from .measure import (
     timelines_dir,
 )
 from .model import KernelSelection, Share, Timeline, TimelineCall
-from .nsys import export_nsys_report, read_nsys, read_nsys_sqlite
+from .nsys import read_nsys, read_nsys_sqlite
 from .open import TIMELINE_SUFFIXES, open_timeline
 from .profile_call import profile_call
-from .steps_compare import StepComparison, StepTime, compare_steps, step_times
+from .steps_compare import StepComparison, StepTime, compare_steps
 
 __all__ = [
     "Agreement",
     "CallAgreement",
-    "TIMELINES",
     "TIMELINE_SUFFIXES",
     "KernelSelection",
     "Share",
@@ -31,7 +29,6 @@ __all__ = [
     "TimelineCall",
     "compare_steps",
     "TimelineRequest",
-    "export_nsys_report",
     "from_runner",
     "measure_timeline",
     "ncu_agreement",
@@ -40,6 +37,5 @@ __all__ = [
     "read_nsys",
     "read_nsys_sqlite",
     "saved_timelines",
-    "step_times",
     "timelines_dir",
 ]

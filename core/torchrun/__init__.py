@@ -6,10 +6,8 @@ twin in transformers, step by step (``profile-torch WS --steps``)."""
 from .run import (
     FACTS,
     MODES,
-    RUN_SUFFIX,
     TorchRequest,
     TorchRun,
-    check_request,
     default_run_dir,
     is_torch_model_file,
     profile_torch,
@@ -20,10 +18,8 @@ from .run import (
 __all__ = [
     "FACTS",
     "MODES",
-    "RUN_SUFFIX",
     "TorchRequest",
     "TorchRun",
-    "check_request",
     "default_run_dir",
     "is_torch_model_file",
     "profile_torch",
