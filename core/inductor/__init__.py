@@ -20,7 +20,13 @@ if TYPE_CHECKING:
     from .derived import open_workspace, run_report, run_workspace
     from .launches import report_problems, tie_launches
     from .run_folder import InductorRun, is_run_folder, open_run
-    from .step_versus import STEPS_HEADER, format_steps, open_versus_steps, steps_json
+    from .step_versus import (
+        STEPS_HEADER,
+        StepsVersus,
+        format_steps,
+        open_versus_steps,
+        steps_json,
+    )
     from .versus import VERSUS_HEADER, Versus, format_versus, open_versus, versus_pair
 
 # Imported on first use (as ``ncu`` and ``view``): the CLI asks ``is_run_folder`` of every
@@ -40,6 +46,7 @@ _EXPORTS = {
     "open_versus": ".versus",
     "versus_pair": ".versus",
     "STEPS_HEADER": ".step_versus",
+    "StepsVersus": ".step_versus",
     "format_steps": ".step_versus",
     "open_versus_steps": ".step_versus",
     "steps_json": ".step_versus",
@@ -60,6 +67,7 @@ __all__ = [
     "tie_launches",
     "versus_pair",
     "STEPS_HEADER",
+    "StepsVersus",
     "format_steps",
     "open_versus_steps",
     "steps_json",

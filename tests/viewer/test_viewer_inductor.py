@@ -127,6 +127,40 @@ def test_a_tvm_build_open_compares_with_a_run_folder_chosen(
     table = window.feature(TorchRunsFeature).dialog.table
     groups = {table.item(r, 0).text() for r in range(table.rowCount())}
     assert {"matmul", "softmax"} <= groups
+    assert window.feature(TorchRunsFeature).dialog.steps_table is None  # no steps profiled
+    window.feature(TorchRunsFeature).dialog.close()
+
+
+def test_an_llm_and_its_twin_profiled_by_steps_compare_step_by_step(
+    qtbot, make_window, monkeypatch, tmp_path
+) -> None:
+    """The recorded Llama's workspace (its prefill and decode reports, H100) open, its
+    torch.compile twin's run folder chosen (tests/data/llm): beside the per-group table, each
+    step by operator group with its winner, as ``kernelscope diff WS RUN --steps``."""
+    from llm_support import build_recorded_llama
+
+    from kernelscope.core.ncu import steps_path
+
+    ws = build_recorded_llama(tmp_path / "llama.kscope").path
+    (ws / "profiles").mkdir(exist_ok=True)
+    for name in ("tiny_prefill", "tiny_decode"):  # oldest first, as profiled
+        report = data_path(f"llm/{name}.ncu-rep")
+        shutil.copy(report, ws / "profiles" / report.name)
+        shutil.copy(steps_path(report), steps_path(ws / "profiles" / report.name))
+    run = Path(shutil.copytree(data_path("llm/tiny.torchrun"), tmp_path / "tiny.torchrun"))
+    window = make_window(ws)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(run))
+    window.action("compare_with_folder").trigger()
+    qtbot.waitUntil(lambda: window.feature(TorchRunsFeature).dialog is not None, timeout=120_000)
+    table = window.feature(TorchRunsFeature).dialog.steps_table
+    assert table is not None
+    cells = [[table.item(r, c).text() for c in range(table.columnCount())]
+             for r in range(table.rowCount())]  # fmt: skip
+    totals = {row[0]: row for row in cells if row[1] == "total"}
+    assert list(totals) == ["prefill 0"] + [f"decode {i}" for i in range(4)]
+    # the recorded H100 reports: 180.4 µs of TVM kernels against 170.2 of torch.compile's
+    assert totals["decode 0"][3] == "180.4" and totals["decode 0"][5] == "170.2"
+    assert totals["decode 0"][6].startswith("torch.compile 1.0")
     window.feature(TorchRunsFeature).dialog.close()
 
 

@@ -8,7 +8,17 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-from kernelscope.core.inductor import VERSUS_HEADER, Versus, format_versus, versus_pair
+from kernelscope.core.errors import KernelscopeError
+from kernelscope.core.inductor import (
+    STEPS_HEADER,
+    VERSUS_HEADER,
+    StepsVersus,
+    Versus,
+    format_steps,
+    format_versus,
+    open_versus_steps,
+    versus_pair,
+)
 
 from ..feature import Feature, WindowContext
 from ..workers.jobs import Latest
@@ -33,16 +43,39 @@ class TorchRunsFeature(Feature):
         """The TVM-against-Inductor table of ``shown`` and ``chosen`` when one is a TVM
         workspace and the other a torch.compile run folder; else ``otherwise(chosen)`` (two
         profiles of one compiler: the ordinary comparison)."""
-        self.versus.submit(lambda _ctx: versus_pair(shown, chosen[0]), (chosen, otherwise))
+        self.versus.submit(lambda _ctx: _compare(shown, chosen[0]), (chosen, otherwise))
 
-    def _on_versus(self, versus: Versus | None, request: tuple[list[Path], Otherwise]) -> None:
+    def _on_versus(
+        self, found: tuple[Versus, StepsVersus | None] | None, request: tuple[list[Path], Otherwise]
+    ) -> None:
         chosen, otherwise = request
-        if versus is None:
+        if found is None:
             otherwise(chosen)
             return
+        versus, steps = found
+        per_step = (list(STEPS_HEADER), format_steps(steps)) if steps is not None else None
         dialog = VersusDialog(
-            versus, list(VERSUS_HEADER), format_versus(versus), self.ctx.workers, self.ctx.window
+            versus,
+            list(VERSUS_HEADER),
+            format_versus(versus),
+            self.ctx.workers,
+            self.ctx.window,
+            steps=per_step,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog
         dialog.open()
+
+
+def _compare(shown: Path, chosen: Path) -> tuple[Versus, StepsVersus | None] | None:
+    """I/O: the per-group comparison of a TVM workspace and a torch.compile run folder (None
+    when the two are not that pair) and, when both were profiled step by step (an LLM and
+    its twin), the comparison per step too."""
+    versus = versus_pair(shown, chosen)
+    if versus is None:
+        return None
+    try:
+        steps = open_versus_steps(versus.tvm_workspace.path, versus.run.path)
+    except KernelscopeError:
+        steps = None  # not both profiled with steps: the per-group table says so in its notes
+    return versus, steps

@@ -1,5 +1,6 @@
 """TVM against torch.compile: the per-operator-group table of ``core.inductor.versus_tvm``
-(Compare With… between a TVM workspace and a torch.compile run folder), and the selected
+(Compare With… between a TVM workspace and a torch.compile run folder), for an LLM and its
+twin profiled step by step also per step (``core.inductor.versus_steps``), and the selected
 group's slowest kernel of each compiler side by side (source and SASS with their samples)."""
 
 from __future__ import annotations
@@ -45,7 +46,11 @@ class VersusDialog(QDialog):
         cells: list[list[str]],
         workers: Workers,
         parent: QWidget | None = None,
+        *,
+        steps: tuple[list[str], list[list[str]]] | None = None,
     ) -> None:
+        """``steps``: the per-step table's header and rows (an LLM against its twin, both
+        profiled step by step), shown on a tab of its own beside the per-group one."""
         super().__init__(parent)
         self.versus = versus
         self.setWindowTitle("TVM against torch.compile")
@@ -58,23 +63,16 @@ class VersusDialog(QDialog):
         title.setWordWrap(True)
         layout.addWidget(title)
         columns = [*header, "TVM's slowest kernel", "Inductor's slowest kernel"]
-        self.table = QTableWidget(len(cells), len(columns), self)
-        self.table.setHorizontalHeaderLabels(columns)
-        self.table.verticalHeader().setVisible(False)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
         slowest = {
             r.group: (r.tvm.slowest() or "", r.inductor.slowest() or "") for r in versus.rows
         }
-        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-        for i, row in enumerate(cells):
-            for j, text in enumerate([*row, *slowest.get(row[0], ("", ""))]):
-                item = QTableWidgetItem(text)
-                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-                if 1 <= j <= 4:
-                    item.setTextAlignment(right)
-                self.table.setItem(i, j, item)
-        self.table.resizeColumnsToContents()
+        rows = [[*row, *slowest.get(row[0], ("", ""))] for row in cells]
+        self.table = _table(columns, rows, numbers=range(1, 5), parent=self)
+        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        self.steps_table: QTableWidget | None = None
+        if steps is not None:
+            self.steps_table = _table(steps[0], steps[1], numbers=range(2, 6), parent=self)
         notes = QLabel("<br>".join(f"• {n}" for n in versus.notes))
         notes.setWordWrap(True)
         self.sides = [_Side("TVM"), _Side("Inductor")]
@@ -82,7 +80,13 @@ class VersusDialog(QDialog):
         for side in self.sides:
             panes.addWidget(side.tabs)
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
+        if self.steps_table is not None:
+            tables = QTabWidget()
+            tables.addTab(self.table, "One pass, by operator group")
+            tables.addTab(self.steps_table, "Each step, by operator group")
+            split.addWidget(tables)
+        else:
+            split.addWidget(self.table)
         split.addWidget(panes)
         layout.addWidget(split, 1)
         layout.addWidget(notes)
@@ -114,6 +118,25 @@ class VersusDialog(QDialog):
     def _failed(self, error: BaseException) -> None:
         for side in self.sides:
             side.message(f"cannot read the kernel: {error}")
+
+
+def _table(
+    header: list[str], rows: list[list[str]], *, numbers: range, parent: QWidget
+) -> QTableWidget:
+    """A read-only table of text cells, the ``numbers`` columns aligned right."""
+    table = QTableWidget(len(rows), len(header), parent)
+    table.setHorizontalHeaderLabels(header)
+    table.verticalHeader().setVisible(False)
+    right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+    for i, row in enumerate(rows):
+        for j, text in enumerate(row):
+            item = QTableWidgetItem(text)
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+            if j in numbers:
+                item.setTextAlignment(right)
+            table.setItem(i, j, item)
+    table.resizeColumnsToContents()
+    return table
 
 
 class _Side:
