@@ -137,3 +137,14 @@ def test_cuda_graphs_go_into_the_build_request_and_follow_the_workspace(
     again = _dialog(window, workspace=Workspace.open(llm_workspace))
     assert again.llm_steps.cuda_graph.isChecked()
     again.close()
+
+
+def test_the_dialog_with_the_llm_steps_fits_a_1280x720_screen(qtbot, make_window) -> None:
+    """The Profile tab with the LLM steps group is taller than a 720-pixel screen leaves a
+    dialog: the tabs scroll, so the dialog's least height fits (with a title bar's room)."""
+    window = make_window()
+    dialog = _dialog(window)
+    dialog.model.setText(str(MODELS / "llama_mlc.py"))
+    qtbot.waitUntil(lambda: not dialog.llm_steps.isHidden(), timeout=30_000)
+    assert dialog.minimumSizeHint().height() <= 680
+    dialog.close()

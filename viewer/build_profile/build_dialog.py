@@ -42,11 +42,13 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QTabWidget,
     QVBoxLayout,
@@ -146,9 +148,12 @@ class BuildDialog(JobDialog):
         self._replace: OtherModelError | None = None  # refused by core: ask once the job ends
         self._local_problem: str | None = None  # why this machine cannot profile, once known
         self.tabs = QTabWidget()
-        self.tabs.addTab(self._model_tab(), "Model")
-        self.tabs.addTab(self._profile_tab(), "Profile")
-        self.tabs.addTab(self._host_tab(), "Run on")
+        for page, title in (
+            (self._model_tab(), "Model"),
+            (self._profile_tab(), "Profile"),
+            (self._host_tab(), "Run on"),
+        ):
+            self.tabs.addTab(_scrolled(page), title)
         self.progress = JobProgress(log=True)
         assert self.progress.log is not None
         self.bar, self.log = self.progress.bar, self.progress.log
@@ -168,8 +173,8 @@ class BuildDialog(JobDialog):
         buttons.addWidget(self.start)
         buttons.addWidget(self.cancel)
         layout = QVBoxLayout(self)
-        layout.addWidget(self.tabs, 3)
-        layout.addWidget(self.progress, 2)
+        layout.addWidget(self.tabs, 5)
+        layout.addWidget(self.progress, 1)
         layout.addLayout(buttons)
         self.start.clicked.connect(self.start_build)
         self.cancel.clicked.connect(self._cancel_or_close)
@@ -795,3 +800,13 @@ class BuildDialog(JobDialog):
 
     def _append(self, text: str) -> None:
         self.progress.append(text)
+
+
+def _scrolled(page: QWidget) -> QScrollArea:
+    """A tab's page that scrolls where the screen is shorter than the page (the Profile tab
+    with its LLM steps group is taller than a 1280x720 screen's room for the dialog)."""
+    area = QScrollArea()
+    area.setWidget(page)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    return area
