@@ -13,6 +13,10 @@ of the child that read the report (budget 400 MB). Best and median of ``--runs``
 
 ``--small-cnn``: the window's figures on the H200 small_cnn report repeated (as below).
 
+``--first-look --llm``: the same on the recorded H100 tiny Llama decode report (100 launches
+of ``profile --steps``, kernelscope's step section set: 254 metrics a launch, no source
+counters or rules) repeated, the shape of report the goal names.
+
 ``--first-look`` (issue 33 item 6: a 5,000-launch report's kernel list <= 1.5 s): the H200
 small_cnn report repeated instead (4 launches, 126 KB each: 1,000 and 5,000 launches, 126 and
 630 MB), and only what the window does before its kernel list shows, in a fresh process
@@ -27,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import os
 import statistics
 import subprocess
@@ -37,6 +42,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+LLM_DECODE = HERE.parent / "tests" / "data" / "llm" / "tiny_decode.ncu-rep.xz"
 sys.path.insert(0, str(HERE))
 
 import bench_import  # noqa: E402
@@ -126,7 +132,20 @@ def small_cnn_report(launches: int) -> Path:
     return out
 
 
-def first_look(launches: list[int], runs: int, baseline: str | None) -> None:
+def llm_report(launches: int) -> Path:
+    """The recorded H100 tiny Llama decode report (``profile --steps``: 4 decode steps, 100
+    launches, kernelscope's step section set) repeated to ``launches`` launches, made once."""
+    times = launches // 100
+    out = bench_import.OUT / f"tiny_decode_x{times}.ncu-rep"
+    if not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        src = out.with_name("tiny_decode.ncu-rep")
+        src.write_bytes(lzma.decompress(LLM_DECODE.read_bytes()))
+        bench_import.repeat_report(src, out, times)
+    return out
+
+
+def first_look(launches: list[int], runs: int, baseline: str | None, llm: bool = False) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         sides: dict[str, Path | None] = {"this": None}
         if baseline:
@@ -135,7 +154,7 @@ def first_look(launches: list[int], runs: int, baseline: str | None) -> None:
         loads = [os.getloadavg()[0]]
         for _ in range(runs):
             for n in launches:
-                path = small_cnn_report(n)
+                path = llm_report(n) if llm else small_cnn_report(n)
                 for side, pythonpath in sides.items():
                     env = bench_import.child_env()
                     if pythonpath is not None:
@@ -200,9 +219,14 @@ def main() -> int:
         "--small-cnn", action="store_true", help="the H200 small_cnn report repeated, not mlp"
     )
     parser.add_argument("--baseline", help="with --first-look: a git revision to compare with")
+    parser.add_argument(
+        "--llm",
+        action="store_true",
+        help="with --first-look: the recorded tiny Llama decode report repeated instead",
+    )
     args = parser.parse_args()
     if args.first_look:
-        first_look(args.launches, args.runs, args.baseline)
+        first_look(args.launches, args.runs, args.baseline, args.llm)
         return 0
     paths = {n: small_cnn_report(n) if args.small_cnn else report(n) for n in args.launches}
     rows: dict[int, list[list[float]]] = {n: [] for n in args.launches}

@@ -63,10 +63,10 @@ def test_a_bug_in_report_reading_is_not_called_truncation(monkeypatch: pytest.Mo
         profile.lines(profile.kernels()[0].name)
 
     def broken(self: object, *args: object) -> None:
-        raise AttributeError("'DecodedLaunch' object has no attribute 'metric_by_name'")
+        raise AttributeError("'DecodedLaunch' object has no attribute '_ids'")
 
-    monkeypatch.setattr(DecodedLaunch, "metric_by_name", broken)
-    with pytest.raises(AttributeError, match="metric_by_name"):
+    monkeypatch.setattr(DecodedLaunch, "_span", broken)  # what every metric lookup asks
+    with pytest.raises(AttributeError, match="_ids"):
         Profile.open(SMALL / "lineinfo.ncu-rep", use_cache=False)
 
 
@@ -82,10 +82,10 @@ def test_a_bug_reading_details_is_raised_damaged_data_gives_none(
     launch = profile.launches[0].id
 
     def broken(self: object, *args: object) -> None:
-        raise AttributeError("'DecodedLaunch' object has no attribute 'metric_by_name'")
+        raise AttributeError("'DecodedLaunch' object has no attribute '_ids'")
 
-    monkeypatch.setattr(DecodedLaunch, "metric_by_name", broken)
-    with pytest.raises(AttributeError, match="metric_by_name"):
+    monkeypatch.setattr(DecodedLaunch, "_span", broken)  # what every metric lookup asks
+    with pytest.raises(AttributeError, match="_ids"):
         profile.launch_metrics(launch)
 
     def damaged(self: object, *args: object) -> None:

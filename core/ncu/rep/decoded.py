@@ -312,22 +312,7 @@ class StoredMetric:
     def instance(self, i: int) -> tuple[Instance, int]:
         """(correlation id, value) of the instance whose tag is at ``i``, and where the next
         field begins."""
-        buf = self.buf
-        n, j = varint(buf, i + 1)
-        end = j + n
-        if n >= 4 and buf[j] == 0x0A and buf[j + 1] < 0x80:  # 0a A <id> 12 B <value>
-            k = j + 2 + buf[j + 1]
-            if k + 1 < end and buf[k] == 0x12 and k + 2 + buf[k + 1] == end:
-                return (value(buf, j + 2, k), value(buf, k + 2, end)), end
-        ident = found = None
-        for field, wire, v in fields(buf, j, end):
-            if field == 1 and wire == 2:
-                ident = value(buf, *v)
-            elif field == 2 and wire == 2:
-                found = value(buf, *v)
-            else:
-                raise Unsupported(f"metric instance field {field}")
-        return (ident, found), end
+        return _instance(self.buf, i)
 
     def instances(self) -> list[Instance]:
         """Every instance, decoded once (none when the metric is not instanced)."""
@@ -362,6 +347,51 @@ class StoredMetric:
         return None
 
 
+def _instance(buf: Buffer, i: int) -> tuple[Instance, int]:
+    """``StoredMetric.instance``."""
+    n, j = varint(buf, i + 1)
+    end = j + n
+    if n >= 4 and buf[j] == 0x0A and buf[j + 1] < 0x80:  # 0a A <id> 12 B <value>
+        k = j + 2 + buf[j + 1]
+        if k + 1 < end and buf[k] == 0x12 and k + 2 + buf[k + 1] == end:
+            return (value(buf, j + 2, k), value(buf, k + 2, end)), end
+    ident = found = None
+    for field, wire, v in fields(buf, j, end):
+        if field == 1 and wire == 2:
+            ident = value(buf, *v)
+        elif field == 2 and wire == 2:
+            found = value(buf, *v)
+        else:
+            raise Unsupported(f"metric instance field {field}")
+    return (ident, found), end
+
+
+def _head(buf: Buffer, start: int, end: int) -> tuple[Value | None, bool, int]:
+    """(own value, whether it has one, where its instances begin: ``end`` when it has none)
+    of the metric stored from ``start`` to ``end``: ``StoredMetric``'s answer, its usual
+    shape (``08 <name> 12 <n> <value>``, then instances or nothing) read inline. The kernel
+    list reads ~80 metrics of every launch: this way, ~3x faster than through a
+    ``StoredMetric``."""
+    i = start + 2 if buf[start + 1] < 0x80 else start + 3 if buf[start + 2] < 0x80 else 0
+    if i and i < end:
+        if buf[i] == 0x12 and buf[i + 1] < 0x80:
+            j = i + 2 + buf[i + 1]
+            if j < end and buf[j] == 0x1A:
+                return value(buf, i + 2, j), True, j
+            if _ends(buf, j, end):
+                return value(buf, i + 2, j), True, end
+        elif buf[i] == 0x1A:
+            return None, False, i
+    m = StoredMetric(buf, start, end)
+    return m.value, m.has_value, m.first
+
+
+def _ends(buf: Buffer, i: int, end: int) -> bool:
+    """Whether a metric's fields end at ``i``: nothing follows, or its usual last field
+    (4, a zero)."""
+    return i == end or (i + 2 == end and buf[i] == 0x20 and buf[i + 1] == 0)
+
+
 def _as(kind: type | None, v: Value | None) -> Value | None:
     """A stored value read as its metric's kind, as ncu_report's typed accessors read it: an
     integer metric's other values as 0, a floating-point one's as NaN."""
@@ -388,20 +418,29 @@ class DecodedLaunch:
 
     def metric_by_name(self, name: str) -> StoredMetric | None:
         """The metric as stored, None when the launch lacks it."""
-        k = self._ids.get(name)
-        span = self._where.metric(k) if k is not None else None
+        span = self._span(name)
         return StoredMetric(self._buf, *span) if span is not None else None
 
+    def _span(self, name: str) -> Span | None:
+        k = self._ids.get(name)
+        return self._where.metric(k) if k is not None else None
+
     def has_metric(self, name: str) -> bool:
-        return self.metric_by_name(name) is not None
+        return self._span(name) is not None
 
     def scalar(self, name: str) -> Value | None:
-        m = self.metric_by_name(name)
-        if m is None:
+        span = self._span(name)
+        if span is None:
             return None
-        if m.instanced:
-            return m.instances()[0][1]
-        return m.value if m.has_value else None
+        start, end = span
+        own, has_own, at = _head(self._buf, start, end)
+        if at == end:
+            return own if has_own else None
+        # its first instance's value: usually its only one, the last field (read at once)
+        (_, first), after = _instance(self._buf, at)
+        if _ends(self._buf, after, end):
+            return first
+        return StoredMetric(self._buf, start, end).instances()[0][1]
 
     def record(self, name: str) -> MetricRecord | None:
         m = self.metric_by_name(name)
@@ -427,10 +466,11 @@ class DecodedLaunch:
         return text.description if text is not None else ""
 
     def total(self, name: str) -> Value | None:
-        m = self.metric_by_name(name)
-        if m is None or not m.instanced or not m.has_value:
+        span = self._span(name)
+        if span is None:
             return None
-        return m.value
+        own, has_own, at = _head(self._buf, *span)
+        return own if at < span[1] and has_own else None
 
     def per_pc(self, names: Sequence[str]) -> dict[str, PerPc]:
         """In the file's order, all metrics decoded at once with numpy."""
