@@ -57,6 +57,8 @@ from .records import HotLine, InstructionTable, KernelSummary, Launch, LineMetri
 from .sources import SourceFile, SourceResolver
 from .steps import MARKER as STEP_MARKER
 
+_LAUNCH_METRICS_KEPT = 256  # launches whose Details metrics stay in memory (``launch_metrics``)
+
 
 class Profile:
     def __init__(
@@ -94,6 +96,8 @@ class Profile:
         self._combined: dict[tuple[str, int | None], InstructionTable | None] = {}
         self._framed: set[int] = set()  # launches given the workspace's header frames
         self._kernels: list[KernelSummary] | None = None
+        # the launches' Details metrics read last (~50 KB a launch: all of them would keep
+        # 250 MB in a window that has shown every kernel of a 5,000-launch report)
         self._launch_metrics: dict[int, LaunchMetrics] = {}
         self._descriptions: dict[str, str] | None = None
         self._await_child = await_child
@@ -330,6 +334,8 @@ class Profile:
                 lm.descriptions = {}
             if self._cache:
                 self._cache.store(part, lm)
+        if len(self._launch_metrics) >= _LAUNCH_METRICS_KEPT:
+            del self._launch_metrics[next(iter(self._launch_metrics))]  # the oldest
         self._launch_metrics[launch_id] = lm
         return lm
 

@@ -265,3 +265,39 @@ def test_a_kernel_summary_goes_over_its_launches_rules_once() -> None:
         assert summary.speedup_pct == 7.5
         assert summary.mean_ns == 200.0
     assert _CountedRules.walks == len(launches)
+
+
+def test_details_of_every_kernel_keep_a_bounded_memory(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A window that has shown every kernel of a report of thousands of launches kept every
+    launch's Details metrics (~50 KB each: 250 MB at 5,000 launches). Only the launches read
+    last stay (here 16 of the recorded decode report's 96); the Details are the same."""
+    import gc
+    import tracemalloc
+
+    from kernelscope.core.ncu import profile as profile_module
+    from kernelscope.core.ncu.details import kernel_details
+
+    report = data_path("llm/tiny_decode.ncu-rep")
+    expected = {
+        k.name: kernel_details(Profile.open(report), k.name).metrics
+        for k in Profile.open(report).kernels()
+    }
+    monkeypatch.setattr(profile_module, "_LAUNCH_METRICS_KEPT", 16)
+    profile = Profile.open(report)
+    kernels = profile.kernels()
+    assert sum(len(k.launches) for k in kernels) == 96
+    tracemalloc.start()
+    try:
+        first = kernel_details(profile, kernels[0].name)
+        gc.collect()
+        after_one = tracemalloc.get_traced_memory()[0]
+        shown = {k.name: kernel_details(profile, k.name).metrics for k in kernels}
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - after_one
+    finally:
+        tracemalloc.stop()
+    assert shown == expected and first.metrics == expected[kernels[0].name]
+    # kept unbounded: 96 launches' metrics, ~4 MB; bounded: 16 of them and the details
+    assert grown < 2_000_000, f"{grown / 1e6:.1f} MB kept after every kernel's Details"
