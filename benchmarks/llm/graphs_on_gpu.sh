@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Issue 33 item 3 on the GPU host, from the staged folder (graphs_stage.sh): for each workspace
-# (tiny_graph: build --cuda-graph, tiny_plain: the same model without), STEPS (default
-# prefill=128,decode=8):
+# of PAIR (default "tiny_graph tiny_plain": a build --cuda-graph, the same model without),
+# STEPS (default prefill=128,decode=8), each command stopped after LIMIT seconds (default 50):
 #   <ws>_timeline.json   kernelscope timeline WS --steps ... --json (warm-up 1: a replay)
 #   <ws>_decode.ncu-rep  kernelscope profile WS --steps ... --profile-steps decode:0-3
 #                        (--set none --metric gpu__time_duration.sum, warm-up 1), .steps.json
+#   with EXTRAS=1 (the default), on the first workspace of PAIR:
 #   tiny_graph_cold.ncu-rep  the graph build with --warmup 0 --profile-steps decode:0-1
 #                        (decode 0 captures, decode 1 replays)
 #   tiny_graph_attrs.jsonl   graph_attrs.py on a --set basic profile of decode:1 (what ncu
@@ -16,6 +17,9 @@
 set -uo pipefail
 OUT=${OUT:?set OUT}
 STEPS=${STEPS:-prefill=128,decode=8}
+read -r -a PAIR <<<"${PAIR:-tiny_graph tiny_plain}"
+LIMIT=${LIMIT:-50}
+EXTRAS=${EXTRAS:-1}
 HERE=$(pwd)
 W=/tmp/ks-graphs
 RES=$W/results
@@ -39,33 +43,34 @@ echo "unpacked: $(ls "$W/ws")" | tee "$RES/log.txt"
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU here: stopping after the unpack" | tee -a "$RES/log.txt"; cp "$RES/log.txt" "$OUT/summary.txt" 2>/dev/null; exit 3; }
 SET=(--set none --metric gpu__time_duration.sum)
 pack() { cp "$RES/log.txt" "$OUT/summary.txt" 2>/dev/null; tar -czf "$OUT/graphs.tgz" -C "$RES" . 2>/dev/null; }
-for stem in tiny_graph tiny_plain; do
+for stem in "${PAIR[@]}"; do
     echo "== $stem timeline $(date +%T)" | tee -a "$RES/log.txt"
-    timeout 45 python3 -m kernelscope.core.cli timeline "$W/ws/$stem.kscope" --steps "$STEPS" --warmup 1 \
+    timeout "$LIMIT" python3 -m kernelscope.core.cli timeline "$W/ws/$stem.kscope" --steps "$STEPS" --warmup 1 \
         --repeat 10 --name steps --json >"$RES/${stem}_timeline.json" 2>>"$RES/log.txt"
     pack
 done
-for stem in tiny_graph tiny_plain; do
+for stem in "${PAIR[@]}"; do
     ws=$W/ws/$stem.kscope
     echo "== $stem profile $(date +%T)" | tee -a "$RES/log.txt"
-    timeout 50 python3 -m kernelscope.core.cli profile "$ws" --steps "$STEPS" --profile-steps decode:0-3 \
+    timeout "$LIMIT" python3 -m kernelscope.core.cli profile "$ws" --steps "$STEPS" --profile-steps decode:0-3 \
         "${SET[@]}" --warmup 1 --name decode --top 5 >>"$RES/log.txt" 2>&1
     rep=$ws/profiles/decode.ncu-rep
     [ -f "$rep" ] && cp "$rep" "$RES/${stem}_decode.ncu-rep" && cp "$rep.steps.json" "$RES/${stem}_decode.ncu-rep.steps.json"
     pack
 done
-ws=$W/ws/tiny_graph.kscope
+extras() {
+ws=$W/ws/${PAIR[0]}.kscope
 echo "== attrs $(date +%T)" | tee -a "$RES/log.txt"
 timeout 40 python3 -m kernelscope.core.cli profile "$ws" --steps "$STEPS" --profile-steps decode:1 --set basic \
     --warmup 1 --name basic --top 3 >>"$RES/log.txt" 2>&1
 [ -f "$ws/profiles/basic.ncu-rep" ] && timeout 30 python3 graph_attrs.py "$ws/profiles/basic.ncu-rep" \
-    >"$RES/tiny_graph_attrs.jsonl" 2>>"$RES/log.txt"
+    >"$RES/${PAIR[0]}_attrs.jsonl" 2>>"$RES/log.txt"
 pack
 echo "== cold $(date +%T)" | tee -a "$RES/log.txt"
 timeout 40 python3 -m kernelscope.core.cli profile "$ws" --steps "$STEPS" --profile-steps decode:0-1 "${SET[@]}" \
     --warmup 0 --name cold --top 3 >>"$RES/log.txt" 2>&1
-[ -f "$ws/profiles/cold.ncu-rep" ] && cp "$ws/profiles/cold.ncu-rep" "$RES/tiny_graph_cold.ncu-rep" &&
-    cp "$ws/profiles/cold.ncu-rep.steps.json" "$RES/tiny_graph_cold.ncu-rep.steps.json"
+[ -f "$ws/profiles/cold.ncu-rep" ] && cp "$ws/profiles/cold.ncu-rep" "$RES/${PAIR[0]}_cold.ncu-rep" &&
+    cp "$ws/profiles/cold.ncu-rep.steps.json" "$RES/${PAIR[0]}_cold.ncu-rep.steps.json"
 pack
 {
     ncu --help | grep -i -A4 "graph"
@@ -94,12 +99,14 @@ PY
     rm -f "$RES/nsys_graph.nsys-rep"
     xz -9 "$RES/nsys_graph.sqlite" 2>/dev/null
 fi
-python3 - "$RES" <<'PY' | tee "$RES/summary.txt"
+}
+[ "$EXTRAS" = 1 ] && extras
+python3 - "$RES" "${PAIR[@]}" <<'PY' | tee "$RES/summary.txt"
 import json, statistics, sys
 from pathlib import Path
 res = Path(sys.argv[1])
 print((res / "env.txt").read_text().strip())
-for stem in ("tiny_graph", "tiny_plain"):
+for stem in sys.argv[2:]:
     try:
         t = json.loads((res / f"{stem}_timeline.json").read_text())
     except (OSError, ValueError) as exc:
