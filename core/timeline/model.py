@@ -20,6 +20,9 @@ from ..profiling import NcuOptions, ProfileRequest
 from ..workspace import Workspace
 
 TIMELINE_VERSION = 1
+# What ``kernelscope timeline --json`` adds to a timeline's own keys: worked out from it, so a
+# timeline read back from that output (``timeline OUT.json --against ...``) leaves them out.
+JSON_SUMMARIES = ("kernel_shares", "op_shares", "step_shares", "selection", "ncu", "against")
 
 
 # The runner's name of a CUDA graph replay (``build --cuda-graph``): TVM's builtin that
@@ -212,7 +215,7 @@ class Timeline:
     def from_dict(cls, raw: dict[str, Any]) -> Timeline:
         if raw.get("version") != TIMELINE_VERSION:
             raise KernelscopeError(f"unsupported timeline version {raw.get('version')!r}")
-        raw = dict(raw)
+        raw = {k: v for k, v in raw.items() if k not in JSON_SUMMARIES}
         raw["calls"] = [TimelineCall(**c) for c in raw["calls"]]
         return cls(**raw)
 

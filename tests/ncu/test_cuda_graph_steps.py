@@ -181,6 +181,23 @@ def test_timeline_against_prints_each_step(capsys: pytest.CaptureFixture[str]) -
     assert "decode 3" in table and "10 / 20" in table and "3 (replay) / -" in table
     rc, out, _ = run_cli(["timeline", graph, "--against", plain, "--json"], capsys)
     assert rc == 0 and len(json.loads(out)["against"]) == 9
+
+
+def test_timeline_json_output_reads_back_as_a_timeline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``timeline ... --json > OUT.json`` (a GPU host's output, with its shares and
+    comparison) opens again: ``timeline OUT.json --against ...`` as the saved timeline."""
+    graph, plain = (data_path(f"llm/{n}_steps.timeline.json") for n in ("tiny_graph", "tiny_plain"))
+    rc, out, _ = run_cli(["timeline", graph, "--against", plain, "--json"], capsys)
+    assert rc == 0 and "kernel_shares" in json.loads(out)
+    printed = tmp_path / "graph.json"
+    printed.write_text(out, encoding="utf-8")
+    rc, again, _ = run_cli(["timeline", str(printed), "--against", plain], capsys)
+    rc_saved, saved, _ = run_cli(["timeline", graph, "--against", plain], capsys)
+    assert rc == rc_saved == 0
+    tail = again[again.index("against tiny_plain_steps.timeline.json") :]
+    assert tail == saved[saved.index("against tiny_plain_steps.timeline.json") :]
     other = _timeline("tiny_plain").meta["steps"][0]
     assert other["name"] == "prefill"
 
