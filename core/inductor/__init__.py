@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         StepsVersus,
         format_steps,
         open_versus_steps,
+        step_rows,
         steps_json,
     )
     from .versus import VERSUS_HEADER, Versus, format_versus, open_versus, versus_pair
@@ -48,6 +49,7 @@ _EXPORTS = {
     "STEPS_HEADER": ".step_versus",
     "StepsVersus": ".step_versus",
     "format_steps": ".step_versus",
+    "step_rows": ".step_versus",
     "open_versus_steps": ".step_versus",
     "steps_json": ".step_versus",
 }
@@ -69,6 +71,7 @@ __all__ = [
     "STEPS_HEADER",
     "StepsVersus",
     "format_steps",
+    "step_rows",
     "open_versus_steps",
     "steps_json",
 ]

@@ -119,6 +119,7 @@ class StepVersus:
     rows: list[GroupRow]
     torch_event_ms: float | None  # the step timed whole with CUDA events (unprofiled runs)
     untied: int = 0  # torch.compile launches tied to no wrapper call
+    tvm_report: Path | None = None  # the TVM report the step was taken from
 
     @property
     def label(self) -> str:
@@ -191,9 +192,12 @@ def versus_steps(
     oldest first (a prefill report and a decode report, say): a step profiled twice is taken
     from the newest."""
     mine: dict[tuple[str, int], StepLaunches] = {}
+    source: dict[tuple[str, int], Path] = {}  # the report each of ``mine`` comes from
     tvm_devices = set()
     for profile in tvm_profiles:
-        mine.update({(s.name, s.index): s for s in report_steps(profile, ws.path)})
+        for s in report_steps(profile, ws.path):
+            mine[(s.name, s.index)] = s
+            source[(s.name, s.index)] = profile.paths[0]
         tvm_devices.add(read_steps(profile.paths[0], ws.path).get("device"))
     torch_steps = report_steps(torch_profile)
     theirs = {(s.name, s.index): s for s in torch_steps}
@@ -215,6 +219,7 @@ def versus_steps(
         pair = compare_step(
             ws, run, step, other, float(event) if isinstance(event, (int, float)) else None
         )
+        pair.tvm_report = source[key]
         untied += pair.untied
         if (step.tokens, step.total_len) != (other.tokens, other.total_len):
             notes.append(
@@ -307,23 +312,27 @@ STEPS_HEADER: Sequence[str] = (
 )
 
 
-def format_steps(v: StepsVersus) -> list[list[str]]:
-    """The table's rows as text cells: per step its groups, then the step's total."""
-    cells = []
-    for step in v.steps:
-        for r in [*step.rows, step.total]:
-            cells.append(
-                [
-                    step.label if r.group == "total" else "",
-                    r.group,
-                    str(len(r.tvm.launches)),
-                    f"{r.tvm.time_ns / 1000:.1f}",
-                    str(len(r.inductor.launches)),
-                    f"{r.inductor.time_ns / 1000:.1f}",
-                    _winner(r),
-                ]
-            )
-    return cells
+def step_rows(v: StepsVersus) -> list[tuple[StepVersus, GroupRow]]:
+    """The table's rows: per step its groups, then the step's total (``format_steps``'s
+    order)."""
+    return [(step, r) for step in v.steps for r in [*step.rows, step.total]]
+
+
+def format_steps(v: StepsVersus, *, every_row: bool = False) -> list[list[str]]:
+    """The table's rows as text cells (``step_rows``): the step named on its total row, or
+    with ``every_row`` on each (a table whose rows are selected one by one)."""
+    return [
+        [
+            step.label if every_row or r.group == "total" else "",
+            r.group,
+            str(len(r.tvm.launches)),
+            f"{r.tvm.time_ns / 1000:.1f}",
+            str(len(r.inductor.launches)),
+            f"{r.inductor.time_ns / 1000:.1f}",
+            _winner(r),
+        ]
+        for step, r in step_rows(v)
+    ]
 
 
 def _winner(r: GroupRow) -> str:

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
         read_ledger,
         read_roofline,
         versus_kernels,
+        versus_step_kernels,
     )
     from .open import is_model, open_document
     from .selection import Selection
@@ -56,6 +57,7 @@ _EXPORTS = {
     "read_ledger": ".features",
     "read_roofline": ".features",
     "versus_kernels": ".features",
+    "versus_step_kernels": ".features",
     "is_model": ".open",
     "open_document": ".open",
     "Selection": ".selection",
@@ -80,6 +82,7 @@ __all__ = [
     "read_ledger",
     "read_roofline",
     "versus_kernels",
+    "versus_step_kernels",
 ]
 
 

@@ -19,7 +19,7 @@ from .session import ProfileSession, on_profile_thread
 
 if TYPE_CHECKING:
     from ..compare import ComparedProfile, Comparison
-    from ..inductor import InductorRun, Versus
+    from ..inductor import InductorRun, StepsVersus, Versus
     from ..kernel_db import ProfileFacts
     from ..ncu import KernelDetails, Ledger
     from ..roofline import Headroom, Roofline
@@ -159,4 +159,39 @@ def versus_kernels(versus: Versus, group: str) -> tuple[KernelView | None, Kerne
     tvm, inductor = row.tvm.slowest(), row.inductor.slowest()
     left = open_document(versus.tvm_workspace.path).kernel(tvm) if tvm else None
     right = open_document(versus.run.path).kernel(inductor) if inductor else None
+    return left, right
+
+
+def versus_step_kernels(
+    versus: StepsVersus, step: str, group: str
+) -> tuple[KernelView | None, KernelView | None]:
+    """I/O: the slowest kernel of each compiler in one row of the per-step table (``step``
+    as labelled, "decode 0"; ``group``, or "total": the step's slowest), as the panes show
+    them: TVM's from the report that profiled that step, torch.compile's from the twin's
+    stepped report (None for a side without a kernel there)."""
+    from ..inductor import run_workspace
+    from ..ncu import Profile
+    from .from_profile import document_from_profile
+
+    pair = next((s for s in versus.steps if s.label == step), None)
+    row = None
+    if pair is not None:
+        row = (
+            pair.total
+            if group == "total"
+            else next((r for r in pair.rows if r.group == group), None)
+        )
+    if pair is None or row is None:
+        raise KernelscopeError(f"no step {step!r} with operator group {group!r} in this comparison")
+    tvm, inductor = row.tvm.slowest(), row.inductor.slowest()
+    left = right = None
+    if tvm:
+        ws = versus.workspace
+        report = pair.tvm_report or versus.tvm_reports[-1]
+        left = document_from_profile(Profile.open(report, workspace=ws), ws).kernel(tvm)
+    if inductor:
+        ws = run_workspace(versus.run)
+        right = document_from_profile(Profile.open(versus.torch_report, workspace=ws), ws).kernel(
+            inductor
+        )
     return left, right

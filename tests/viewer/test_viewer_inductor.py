@@ -157,11 +157,30 @@ def test_an_llm_and_its_twin_profiled_by_steps_compare_step_by_step(
     cells = [[table.item(r, c).text() for c in range(table.columnCount())]
              for r in range(table.rowCount())]  # fmt: skip
     totals = {row[0]: row for row in cells if row[1] == "total"}
+    assert all(row[0] for row in cells)  # every row names its step
     assert list(totals) == ["prefill 0"] + [f"decode {i}" for i in range(4)]
     # the recorded H100 reports: 180.4 µs of TVM kernels against 170.2 of torch.compile's
     assert totals["decode 0"][3] == "180.4" and totals["decode 0"][5] == "170.2"
     assert totals["decode 0"][6].startswith("torch.compile 1.0")
-    window.feature(TorchRunsFeature).dialog.close()
+    # a step's row: that step's slowest kernel of the group on each side, side by side
+    dialog = window.feature(TorchRunsFeature).dialog
+    row = cells.index(next(r for r in cells if r[:2] == ["decode 2", "attention"]))
+    step = next(s for s in dialog.steps.steps if s.label == "decode 2")
+    group = next(r for r in step.rows if r.group == "attention")
+    table.selectRow(row)
+    tvm_side, torch_side = dialog.sides
+    qtbot.waitUntil(
+        lambda: (
+            tvm_side.source.toPlainText().startswith("TVM: ")
+            and torch_side.source.toPlainText().startswith("Inductor: ")
+        ),
+        timeout=60_000,
+    )
+    assert tvm_side.source.toPlainText().startswith(f"TVM: {group.tvm.slowest()} (")
+    assert torch_side.source.toPlainText().startswith(f"Inductor: {group.inductor.slowest()} (")
+    assert "batch_decode" in group.tvm.slowest()  # the paged KV cache's decode attention
+    assert tvm_side.sass.toPlainText().count("\n") > 100  # its SASS, from the decode report
+    dialog.close()
 
 
 def test_library_kernels_have_their_operator_wrapper_line_and_the_reports_sass(

@@ -10,11 +10,9 @@ from PySide6.QtCore import Qt
 
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.inductor import (
-    STEPS_HEADER,
     VERSUS_HEADER,
     StepsVersus,
     Versus,
-    format_steps,
     format_versus,
     open_versus_steps,
     versus_pair,
@@ -53,14 +51,13 @@ class TorchRunsFeature(Feature):
             otherwise(chosen)
             return
         versus, steps = found
-        per_step = (list(STEPS_HEADER), format_steps(steps)) if steps is not None else None
         dialog = VersusDialog(
             versus,
             list(VERSUS_HEADER),
             format_versus(versus),
             self.ctx.workers,
             self.ctx.window,
-            steps=per_step,
+            steps=steps,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.dialog = dialog

@@ -1,7 +1,8 @@
 """TVM against torch.compile: the per-operator-group table of ``core.inductor.versus_tvm``
 (Compare With… between a TVM workspace and a torch.compile run folder), for an LLM and its
 twin profiled step by step also per step (``core.inductor.versus_steps``), and the selected
-group's slowest kernel of each compiler side by side (source and SASS with their samples)."""
+row's slowest kernel of each compiler side by side (source and SASS with their samples): of
+one pass's group, or of one step's group, as that step's reports have it."""
 
 from __future__ import annotations
 
@@ -22,14 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from kernelscope.core.inductor import STEPS_HEADER, format_steps, step_rows
 from kernelscope.core.ncu import SAMPLES as SAMPLES_KEY
 from kernelscope.core.ncu import label_of
-from kernelscope.core.view import versus_kernels
+from kernelscope.core.view import versus_kernels, versus_step_kernels
 
 from ..workers.jobs import Latest, Workers
 
 if TYPE_CHECKING:
-    from kernelscope.core.inductor import Versus
+    from kernelscope.core.inductor import StepsVersus, Versus
     from kernelscope.core.view import KernelView
 
 SAMPLES = label_of(SAMPLES_KEY)  # the views key their counts by label
@@ -47,10 +49,10 @@ class VersusDialog(QDialog):
         workers: Workers,
         parent: QWidget | None = None,
         *,
-        steps: tuple[list[str], list[list[str]]] | None = None,
+        steps: StepsVersus | None = None,
     ) -> None:
-        """``steps``: the per-step table's header and rows (an LLM against its twin, both
-        profiled step by step), shown on a tab of its own beside the per-group one."""
+        """``steps``: the comparison per step (an LLM against its twin, both profiled step
+        by step), shown on a tab of its own beside the per-group one."""
         super().__init__(parent)
         self.versus = versus
         self.setWindowTitle("TVM against torch.compile")
@@ -68,11 +70,19 @@ class VersusDialog(QDialog):
         }
         rows = [[*row, *slowest.get(row[0], ("", ""))] for row in cells]
         self.table = _table(columns, rows, numbers=range(1, 5), parent=self)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
+        _single_rows(self.table)
+        self.steps = steps
         self.steps_table: QTableWidget | None = None
+        # each per-step row's (step, group): what its kernels are read by
+        self._step_keys = [(s.label, r.group) for s, r in step_rows(steps)] if steps else []
         if steps is not None:
-            self.steps_table = _table(steps[0], steps[1], numbers=range(2, 6), parent=self)
+            self.steps_table = _table(
+                list(STEPS_HEADER),
+                format_steps(steps, every_row=True),
+                numbers=range(2, 6),
+                parent=self,
+            )
+            _single_rows(self.steps_table)
         notes = QLabel("<br>".join(f"• {n}" for n in versus.notes))
         notes.setWordWrap(True)
         self.sides = [_Side("TVM"), _Side("Inductor")]
@@ -97,6 +107,8 @@ class VersusDialog(QDialog):
         self.kernels.result.connect(self._show)
         self.kernels.failed.connect(lambda error, _group: self._failed(error))
         self.table.itemSelectionChanged.connect(self._selected)
+        if self.steps_table is not None:
+            self.steps_table.itemSelectionChanged.connect(self._step_selected)
         self.resize(1300, 800)
 
     def _selected(self) -> None:
@@ -111,6 +123,20 @@ class VersusDialog(QDialog):
             side.waiting()
         self.kernels.submit(lambda _ctx: versus_kernels(self.versus, group), group)
 
+    def _step_selected(self) -> None:
+        """A per-step row: that step's slowest kernel of the group on each side (of the
+        whole step on its total row)."""
+        table, steps = self.steps_table, self.steps
+        rows = {i.row() for i in table.selectedItems()} if table is not None else set()
+        if steps is None or len(rows) != 1:
+            return
+        step, group = self._step_keys[rows.pop()]
+        for side in self.sides:
+            side.waiting()
+        self.kernels.submit(
+            lambda _ctx: versus_step_kernels(steps, step, group), f"{step}: {group}"
+        )
+
     def _show(self, views: tuple[KernelView | None, KernelView | None], group: str) -> None:
         for side, view in zip(self.sides, views, strict=True):
             side.show(view)
@@ -118,6 +144,11 @@ class VersusDialog(QDialog):
     def _failed(self, error: BaseException) -> None:
         for side in self.sides:
             side.message(f"cannot read the kernel: {error}")
+
+
+def _single_rows(table: QTableWidget) -> None:
+    table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+    table.setSelectionMode(QTableWidget.SelectionMode.SingleSelection)
 
 
 def _table(
