@@ -125,3 +125,20 @@ def make_export(
     db.commit()
     db.close()
     return path
+
+
+# A graph replay traced whole (``nsys profile --cuda-graph-trace=graph``, the default): the
+# columns the CUPTI graph-trace record has (``CUpti_ActivityGraphTrace2``) with nsys's usual
+# process and time columns.
+GRAPH_TRACE = """CREATE TABLE CUPTI_ACTIVITY_KIND_GRAPH_TRACE (
+    start                       INTEGER   NOT NULL,
+    end                         INTEGER   NOT NULL,
+    deviceId                    INTEGER   NOT NULL,
+    contextId                   INTEGER   NOT NULL,
+    greenContextId              INTEGER,
+    streamId                    INTEGER   NOT NULL,
+    correlationId               INTEGER,
+    globalPid                   INTEGER,
+    graphId                     INTEGER   NOT NULL,
+    graphExecId                 INTEGER
+)"""

@@ -190,6 +190,8 @@ def _print(timeline: Timeline, args: argparse.Namespace, agreement: Agreement | 
         f"{len(timeline.calls)} calls of {kernels} kernels: {timeline.kernel_time_us / 1000:.3f} "
         f"ms in kernels, {timeline.span_us / 1000:.3f} ms from first start to last end"
     )
+    if meta.get("cuda_graphs"):  # an Nsight Systems trace of CUDA graphs
+        print(f"note: {meta['cuda_graphs']}")
     if timeline.source == "runner":
         if not all(meta.get("saturated", [True])):
             print(

@@ -2,6 +2,13 @@
 ``CUPTI_ACTIVITY_KIND_KERNEL`` table has one row per kernel launch (start and end in ns,
 device, stream, launch sizes) with the names in ``StringIds``. A ``.nsys-rep`` is exported
 first with the nsys found here, into the cache; the report itself is never written to.
+
+CUDA graphs (an LLM's decode step as MLC-LLM or vLLM run it): traced per node
+(``nsys profile --cuda-graph-trace=node``), each kernel of a replayed graph is a kernel row
+with a ``graphNodeId``, counted here; traced whole (``--cuda-graph-trace=graph``, the
+default), a replay is one ``CUPTI_ACTIVITY_KIND_GRAPH_TRACE`` row and its kernels are in no
+table, so each replay becomes one call named by its graph ("CUDA graph 7"), its time kept,
+and the timeline says how to see the kernels.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from .model import Timeline, TimelineCall
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _KERNELS = "CUPTI_ACTIVITY_KIND_KERNEL"
 _RUNTIME = "CUPTI_ACTIVITY_KIND_RUNTIME"
+_GRAPHS = "CUPTI_ACTIVITY_KIND_GRAPH_TRACE"  # graph replays traced whole
+_NO_DIMS = -1  # the packed grid and block of a graph replay's call: none
 MARKER = "kernelscope_step_marker"  # the kernel kernelscope's runner launches to open a step
 # NVTX ranges that are steps: "step 3", "decode_step", "prefill 0", "Decode"...
 STEP_RANGE = re.compile(r"(?i)(?<![a-z])(step|prefill|decode)(?![a-z])")
@@ -106,9 +115,11 @@ def _read(db: sqlite3.Connection, path: Path) -> Timeline:
     if "TARGET_INFO_GPU" in tables:
         devices = {r[0]: r[1] for r in db.execute("SELECT id, name FROM TARGET_INFO_GPU")}
     ranges = _step_ranges(db, tables)
+    graphs = _GRAPHS in tables
     with _no_gc():  # a million rows and calls: no collections while they are made
-        found = _kernels(db, ranges)
+        found = _kernels(db, ranges, graphs=graphs)
     device_names = sorted({devices.get(d, f"GPU {d}") for d in found.devices})
+    graph_note = _graph_note(db, len(found.calls), found.replays)
     return Timeline(
         source="nsys",
         origin=str(path),
@@ -122,8 +133,30 @@ def _read(db: sqlite3.Connection, path: Path) -> Timeline:
             "step_source": "NVTX ranges" if ranges else "step markers" if found.markers else "",
             # where each marker launch was: before the call of that index (``selection``)
             "step_markers": found.markers,
+            **({"cuda_graphs": graph_note} if graph_note else {}),
         },
     )
+
+
+def _graph_note(db: sqlite3.Connection, calls: int, replays: int) -> str:
+    """What the export says of CUDA graphs: how many launches were graph nodes (traced per
+    node), or how many replays were traced whole; "" where there were none."""
+    columns = {r[1] for r in db.execute(f"PRAGMA table_info({_KERNELS})")}
+    nodes = 0
+    if "graphNodeId" in columns:
+        (nodes,) = db.execute(f"SELECT COUNT(graphNodeId) FROM {_KERNELS}").fetchone()
+    notes = []
+    if nodes:
+        notes.append(
+            f"{nodes:,} of the {calls - replays:,} kernel launches ran as CUDA graph nodes"
+        )
+    if replays:
+        notes.append(
+            f"{replays:,} CUDA graph replays were traced whole (nsys --cuda-graph-trace=graph): "
+            "each is one call here and its kernels are not in the export; record with nsys "
+            "profile --cuda-graph-trace=node to see them"
+        )
+    return "; ".join(notes)
 
 
 @contextlib.contextmanager
@@ -164,13 +197,14 @@ def _step_ranges(db: sqlite3.Connection, tables: set[str]) -> dict[int, _Ranges]
 
 class _Kernels(NamedTuple):
     calls: list[TimelineCall]
+    replays: int  # of the calls, CUDA graph replays traced whole
     markers: list[int]  # where each marker launch was: before the call of that index
     devices: list[int]  # the devices that ran them
     streams: int  # how many (device, stream) pairs
     processes: int
 
 
-def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges]) -> _Kernels:
+def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges], *, graphs: bool) -> _Kernels:
     """The calls of an export's kernel rows, in start order.
 
     SQLite computes each launch's values (times in µs from the first start, grid and block
@@ -180,12 +214,28 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges]) -> _Kernels:
     names: an export's rows are in start order already, which Python's sort checks in one
     pass (SQLite would sort a million rows anew), and the names of the distinct kernels are
     looked up once. The runtime call that made each launch (its thread and start) is joined
-    only to place launches in NVTX step ranges."""
-    (first,) = db.execute(f"SELECT MIN(start) FROM {_KERNELS}").fetchone()
-    thread, join = "", ""
+    only to place launches in NVTX step ranges. ``graphs``: the export has graph replays
+    traced whole, each made one call (its name string id: -1 - its graph id)."""
+    first_query = f"SELECT MIN(start) AS m FROM {_KERNELS}"
+    if graphs:
+        first_query = (
+            f"SELECT MIN(m) FROM ({first_query} UNION ALL SELECT MIN(start) FROM {_GRAPHS})"
+        )
+    (first,) = db.execute(first_query).fetchone()
+    thread, join, graph_join = "", "", ""
     if ranges:
         thread = ", COALESCE(r.globalTid, 0), COALESCE(r.start, -1)"
         join = f"LEFT JOIN {_RUNTIME} AS r ON r.correlationId = k.correlationId"
+        graph_join = f"LEFT JOIN {_RUNTIME} AS r ON r.correlationId = g.correlationId"
+    replays = ""
+    if graphs:
+        replays = f"""UNION ALL
+            SELECT (g.start - :first) / 1000.0, COALESCE(g.correlationId, -1),
+                   (g.end - g.start) / 1000.0, -1 - g.graphId, {_NO_DIMS}, {_NO_DIMS},
+                   (g.deviceId << 32) + g.streamId,
+                   CASE WHEN g.globalPid >= 0 THEN (g.globalPid >> 24) & 16777215 ELSE -1 END
+                   {thread}
+            FROM {_GRAPHS} AS g {graph_join}"""
     rows = db.execute(
         f"""SELECT (k.start - :first) / 1000.0, COALESCE(k.correlationId, -1),
                    (k.end - k.start) / 1000.0, k.shortName,
@@ -194,7 +244,7 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges]) -> _Kernels:
                    (k.deviceId << 32) + k.streamId,
                    CASE WHEN k.globalPid >= 0 THEN (k.globalPid >> 24) & 16777215 ELSE -1 END
                    {thread}
-            FROM {_KERNELS} AS k {join}""",
+            FROM {_KERNELS} AS k {join} {replays}""",
         {"first": first or 0},
     ).fetchall()
     rows.sort()  # every column a number: compared in C, no key made per row
@@ -210,6 +260,7 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges]) -> _Kernels:
     n = len(starts)
     steps = _nvtx_steps(columns[8], columns[9], ranges) if ranges else _marked_steps(markers, n)
     dims = {packed: _unpack(packed) for packed in {*grids, *blocks}}
+    dims[_NO_DIMS] = None
     where = {p: (None, None) if p is None else (p >> 32, p & 0xFFFFFFFF) for p in set(places)}
     held = list(map(where.__getitem__, places))
     pid = {p: None if p < 0 else p for p in set(pids)}  # -1: no process (sorts, unlike None)
@@ -235,17 +286,20 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges]) -> _Kernels:
         )
     )
     devices = sorted({d for d, _ in where.values() if d is not None})
-    return _Kernels(calls, markers, devices, len(where), len(pid))
+    graph_calls = sum(1 for s in shorts if s is not None and s < 0) if graphs else 0
+    return _Kernels(calls, graph_calls, markers, devices, len(where), len(pid))
 
 
 def _names(db: sqlite3.Connection, shorts: set[int]) -> dict[int, list[str]]:
-    """Each kernel's name, in a list: its calls' ``kernels`` (one list for them all)."""
+    """Each kernel's name, in a list: its calls' ``kernels`` (one list for them all); a
+    graph replay's (-1 - its graph id) names its graph."""
+    graphs = {s: [f"CUDA graph {-1 - s}"] for s in shorts if s is not None and s < 0}
     found = db.execute(
         "SELECT id, value FROM StringIds WHERE id IN (SELECT value FROM json_each(?))",
         (json.dumps(sorted(shorts)),),
     )
     names = {k: [v] for k, v in found}
-    return {s: names.get(s) or [f"<string {s}>"] for s in shorts}
+    return {s: graphs.get(s) or names.get(s) or [f"<string {s}>"] for s in shorts}
 
 
 def _marked_steps(markers: list[int], n: int) -> list[str]:

@@ -153,3 +153,64 @@ def test_nvtx_steps_win_over_markers_in_one_export(tmp_path: Path) -> None:
     assert t.meta["step_source"] == "NVTX ranges" and len(t.calls) == 30
     assert [c.step for c in t.calls] == ["decode 0"] * 20 + ["decode 2"] * 10
     assert [(s.name, s.calls) for s in t.step_shares()] == [("decode 0", 20), ("decode 2", 10)]
+
+
+def test_kernels_run_as_cuda_graph_nodes_are_counted(tmp_path: Path) -> None:
+    """Traced per node (``--cuda-graph-trace=node``): a replayed graph's kernels are kernel
+    rows with a graph node id; each is a call, and the timeline says how many were nodes."""
+    import sqlite3
+
+    path = make_export(tmp_path / "nodes.sqlite", 1000, kernels=100, nvtx=True)
+    with sqlite3.connect(path) as db:  # kernels 10-89 of every step ran inside a graph
+        db.execute(
+            "UPDATE CUPTI_ACTIVITY_KIND_KERNEL SET graphNodeId = correlationId "
+            "WHERE (correlationId - 1) % 100 BETWEEN 10 AND 89"
+        )
+    t = read_nsys_sqlite(path)
+    assert len(t.calls) == 1000
+    assert t.meta["cuda_graphs"] == "800 of the 1,000 kernel launches ran as CUDA graph nodes"
+    assert [s.calls for s in t.step_shares()] == [100] * 10
+
+
+def test_graph_replays_traced_whole_keep_their_time_and_say_how_to_see_the_kernels(
+    tmp_path: Path,
+) -> None:
+    """Traced whole (``--cuda-graph-trace=graph``, nsys's default): a replay's kernels are in
+    no table (mlc-ai/mlc-llm#653: "kernels inside CUDA graphs disappear"). Each replay is one
+    call named by its graph, in its NVTX step, its time in the shares; the note says how to
+    trace the kernels."""
+    import sqlite3
+
+    from nsys_support import GRAPH_TRACE, TID
+
+    path = make_export(tmp_path / "graphs.sqlite", 200, kernels=100, nvtx=True)
+    with sqlite3.connect(path) as db:  # each step: 20 kernel launches, then 2 graph replays
+        db.execute("DELETE FROM CUPTI_ACTIVITY_KIND_KERNEL WHERE (correlationId - 1) % 100 >= 20")
+        db.execute(GRAPH_TRACE)
+        for step in range(2):
+            for g, (graph, correlation) in enumerate(((7, 30), (8, 60))):
+                start = (step * 100 + correlation) * 5_000 + 100_000
+                db.execute(
+                    "INSERT INTO CUPTI_ACTIVITY_KIND_GRAPH_TRACE VALUES "
+                    "(?, ?, 0, 1, NULL, 7, ?, ?, ?, ?)",
+                    (start, start + 40_000 + g * 1000, step * 100 + correlation + 1,
+                     TID & ~0xFFFFFF, graph, graph + 100),
+                )  # fmt: skip
+    t = read_nsys_sqlite(path)
+    assert len(t.calls) == 2 * (20 + 2)
+    replays = [c for c in t.calls if c.name.startswith("CUDA graph")]
+    assert [(c.name, c.step, c.duration_us) for c in replays] == [
+        ("CUDA graph 7", "decode 0", 40.0),
+        ("CUDA graph 8", "decode 0", 41.0),
+        ("CUDA graph 7", "decode 1", 40.0),
+        ("CUDA graph 8", "decode 1", 41.0),
+    ]
+    assert replays[0].grid is None and replays[0].stream == 7
+    shares = {s.name: s for s in t.kernel_shares()}
+    assert shares["CUDA graph 8"].calls == 2 and shares["CUDA graph 8"].total_us == 82.0
+    assert [s.calls for s in t.step_shares()] == [22, 22]
+    note = t.meta["cuda_graphs"]
+    assert note.startswith("4 CUDA graph replays were traced whole")
+    assert "--cuda-graph-trace=node" in note
+    shown = run_cli_process("timeline", str(path))
+    assert shown.returncode == 0 and f"note: {note}" in shown.stdout

@@ -18,6 +18,7 @@ the ``build`` lane, one GPU job at a time; Cancel stops either, over SSH too.
 
 from __future__ import annotations
 
+import html
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -460,6 +461,8 @@ class TimelinePanel(QWidget):
         )
         if timeline.source == "runner" and not all(meta.get("saturated", [True])):
             text += " — the GPU waited for the CPU in some passes: times include launch gaps"
+        if meta.get("cuda_graphs"):  # an Nsight Systems trace of CUDA graphs
+            text += f" — {html.escape(meta['cuda_graphs'])}"
         return text
 
     # ---- jobs -----------------------------------------------------------------------------
