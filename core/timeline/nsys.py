@@ -259,7 +259,7 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges], *, graphs: bool
     starts, _, durations, shorts, grids, blocks, places, pids = columns[:8]
     n = len(starts)
     steps = _nvtx_steps(columns[8], columns[9], ranges) if ranges else _marked_steps(markers, n)
-    dims = {packed: _unpack(packed) for packed in {*grids, *blocks}}
+    dims: dict[int | None, list[int] | None] = {p: _unpack(p) for p in {*grids, *blocks}}
     dims[_NO_DIMS] = None
     where = {p: (None, None) if p is None else (p >> 32, p & 0xFFFFFFFF) for p in set(places)}
     held = list(map(where.__getitem__, places))
