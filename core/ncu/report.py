@@ -333,11 +333,11 @@ class ReportReader:
         if start is None:
             start = int(pcs[0])
         locations = self._lines(launch_id, start, pcs.tolist())
-        numbers: dict[str, np.ndarray] = {}
+        numbers = _numbers_per_pc(pcs, per_pc)
         categories: dict[str, list[str | None]] = {}
         for metric in _PC_METRICS:
             found = per_pc.get(metric.key)
-            if found is None:
+            if found is None or (metric.kind is not Kind.CATEGORY and metric.key in numbers):
                 continue
             rows, values = _last_per_pc(pcs, *found)
             if metric.kind is Kind.CATEGORY:
@@ -530,6 +530,30 @@ def _totals_row(a: ReportLaunch | None) -> InstructionTable | None:
     row = np.array(list(values.values())).reshape(-1, 1)
     numbers = dict(zip(values, row, strict=True))
     return InstructionTable(np.zeros(1, dtype=np.int64), [None], numbers)
+
+
+def _numbers_per_pc(pcs: np.ndarray, per_pc: dict[str, PerPc]) -> dict[str, np.ndarray]:
+    """The numeric per-PC metrics of a launch as columns over ``pcs`` (NaN where a metric has
+    no value), all at once: one search of every metric's PCs, one scatter into a matrix whose
+    rows are the columns (~0.6 ms a launch less than metric by metric, for ~65 of them).
+    Where a metric's PCs do not strictly increase (a repeated PC: its last value counts,
+    ``_last_per_pc``), nothing is returned: the caller goes metric by metric."""
+    import numpy as np
+
+    keys = [m.key for m in _PC_METRICS if m.kind is not Kind.CATEGORY and m.key in per_pc]
+    if not keys:
+        return {}
+    counts = [len(per_pc[k][0]) for k in keys]
+    ids = np.concatenate([per_pc[k][0] for k in keys]).astype(np.int64)
+    values = np.concatenate([per_pc[k][1] for k in keys])
+    rising = ids[1:] > ids[:-1]
+    bounds = np.cumsum(counts)[:-1]
+    rising[bounds[(bounds > 0) & (bounds < len(ids))] - 1] = True  # where a metric begins
+    if not rising.all():
+        return {}
+    matrix = np.full((len(keys), len(pcs)), np.nan)
+    matrix[np.repeat(np.arange(len(keys)), counts), np.searchsorted(pcs, ids)] = values
+    return dict(zip(keys, matrix, strict=True))
 
 
 def _is_stall(key: str, not_issued: bool) -> bool:

@@ -666,8 +666,9 @@ def _instance_arrays(metrics: list[StoredMetric]) -> list[PerPc]:
         values[is_double] = _fixed(arr, (vpos + 3)[is_double], 8).view("<f8")[:, 0]
     if is_float.any():
         values[is_float] = _fixed(arr, (vpos + 3)[is_float], 4).view("<f4")[:, 0]
-    cuts = np.cumsum(counts)[:-1]
-    return list(zip(np.split(ids, cuts), np.split(values, cuts), strict=True))
+    ends = np.cumsum(counts).tolist()
+    # slices, not np.split (whose Python overhead was a quarter of this function's time)
+    return [(ids[a:b], values[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 def _tail_ok(m: StoredMetric, i: int) -> bool:
