@@ -99,7 +99,7 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
 
 
 def _first_known(
-    columns: Sequence[Sequence[T] | None], positions: Sequence[np.ndarray], n: int
+    columns: Sequence[Sequence[T | None] | None], positions: Sequence[np.ndarray], n: int
 ) -> list[T | None]:
     """For each of ``n`` combined rows, the first value (tables in order) that is not empty
     (None, ""): ``columns`` one per table (None: the table has none), ``positions`` each
@@ -109,7 +109,7 @@ def _first_known(
     table whose column and rows are the previous one's adds nothing and is skipped."""
     out: list[T | None] = [None] * n
     todo = np.arange(n)
-    previous: tuple[Sequence[T] | None, np.ndarray | None] = (None, None)
+    previous: tuple[Sequence[T | None] | None, np.ndarray | None] = (None, None)
     for values, pos in zip(columns, positions, strict=True):
         if values is None or not len(todo) or not len(pos):
             continue

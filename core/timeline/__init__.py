@@ -16,6 +16,7 @@ from .nsys import read_nsys, read_nsys_sqlite
 from .open import TIMELINE_SUFFIXES, open_timeline
 from .profile_call import profile_call
 from .steps_compare import StepComparison, StepTime, compare_steps
+from .summary import TimelineSummary, summarise
 
 __all__ = [
     "Agreement",
@@ -27,6 +28,8 @@ __all__ = [
     "StepTime",
     "Timeline",
     "TimelineCall",
+    "TimelineSummary",
+    "summarise",
     "compare_steps",
     "TimelineRequest",
     "from_runner",

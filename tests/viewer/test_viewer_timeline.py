@@ -96,6 +96,36 @@ def test_an_nsys_export_opens_in_the_timeline_pane(qtbot, qtmodeltester, make_wi
     assert "Measure" in panel.profile_button.toolTip()
 
 
+def test_sorting_the_calls_keeps_the_chosen_call_and_shares_show_the_most_time_first(
+    qtbot, make_window
+) -> None:
+    """The tables sort themselves (no proxy calling back into Python per comparison: a
+    million-call export took minutes to show): a header click sorts the calls, the chosen
+    call stays chosen, "#" gives the pass's order back; the kernels' shares come most time
+    first, as ``kernelscope timeline`` prints them."""
+    window = make_window()
+    panel = window.feature(TimelineFeature).panel
+    assert window.open_path(NSYS_SMALL)
+    settle(qtbot, window)
+    chosen = panel.current_call()
+    table = panel.calls_table
+    assert [c.index for c in _rows(panel.calls)] == list(range(60))  # by "#", as measured
+    header = table.horizontalHeader()
+    at = QPoint(header.sectionViewportPosition(2) + header.sectionSize(2) // 2, 5)
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=at)  # "Time µs"
+    if header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder:  # then descending
+        qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    assert header.sortIndicatorSection() == 2
+    times = [c.duration_us for c in _rows(panel.calls)]
+    assert times == sorted(times, reverse=True)
+    assert panel.current_call() == chosen == _rows(panel.calls)[0].index  # the longest, kept
+    table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    assert [c.index for c in _rows(panel.calls)] == list(range(60))
+    assert panel.current_call() == chosen
+    totals = [s.total_us for s in _rows(panel.kernel_shares)]
+    assert totals == sorted(totals, reverse=True)
+
+
 def test_an_sqlite_file_that_is_not_an_nsys_export_is_refused(
     qtbot, make_window, tmp_path: Path
 ) -> None:

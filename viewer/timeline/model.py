@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from PySide6.QtCore import QObject
 
-from kernelscope.core.timeline import Agreement, CallAgreement, Share, Timeline, TimelineCall
+from kernelscope.core.timeline import (
+    Agreement,
+    CallAgreement,
+    Share,
+    Timeline,
+    TimelineCall,
+    TimelineSummary,
+)
 
 from ..widgets.formatting import format_number, format_signed
 from ..widgets.rows_model import Column, RowsModel
@@ -25,7 +32,7 @@ class CallsModel(RowsModel[TimelineCall]):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(
             [
-                Column("#", lambda c: c.index, lambda c: str(c.index)),
+                Column("#", lambda c: c.index, lambda c: str(c.index), given_order=True),
                 Column("Start µs", lambda c: c.start_us, lambda c: format_number(c.start_us)),
                 Column(
                     "Time µs",
@@ -57,13 +64,22 @@ class CallsModel(RowsModel[TimelineCall]):
         self.total = 0.0
         self.peak = 0.0
         self.ncu: dict[int, CallAgreement] = {}
+        self._row_of: dict[int, int] | None = None  # a call's row, by its index
 
-    def set_timeline(self, timeline: Timeline | None) -> None:
-        calls = timeline.calls if timeline else []
-        self.total = sum(c.duration_us for c in calls)
-        self.peak = max((c.duration_us for c in calls), default=0.0)
+    def row_of(self, index: int) -> int | None:
+        """The row showing call ``index`` (None: not shown)."""
+        if self._row_of is None:
+            self._row_of = {c.index: row for row, c in enumerate(self.rows)}
+        return self._row_of.get(index)
+
+    def rows_reordered(self) -> None:
+        self._row_of = None
+
+    def set_timeline(self, timeline: Timeline | None, summary: TimelineSummary | None) -> None:
+        self.total = summary.kernel_time_us if summary else 0.0
+        self.peak = summary.peak_us if summary else 0.0
         self.ncu = {}
-        self.set_rows(calls)
+        self.set_rows(timeline.calls if timeline else [])
 
     def set_agreement(self, agreement: Agreement | None) -> None:
         """ncu's figures of the shown calls (``core.timeline.ncu_agreement``)."""

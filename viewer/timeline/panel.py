@@ -23,7 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QModelIndex, QSettings, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSettings, Qt, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,7 +43,14 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.errors import Cancelled, KernelscopeError
 from kernelscope.core.profiling import ProfileResult, StepOptions
-from kernelscope.core.timeline import TIMELINE_SUFFIXES, Agreement, Timeline, TimelineRequest
+from kernelscope.core.timeline import (
+    TIMELINE_SUFFIXES,
+    Agreement,
+    Timeline,
+    TimelineRequest,
+    TimelineSummary,
+    summarise,
+)
 from kernelscope.core.workspace import MANIFEST, Workspace
 
 from ..code.delegates import BarDelegate
@@ -52,9 +59,10 @@ from ..dialogs.profile_options import remembered_ncu_options
 from ..widgets.busy import BusyIndicator
 from ..widgets.file_dialogs import open_file_name
 from ..widgets.formatting import format_number
-from ..widgets.roles import KeyRole, SortRole, item_data
+from ..widgets.roles import KeyRole, item_data
 from ..workers.jobs import Job, JobFn, Latest, Workers
 from ..workers.remote_jobs import (
+    Summarised,
     agreement_job,
     measure_job,
     newest_timeline_job,
@@ -95,15 +103,16 @@ def is_timeline(path: str | Path) -> bool:
 
 
 def _table(
-    model: CallsModel | SharesModel, bars: list[int]
-) -> tuple[QTableView, QSortFilterProxyModel]:
-    proxy = QSortFilterProxyModel(model)
-    proxy.setSourceModel(model)
-    proxy.setSortRole(SortRole)
+    model: CallsModel | SharesModel, bars: list[int], *, sort_by: int | None = -1
+) -> QTableView:
+    """A table of ``model``, sorted by the model itself (``RowsModel.sort``: an Nsight Systems
+    export has a million calls) by column ``sort_by`` (-1: in the model's order, the most
+    time first for the shares; None: never sorted, for the steps in step order)."""
     table = QTableView()
-    table.setModel(proxy)
-    table.setSortingEnabled(True)
-    table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+    table.setModel(model)
+    if sort_by is not None:
+        table.horizontalHeader().setSortIndicator(sort_by, Qt.SortOrder.AscendingOrder)
+        table.setSortingEnabled(True)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -116,7 +125,7 @@ def _table(
     delegate = BarDelegate(table)
     for column in bars:
         table.setItemDelegateForColumn(column, delegate)
-    return table, proxy
+    return table
 
 
 class TimelinePanel(QWidget):
@@ -131,6 +140,7 @@ class TimelinePanel(QWidget):
         self.workers = workers
         self.hosts = HostStore(settings)
         self.timeline: Timeline | None = None
+        self.summary: TimelineSummary | None = None  # of the whole shown timeline
         self.workspace: Workspace | None = None
         self.job: Job | None = None  # measuring or profiling (build lane)
         self._profiling = ""  # the kernel of the call being profiled
@@ -202,15 +212,14 @@ class TimelinePanel(QWidget):
         self.kernel_shares = SharesModel("Kernel", self)
         self.op_shares = SharesModel("Operator type", self)
         self.step_shares = SharesModel("Step", self)
-        self.calls_table, self.calls_proxy = _table(self.calls, [2])
+        self.calls_table = _table(self.calls, [2], sort_by=0)
         self.calls_table.setObjectName("timeline_calls")
         for column in CallsModel.NCU_COLUMNS:  # until a report has the pass
             self.calls_table.setColumnHidden(column, True)
-        kernels_table, _ = _table(self.kernel_shares, [3])
-        ops_table, _ = _table(self.op_shares, [3])
-        self.steps_table, steps_proxy = _table(self.step_shares, [3])
-        self.steps_table.setSortingEnabled(False)  # in step order (decode 2 before decode 10)
-        steps_proxy.sort(-1)
+        kernels_table = _table(self.kernel_shares, [3])
+        ops_table = _table(self.op_shares, [3])
+        # in step order (decode 2 before decode 10)
+        self.steps_table = _table(self.step_shares, [3], sort_by=None)
         self.steps_table.setObjectName("timeline_steps_table")
         self.steps_table.setToolTip("Each step's calls and time; choose one to see its calls")
         self.steps_table.activated.connect(self._on_step_row)
@@ -331,11 +340,17 @@ class TimelinePanel(QWidget):
         if path:
             self.open_file(path)
 
-    def show_timeline(self, timeline: Timeline | None) -> None:
-        self.timeline = timeline
+    def show_timeline(
+        self, timeline: Timeline | None, summary: TimelineSummary | None = None
+    ) -> None:
+        """Show ``timeline`` with its ``summary`` (worked out here when not given: give it for
+        a big one, worked out off the GUI thread)."""
+        if timeline is not None and summary is None:
+            summary = summarise(timeline)
+        self.timeline, self.summary = timeline, summary
         self._timeline_workspace = None
         self.agreement = None
-        steps = timeline.step_shares() if timeline else []
+        steps = summary.step_shares if summary else []
         self.step_shares.set_rows(steps)
         self.step_box.blockSignals(True)
         self.step_box.clear()
@@ -346,8 +361,8 @@ class TimelinePanel(QWidget):
                     f"{share.name} ({format_number(share.total_us)} µs)", share.name
                 )
         self.step_box.blockSignals(False)
-        self._show_calls(timeline)
-        self.title.setText(self._describe(timeline))
+        self._show_calls(timeline, summary)
+        self.title.setText(self._describe(timeline, summary))
         if timeline is not None and self.plot is None:
             from .plot import TimelinePlot  # pyqtgraph: only once there is a plot
 
@@ -355,21 +370,21 @@ class TimelinePanel(QWidget):
             self.plot.call_clicked.connect(self.choose_call)
             self.plot_layout.addWidget(self.plot)
         if self.plot is not None:
-            self.plot.set_timeline(timeline)
-        if timeline is not None and timeline.calls:
-            self.choose_call(max(timeline.calls, key=lambda c: c.duration_us).index)
+            self.plot.set_timeline(timeline, summary)
+        if summary is not None and summary.longest is not None:
+            self.choose_call(summary.longest)
         self._update()
 
-    def _show_calls(self, timeline: Timeline | None) -> None:
+    def _show_calls(self, timeline: Timeline | None, summary: TimelineSummary | None) -> None:
         """The calls and the kernel and operator-type shares of ``timeline`` (all of the
-        shown one, or one step's part of it)."""
-        self.calls.set_timeline(timeline)
+        shown one, or one step's part of it) and its ``summary``."""
+        self.calls.set_timeline(timeline, summary)
         for column in CallsModel.NCU_COLUMNS:
             self.calls_table.setColumnHidden(column, self.agreement is None)
         if self.agreement is not None:
             self.calls.set_agreement(self.agreement)
-        self.kernel_shares.set_rows(timeline.kernel_shares() if timeline else [])
-        self.op_shares.set_rows(timeline.op_shares() if timeline else [])
+        self.kernel_shares.set_rows(summary.kernel_shares if summary else [])
+        self.op_shares.set_rows(summary.op_shares if summary else [])
         self.calls_table.resizeColumnsToContents()
 
     def choose_step(self, step: str | None) -> None:
@@ -383,11 +398,13 @@ class TimelinePanel(QWidget):
         step = self.step_box.itemData(index) if index >= 0 else None
         if timeline is None:
             return
-        if step is not None:
+        summary = self.summary
+        if step is not None:  # one step's calls: a few hundred, summarised here
             timeline = replace(timeline, calls=[c for c in timeline.calls if c.step == step])
-        self._show_calls(timeline)
-        if timeline.calls:
-            self.choose_call(max(timeline.calls, key=lambda c: c.duration_us).index)
+            summary = summarise(timeline)
+        self._show_calls(timeline, summary)
+        if summary is not None and summary.longest is not None:
+            self.choose_call(summary.longest)
 
     def _on_step_row(self, index: QModelIndex) -> None:
         share = item_data(index, KeyRole)
@@ -397,13 +414,10 @@ class TimelinePanel(QWidget):
 
     def choose_call(self, index: int) -> None:
         """Make call ``index`` the chosen one, in the table and the plot."""
-        for row in range(self.calls_proxy.rowCount()):
-            proxy_index = self.calls_proxy.index(row, 0)
-            call = item_data(proxy_index, KeyRole)
-            if call is not None and call.index == index:
-                self.calls_table.setCurrentIndex(proxy_index)
-                self.calls_table.scrollTo(proxy_index)
-                break
+        row = self.calls.row_of(index)
+        if row is not None:
+            self.calls_table.setCurrentIndex(self.calls.index(row, 0))
+            self.calls_table.scrollTo(self.calls.index(row, 0))
 
     def _on_current(self, current: QModelIndex, previous: QModelIndex) -> None:
         if self.plot is not None:
@@ -433,10 +447,10 @@ class TimelinePanel(QWidget):
         for column in CallsModel.NCU_COLUMNS:
             self.calls_table.setColumnHidden(column, False)
             self.calls_table.resizeColumnToContents(column)
-        self.title.setText(f"{self._describe(timeline)}<br>{agreement.describe()}")
+        self.title.setText(f"{self._describe(timeline, self.summary)}<br>{agreement.describe()}")
 
     @staticmethod
-    def _describe(timeline: Timeline | None) -> str:
+    def _describe(timeline: Timeline | None, summary: TimelineSummary | None = None) -> str:
         if timeline is None:
             return (
                 "No timeline yet: Measure times one forward pass of the open workspace on a "
@@ -452,12 +466,12 @@ class TimelinePanel(QWidget):
             how = f"torch.profiler, median of {meta.get('repeat', '?')} calls on {meta.get('host')}"
         else:
             how = f"Nsight Systems {meta.get('nsys_version', '')}".rstrip()
-        kernels = len({k for c in timeline.calls for k in c.kernels})
+        summary = summary or summarise(timeline)
         text = (
             f"<b>{Path(timeline.origin).name}</b> on {timeline.device} ({how}): "
-            f"{len(timeline.calls)} calls of {kernels} kernels, "
-            f"{format_number(timeline.kernel_time_us)} µs in kernels, "
-            f"{format_number(timeline.span_us)} µs span"
+            f"{len(timeline.calls):,} calls of {summary.kernels:,} kernels, "
+            f"{format_number(summary.kernel_time_us)} µs in kernels, "
+            f"{format_number(summary.span_us)} µs span"
         )
         if timeline.source == "runner" and not all(meta.get("saturated", [True])):
             text += " — the GPU waited for the CPU in some passes: times include launch gaps"
@@ -466,7 +480,8 @@ class TimelinePanel(QWidget):
         return text
 
     # ---- jobs -----------------------------------------------------------------------------
-    def _on_loaded(self, timeline: Timeline | None, context: tuple) -> None:
+    def _on_loaded(self, found: Summarised | None, context: tuple) -> None:
+        timeline, summary = found if found is not None else (None, None)
         kind, path = context
         if self.job is None:
             self.busy_indicator.stop()
@@ -476,7 +491,7 @@ class TimelinePanel(QWidget):
             if self.timeline is None or self.timeline.source == "runner":
                 self.show_timeline(None)
             return
-        self.show_timeline(timeline)
+        self.show_timeline(timeline, summary)
         self._timeline_workspace = path if kind == "saved" else None
         self._compare()
         if kind == "file":  # asked for: bring the pane up (a workspace's own stays behind)

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable
+from operator import attrgetter
 
+import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QMenu, QVBoxLayout, QWidget
 
-from kernelscope.core.timeline import Timeline, TimelineCall
+from kernelscope.core.timeline import Share, Timeline, TimelineCall, TimelineSummary
 
 # A qualitative palette readable on light and dark backgrounds (Tableau 10), by operator
 # type's (or kernel's) share of the pass: the costliest gets the first colour.
@@ -26,21 +28,25 @@ OTHER = "#8c8c8c"  # operator types past the palette, and calls without a known 
 LEGEND = 6  # entries named under the plot; the rest are "other" there
 
 
-def by_operator(timeline: Timeline) -> bool:
+def by_operator(summary: TimelineSummary) -> bool:
     """Colour by operator type when the calls have one (a workspace's), else by kernel (an
     Nsight Systems trace of another program)."""
-    return any(c.op_type for c in timeline.calls)
+    return any(s.name != "(unknown)" for s in summary.op_shares)
 
 
-def colour_key(timeline: Timeline) -> Callable[[TimelineCall], str]:
-    if by_operator(timeline):
+def colour_key(summary: TimelineSummary) -> Callable[[TimelineCall], str]:
+    if by_operator(summary):
         return lambda c: c.op_type or "(unknown)"
     return lambda c: c.name
 
 
-def colours(timeline: Timeline) -> dict[str, str]:
-    """Each operator type's (or kernel's) colour, the costliest first."""
-    shares = timeline.op_shares() if by_operator(timeline) else timeline.kernel_shares()
+def coloured_shares(summary: TimelineSummary) -> list[Share]:
+    """The shares the calls are coloured by: of the operator types, else of the kernels."""
+    return summary.op_shares if by_operator(summary) else summary.kernel_shares
+
+
+def colours(shares: list[Share]) -> dict[str, str]:
+    """Each operator type's (or kernel's) colour, the costliest first (``coloured_shares``)."""
     names = [s.name for s in shares if s.name != "(unknown)"]
     return {name: COLOURS[i] if i < len(COLOURS) else OTHER for i, name in enumerate(names)}
 
@@ -70,34 +76,47 @@ class TimelinePlot(QWidget):
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.legend)
         self.timeline: Timeline | None = None
+        self.summary: TimelineSummary | None = None
         self.colours: dict[str, str] = {}
-        self.bars: pg.BarGraphItem | None = None
+        self.bars: list[pg.BarGraphItem] = []  # one item per colour
         self.chosen: pg.BarGraphItem | None = None
         self.chosen_index: int | None = None
         self.plot.scene().sigMouseClicked.connect(self._on_click)
         self._restyle()
 
-    def set_timeline(self, timeline: Timeline | None) -> None:
-        self.timeline = timeline
+    def set_timeline(self, timeline: Timeline | None, summary: TimelineSummary | None) -> None:
+        self.timeline, self.summary = timeline, summary
         self.plot.clear()
-        self.bars = self.chosen = None
+        self.bars, self.chosen = [], None
         self.chosen_index = None
-        if timeline is None or not timeline.calls:
+        if timeline is None or summary is None or not timeline.calls:
             self.legend.clear()
             return
-        self.colours = colours(timeline)
-        key = colour_key(timeline)
+        shares = coloured_shares(summary)
+        self.colours = colours(shares)
         calls = timeline.calls
-        self.bars = pg.BarGraphItem(
-            x0=[c.start_us for c in calls],
-            width=[c.duration_us for c in calls],
-            height=[c.duration_us for c in calls],
-            brushes=[pg.mkBrush(self.colours.get(key(c), OTHER)) for c in calls],
-            pens=[pg.mkPen(None) for _ in calls],
-        )
-        self.plot.addItem(self.bars)
+        n = len(calls)
+        starts = np.fromiter(map(attrgetter("start_us"), calls), float, count=n)
+        times = np.fromiter(map(attrgetter("duration_us"), calls), float, count=n)
+        # each call's colour as a number; one bar item per colour, drawn with one brush (a
+        # brush and pen per bar made a million-call trace's plot take a minute)
+        palette = list(dict.fromkeys([*self.colours.values(), OTHER]))
+        slot = {colour: i for i, colour in enumerate(palette)}
+        of_key: dict[str, int] = {}
+        for k in set(keys := list(map(colour_key(summary), calls))):
+            of_key[k] = slot[self.colours.get(k, OTHER)]
+        codes = np.fromiter(map(of_key.__getitem__, keys), int, count=n)
+        for i, colour in enumerate(palette):
+            chosen = codes == i
+            if chosen.any():
+                x0, width = starts[chosen], times[chosen]
+                bars = pg.BarGraphItem(
+                    x0=x0, width=width, height=width, brush=pg.mkBrush(colour), pen=pg.mkPen(None)
+                )
+                self.bars.append(bars)
+                self.plot.addItem(bars)
         self.plot.enableAutoRange()
-        self._legend()
+        self._legend(shares)
 
     def choose(self, index: int | None) -> None:
         """Outline call ``index`` (None: none)."""
@@ -135,10 +154,7 @@ class TimelinePlot(QWidget):
         if index is not None:
             self.call_clicked.emit(index)
 
-    def _legend(self) -> None:
-        assert self.timeline is not None
-        ops = by_operator(self.timeline)
-        listed = self.timeline.op_shares() if ops else self.timeline.kernel_shares()
+    def _legend(self, listed: list[Share]) -> None:
         shares = {s.name: s.share for s in listed}
         shown = list(self.colours.items())[:LEGEND]
         items = [
@@ -160,7 +176,7 @@ class TimelinePlot(QWidget):
             axis.setTextPen(pg.mkPen(QColor(text)))
         if self.timeline is not None:
             index = self.chosen_index
-            self.set_timeline(self.timeline)
+            self.set_timeline(self.timeline, self.summary)
             self.choose(index)
 
     def changeEvent(self, event: QEvent) -> None:

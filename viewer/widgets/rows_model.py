@@ -4,6 +4,10 @@ A column says its title, its header tip, the text a cell shows, the value it sor
 (``SortRole``), an optional bar (``BarRole``, 0..1) and whether it is a number (right
 aligned). ``KeyRole`` gives what ``key`` makes of the row (the row itself unless a subclass
 says otherwise: its number, say); a subclass answers further roles in ``role_data``.
+
+A view may sort the model itself (``sort``: one Python sort of the rows) instead of through a
+``QSortFilterProxyModel``, whose every comparison calls back into Python: the way for tables
+of a million rows (an Nsight Systems export's calls), where a proxy took minutes.
 """
 
 from __future__ import annotations
@@ -31,6 +35,8 @@ class Column(Generic[Row]):
     tip: str | None = None  # the header's tooltip
     # roles the column answers itself, before the model (None: the model's answer)
     roles: Callable[[Row, int], Any] | None = None
+    # the rows always come in this column's ascending order: sorting by it is no sort
+    given_order: bool = False
 
 
 class RowsModel(QAbstractTableModel, Generic[Row]):
@@ -40,11 +46,47 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         super().__init__(parent)
         self.columns = list(columns)
         self.rows: list[Row] = []
+        self._given: list[Row] = []  # the rows in the order they were set
+        self._sorted_by: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
 
     def set_rows(self, rows: Sequence[Row]) -> None:
         self.beginResetModel()
-        self.rows = list(rows)
+        self._given = list(rows)
+        self.rows = self._ordered(*self._sorted_by)
+        self.rows_reordered()
         self.endResetModel()
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """The rows sorted by ``column``'s value (stable; -1: in the order they were set),
+        the views' selection and current row kept on their rows."""
+        self._sorted_by = (column, order)
+        self.layoutAboutToBeChanged.emit()
+        old, self.rows = self.rows, self._ordered(column, order)
+        before = self.persistentIndexList()
+        if before:
+            where = {id(row): i for i, row in enumerate(self.rows)}
+            after = [self.index(where[id(old[i.row()])], i.column()) for i in before]
+            self.changePersistentIndexList(before, after)
+        self.rows_reordered()
+        self.layoutChanged.emit()
+
+    def _ordered(self, column: int, order: Qt.SortOrder) -> list[Row]:
+        if not 0 <= column < len(self.columns):
+            return list(self._given)
+        if self.columns[column].given_order:
+            ascending = order == Qt.SortOrder.AscendingOrder
+            return list(self._given) if ascending else self._given[::-1]
+        value = self.columns[column].value
+
+        def key(row: Row) -> tuple[bool, Any]:
+            v = value(row)
+            return (v is not None, v)  # rows without a value first (last, descending)
+
+        return sorted(self._given, key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+
+    def rows_reordered(self) -> None:
+        """Called when the rows were set or sorted: a subclass drops what it knows of their
+        positions."""
 
     def key(self, row: Row, number: int) -> Any:
         """What ``KeyRole`` gives for ``row``, row ``number`` of the model."""

@@ -21,11 +21,13 @@ from kernelscope.core.timeline import (
     Agreement,
     Timeline,
     TimelineRequest,
+    TimelineSummary,
     measure_timeline,
     ncu_agreement,
     open_timeline,
     profile_call,
     saved_timelines,
+    summarise,
 )
 from kernelscope.core.workspace import Workspace
 
@@ -53,15 +55,18 @@ def measure_job(request: TimelineRequest) -> JobFn:
     return run
 
 
-def open_timeline_job(path: Path, workspace: Workspace | None = None) -> JobFn:
-    """A timeline file; an Nsight Systems trace gets the operator types of ``workspace``'s
-    kernels (those of its calls that are that workspace's kernels)."""
+Summarised = tuple[Timeline, TimelineSummary]  # a timeline and what the pane shows of it
 
-    def run(context: JobContext) -> Timeline:
+
+def open_timeline_job(path: Path, workspace: Workspace | None = None) -> JobFn:
+    """A timeline file, summarised; an Nsight Systems trace gets the operator types of
+    ``workspace``'s kernels (those of its calls that are that workspace's kernels)."""
+
+    def run(context: JobContext) -> Summarised:
         timeline = open_timeline(path, progress=context.progress, cancel=context.cancel)
         if workspace is not None and timeline.source != "runner":
             timeline.annotate(workspace)
-        return timeline
+        return timeline, summarise(timeline)
 
     return run
 
@@ -76,11 +81,14 @@ def agreement_job(timeline: Timeline, workspace: Path) -> JobFn:
 
 
 def newest_timeline_job(workspace: Path) -> JobFn:
-    """The workspace's newest saved timeline, or None when it has none."""
+    """The workspace's newest saved timeline, summarised, or None when it has none."""
 
-    def run(context: JobContext) -> Timeline | None:
+    def run(context: JobContext) -> Summarised | None:
         saved = saved_timelines(Workspace.open(workspace))
-        return Timeline.load(max(saved, key=lambda p: p.stat().st_mtime)) if saved else None
+        if not saved:
+            return None
+        timeline = Timeline.load(max(saved, key=lambda p: p.stat().st_mtime))
+        return timeline, summarise(timeline)
 
     return run
 
