@@ -38,6 +38,11 @@ class Chooser:
         return self.answer
 
 
+@pytest.fixture()
+def chooser(monkeypatch: pytest.MonkeyPatch) -> Chooser:
+    return Chooser(monkeypatch)
+
+
 def _browse_of(field: QLineEdit) -> QPushButton:
     """The Browse… button in ``field``'s row."""
 
@@ -71,9 +76,8 @@ def _browse(chooser: Chooser, field: QLineEdit, answer: str, caption: str) -> No
 
 
 def test_build_and_profiles_browse_rows_fill_their_fields(
-    qtbot, make_window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    qtbot, make_window, chooser: Chooser, tmp_path: Path
 ) -> None:
-    chooser = Chooser(monkeypatch)
     window = make_window()
     dialog = BuildDialog(window.workers, window, settings=window.settings)
     dialog.show()
@@ -95,9 +99,8 @@ def test_build_and_profiles_browse_rows_fill_their_fields(
 
 
 def test_tuned_gains_records_row_fills_its_field(
-    qtbot, make_window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    qtbot, make_window, chooser: Chooser, tmp_path: Path
 ) -> None:
-    chooser = Chooser(monkeypatch)
     window = make_window()
     gain = GainDialog(window.workers, WORKSPACE, parent=window, settings=window.settings)
     gain.show()
@@ -107,9 +110,8 @@ def test_tuned_gains_records_row_fills_its_field(
 
 
 def test_nnfusion_coverages_model_row_shows_the_models_coverage(
-    qtbot, make_window, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    qtbot, make_window, chooser: Chooser, tmp_path: Path
 ) -> None:
-    chooser = Chooser(monkeypatch)
     window = make_window()
     view = CoverageView(window.workers)
     qtbot.addWidget(view)
