@@ -73,7 +73,7 @@ from kernelscope.core.workspace import OtherModelError, Workspace
 from ..dialogs.host_choice import HostChoice, HostEntry, HostStore
 from ..dialogs.job_dialog import JobDialog
 from ..dialogs.profile_options import SETTINGS
-from ..widgets.file_dialogs import open_file_name
+from ..widgets.file_dialogs import browse_row, open_file_name
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import what_to_do
 from ..workers.jobs import Job, JobFn, Workers
@@ -203,11 +203,11 @@ class BuildDialog(JobDialog):
     # ---- the tabs -----------------------------------------------------------------------
     def _model_tab(self) -> QWidget:
         self.model = QLineEdit()
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse)
-        model_row = QHBoxLayout()
-        model_row.addWidget(self.model, 1)
-        model_row.addWidget(browse)
+        model_row, _ = browse_row(  # the Workspace field follows the model unless typed
+            self.model,
+            lambda: open_file_name(self, "Model", "", "Models (*.onnx *.py);;All files (*)"),
+            then=self._model_chosen,
+        )
         self.tvm, self.torch = TvmPage(), TorchPage()
         self.pages: dict[str, CompilerPage] = {page.name: page for page in (self.tvm, self.torch)}
         self.compiler = QComboBox()
@@ -243,11 +243,10 @@ class BuildDialog(JobDialog):
         self.iterations.setToolTip("Forward passes profiled")
         self.inputs = QLineEdit()
         self.inputs.setPlaceholderText(".npz of the model's inputs by name (default: random)")
-        browse = self._browse_inputs_button = QPushButton("Browse…")
-        browse.clicked.connect(self._browse_inputs)
-        inputs_row = QHBoxLayout()
-        inputs_row.addWidget(self.inputs, 1)
-        inputs_row.addWidget(browse)
+        inputs_row, self._browse_inputs_button = browse_row(
+            self.inputs,
+            lambda: open_file_name(self, "Inputs", "", "NumPy archives (*.npz);;All files (*)"),
+        )
         self.report_name = QLineEdit()
         page = QWidget()
         form = QFormLayout(page)
@@ -262,8 +261,8 @@ class BuildDialog(JobDialog):
         self.llm_steps.hide()  # until the model is one that runs as steps
         form.addRow(self.llm_steps)
         self._profile_fields = [
-            self.ncu_form, self.warmup, self.iterations, self.inputs, browse,
-            self.report_name, *self.llm_steps.profile_widgets(),
+            self.ncu_form, self.warmup, self.iterations, self.inputs,
+            self._browse_inputs_button, self.report_name, *self.llm_steps.profile_widgets(),
         ]  # fmt: skip
         self.tvm.add_build_field(self.llm_steps.cuda_graph)  # a build option, on that tab
         return page
@@ -473,21 +472,10 @@ class BuildDialog(JobDialog):
         self._update_state()
 
     # ---- actions ------------------------------------------------------------------------
-    def _browse(self) -> None:
-        path = open_file_name(self, "Model", "", "Models (*.onnx *.py);;All files (*)")
-        if path:
-            self.model.setText(path)  # the Workspace field follows unless typed
-            self._model_chosen()
-
     def use_tuning_records(self, folder: Path) -> None:
         """Rebuild the model with the records in ``folder`` (Tune's "Build with these
         records")."""
         self.tvm.use_tuning_records(folder)
-
-    def _browse_inputs(self) -> None:
-        path = open_file_name(self, "Inputs", "", "NumPy archives (*.npz);;All files (*)")
-        if path:
-            self.inputs.setText(path)
 
     def _import(self) -> None:
         """Import Report…: a report of the workspace in the Workspace field is attached to it

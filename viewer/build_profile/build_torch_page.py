@@ -18,15 +18,13 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLineEdit,
-    QPushButton,
     QWidget,
 )
 
 from kernelscope.core.torchrun import MODES, TorchRequest, default_run_dir
 
-from ..widgets.file_dialogs import open_file_name
+from ..widgets.file_dialogs import browse_row, open_file_name
 
 TORCH_PYTHON = TorchRequest.python  # the Python field's default, as profile-torch --python's
 
@@ -48,11 +46,9 @@ class TorchPage(QGroupBox):
         self.python = QLineEdit()
         self.python.setObjectName("torch_python")
         self.python.setPlaceholderText(TORCH_PYTHON)
-        self._browse_python = QPushButton("Browse…")
-        self._browse_python.clicked.connect(self._browse)
-        python_row = QHBoxLayout()
-        python_row.addWidget(self.python, 1)
-        python_row.addWidget(self._browse_python)
+        python_row, self._browse_python = browse_row(
+            self.python, lambda: open_file_name(self, "Python with PyTorch", self.python.text())
+        )
         self.mode = QComboBox()
         self.mode.addItems(list(MODES))
         self.mode.setToolTip("torch.compile's mode (max-autotune: tuned, slower to compile)")
@@ -94,8 +90,3 @@ class TorchPage(QGroupBox):
     def python_path(self) -> str:
         """The Python field as ``TorchRequest.python`` (empty: profile-torch's default)."""
         return os.path.expanduser(self.python.text().strip()) or TORCH_PYTHON
-
-    def _browse(self) -> None:
-        path = open_file_name(self, "Python with PyTorch", self.python.text())
-        if path:
-            self.python.setText(path)

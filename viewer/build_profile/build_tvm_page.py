@@ -13,9 +13,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QWidget,
 )
@@ -24,7 +22,7 @@ from kernelscope.core.build import PIPELINES, BuildRequest, default_workspace
 from kernelscope.core.build import parse_shapes as core_parse_shapes
 from kernelscope.core.workspace import Manifest
 
-from ..widgets.file_dialogs import existing_folder
+from ..widgets.file_dialogs import browse_row, existing_folder
 
 # The Pipeline combo's first item: no --pipeline, the model's own default
 AUTO_PIPELINE = "model's default"
@@ -82,11 +80,10 @@ class TvmPage(QGroupBox):
             "A folder of MetaSchedule tuning records (Tune…, kernelscope tune): kernels with a "
             "record are built with its best schedule, the others with the default one"
         )
-        browse_db = QPushButton("Browse…")
-        browse_db.clicked.connect(self._browse_tuning_db)
-        db_row = QHBoxLayout()
-        db_row.addWidget(self.tuning_db, 1)
-        db_row.addWidget(browse_db)
+        db_row, browse_db = browse_row(
+            self.tuning_db,
+            lambda: existing_folder(self, "Tuning records", self.tuning_db.text()),
+        )
         form = QFormLayout(self)
         form.addRow("", self.build)
         form.addRow("Target arch:", self.arch)
@@ -174,8 +171,3 @@ class TvmPage(QGroupBox):
             return None
         self.arch.setCurrentText(arch)
         return arch
-
-    def _browse_tuning_db(self) -> None:
-        path = existing_folder(self, "Tuning records", self.tuning_db.text())
-        if path:
-            self.tuning_db.setText(path)

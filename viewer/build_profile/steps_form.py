@@ -10,19 +10,19 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QCheckBox,
-    QFileDialog,
     QFormLayout,
     QGroupBox,
-    QHBoxLayout,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QWidget,
 )
 
 from kernelscope.core.profiling import StepOptions
 
+from ..widgets.file_dialogs import browse_row, open_file_name
+
 STEPS_EXAMPLE = "prefill=128,decode=8"
+HOOK_FILTER = "Python files (*.py);;All files (*)"
 
 
 class StepsForm(QGroupBox):
@@ -53,11 +53,10 @@ class StepsForm(QGroupBox):
         self.hook.setObjectName("hook")
         self.hook.setPlaceholderText("optional: a .py whose run(session) runs your own loop")
         self.hook.setToolTip("--hook: instead of Steps, your engine loop (user guide, LLM steps)")
-        browse = self._browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse_hook)
-        hook_row = QHBoxLayout()
-        hook_row.addWidget(self.hook, 1)
-        hook_row.addWidget(browse)
+        hook_row, self._browse = browse_row(
+            self.hook,
+            lambda: open_file_name(self, "Hook file", self.hook.text(), HOOK_FILTER),
+        )
         form = QFormLayout(self)
         form.addRow("Steps:", self.steps)
         form.addRow("Profiled steps:", self.profile_steps)
@@ -101,10 +100,3 @@ class StepsForm(QGroupBox):
     def build_options(self) -> dict[str, Any]:
         """The build request's ``cuda_graph`` (never while the group is hidden)."""
         return {"cuda_graph": not self.isHidden() and self.cuda_graph.isChecked()}
-
-    def _browse_hook(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Hook file", self.hook.text(), "Python files (*.py);;All files (*)"
-        )
-        if path:
-            self.hook.setText(path)

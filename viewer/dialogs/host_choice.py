@@ -18,9 +18,7 @@ from PySide6.QtCore import QSettings, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
-    QHBoxLayout,
     QLineEdit,
-    QPushButton,
     QSpinBox,
     QWidget,
 )
@@ -28,7 +26,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.profiling import SshTarget, ssh_options
 
-from ..widgets.file_dialogs import open_file_name
+from ..widgets.file_dialogs import browse_row, open_file_name
 
 THIS_MACHINE = "This machine"
 MAX_HOSTS = 12
@@ -143,12 +141,10 @@ class HostChoice(QWidget):
         self.port.setSpecialValueText("ssh's default")
         self.identity = QLineEdit()
         self.identity.setPlaceholderText("private key file (default: ssh's, or ssh-agent)")
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse_identity)
-        key_row = QHBoxLayout()
+        key_row, browse = browse_row(
+            self.identity, lambda: open_file_name(self, "SSH identity file", "~/.ssh")
+        )
         key_row.setContentsMargins(0, 0, 0, 0)
-        key_row.addWidget(self.identity, 1)
-        key_row.addWidget(browse)
         self.python = QLineEdit("python3")
         self.python.setToolTip(
             "The host's Python 3.10+ (with numpy; TVM's runtime comes from Install runtime on host)"
@@ -251,8 +247,3 @@ class HostChoice(QWidget):
             self.extra.setText(shlex.join(known.extra))
             self.runtime_root.setText(known.runtime_root)
         self.changed.emit()
-
-    def _browse_identity(self) -> None:
-        path = open_file_name(self, "SSH identity file", "~/.ssh")
-        if path:
-            self.identity.setText(path)

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 from kernelscope.core.errors import Cancelled, KernelscopeError
 
 from ..widgets.busy import BusyIndicator
-from ..widgets.file_dialogs import open_file_name
+from ..widgets.file_dialogs import browse_row, open_file_name
 from ..widgets.roles import SortRole
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .jobs import (
@@ -120,19 +120,15 @@ class CoverageView(QWidget):
         self.model_edit.returnPressed.connect(
             lambda: self.set_model(self.model_edit.text().strip() or None)
         )
-        browse = QPushButton("Browse…")
+        row, browse = browse_row(self.model_edit, self._model_to_open, then=self.refresh)
         browse.setToolTip("Choose the ONNX model NNFusion compiles")
-        browse.clicked.connect(self.choose_model)
         self.workspace_button = QPushButton("Workspace's model")
         self.workspace_button.setToolTip(
             "The model of the open workspace: its NNFusion copy when one was written, else "
             "the ONNX it was built from"
         )
         self.workspace_button.clicked.connect(self.use_workspace_model)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Model:"))
-        row.addWidget(self.model_edit, 1)
-        row.addWidget(browse)
+        row.insertWidget(0, QLabel("Model:"))
         row.addWidget(self.workspace_button)
         return row
 
@@ -249,11 +245,10 @@ class CoverageView(QWidget):
         """Build missing exports kernels NNFusion could also pick for another computation."""
         self._allow_ambiguous = allow
 
-    def choose_model(self) -> None:
+    def _model_to_open(self) -> str:
+        """Browse…'s choice, starting from the model shown or the workspace's folder."""
         start = str(self.model_path or (self._workspace.parent if self._workspace else ""))
-        path = open_file_name(self, "ONNX model", start, MODEL_FILTER)
-        if path:
-            self.set_model(path)
+        return open_file_name(self, "ONNX model", start, MODEL_FILTER)
 
     def use_workspace_model(self) -> None:
         workspace = self._workspace

@@ -30,7 +30,7 @@ from kernelscope.core.workspace import TUNED_TIMES_NOTE
 
 from ..dialogs.host_choice import HostChoice, HostStore
 from ..dialogs.job_dialog import JobDialog
-from ..widgets.file_dialogs import existing_folder
+from ..widgets.file_dialogs import browse_row, existing_folder
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import error_html
 from ..workers.jobs import Job, Workers
@@ -67,11 +67,9 @@ class GainDialog(JobDialog):
         self.records = QLineEdit(str(database or workspace / DEFAULT_DB))
         self.records.setObjectName("gain_records")
         self.records.setToolTip("The tuning records (Tune…'s Records folder)")
-        browse = QPushButton("Browse…")
-        browse.clicked.connect(self._browse)
-        records_row = QHBoxLayout()
-        records_row.addWidget(self.records, 1)
-        records_row.addWidget(browse)
+        records_row, _ = browse_row(
+            self.records, lambda: existing_folder(self, "Tuning records", self.records.text())
+        )
         self.output = QLineEdit()
         self.output.setObjectName("gain_output")
         self.output.setPlaceholderText(str(tuned_workspace(workspace)))
@@ -125,11 +123,6 @@ class GainDialog(JobDialog):
         if self._start_when_ready:
             self._start_when_ready = False
             self.start_gain()
-
-    def _browse(self) -> None:
-        path = existing_folder(self, "Tuning records", self.records.text())
-        if path:
-            self.records.setText(path)
 
     def remember(self) -> None:
         with contextlib.suppress(KernelscopeError):  # a host that does not parse

@@ -1,5 +1,5 @@
 """The file dialogs of the window and its dialogs, each handing the keyboard back when it
-closes.
+closes, and the "field + Browse…" row that fills a field from one of them.
 
 Closing a file dialog activated no window on X11 without a window manager (Xvfb) and under
 some window managers (issue 30): ``QApplication.activeWindow()`` stayed None, and Ctrl+B and
@@ -9,7 +9,16 @@ here activates the window that opened the dialog again, if no other window is ac
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication, QFileDialog, QWidget
+from collections.abc import Callable
+
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QWidget,
+)
 
 # What File > Open and Compare With... offer
 OPEN_FILTER = (
@@ -70,3 +79,25 @@ def give_back_focus(parent: QWidget) -> None:
     window = parent.window()
     if window.isVisible() and QApplication.activeWindow() is None:
         window.activateWindow()
+
+
+def browse_row(
+    edit: QLineEdit, choose: Callable[[], str], *, then: Callable[[], object] | None = None
+) -> tuple[QHBoxLayout, QPushButton]:
+    """``edit`` with a Browse… button after it, as a form row: the path ``choose`` returns
+    (one of the dialogs above; empty when cancelled) fills the field, then ``then`` runs. The
+    button is returned for the callers that enable it with the field."""
+    button = QPushButton("Browse…")
+
+    def browse() -> None:
+        path = choose()
+        if path:
+            edit.setText(path)
+            if then is not None:
+                then()
+
+    button.clicked.connect(browse)
+    row = QHBoxLayout()
+    row.addWidget(edit, 1)
+    row.addWidget(button)
+    return row, button
