@@ -261,12 +261,13 @@ def compile_kernelscope() -> None:
     subprocess.run(cmd, env=child_env(), check=False, capture_output=True)
 
 
-def baseline_tree(ref: str, into: Path) -> Path:
-    """A folder that, first on PYTHONPATH, makes ``kernelscope.core`` that git revision's
-    (``git archive``): the code measured against in the same run (``--baseline``)."""
+def baseline_tree(ref: str, into: Path, parts: tuple[str, ...] = ("core",)) -> Path:
+    """A folder that, first on PYTHONPATH, makes ``kernelscope.core`` (and the other
+    ``parts``: "viewer") that git revision's (``git archive``): the code measured against in
+    the same run (``--baseline``)."""
     (into / "kernelscope").mkdir(parents=True)
     archive = subprocess.run(
-        ["git", "-C", str(ROOT), "archive", ref, "core"], capture_output=True, check=True
+        ["git", "-C", str(ROOT), "archive", ref, *parts], capture_output=True, check=True
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(into / "kernelscope")], input=archive, check=True)
     return into

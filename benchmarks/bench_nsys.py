@@ -11,6 +11,11 @@ and CPU seconds, peak resident MB (budget: 5 s and 1 GB for a million launches).
 ``--baseline REF`` (a git revision) the same is run with that revision's ``core`` (extracted
 with ``git archive``), alternately with this one's; the baseline's per-step figure is its
 kernel shares only (it had no steps).
+
+``--window``: instead, the export opened in the window (``kernelscope gui EXPORT
+--screenshot``, offscreen, a fresh process with an empty cache: open, read, every pane filled,
+rendered): wall seconds and the process's peak MB; with ``--baseline`` that revision's
+``core`` and ``viewer`` alternately.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -73,12 +79,57 @@ def measure(path: Path, pythonpath: Path | None) -> dict[str, float]:
     return json.loads(proc.stdout)
 
 
+def measure_window(path: Path, pythonpath: Path | None) -> dict[str, float]:
+    """``kernelscope gui PATH --screenshot``: wall seconds and peak MB of the window."""
+    import resource
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    if pythonpath is not None:
+        env["PYTHONPATH"] = str(pythonpath)
+    with tempfile.TemporaryDirectory() as tmp:
+        env["KERNELSCOPE_CACHE_DIR"] = tmp
+        shot = Path(tmp) / "shot.png"
+        cmd = [sys.executable, "-m", "kernelscope.core.cli", "gui", str(path)]
+        t = time.perf_counter()
+        proc = subprocess.run([*cmd, "--screenshot", str(shot)], capture_output=True, env=env)
+        wall = time.perf_counter() - t
+        if proc.returncode != 0 or not shot.is_file():
+            raise SystemExit(f"{path.name} in the window failed:\n{proc.stderr[-3000:]!r}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024  # the largest yet
+    return {"window s": wall, "peak MB": peak}
+
+
+def window(launches: list[int], runs: int, baseline: str | None) -> int:
+    paths = {n: export(n, "nvtx") for n in launches}
+    with tempfile.TemporaryDirectory() as tmp:
+        sides: dict[str, Path | None] = {"this": None}
+        if baseline:
+            sides[baseline] = baseline_tree(baseline, Path(tmp), ("core", "viewer"))
+        results: dict[tuple[str, int], list[dict[str, float]]] = {}
+        for _ in range(runs):
+            for n, path in paths.items():
+                for side, pythonpath in sides.items():  # each side in its own process
+                    res = measure_window(path, pythonpath)
+                    results.setdefault((side, n), []).append(res)
+    print(f"{os.cpu_count()} cores; load average now {os.getloadavg()[0]:.1f}; medians of {runs}")
+    print("| code | launches | shown in the window, wall s | peak MB (the largest so far) |")
+    print("| --- | --- | --- | --- |")
+    for (side, n), rows in results.items():
+        wall = statistics.median(r["window s"] for r in rows)
+        print(f"| {side} | {n:,} | {wall:.2f} | {max(r['peak MB'] for r in rows):.0f} |")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--launches", type=int, nargs="+", default=[10_000, 100_000, 1_000_000])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--baseline", help="a git revision to compare with (e.g. main)")
+    parser.add_argument("--window", action="store_true", help="the export in the window")
     args = parser.parse_args()
+    if args.window:
+        return window(args.launches, args.runs, args.baseline)
     cases = [(n, how) for n in args.launches for how in ("markers", "nvtx")]
     paths = {case: export(*case) for case in cases}
     with tempfile.TemporaryDirectory() as tmp:
