@@ -176,6 +176,15 @@ class Timeline:
                 f"call {index} is not in the timeline (it has calls 0-{len(self.calls) - 1})"
             )
         call = self.calls[index]
+        if self.source == "nsys" and any(
+            c.primfunc == GRAPH_REPLAY for c in self.calls[: index + 1]
+        ):
+            raise KernelscopeError(
+                f"call {index} comes at or after a CUDA graph replay that the trace timed whole: "
+                "the kernels it launched are not in the export, so the launches before this "
+                "call are not known",
+                hint="record the run with nsys profile --cuda-graph-trace=node",
+            )
         name = kernel or call.kernels[0]
         if name not in call.kernels:
             raise KernelscopeError(f"call {index} launches {call.name}, not {name}")

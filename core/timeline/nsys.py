@@ -29,7 +29,7 @@ from typing import NamedTuple
 from ..errors import KernelscopeError
 from ..tasks import Cancel, ProgressFn, no_progress
 from ..toolchain import find_tool
-from .model import Timeline, TimelineCall
+from .model import GRAPH_REPLAY, Timeline, TimelineCall
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _KERNELS = "CUPTI_ACTIVITY_KIND_KERNEL"
@@ -264,6 +264,12 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges], *, graphs: bool
     where = {p: (None, None) if p is None else (p >> 32, p & 0xFFFFFFFF) for p in set(places)}
     held = list(map(where.__getitem__, places))
     pid = {p: None if p < 0 else p for p in set(pids)}  # -1: no process (sorts, unlike None)
+    # a graph replay traced whole is a call of the graph-running kind, as a runner's replay
+    primfuncs = (
+        [GRAPH_REPLAY if s is not None and s < 0 else "" for s in shorts]
+        if graphs
+        else repeat("", n)
+    )
     calls = list(
         map(
             TimelineCall,
@@ -271,7 +277,7 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges], *, graphs: bool
             map(names.__getitem__, shorts),
             starts,
             durations,
-            repeat("", n),  # primfunc, op_type, ops
+            primfuncs,  # then op_type, ops
             repeat("", n),
             repeat("", n),
             repeat(None, n),  # min_us, max_us, raw_us
@@ -286,7 +292,7 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges], *, graphs: bool
         )
     )
     devices = sorted({d for d, _ in where.values() if d is not None})
-    graph_calls = sum(1 for s in shorts if s is not None and s < 0) if graphs else 0
+    graph_calls = primfuncs.count(GRAPH_REPLAY) if isinstance(primfuncs, list) else 0
     return _Kernels(calls, graph_calls, markers, devices, len(where), len(pid))
 
 

@@ -214,3 +214,8 @@ def test_graph_replays_traced_whole_keep_their_time_and_say_how_to_see_the_kerne
     assert "--cuda-graph-trace=node" in note
     shown = run_cli_process("timeline", str(path))
     assert shown.returncode == 0 and f"note: {note}" in shown.stdout
+    # an ncu selection counts the launches before a call: unknown after a replay timed whole
+    assert t.selection(5).launch_skip == 5
+    with pytest.raises(KernelscopeError, match="CUDA graph replay") as refused:
+        t.selection(t.calls.index(replays[0]) + 1)
+    assert "--cuda-graph-trace=node" in (refused.value.hint or "")
