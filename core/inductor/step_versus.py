@@ -162,8 +162,10 @@ def compare_step(
     tvm_step: StepLaunches,
     torch_step: StepLaunches,
     torch_event_ms: float | None = None,
+    tvm_report: Path | None = None,
 ) -> StepVersus:
-    """One step of each side, per group (``tvm_step`` of ``ws``, ``torch_step`` of ``run``)."""
+    """One step of each side, per group (``tvm_step`` of ``ws``, from ``tvm_report``;
+    ``torch_step`` of ``run``)."""
     infos = {k.name: k for k in ws.manifest.kernels}
     tvm = [
         (kernel_group(infos.get(x.name)).group, x.name, x.duration_ns or 0.0)
@@ -179,6 +181,7 @@ def compare_step(
         _group_rows(tvm, torch),
         torch_event_ms,
         sum(1 for t in tied if t.call is None),
+        tvm_report,
     )
 
 
@@ -216,10 +219,8 @@ def versus_steps(
         if other is None:
             continue
         event = events.get((other.name, other.index))
-        pair = compare_step(
-            ws, run, step, other, float(event) if isinstance(event, (int, float)) else None
-        )
-        pair.tvm_report = source[key]
+        event_ms = float(event) if isinstance(event, (int, float)) else None
+        pair = compare_step(ws, run, step, other, event_ms, source[key])
         untied += pair.untied
         if (step.tokens, step.total_len) != (other.tokens, other.total_len):
             notes.append(

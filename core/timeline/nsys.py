@@ -20,7 +20,7 @@ import hashlib
 import json
 import re
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
@@ -265,11 +265,11 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges], *, graphs: bool
     held = list(map(where.__getitem__, places))
     pid = {p: None if p < 0 else p for p in set(pids)}  # -1: no process (sorts, unlike None)
     # a graph replay traced whole is a call of the graph-running kind, as a runner's replay
-    primfuncs = (
-        [GRAPH_REPLAY if s is not None and s < 0 else "" for s in shorts]
-        if graphs
-        else repeat("", n)
-    )
+    replayed = 0
+    primfuncs: Iterable[str] = repeat("", n)
+    if graphs:
+        primfuncs = [GRAPH_REPLAY if s is not None and s < 0 else "" for s in shorts]
+        replayed = primfuncs.count(GRAPH_REPLAY)
     calls = list(
         map(
             TimelineCall,
@@ -292,8 +292,7 @@ def _kernels(db: sqlite3.Connection, ranges: dict[int, _Ranges], *, graphs: bool
         )
     )
     devices = sorted({d for d, _ in where.values() if d is not None})
-    graph_calls = primfuncs.count(GRAPH_REPLAY) if isinstance(primfuncs, list) else 0
-    return _Kernels(calls, graph_calls, markers, devices, len(where), len(pid))
+    return _Kernels(calls, replayed, markers, devices, len(where), len(pid))
 
 
 def _names(db: sqlite3.Connection, shorts: set[int]) -> dict[int, list[str]]:

@@ -239,7 +239,7 @@ class DetailsPane(QWidget):
         self._cache: dict[tuple[str, int | None], KernelDetails] = {}
         self.details: KernelDetails | None = None  # what the pane shows
         self._wanted: tuple[str, int | None] | None = None  # what it should show
-        self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
+        self.gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self._plots: ModuleType | None = None
         self._plots_job: Job | None = None
         self._curve_plots: list[CurvePlot] = []
@@ -365,10 +365,6 @@ class DetailsPane(QWidget):
         """Details or the plotting library are on their way."""
         return self._latest.busy or self._plots_job is not None
 
-    def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
-        self._gate.set_shown(shown)
-
     def _on_document(self) -> None:
         self._cache.clear()
         self._latest.cancel()
@@ -386,7 +382,7 @@ class DetailsPane(QWidget):
     def refresh(self) -> None:
         """Show the selected kernel's Details (from the cache, else asked for); while hidden,
         only remember to."""
-        if not self._gate.due():
+        if not self.gate.due():
             return
         document, kernel = self.selection.document, self.selection.kernel
         if document is None:

@@ -44,9 +44,9 @@ class DetailsFeature(Feature):
         ctx.add_context_menu(HEADROOM, self.headroom_panel.table)
         for pane in PANES:
             ctx.add_action(f"show_{pane}", partial(self.show_pane, pane))
-        self.details_dock.visibilityChanged.connect(self.details_pane.set_shown)
-        self.roofline_dock.visibilityChanged.connect(self.roofline_panel.set_shown)
-        self.headroom_dock.visibilityChanged.connect(self.headroom_panel.set_shown)
+        self.details_dock.visibilityChanged.connect(self.details_pane.gate.set_shown)
+        self.roofline_dock.visibilityChanged.connect(self.roofline_panel.gate.set_shown)
+        self.headroom_dock.visibilityChanged.connect(self.headroom_panel.gate.set_shown)
 
     @property
     def busy(self) -> bool:

@@ -38,8 +38,8 @@ from ..code.delegates import BarDelegate
 from ..widgets.columns import rows_table
 from ..widgets.formatting import format_us
 from ..widgets.messages import error_html
-from ..widgets.roles import BarRole, KeyRole, SortRole
-from ..widgets.rows_model import Column, RowsModel
+from ..widgets.roles import BarRole, KeyRole
+from ..widgets.rows_model import Column, RowsModel, sort_by_role
 from ..widgets.shown import ShownGate
 from ..widgets.sorting import LastRowsProxy, SortLastRole
 from ..workers.jobs import Latest, Workers
@@ -190,11 +190,9 @@ class HeadroomPanel(QWidget):
         # baseline's list once computed
         self._baseline: tuple[ProfileSession, dict[str, str]] | None = None
         self.baseline_headroom: Headroom | None = None
-        self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
+        self.gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self.model = HeadroomModel(self)
-        self.proxy = LastRowsProxy(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SortRole)
+        self.proxy = sort_by_role(LastRowsProxy(self), self.model)
         self.caption = QLabel()
         self.caption.setObjectName("headroom_caption")
         self.caption.setWordWrap(True)
@@ -230,10 +228,6 @@ class HeadroomPanel(QWidget):
         self._set_before(None)
         self.refresh()
 
-    def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
-        self._gate.set_shown(shown)
-
     def _on_document(self) -> None:
         self._latest.cancel()
         self.headroom = None
@@ -241,7 +235,7 @@ class HeadroomPanel(QWidget):
         self.set_baseline(None, None)  # compare mode says so again once it has compared
 
     def refresh(self) -> None:
-        if not self._gate.due():
+        if not self.gate.due():
             return
         document = self.selection.document
         if document is None:

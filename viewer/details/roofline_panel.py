@@ -41,7 +41,7 @@ class RooflinePanel(QWidget):
         self._latest.result.connect(self._on_roofline)
         self._latest.failed.connect(self._on_failed)
         self._plots_job: Job | None = None
-        self._gate = ShownGate(self.refresh)  # reads only while its tab is on screen
+        self.gate = ShownGate(self.refresh)  # reads only while its tab is on screen
         self.scope = QComboBox()
         self.scope.addItems(["Whole model", "Selected kernel's launches"])
         self.scope.setToolTip("One point per kernel, or one per launch of the selected kernel")
@@ -80,10 +80,6 @@ class RooflinePanel(QWidget):
     def busy(self) -> bool:
         return self._latest.busy or self._plots_job is not None
 
-    def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (``ShownGate``); it reads what it shows only then."""
-        self._gate.set_shown(shown)
-
     def _on_document(self) -> None:
         self._latest.cancel()
         self.roof = None
@@ -100,7 +96,7 @@ class RooflinePanel(QWidget):
 
     def refresh(self) -> None:
         """Place the document's kernels (once per document); nothing while hidden."""
-        if not self._gate.due():
+        if not self.gate.due():
             return
         document = self.selection.document
         if document is None:

@@ -38,7 +38,7 @@ from kernelscope.core.errors import Cancelled, KernelscopeError
 
 from ..widgets.busy import BusyIndicator
 from ..widgets.file_dialogs import browse_row, open_file_name
-from ..widgets.roles import SortRole
+from ..widgets.rows_model import sort_by_role
 from ..workers.jobs import Job, JobContext, JobFn, Latest, Workers
 from .jobs import (
     CheckResult,
@@ -96,9 +96,7 @@ class CoverageView(QWidget):
         self._computing = Latest(workers, "db", "computing NNFusion coverage", self)
         self._finding = Latest(workers, "open", "finding the workspace's model", self)
         self.model = CoverageModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SortRole)
+        self.proxy = sort_by_role(QSortFilterProxyModel(self), self.model)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(self._build_model_row())

@@ -53,7 +53,8 @@ from ..code.highlight import Highlighter, Span
 from ..widgets.file_dialogs import save_file_name
 from ..widgets.formatting import format_dims, format_number
 from ..widgets.nnfusion_colours import css
-from ..widgets.roles import KeyRole, SortRole, item_data
+from ..widgets.roles import KeyRole, item_data
+from ..widgets.rows_model import sort_by_role
 from ..workers.jobs import Latest, Workers
 from .export_worker import ExportOptions
 from .jobs import (
@@ -135,9 +136,7 @@ class KernelDbPanel(QWidget):
         self._typing.setInterval(TYPING_PAUSE_MS)
         self._lines: list[str] = []  # of the file shown
         self.model = KernelDbModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SortRole)
+        self.proxy = sort_by_role(QSortFilterProxyModel(self), self.model)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(2, 2, 2, 2)
         layout.addLayout(self._build_top())

@@ -23,8 +23,8 @@ from kernelscope.core.view import Selection
 from ..code.delegates import BarDelegate
 from ..code.delta_delegate import DeltaDelegate
 from ..widgets.columns import fit_column, widest_text
-from ..widgets.roles import BarRole, KeyRole, SortRole, item_data
-from ..widgets.rows_model import Column
+from ..widgets.roles import BarRole, KeyRole, item_data
+from ..widgets.rows_model import Column, sort_by_role
 from ..widgets.sorting import LastRowsProxy
 from .kernel_list_model import KernelListModel
 
@@ -38,9 +38,9 @@ class KernelList(QWidget):
         self.setObjectName("kernel_list")
         self.selection = selection
         self.model = KernelListModel(self)
-        self.proxy = LastRowsProxy(self)  # kernels never launched stay last
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(SortRole)
+        self.proxy = sort_by_role(
+            LastRowsProxy(self), self.model
+        )  # kernels never launched stay last
         self.proxy.setFilterKeyColumn(-1)
         self.proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.filter = QLineEdit()

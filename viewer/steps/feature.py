@@ -15,7 +15,7 @@ class StepsFeature(Feature):
         self.dock = ctx.add_dock(
             "Steps", self.pane, Qt.DockWidgetArea.BottomDockWidgetArea, tabbed=True
         )
-        self.dock.visibilityChanged.connect(self.pane.set_shown)
+        self.dock.visibilityChanged.connect(self.pane.gate.set_shown)
         self.pane.error.connect(ctx.show_error)
 
     @property

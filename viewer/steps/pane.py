@@ -30,7 +30,8 @@ from ..code.delegates import BarDelegate
 from ..widgets.columns import fit_column, rows_table
 from ..widgets.formatting import format_us
 from ..widgets.messages import error_html
-from ..widgets.roles import KeyRole, SortRole
+from ..widgets.roles import KeyRole
+from ..widgets.rows_model import sort_by_role
 from ..widgets.shown import ShownGate
 from ..workers.jobs import Latest, Workers
 from .model import TIME, LedgerModel, StepsModel
@@ -55,7 +56,7 @@ class StepsPane(QWidget):
         self._latest = Latest(workers, "document", "reading the step ledger", self)
         self._latest.result.connect(self._on_ledger)
         self._latest.failed.connect(self._on_failed)
-        self._gate = ShownGate(self.refresh)
+        self.gate = ShownGate(self.refresh)
         self.caption = QLabel(NO_STEPS)
         self.caption.setObjectName("steps_caption")
         self.caption.setWordWrap(True)
@@ -72,9 +73,7 @@ class StepsPane(QWidget):
         self.steps.setToolTip("Choose a step to list its kernels only")
         self._step_bars = BarDelegate(self.steps)
         self.rows_model = LedgerModel(self)
-        self.proxy = QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.rows_model)
-        self.proxy.setSortRole(SortRole)
+        self.proxy = sort_by_role(QSortFilterProxyModel(self), self.rows_model)
         self.rows = rows_table(self.proxy)
         self.rows.setObjectName("ledger_table")
         self.rows.setSortingEnabled(True)
@@ -112,10 +111,6 @@ class StepsPane(QWidget):
     def busy(self) -> bool:
         return self._latest.busy
 
-    def set_shown(self, shown: bool) -> None:
-        """Whether the pane is on screen (``ShownGate``); it reads the ledger only then."""
-        self._gate.set_shown(shown)
-
     # ---- reading ------------------------------------------------------------------------------
     def _on_document(self) -> None:
         self._latest.cancel()
@@ -124,7 +119,7 @@ class StepsPane(QWidget):
         self.refresh()
 
     def refresh(self) -> None:
-        if not self._gate.due():
+        if not self.gate.due():
             return
         document = self.selection.document
         if document is None or not document.steps:

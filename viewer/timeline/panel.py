@@ -57,6 +57,7 @@ from ..code.delegates import BarDelegate
 from ..dialogs.host_choice import THIS_MACHINE, HostStore
 from ..dialogs.profile_options import remembered_ncu_options
 from ..widgets.busy import BusyIndicator
+from ..widgets.columns import rows_table
 from ..widgets.file_dialogs import open_file_name
 from ..widgets.formatting import format_number
 from ..widgets.roles import KeyRole, item_data
@@ -108,19 +109,12 @@ def _table(
     """A table of ``model``, sorted by the model itself (``RowsModel.sort``: an Nsight Systems
     export has a million calls) by column ``sort_by`` (-1: in the model's order, the most
     time first for the shares; None: never sorted, for the steps in step order)."""
-    table = QTableView()
-    table.setModel(model)
+    table = rows_table(model)
     if sort_by is not None:
         table.horizontalHeader().setSortIndicator(sort_by, Qt.SortOrder.AscendingOrder)
         table.setSortingEnabled(True)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
     table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.verticalHeader().hide()
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    table.horizontalHeader().setStretchLastSection(True)
-    table.setShowGrid(False)
-    table.setWordWrap(False)
     table.setAlternatingRowColors(True)
     delegate = BarDelegate(table)
     for column in bars:

@@ -16,12 +16,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
 
 from .roles import BarRole, KeyRole, SortRole
 
 Index = QModelIndex | QPersistentModelIndex
 Row = TypeVar("Row")
+Proxy = TypeVar("Proxy", bound=QSortFilterProxyModel)
 RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
@@ -140,3 +149,10 @@ class RowsModel(QAbstractTableModel, Generic[Row]):
         if role == Qt.ItemDataRole.TextAlignmentRole and column.number:
             return RIGHT
         return self.role_data(row, index.column(), role)
+
+
+def sort_by_role(proxy: Proxy, model: QAbstractItemModel) -> Proxy:
+    """``proxy`` over ``model``, sorting by each column's value (``SortRole``), not its text."""
+    proxy.setSourceModel(model)
+    proxy.setSortRole(SortRole)
+    return proxy

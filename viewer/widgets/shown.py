@@ -1,7 +1,8 @@
 """A pane that reads what it shows only while it is on screen: one gate for all of them.
 
 A tabbed dock stays ``isVisible()`` behind another tab, so the window tells each pane
-whether its tab is the current one (``set_shown``, from the dock's ``visibilityChanged``).
+whether its tab is the current one (its ``gate.set_shown``, from the dock's
+``visibilityChanged``).
 A refresh asked for while hidden is remembered and runs when the pane is shown again.
 """
 
