@@ -467,7 +467,10 @@ def main() -> None:
         "--baseline", help="a git revision whose per-line figures are measured too (e.g. main)"
     )
     parser.add_argument(
-        "--lines-only", action="store_true", help="only the per-line figures of small_cnn_x12"
+        "--lines-only", action="store_true", help="only the per-line figures (--lines-of)"
+    )
+    parser.add_argument(
+        "--lines-of", type=Path, help="the report of the per-line figures (default small_cnn_x12)"
     )
     args = parser.parse_args()
     if args.child:
@@ -477,7 +480,7 @@ def main() -> None:
     compile_kernelscope()
     with tempfile.TemporaryDirectory() as tmp:
         base = baseline_tree(args.baseline, Path(tmp)) if args.baseline else None
-        lines = build_lines(files["small_cnn_x12"], args.runs, base)
+        lines = build_lines(args.lines_of or files["small_cnn_x12"], args.runs, base)
     if args.lines_only:
         _print_rows(lines)
         return

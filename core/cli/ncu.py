@@ -426,7 +426,7 @@ def print_hot_lines(
     metric = profile.resolve_metric(metric)
     kernel = profile.kernel(kernel).name if kernel else None
     names = [kernel] if kernel else [k.name for k in profile.kernels()]
-    profile.prefetch([x.id for name in names for x in profile.kernel(name).launches])  # at once
+    profile.prefetch_kernels(names)  # at once
     problems = {n: p for n in names if (p := profile.correlation_problem(n))}
     for info in ws.manifest.kernels if run_folder is not None and ws is not None else ():
         if info.name in problems and info.start_line:  # cuBLAS, cuDNN: no lines of their own

@@ -9,13 +9,16 @@ value on any instruction of a group stays absent from that group rather than bec
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 from .metrics import INST_EXECUTED, ZERO_IS_ABSENT, Kind, kind_of
 from .records import InstructionTable, LineMetrics, Location
+
+if TYPE_CHECKING:
+    from .rep.launch import PerPc
 
 T = TypeVar("T")
 
@@ -77,25 +80,140 @@ def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
             stacked = np.full((len(tables), n), np.nan)
             for row, (t, pos) in enumerate(zip(tables, positions, strict=True)):
                 stacked[row, pos] = t.metric(key)
-        present = ~np.isnan(stacked)
-        if key in ZERO_IS_ABSENT:
-            present &= stacked != 0
-        if kind_of(key) is Kind.AVERAGE:
-            w = np.where(present, weight_rows, 0.0)
-            wsum = w.sum(axis=0)
-            vals = np.where(present, stacked, 0.0)
-            mean = vals.sum(axis=0) / np.maximum(present.sum(0), 1)
-            weighted = (vals * w).sum(axis=0) / np.where(wsum > 0, wsum, 1.0)
-            col = np.where(wsum > 0, weighted, mean)
-        else:
-            col = np.nansum(stacked, axis=0)
-        col[~present.any(axis=0)] = np.nan
-        numbers[key] = col
+        numbers[key] = _combined_column(key, stacked, weight_rows)
     categories: dict[str, list[str | None]] = {}
     for key in {k for t in tables for k in t.categories}:
         columns = [t.categories.get(key) for t in tables]
         categories[key] = _first_known(columns, positions, n)
     return InstructionTable(offsets, locations, numbers, categories, sass, inlined)
+
+
+def _combined_column(key: str, stacked: np.ndarray, weight_rows: np.ndarray) -> np.ndarray:
+    """One metric over several launches (``stacked``: a row a launch, NaN where a launch has
+    no value): summed, or for an average weighted by ``weight_rows`` (each launch's
+    instructions executed on the same rows; a plain mean where they are all 0); NaN where no
+    launch has a value."""
+    present = ~np.isnan(stacked)
+    if key in ZERO_IS_ABSENT:
+        present &= stacked != 0
+    if kind_of(key) is Kind.AVERAGE:
+        w = np.where(present, weight_rows, 0.0)
+        wsum = w.sum(axis=0)
+        vals = np.where(present, stacked, 0.0)
+        mean = vals.sum(axis=0) / np.maximum(present.sum(0), 1)
+        weighted = (vals * w).sum(axis=0) / np.where(wsum > 0, wsum, 1.0)
+        col = np.where(wsum > 0, weighted, mean)
+    else:
+        col = np.nansum(stacked, axis=0)
+    col[~present.any(axis=0)] = np.nan
+    return col
+
+
+def combine_per_pc(launches: Sequence[Mapping[str, PerPc]]) -> dict[str, PerPc] | None:
+    """Several launches' per-PC arrays (metric key -> (PCs, values)) as one launch's, so
+    that the one table made of them is ``combine_launches`` of theirs: counts summed,
+    averages weighted by the launch's instructions executed at the PC, a category's first
+    known value (launches in order). None where a launch has a PC twice in a metric (its
+    table keeps the last value: then only the tables can be combined).
+
+    Every launch's entries are taken at once: a cell is (metric, PC), and sums are one
+    ``bincount`` over all cells, where combining tables made a table a launch (a kernel of
+    250 launches: 0.5 ms a launch) and stacked each metric over the launches."""
+    keys = list(dict.fromkeys(k for p in launches for k in p))
+    if not keys:
+        return {}
+    index = {k: i for i, k in enumerate(keys)}
+    parts = [(index[k], li, x, v) for li, p in enumerate(launches) for k, (x, v) in p.items()]
+    counts = np.array([len(ids) for _, _, ids, _ in parts])
+    ids = np.concatenate([x[2] for x in parts]).astype(np.int64)
+    values = np.concatenate([x[3] for x in parts]).astype(float)
+    rising = ids[1:] > ids[:-1]
+    starts = np.cumsum(counts)[:-1]
+    rising[starts[(starts > 0) & (starts < len(ids))] - 1] = True  # where a run begins
+    if not rising.all():
+        return None
+    key_of = np.repeat(np.array([x[0] for x in parts]), counts)
+    launch_of = np.repeat(np.array([x[1] for x in parts]), counts)
+    pcs = unique_sorted(ids)
+    width = len(pcs)
+    pos = np.searchsorted(pcs, ids)
+    cell = key_of * width + pos
+    size = len(keys) * width
+    had = np.bincount(cell, minlength=size).reshape(len(keys), width) > 0
+    present = ~np.isnan(values)
+    for key in ZERO_IS_ABSENT & set(keys):
+        present &= (key_of != index[key]) | (values != 0)
+    sums = np.bincount(cell[present], weights=values[present], minlength=size)
+    seen = np.bincount(cell[present], minlength=size)
+    kinds = [kind_of(k) for k in keys]
+    weights = _entry_weights(kinds, index, launch_of, pos, key_of, values, width)
+    out: dict[str, PerPc] = {}
+    for k, (key, kind) in enumerate(zip(keys, kinds, strict=True)):
+        cols = np.flatnonzero(had[k])
+        mine = slice(k * width, (k + 1) * width)
+        if kind is Kind.CATEGORY:
+            col = _first_category(key, cell, values, key_of == k, size)[mine]
+        elif weights is not None and kind is Kind.AVERAGE:
+            col = _weighted(cell, values, present & (key_of == k), weights, size)[mine]
+        else:
+            col = sums[mine] / np.where(seen[mine] > 0, 1.0, np.nan)
+        out[key] = (pcs[cols], col[cols])
+    return out
+
+
+def _entry_weights(
+    kinds: list[Kind],
+    index: dict[str, int],
+    launch_of: np.ndarray,
+    pos: np.ndarray,
+    key_of: np.ndarray,
+    values: np.ndarray,
+    width: int,
+) -> np.ndarray | None:
+    """Each entry's launch's instructions executed at its PC (0 where none), what an average
+    is weighted by; None where no average needs it."""
+    if Kind.AVERAGE not in kinds:
+        return None
+    if INST_EXECUTED not in index:
+        return np.zeros(len(values))
+    mine = key_of == index[INST_EXECUTED]
+    where = launch_of[mine] * width + pos[mine]  # rising: launches in order, PCs rising
+    wanted = launch_of * width + pos
+    at = np.minimum(np.searchsorted(where, wanted), max(len(where) - 1, 0))
+    if not len(where):
+        return np.zeros(len(values))
+    return np.where(where[at] == wanted, np.nan_to_num(values[mine][at]), 0.0)
+
+
+def _weighted(
+    cell: np.ndarray, values: np.ndarray, present: np.ndarray, weights: np.ndarray, size: int
+) -> np.ndarray:
+    """An average's cells: weighted by ``weights``, a plain mean where they sum to 0, NaN
+    where no entry is present (``_combined_column``'s rule, entry by entry)."""
+    c, v, w = cell[present], values[present], weights[present]
+    wsum = np.bincount(c, weights=w, minlength=size)
+    weighted = np.bincount(c, weights=v * w, minlength=size) / np.where(wsum > 0, wsum, 1.0)
+    n = np.bincount(c, minlength=size)
+    mean = np.bincount(c, weights=v, minlength=size) / np.maximum(n, 1)
+    col = np.where(wsum > 0, weighted, mean)
+    col[n == 0] = np.nan
+    return col
+
+
+def _first_category(
+    key: str, cell: np.ndarray, values: np.ndarray, mine: np.ndarray, size: int
+) -> np.ndarray:
+    """A category's cells: the first launch's known value (0 where none is: an eviction
+    policy of 0 is no explicit policy, shown empty)."""
+    known = mine & ((values != 0) | (not key.endswith("evict_type")))
+    c, v = cell[known], values[known]
+    order = np.argsort(c, kind="stable")  # entries are in launch order: the first stays first
+    c, v = c[order], v[order]
+    first = np.ones(len(c), dtype=bool)
+    first[1:] = c[1:] != c[:-1]
+    col = np.zeros(size)
+    col[c[first]] = v[first]
+    return col
 
 
 def _first_known(

@@ -65,6 +65,13 @@ class Loader:
         """``instructions`` of each launch, by ID."""
         return {launch.id: self.instructions(launch) for launch in launches}
 
+    def instructions_combined(
+        self, launches: Sequence[Launch]
+    ) -> tuple[InstructionTable | None] | None:
+        """Several launches of one kernel as one table (``(table,)``), made without a table a
+        launch; None where this loader cannot (then their tables are combined)."""
+        return None
+
     def totals(self, launch: Launch) -> InstructionTable | None:
         """A table with the launch's metrics and their totals (no more rows needed)."""
         return self.instructions(launch)
@@ -130,6 +137,13 @@ class ReportLoader(Loader):
         if not self._lines or len(launches) < 2:
             return super().instructions_many(launches)
         return self.reader.instructions_many([(x.id, x.function_start) for x in launches])
+
+    def instructions_combined(
+        self, launches: Sequence[Launch]
+    ) -> tuple[InstructionTable | None] | None:
+        if not self._lines:
+            return None
+        return self.reader.instructions_combined([(x.id, x.function_start) for x in launches])
 
     def sass(self, launch: Launch, table: InstructionTable | None) -> dict[int, str]:
         if launch.function_start is None:

@@ -268,23 +268,40 @@ class Profile:
                 self._combined[key] = self._combined_table(ids)
         return self._combined[key]
 
-    def _prefetch_kernels(self, names: Sequence[str]) -> None:
-        """Read the launches of these kernels in one go (one pass of the reader, whose line
-        tables come from one child: ``instructions_many``), leaving out kernels already
-        combined here or in the cache."""
+    def prefetch_kernels(self, names: Sequence[str]) -> None:
+        """Read the launches of these kernels in one go, leaving out kernels already combined
+        here or in the cache. A kernel whose launches combine before their tables are made
+        (``Loader.instructions_combined``) is combined so, without a table a launch; the
+        others' launches are read in one pass of the reader, whose line tables come from one
+        child (``instructions_many``)."""
         ids = []
         for name in names:
             launches = [x.id for x in self.kernel(name).launches]
             if (name, None) in self._combined:
                 continue
-            if (
-                len(launches) > 1
-                and self._cache
-                and self._cache.has(launches_part("kernel", launches))
-            ):
-                continue
+            if len(launches) > 1:
+                part = launches_part("kernel", launches)
+                if self._cache and self._cache.has(part):
+                    continue
+                combined = self._combine_directly(launches, part)
+                if combined is not None:
+                    (self._combined[(name, None)],) = combined
+                    continue
             ids.extend(launches)
         self.prefetch(ids)
+
+    def _combine_directly(self, ids: list[int], part: str) -> tuple[InstructionTable | None] | None:
+        """Launches combined by the loader without a table a launch (stored as ``part``),
+        unless all their tables are here already; None where the loader cannot."""
+        if all(i in self._tables for i in ids):
+            return None
+        combined = self._loader.instructions_combined([self.launch(i) for i in ids])
+        if combined is not None:
+            (table,) = combined
+            if self._cache:
+                self._cache.store(part, (table,))
+            self._with_inline_frames(self.launch(ids[0]), table)
+        return combined
 
     def _combined_table(self, ids: list[int]) -> InstructionTable | None:
         """Several launches of one kernel combined: from the cache (one small load instead of
@@ -299,6 +316,9 @@ class Profile:
             (table,) = cached
             self._with_inline_frames(self.launch(ids[0]), table)
             return table
+        combined = self._combine_directly(ids, part)
+        if combined is not None:
+            return combined[0]
         self.prefetch(ids)
         tables = [t for t in (self._tables[i] for i in ids) if t is not None]
         table = agg.combine_launches(tables) if tables else None
@@ -376,7 +396,7 @@ class Profile:
             table = self.instructions(kernel, launch)
             return agg.total(table) if table is not None else LineMetrics(None, None, {})
         parts = []
-        self._prefetch_kernels([k.name for k in self.kernels()])
+        self.prefetch_kernels([k.name for k in self.kernels()])
         for k in self.kernels():  # each kernel's launches combined (cached), not one by one
             t = self.instructions(k.name)
             if t is not None:
@@ -417,7 +437,7 @@ class Profile:
         from .hot_lines import rank_lines
 
         names = [kernel] if kernel is not None else [k.name for k in self.kernels()]
-        self._prefetch_kernels(names)
+        self.prefetch_kernels(names)
         tables = [(name, t) for name in names if (t := self.instructions(name)) is not None]
         return rank_lines(tables, metric, top, self.source_lines)
 

@@ -320,6 +320,29 @@ class ReportReader:
             if child is not None:
                 child.close()
 
+    def instructions_combined(
+        self, launches: Sequence[tuple[int, int | None]]
+    ) -> tuple[InstructionTable | None] | None:
+        """The table of several launches of one kernel (launch ID, function start), their
+        per-PC arrays combined before one table is made (``aggregate.combine_per_pc``):
+        ``(table,)``, the same as combining their tables. None where that cannot be done:
+        launches of other starts or modules, a PC twice in a metric, or lines that would
+        need NVIDIA's reader (``instructions_many`` reads those)."""
+        from .aggregate import combine_per_pc
+
+        first, start = launches[0]
+        if self._file is None or start is None or any(s != start for _, s in launches):
+            return None
+        if len({self._location_key(lid, start) for lid, _ in launches}) != 1:
+            return None
+        if self._cubin_table(first, start) is None:
+            return None
+        per_pc = [p for lid, _ in launches if (p := self._decoded(lid, _per_pc_arrays))]
+        if not per_pc:
+            return (None,)
+        combined = combine_per_pc(per_pc)
+        return None if combined is None else (self._table(first, start, combined),)
+
     def _table(
         self, launch_id: int, start: int | None, per_pc: dict[str, PerPc]
     ) -> InstructionTable | None:

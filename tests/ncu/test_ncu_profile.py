@@ -6,6 +6,7 @@ import os
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from ncu_support import MLP, MLP_CSVS, MLP_KERNELS, SMALL, make_mlp_workspace
 from paths_support import data_path
@@ -193,6 +194,34 @@ def test_a_kernels_launches_are_combined_once_and_cached(
         assert cached.lines(k.name) == lines
     assert cached._tables == {}  # no launch's own table was needed
     assert (expected["mean_kernel"][0].inlined is not None) == with_workspace
+
+
+@pytest.mark.parametrize("with_workspace", [False, True])
+def test_a_kernels_launches_combine_before_their_tables_as_their_tables_do(
+    with_workspace: bool,
+) -> None:
+    """Three passes of cnn3: each launch sampled other PCs (the stall samples of a launch
+    are at PCs another launch has none at). A kernel's table made from its launches' per-PC
+    data at once, with no table a launch, is the one their tables combine into, byte for
+    byte, categories and header frames included."""
+    from kernelscope.core.ncu.aggregate import combine_launches
+
+    pairs = data_path("compare")
+    ws = Workspace.open(pairs / "cnn3_b8.kscope") if with_workspace else None
+    at_once = Profile.open(pairs / "cnn3_b8_3passes.ncu-rep", workspace=ws, use_cache=False)
+    by_launch = Profile.open(pairs / "cnn3_b8_3passes.ncu-rep", workspace=ws, use_cache=False)
+    sampled_apart = 0
+    for k in at_once.kernels():
+        got = at_once.instructions(k.name)
+        tables = [by_launch.launch_instructions(x.id) for x in k.launches]
+        assert got is not None and all(t is not None for t in tables)
+        samples = [set(t.offsets[~np.isnan(t.metric(SAMPLES))].tolist()) for t in tables]
+        sampled_apart += len(set.union(*samples)) > len(set.intersection(*samples))
+        expected = combine_launches(tables)
+        _same_table(expected, got)
+        assert got.categories == expected.categories
+    assert at_once._tables == {}  # no launch's own table was made
+    assert sampled_apart >= 5
 
 
 @pytest.mark.parametrize("with_workspace", [False, True])
