@@ -8,7 +8,7 @@
 #                       mode, static cache) run by the runner's --torch-llama under
 #                       ncu --profile-from-start off --set none --metrics gpu__time_duration.sum,
 #                       steps STEPS with PROFILE profiled (profiles/steps.ncu-rep and its
-#                       .steps.json); run.json: each step's CUDA-event time (gpu_ms)
+#                       .steps.json); run.json: each step's CUDA-event time (gpu_ms, timed by a run without ncu)
 #   <ws>_tvm.ncu-rep    kernelscope profile WS --steps STEPS --profile-steps PROFILE, same
 #                       metric (with its .steps.json)
 #   <ws>_tvm_timeline.json  kernelscope timeline WS --steps STEPS --json (each step timed)
@@ -53,9 +53,17 @@ for stem in $MODELS; do
     timeout "$(( $(left) - 10 ))" "${NCU[@]}" -f -o "$run/profiles/steps" \
         python3 -c 'import sys; from kernelscope.core.profiling.runner.main import main; sys.exit(main())' \
         --torch-llama "$HERE/cfg_$stem.json" --run-dir "$run" --steps "$STEPS" \
-        --profile-steps "$PROFILE" --warmup 1 --repeat 5 >"$RES/${stem}_torch.log" 2>&1
+        --profile-steps "$PROFILE" --warmup 1 --repeat 0 >"$RES/${stem}_torch.log" 2>&1
     echo "rc $?" >>"$RES/${stem}_torch.log"
     tail -5 "$RES/${stem}_torch.log" | tee -a "$RES/log.txt"
+    # each step timed in a run without ncu (ncu slows every launch of the process it runs),
+    # merged into the step list as profile-torch does (core.torchrun.add_step_times)
+    timeout "$(( $(left) - 10 ))" \
+        python3 -c 'import sys; from kernelscope.core.profiling.runner.main import main; sys.exit(main())' \
+        --torch-llama "$HERE/cfg_$stem.json" --run-dir "$run" --steps "$STEPS" \
+        --warmup 1 --repeat 5 --timed-only >>"$RES/${stem}_torch.log" 2>&1
+    python3 -c 'import sys; from pathlib import Path; from kernelscope.core.torchrun.run import add_step_times; add_step_times(Path(sys.argv[1]))' "$run" \
+        >>"$RES/${stem}_torch.log" 2>&1
     [ -f "$run/steps.json" ] && cp "$run/steps.json" "$run/profiles/steps.ncu-rep.steps.json"
     [ "$(left)" -gt 20 ] || continue
     echo "== $stem tvm ($(left) s left)" | tee -a "$RES/log.txt"

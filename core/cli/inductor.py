@@ -172,7 +172,7 @@ def print_versus_steps(
     print(format_table(list(STEPS_HEADER), format_steps(v), right={2, 3, 4, 5}))
     for step in v.steps:
         if step.torch_event_ms is not None:
-            print(f"  {step.label}: torch.compile's step timed whole (CUDA events): "
+            print(f"  {step.label}: torch.compile's step timed whole (CUDA events, without ncu): "
                   f"{step.torch_event_ms * 1000:.1f} µs")  # fmt: skip
     for note in v.notes:
         print(f"note: {note}")

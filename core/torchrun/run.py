@@ -20,6 +20,8 @@ The run folder (``MODEL.torchrun`` beside the model unless given)::
     trace/                    TORCH_TRACE logs (INDUCTOR_PROVENANCE=1)
     profiles/NAME.ncu-rep     the report, sources imported
     timelines/NAME.json       the timeline (a kernelscope Timeline)
+    steps.json                an LLM twin's steps (``--steps``): the step list, each step's
+                              time from steps_timed.json, the run that timed them without ncu
 
 Over SSH it is one login (``SshSession``): the runner and the model file (with the Python
 files beside it, the modules it may import) go up as one tar stream into a temporary folder,
@@ -62,7 +64,7 @@ from ..profiling import (
     stream_ncu,
     transfer_progress,
 )
-from ..profiling.runner.torch_llm import STEP_LIST
+from ..profiling.runner.torch_llm import STEP_LIST, TIMED_APART, TIMED_STEPS
 from ..profiling.runner.torch_model import FACTS, MODES  # what the runner writes and takes
 from ..tasks import Cancel, ProgressFn, check_cancel, no_progress
 from ..timeline import Timeline, TimelineCall
@@ -73,7 +75,7 @@ TWIN_CONFIG = "decoder.json"  # the configuration an LLM twin's run was made fro
 # What a torch.compile run folder holds (``debug``: TORCH_COMPILE_DEBUG_DIR as the capture of
 # tests/data/inductor named it); a folder with other things in it is not one.
 RUN_ENTRIES = frozenset(
-    {FACTS, "model.py", TWIN_CONFIG, STEP_LIST, "inductor_cache", "triton_cache",
+    {FACTS, "model.py", TWIN_CONFIG, STEP_LIST, TIMED_STEPS, "inductor_cache", "triton_cache",
      "torch_compile_debug", "debug", "trace", "profiles", "timelines", "run.log"}
 )  # fmt: skip
 _NO_TORCH = "PyTorch is not installed"
@@ -240,6 +242,7 @@ def profile_torch(
                         "no report was kept",
                         details=log,
                     )
+                add_step_times(run_dir)
                 shutil.copyfile(listed, steps_path(report))
     finally:
         for leftover in (run_dir / "profiles").glob(f".partial-{name}*"):
@@ -355,9 +358,14 @@ def twin_config(workspace: Path, folder: Path) -> Path:
 
 
 def _runner_args(req: TorchRequest, model: str, run_dir: str, timeline: bool) -> list[str]:
+    """The runner's arguments: for the run ncu profiles, or (``timeline``) the run that times
+    (an LLM twin: its steps, in a run without ncu, which would time itself too)."""
     if req.steps is not None:
         args = ["--torch-llama", model, "--run-dir", run_dir, "--mode", req.mode]
-        args += ["--steps", req.steps, "--warmup", str(req.warmup), "--repeat", str(req.repeat)]
+        args += ["--steps", req.steps, "--warmup", str(req.warmup)]
+        if timeline:
+            return [*args, "--repeat", str(req.repeat), "--timed-only"]
+        args += ["--repeat", "0"]
         return args + (["--profile-steps", req.profile_steps] if req.profile_steps else [])
     args = ["--torch", model, "--run-dir", run_dir, "--mode", req.mode]
     args += ["--warmup", str(req.warmup)]
@@ -389,14 +397,20 @@ def _run_here(
             *_runner_args(req, model, folder, timeline=False),
         ]
         log, launches = _profile(cmd, progress, cancel)
-    if req.timeline:
+    if req.timeline or req.steps is not None:
         check_cancel(cancel, "timeline")
-        progress("timeline", 0.9, f"timing {req.repeat} calls of {req.model.name}")
+        progress("timeline", 0.9, _timing(req))
         cmd = [req.python, runner_file, *_runner_args(req, model, folder, timeline=True)]
         result = run_command(cmd, "timeline", cancel)
         log += result.output
         raw = _result(result, "this machine")
-    return log, launches, raw
+    return log, launches, raw if req.steps is None else None
+
+
+def _timing(req: TorchRequest) -> str:
+    if req.steps is not None:
+        return f"timing each step of the twin {req.repeat} times, without ncu"
+    return f"timing {req.repeat} calls of {req.model.name}"
 
 
 def _run_on_host(
@@ -429,8 +443,8 @@ def _run_on_host(
             ]
             cmd = folder.supervised(argv, find_ncu=target.ncu == "ncu")
             log, launches = _profile(cmd, progress, cancel)
-        if req.timeline:
-            progress("timeline", 0.85, f"timing {req.repeat} calls on {host}")
+        if req.timeline or req.steps is not None:
+            progress("timeline", 0.85, f"{_timing(req)} on {host}")
             argv = [python, runner_file, *_runner_args(req, model, host_run, timeline=True)]
             result = run_command(folder.supervised(argv), "timeline", cancel)
             if result.code == 255:
@@ -444,7 +458,7 @@ def _run_on_host(
         archive = Path(tmp) / "run.tar"
         folder.fetch("run.tar", archive, transfer_progress(progress, "fetch", 0.9, 0.99))
         _unpack(archive, run_dir)
-    return log, launches, raw
+    return log, launches, raw if req.steps is None else None
 
 
 def _model_files(model: Path) -> list[tuple[str, Path]]:
@@ -507,6 +521,31 @@ def _result(result: CommandResult, where: str) -> dict:
         f"the timeline could not be measured on {where} (exit code {result.code})",
         details=result.output,
     )
+
+
+def add_step_times(run_dir: Path) -> None:
+    """Each step's time from the run that timed the steps without ncu (``TIMED_STEPS``)
+    into the step list and run.json, said so (``TIMED_APART``); raises where that run left
+    no times."""
+    try:
+        timed = json.loads((run_dir / TIMED_STEPS).read_text(encoding="utf-8"))
+        times = {(s["name"], s["index"]): s for s in timed["steps"]}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise KernelscopeError(
+            f"the steps were profiled, but the run that times them left no times ({exc})",
+            hint="run profile-torch again; its log is in the run folder (run.log)",
+        ) from exc
+    for name in (STEP_LIST, FACTS):
+        path = run_dir / name
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for step in data.get("steps", []):
+            found = times.get((step.get("name"), step.get("index")))
+            for key in ("gpu_ms", "wall_ms_timed"):
+                step.pop(key, None)
+                if found is not None and key in found:
+                    step[key] = found[key]
+        data["step_times"] = TIMED_APART
+        path.write_text(json.dumps(data, indent=1), encoding="utf-8")
 
 
 def _facts(run_dir: Path, host: str | None) -> dict:

@@ -51,3 +51,12 @@ def test_a_python_without_torch_says_so(tmp_path: Path) -> None:
     result = _run(tmp_path, CONFIG, "--steps", "prefill=16,decode=2")
     assert result.returncode == runner.EXIT_NO_TORCH
     assert _said(result).startswith("kernelscope runner: PyTorch is not installed for ")
+
+
+def test_a_run_that_only_times_steps_must_time_and_profile_nothing(tmp_path: Path) -> None:
+    """``--timed-only`` (the run without ncu that times each step) with nothing to time, or
+    with steps to mark for a profiler, is refused before PyTorch is loaded."""
+    for extra in (["--repeat", "0"], ["--profile-steps", "decode:0"]):
+        result = _run(tmp_path, CONFIG, "--steps", "prefill=16,decode=2", "--timed-only", *extra)
+        assert result.returncode == runner.EXIT_BAD_INPUT
+        assert "--timed-only times each step" in _said(result)

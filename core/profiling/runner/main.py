@@ -45,6 +45,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hook", type=Path, help="a Python file whose run(session) runs steps")
     parser.add_argument("--batch", type=int, default=1, help="with --steps: sequences")
     parser.add_argument("--profile-steps", help="steps the profiler sees: all, decode:0-3...")
+    parser.add_argument(
+        "--timed-only",
+        action="store_true",
+        help="with --torch-llama: only time each step (a run without ncu)",
+    )
     args = parser.parse_args(argv)
     try:
         if args.torch_llama is not None:
@@ -57,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.warmup,
                 args.repeat,
                 args.seed,
+                args.timed_only,
             )
         elif args.torch is not None:
             run_dir = args.run_dir or Path(f"{args.torch.stem}.torchrun")

@@ -10,7 +10,9 @@ prefill and decode are two graphs (``dynamic=False``). The chosen steps are mark
 ``step_run`` marks TVM's (``ProfilerMarks``: ``cuProfilerStart``, the marker kernel, the step,
 ``cuProfilerStop``), so that ``core.ncu.steps`` splits the report into the same steps. Before
 the marked run, ``repeat`` unmarked runs time each step with CUDA events (``gpu_ms``, the
-median; under ncu a profiled step's own time means nothing).
+median). Under ncu those times are ncu's too (it intercepts every launch, profiled or not), so
+kernelscope runs the twin under ncu with ``--repeat 0`` and times the steps in a run of their
+own (``--timed-only``).
 
 Standard library, the host's PyTorch and transformers only, as the rest of the runner.
 """
@@ -34,6 +36,13 @@ from .torch_model import FACTS, FACTS_VERSION, MODES, compile_environment, impor
 # The step list in the form ``kernelscope profile --steps`` keeps beside a report
 # (``REPORT.ncu-rep.steps.json``): copied beside the run's report, it splits it into steps.
 STEP_LIST = "steps.json"
+# Each step's time from a run of its own (``timed_only``): ncu intercepts every launch of the
+# process it runs, profiled or not (a 1B decode step of torch.compile's default mode: 28.9 ms
+# under ncu, 5.3 ms without), so a step is timed in a process ncu does not run.
+TIMED_STEPS = "steps_timed.json"
+# What a step list whose times come from that run says of them (``step_times``); times in a
+# step list that does not say it were taken under ncu.
+TIMED_APART = "a run of their own, without ncu"
 # What CONFIG.json must give (core.build.decoder_config writes it).
 CONFIG_KEYS = (
     "vocab",
@@ -146,6 +155,7 @@ class TorchDecoder:
         plan: dict[str, int],
         seed: int,
         device: str = "cuda",
+        debug: bool = True,
     ) -> None:
         import os
 
@@ -158,7 +168,7 @@ class TorchDecoder:
                 EXIT_BAD_INPUT,
             )
         run_dir.mkdir(parents=True, exist_ok=True)
-        self.environment = compile_environment(run_dir)
+        self.environment = compile_environment(run_dir, debug)
         os.environ.update(self.environment)  # before torch reads its configuration
         self.torch = torch = import_torch()
         try:
@@ -316,20 +326,46 @@ def run_torch_llama(
     warmup: int,
     repeat: int,
     seed: int,
+    timed_only: bool = False,
 ) -> dict:
-    """Compile, ``warmup`` whole runs, ``repeat`` timed runs, then the marked run; the facts
-    (with ``steps``, each step's median ``gpu_ms`` from the timed runs) go to run.json."""
+    """Compile, ``warmup`` whole runs, ``repeat`` timed runs (each step's median ``gpu_ms``
+    and ``wall_ms_timed``), then the marked run; the facts go to run.json, the step list to
+    steps.json. ``timed_only``: no marked run, and the step times alone go to
+    ``TIMED_STEPS`` (a run of its own, without ncu, beside the run ncu profiled: it compiles
+    from that run's caches and writes nothing else)."""
     plan = parse_steps(steps)
     selection = Selection(profile_steps)
     selection.check_plan({"prefill": 1 if plan["prefill"] else 0, "decode": plan["decode"]})
-    twin = TorchDecoder(config, run_dir, mode, plan, seed)
+    if timed_only and (repeat < 1 or selection):
+        raise RunnerError(
+            "--timed-only times each step: give --repeat 1 or more, no --profile-steps",
+            EXIT_BAD_INPUT,
+        )
+    twin = TorchDecoder(config, run_dir, mode, plan, seed, debug=not timed_only)
     twin.compile()
     for _ in range(warmup):
         twin.run([], Selection(None))
-    timed = [twin.run([StepTimes(twin.torch)], Selection(None)) for _ in range(max(repeat, 1))]
+    timed = [twin.run([StepTimes(twin.torch)], Selection(None)) for _ in range(repeat)]
+    if timed_only:
+        out = {
+            "device": twin.facts()["device"],
+            "warmup": warmup,
+            "repeat": repeat,
+            "steps": [
+                {
+                    "name": record["name"],
+                    "index": record["index"],
+                    "gpu_ms": statistics.median(run[i]["gpu_ms"] for run in timed),
+                    "wall_ms_timed": statistics.median(run[i]["wall_ms"] for run in timed),
+                }
+                for i, record in enumerate(timed[0])
+            ],
+        }
+        (run_dir / TIMED_STEPS).write_text(json.dumps(out, indent=1), encoding="utf-8")
+        return out
     observers: list[StepObserver] = [ProfilerMarks(Cuda())] if selection else []
     steps_run = twin.run(observers, selection)
-    for i, record in enumerate(steps_run):
+    for i, record in enumerate(steps_run if timed else []):
         record["gpu_ms"] = statistics.median(run[i]["gpu_ms"] for run in timed)
         record["wall_ms_timed"] = statistics.median(run[i]["wall_ms"] for run in timed)
     facts = twin.facts()

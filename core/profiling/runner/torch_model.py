@@ -50,11 +50,18 @@ CONVENTION = (
 )
 
 
-def compile_environment(run_dir: Path) -> dict[str, str]:
-    """The variables that put Inductor's and Triton's output into ``run_dir``."""
-    return {
+def compile_environment(run_dir: Path, debug: bool = True) -> dict[str, str]:
+    """The variables that put Inductor's and Triton's output into ``run_dir``; ``debug``
+    False: their caches alone (a second run of the same model compiles from them and adds
+    no debug output beside the first run's)."""
+    caches = {
         "TORCHINDUCTOR_CACHE_DIR": str(run_dir / "inductor_cache"),
         "TRITON_CACHE_DIR": str(run_dir / "triton_cache"),
+    }
+    if not debug:
+        return caches
+    return {
+        **caches,
         "TORCH_COMPILE_DEBUG": "1",
         "TORCH_COMPILE_DEBUG_DIR": str(run_dir),
         "TORCH_TRACE": str(run_dir / "trace"),
