@@ -20,6 +20,7 @@ from ..inductor import (
     report_problems,
     run_workspace,
     steps_json,
+    steps_notes,
     tie_launches,
 )
 from ..ncu import Profile
@@ -170,10 +171,6 @@ def print_versus_steps(
         f"{v.run.path.name} ({v.torch_report.name}), kernel time per step ({devices})"
     )
     print(format_table(list(STEPS_HEADER), format_steps(v), right={2, 3, 4, 5}))
-    for step in v.steps:
-        if step.torch_event_ms is not None:
-            print(f"  {step.label}: torch.compile's step timed whole (CUDA events, without ncu): "
-                  f"{step.torch_event_ms * 1000:.1f} µs")  # fmt: skip
-    for note in v.notes:
+    for note in steps_notes(v):
         print(f"note: {note}")
     return 0

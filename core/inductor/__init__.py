@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         open_versus_steps,
         step_rows,
         steps_json,
+        steps_notes,
     )
     from .versus import VERSUS_HEADER, Versus, format_versus, open_versus, versus_pair
 
@@ -50,6 +51,7 @@ _EXPORTS = {
     "StepsVersus": ".step_versus",
     "format_steps": ".step_versus",
     "step_rows": ".step_versus",
+    "steps_notes": ".step_versus",
     "open_versus_steps": ".step_versus",
     "steps_json": ".step_versus",
 }
@@ -72,6 +74,7 @@ __all__ = [
     "StepsVersus",
     "format_steps",
     "step_rows",
+    "steps_notes",
     "open_versus_steps",
     "steps_json",
 ]

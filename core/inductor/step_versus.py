@@ -351,6 +351,18 @@ def _winner(r: GroupRow) -> str:
     return word + (f" {ratio:.2f}x" if ratio is not None and word not in ("-", "tie") else "")
 
 
+def steps_notes(v: StepsVersus) -> list[str]:
+    """What goes below the per-step table: each step's whole time on torch.compile's side
+    (where it was timed without ncu), then the comparison's notes."""
+    times = [
+        f"{s.label}: torch.compile's step timed whole (CUDA events, without ncu): "
+        f"{s.torch_event_ms * 1000:.1f} µs"
+        for s in v.steps
+        if s.torch_event_ms is not None
+    ]
+    return [*times, *v.notes]
+
+
 def steps_json(v: StepsVersus) -> dict:
     def row(r: GroupRow) -> dict:
         return {

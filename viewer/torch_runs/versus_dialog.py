@@ -6,6 +6,7 @@ one pass's group, or of one step's group, as that step's reports have it."""
 
 from __future__ import annotations
 
+import html
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from kernelscope.core.inductor import STEPS_HEADER, format_steps, step_rows
+from kernelscope.core.inductor import STEPS_HEADER, format_steps, step_rows, steps_notes
 from kernelscope.core.ncu import SAMPLES as SAMPLES_KEY
 from kernelscope.core.ncu import label_of
 from kernelscope.core.view import versus_kernels, versus_step_kernels
@@ -83,8 +84,9 @@ class VersusDialog(QDialog):
                 parent=self,
             )
             _single_rows(self.steps_table)
-        notes = QLabel("<br>".join(f"• {n}" for n in versus.notes))
-        notes.setWordWrap(True)
+        said = [*versus.notes, *(steps_notes(steps) if steps is not None else [])]
+        self.notes = QLabel("<br>".join(f"• {html.escape(n)}" for n in dict.fromkeys(said)))
+        self.notes.setWordWrap(True)
         self.sides = [_Side("TVM"), _Side("Inductor")]
         panes = QSplitter(Qt.Orientation.Horizontal)
         for side in self.sides:
@@ -99,7 +101,7 @@ class VersusDialog(QDialog):
             split.addWidget(self.table)
         split.addWidget(panes)
         layout.addWidget(split, 1)
-        layout.addWidget(notes)
+        layout.addWidget(self.notes)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
