@@ -418,7 +418,12 @@ def print_hot_lines(
         run_folder = inputs[0]
         report, ws = run_report(run_folder)
         inputs = [report]
-    profile = Profile.open(list(inputs), workspace=ws, search_paths=list(search_paths))
+    profile = Profile.open(
+        list(inputs),
+        workspace=ws,
+        search_paths=list(search_paths),
+        kernel=kernel if run_folder is None else None,  # that kernel's launches alone
+    )
     _warn(profile)
     if run_folder is not None:
         for problem in report_problems(open_run(run_folder), profile):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ..errors import KernelscopeError
 from .detail_metrics import METRIC_NAMES, LaunchMetrics
 from .records import InstructionTable, Launch
+from .steps import MARKER as STEP_MARKER
 
 if TYPE_CHECKING:
     from .csv_merge import CsvImport
@@ -60,6 +61,11 @@ class Loader:
 
     def instructions(self, launch: Launch) -> InstructionTable | None:
         raise NotImplementedError
+
+    def launches_of(self, kernel: str) -> tuple[list[Launch], dict[str, str], list[str]] | None:
+        """``launches`` of one kernel alone (its name, or a part of one name only), without
+        reading the others'; None where this loader cannot tell them apart first."""
+        return None
 
     def instructions_many(self, launches: Sequence[Launch]) -> dict[int, InstructionTable | None]:
         """``instructions`` of each launch, by ID."""
@@ -125,6 +131,24 @@ class ReportLoader(Loader):
         session: dict[str, str] = {}
         if launches and launches[0].device_name:
             session["display_name"] = launches[0].device_name
+        return launches, session, list(self.reader.warnings)
+
+    def launches_of(self, kernel: str) -> tuple[list[Launch], dict[str, str], list[str]] | None:
+        names = self.reader.names()
+        if names is None or len(names) < len(self.reader):  # a damaged launch: read them all
+            return None
+        distinct = [n for n in dict.fromkeys(names) if n != STEP_MARKER]
+        chosen = [kernel] if kernel in distinct else [n for n in distinct if kernel in n]
+        if len(chosen) != 1:
+            return None  # reading every launch says what there is
+        launches = []
+        for i, name in enumerate(names):
+            if name == chosen[0]:
+                launch = self.reader.launch(i)
+                if launch is None or launch.name != name:
+                    return None
+                launches.append(launch)
+        session = {"display_name": launches[0].device_name} if launches[0].device_name else {}
         return launches, session, list(self.reader.warnings)
 
     def instructions(self, launch: Launch) -> InstructionTable | None:

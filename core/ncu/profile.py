@@ -114,6 +114,7 @@ class Profile:
         first_look: bool = False,
         await_child: Callable[[str], None] | None = None,
         looked: Profile | None = None,
+        kernel: str | None = None,
     ) -> Profile:
         """``first_look``: a report's kernel list and per-instruction numbers without line
         data, decoded from the file alone (cached nowhere, never NVIDIA's reader), for a
@@ -121,7 +122,10 @@ class Profile:
         reading the report) fills the cache; this one never loads NVIDIA's reader and calls
         ``await_child`` with the cache part it misses, to wait for it (``view.prefill``).
         ``looked``: a first look at the same files, whose launches are taken (when the cache
-        lacks them) instead of decoded a second time."""
+        lacks them) instead of decoded a second time. ``kernel``: where the cache lacks the
+        launches, only that kernel's are read where the loader can pick them out
+        (``Loader.launches_of``: ``kernelscope hot --kernel``); its kernel list then holds
+        that kernel alone."""
         if isinstance(paths, str | os.PathLike):
             paths = [paths]
         files = [Path(p) for p in paths]
@@ -132,13 +136,15 @@ class Profile:
         )
         cache = ProfileCache(content_key(files)) if use_cache and not first_look else None
         cached = cache.load("launches") if cache else None
+        only = None  # one kernel's launches: not the report's, never stored as its list
         if cached is None:
             if looked is not None:  # every launch it decoded, the step markers too
                 every = sorted(looked.launches + looked._markers, key=lambda x: x.id)
                 cached = every, looked.session, looked.warnings
             else:
-                cached = loader.launches()
-            if cache:
+                only = loader.launches_of(kernel) if kernel is not None else None
+                cached = only if only is not None else loader.launches()
+            if cache and only is None:
                 cache.store("launches", cached)
         launches, session, warnings = cached
         if not launches:

@@ -45,7 +45,7 @@ from .metrics import (
 )
 from .records import InstructionTable, Launch, Location
 from .rep.container import ReportFile
-from .rep.decoded import DecodedLaunch, Layout, read_launch
+from .rep.decoded import DecodedLaunch, Layout, read_launch, read_name
 from .rep.launch import MetricText, NameBase, PerPc, ReportLaunch
 from .rep.nvidia import DAMAGED, NvidiaLaunch, NvidiaReport, load_reader_first
 from .rep.wire import Unsupported
@@ -209,6 +209,20 @@ class ReportReader:
                 )
                 break
             out.append(launch)
+        return out
+
+    def names(self) -> list[str] | None:
+        """Each launch's kernel name, read from the start of its message alone (``read_name``),
+        in report order, up to the first that has none; None where the report is read with
+        ncu_report (no file of its own)."""
+        if self._file is None:
+            return None
+        out = []
+        for i in range(len(self._file)):
+            name = read_name(self._file, i)
+            if name is None:
+                break
+            out.append(name)
         return out
 
     def launch(self, launch_id: int, *, totals: bool = False) -> Launch | None:

@@ -11,6 +11,7 @@ import pytest
 from ncu_support import MLP, MLP_CSVS, MLP_KERNELS, SMALL, make_mlp_workspace
 from paths_support import data_path
 
+from kernelscope.core.errors import KernelscopeError
 from kernelscope.core.ncu import Profile
 from kernelscope.core.ncu.cache import ProfileCache, content_key
 from kernelscope.core.ncu.metrics import INST_EXECUTED, SAMPLES, STALL_REASONS, stall_key
@@ -222,6 +223,36 @@ def test_a_kernels_launches_combine_before_their_tables_as_their_tables_do(
         assert got.categories == expected.categories
     assert at_once._tables == {}  # no launch's own table was made
     assert sampled_apart >= 5
+
+
+def test_one_kernels_hot_lines_read_that_kernels_launches_alone(
+    tmp_path: Path, cache_dir: Path
+) -> None:
+    """``kernelscope hot --kernel K``: the report's launches are told apart by the names at
+    the start of their messages, and only K's are decoded; the hot lines are those of the
+    whole report's profile. That partial list is never the report's cached kernel list; a
+    name that fits several kernels reads every launch (and the error lists them)."""
+    copy = tmp_path / "3passes.ncu-rep"
+    shutil.copyfile(data_path("compare") / "cnn3_b8_3passes.ncu-rep", copy)
+    full = Profile.open(copy, use_cache=False)
+    kernel = full.kernel("matmul")
+    one = Profile.open(copy, kernel="matmul")
+    assert [k.name for k in one.kernels()] == [kernel.name]
+    assert [x.id for x in one.launches] == [x.id for x in kernel.launches]
+    assert one.launches[0].function_start == kernel.launches[0].function_start
+
+    def ranked(p: Profile) -> list[tuple]:
+        return [
+            (h.file, h.line, h.value, h.share, h.stalls) for h in p.hot_lines(kernel=kernel.name)
+        ]
+
+    assert ranked(one) == ranked(full)
+    again = Profile.open(copy)  # the cache's kernel list is the report's, all of it
+    assert len(again.kernels()) == len(full.kernels()) == 7
+    ambiguous = Profile.open(copy, kernel="fused", use_cache=False)
+    assert len(ambiguous.kernels()) == 7
+    with pytest.raises(KernelscopeError, match="no kernel 'fused'"):
+        ambiguous.kernel("fused")
 
 
 @pytest.mark.parametrize("with_workspace", [False, True])

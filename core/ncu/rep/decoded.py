@@ -120,6 +120,42 @@ def read_launch(
     return _walk(bytearray(), size, len(file.names), lambda at, n: file.result_part(i, at, n))
 
 
+def read_name(file: ReportFile, i: int) -> str | None:
+    """Launch ``i``'s kernel name (``DecodedLaunch.name()``, field 6) from the start of its
+    message alone: the names come before its metrics. None when the file does not hold the
+    launch or its message has no name before them."""
+    size = file.result_size(i)
+    have = 512
+    while size:
+        head = file.result_part(i, 0, min(size, have))
+        j = 0
+        while j < len(head):
+            try:
+                key, k = varint(head, j)
+                field, wire = key >> 3, key & 7
+                if field == 13 or wire not in (0, 2):
+                    return None  # the metrics (or a field the header does not have) first
+                n, k = varint(head, k)
+            except IndexError:
+                break  # a varint cut by the end of what was read
+            if wire == 0:
+                j = k
+                continue
+            if k + n > len(head):
+                break
+            if field == 6:
+                return text(head, (k, k + n))
+            j = k + n
+        if len(head) >= size or have >= _HEAD_NAME:
+            return None
+        have *= 4
+    return None
+
+
+# Bytes of a message's start read for its name, at most (names are tens to hundreds of bytes).
+_HEAD_NAME = 1 << 16
+
+
 def _walk(
     buf: Buffer, size: int, names: int, read: Callable[[int, int], bytes] | None
 ) -> tuple[Buffer, Layout]:
