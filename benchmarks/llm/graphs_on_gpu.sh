@@ -24,14 +24,9 @@ HERE=$(pwd)
 W=/tmp/ks-graphs
 RES=$W/results
 rm -rf "$W"
-mkdir -p "$W/rt" "$W/ws" "$RES"
-marker=$(tar -xzOf runtime.tar.gz kernelscope-runtime.json)
-tvm_version=$(echo "$marker" | python3 -c 'import json, sys; print(json.load(sys.stdin)["tvm"])')
-tag=$(echo "$marker" | python3 -c 'import json, sys; print(json.load(sys.stdin)["python"])' | tr -d .)
-mkdir -p "$W/rt/tvm-$tvm_version-cp$tag" && tar -xzf runtime.tar.gz -C "$W/rt/tvm-$tvm_version-cp$tag"
-tar -xzf ws.tgz -C "$W/ws"
-export PYTHONPATH="$HERE/pkg:$HERE/py" KERNELSCOPE_RUNTIME_ROOT="$W/rt" PYTHONUNBUFFERED=1
-unset TVM_USE_RUNTIME_LIB
+mkdir -p "$RES"
+# shellcheck source=unpack_staged.sh
+. "$HERE/unpack_staged.sh" && unpack_staged "$HERE" "$W" || { echo "could not unpack $HERE"; exit 3; }
 ks() { python3 -m kernelscope.core.cli "$@"; }
 echo "unpacked: $(ls "$W/ws")" | tee "$RES/log.txt"
 {

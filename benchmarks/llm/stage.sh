@@ -8,6 +8,7 @@
 #                      the GPU host when the build kept none (params_mode "random")
 #   py/                platformdirs (pure Python; the GPU image has none)
 #   pkg/kernelscope/   this checkout's core/ as a package (the runner and the CLI)
+#   unpack_staged.sh   what the scripts that run there source to unpack the above
 # graphs_stage.sh and torch_stage.sh call it and add their own scripts.
 # Usage: [DEST=folder] bash benchmarks/llm/stage.sh WS.kscope [WS.kscope ...]
 set -euo pipefail
@@ -24,6 +25,7 @@ for ws in "$@"; do
 done
 cp -r "$("$py" -c 'import os, platformdirs; print(os.path.dirname(platformdirs.__file__))')" "$dest/py/"
 touch "$dest/pkg/kernelscope/__init__.py"
+cp "$(dirname "$0")/unpack_staged.sh" "$dest/"  # what the scripts that run there source
 tar -C "$root" --exclude=__pycache__ -cf - core | tar -C "$dest/pkg/kernelscope" -xf -
 tar -czf "$dest/ws.tgz" --exclude=sass.json --exclude=build.log --exclude=profiles \
     --exclude=timelines --exclude='*.ptx' "${args[@]}"

@@ -25,14 +25,9 @@ START=$(date +%s)
 left() { echo $((BUDGET - ($(date +%s) - START))); }
 W=${KS_WORK:-/tmp/ks-torch}
 RES="$W/results"
-rm -rf "$RES" && mkdir -p "$W/rt" "$W/ws" "$RES"
-marker=$(tar -xzOf "$HERE/runtime.tar.gz" kernelscope-runtime.json)
-ver=$(echo "$marker" | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["tvm"], d["python"].replace(".", ""))')
-name="tvm-${ver% *}-cp${ver#* }"
-mkdir -p "$W/rt/$name" && tar -xzf "$HERE/runtime.tar.gz" -C "$W/rt/$name"
-tar -xzf "$HERE/ws.tgz" -C "$W/ws"
-export PYTHONPATH="$HERE/pkg:$HERE/py" KERNELSCOPE_RUNTIME_ROOT="$W/rt" PYTHONUNBUFFERED=1
-unset TVM_USE_RUNTIME_LIB
+rm -rf "$RES" && mkdir -p "$RES"
+# shellcheck source=unpack_staged.sh
+. "$HERE/unpack_staged.sh" && unpack_staged "$HERE" "$W" || { echo "could not unpack $HERE"; exit 3; }
 KS=(python3 -m kernelscope.core.cli)
 NCU=(ncu --profile-from-start off --target-processes application-only --set none
      --metrics gpu__time_duration.sum)

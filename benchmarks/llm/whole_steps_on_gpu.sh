@@ -14,14 +14,9 @@ read -r -a PAIR <<<"${PAIR:-l1b_graph l1b}"
 HERE=$(pwd)
 W=/tmp/ks-whole
 RES=$W/results
-rm -rf "$W"; mkdir -p "$W/rt" "$W/ws" "$RES"
-marker=$(tar -xzOf runtime.tar.gz kernelscope-runtime.json)
-tvm_version=$(echo "$marker" | python3 -c 'import json, sys; print(json.load(sys.stdin)["tvm"])')
-tag=$(echo "$marker" | python3 -c 'import json, sys; print(json.load(sys.stdin)["python"])' | tr -d .)
-mkdir -p "$W/rt/tvm-$tvm_version-cp$tag" && tar -xzf runtime.tar.gz -C "$W/rt/tvm-$tvm_version-cp$tag"
-tar -xzf ws.tgz -C "$W/ws"
-export PYTHONPATH="$HERE/pkg:$HERE/py" KERNELSCOPE_RUNTIME_ROOT="$W/rt" PYTHONUNBUFFERED=1
-unset TVM_USE_RUNTIME_LIB
+rm -rf "$W"; mkdir -p "$RES"
+# shellcheck source=unpack_staged.sh
+. "$HERE/unpack_staged.sh" && unpack_staged "$HERE" "$W" || { echo "could not unpack $HERE"; exit 3; }
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee "$RES/env.txt"
 for mode in reduce-overhead default; do
     echo "== torch $mode $(date +%T)" | tee -a "$RES/log.txt"
