@@ -6,6 +6,7 @@ refuses before anything runs; the run itself is recorded in tests/data/llm/tiny.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
@@ -19,12 +20,16 @@ CONFIG = {
 }  # fmt: skip
 
 
-def _run(tmp_path: Path, config: dict, *args: str) -> subprocess.CompletedProcess:
+def _run(
+    tmp_path: Path, config: dict, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess:
     path = tmp_path / "decoder.json"
     path.write_text(json.dumps(config))
     command = [BASE_PYTHON, str(runner_path()), "--torch-llama", str(path)]
     command += ["--run-dir", str(tmp_path / "twin.torchrun"), *args]
-    return subprocess.run(command, capture_output=True, text=True, timeout=60)
+    return subprocess.run(
+        command, capture_output=True, text=True, timeout=60, env={**os.environ, **(env or {})}
+    )
 
 
 def _said(result: subprocess.CompletedProcess) -> str:
@@ -60,3 +65,12 @@ def test_a_run_that_only_times_steps_must_time_and_profile_nothing(tmp_path: Pat
         result = _run(tmp_path, CONFIG, "--steps", "prefill=16,decode=2", "--timed-only", *extra)
         assert result.returncode == runner.EXIT_BAD_INPUT
         assert "--timed-only times each step" in _said(result)
+
+
+def test_a_run_that_only_times_steps_refuses_to_run_under_ncu(tmp_path: Path) -> None:
+    """What ncu 2025.3 sets in the processes it runs (seen on the H100 host): the times of
+    such a run would be ncu's."""
+    steps = ("--steps", "prefill=16,decode=2", "--timed-only")
+    result = _run(tmp_path, CONFIG, *steps, env={"NV_TPS_LAUNCH_TOKEN": "Interactive Profile"})
+    assert result.returncode == runner.EXIT_BAD_INPUT
+    assert "but Nsight Compute runs this process" in _said(result)

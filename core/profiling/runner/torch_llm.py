@@ -317,6 +317,16 @@ class TorchDecoder:
         }
 
 
+def under_ncu() -> bool:
+    """Whether Nsight Compute runs this process: it sets these in the processes it launches
+    (seen with ncu 2025.3 on an H100 host)."""
+    import os
+
+    return any(
+        k in os.environ for k in ("NV_TPS_LAUNCH_TOKEN", "NV_COMPUTE_PROFILER_PERFWORKS_DIR")
+    )
+
+
 def run_torch_llama(
     config: Path,
     run_dir: Path,
@@ -339,6 +349,12 @@ def run_torch_llama(
     if timed_only and (repeat < 1 or selection):
         raise RunnerError(
             "--timed-only times each step: give --repeat 1 or more, no --profile-steps",
+            EXIT_BAD_INPUT,
+        )
+    if timed_only and under_ncu():
+        raise RunnerError(
+            "--timed-only times each step without a profiler, but Nsight Compute runs this "
+            "process (its times would be ncu's): run it on its own",
             EXIT_BAD_INPUT,
         )
     twin = TorchDecoder(config, run_dir, mode, plan, seed, debug=not timed_only)
