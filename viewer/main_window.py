@@ -54,6 +54,7 @@ from .selection import KernelLoader
 from .widgets.busy import BusyIndicator
 from .widgets.file_dialogs import OPEN_FILTER, existing_folder, open_file_names
 from .widgets.formatting import format_dims
+from .widgets.screen_fit import resize_within_screen
 from .workers.jobs import Latest, Workers
 from .workers.open_worker import open_job
 
@@ -159,7 +160,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._connect()
         self.update_actions()
-        self.resize(1500, 900)
+        resize_within_screen(self, 1500, 900)
         self.splitter.setSizes([800, 700])
         # the docks' first sizes: the side docks' widths, then the bottom docks' heights
         for side in (True, False):

@@ -76,6 +76,7 @@ from ..dialogs.profile_options import SETTINGS
 from ..widgets.file_dialogs import browse_row, open_file_name
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import what_to_do
+from ..widgets.screen_fit import resize_within_screen
 from ..workers.jobs import Job, JobFn, Workers
 from ..workers.remote_jobs import check_job, install_job
 from .build_torch_page import TorchPage
@@ -198,7 +199,7 @@ class BuildDialog(JobDialog):
             self.tvm.build.setChecked(True)
         self._update_state()
         self._check_local_profiling()
-        self.resize(760, 720)
+        resize_within_screen(self, 760, 720)
 
     # ---- the tabs -----------------------------------------------------------------------
     def _model_tab(self) -> QWidget:

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from kernelscope.core.environment import USER_GUIDE, user_docs
 
+from ..widgets.screen_fit import resize_within_screen
 from ..workers.jobs import Workers
 
 PAGES = (USER_GUIDE, "troubleshooting.md", "cli.md")
@@ -150,7 +151,7 @@ class UserGuideDialog(QDialog):
         self.contents.clicked.connect(lambda: self.go(USER_GUIDE))
         self._update_buttons()
         chars = self.fontMetrics().horizontalAdvance("0")
-        self.resize(chars * 110, self.fontMetrics().height() * 48)
+        resize_within_screen(self, chars * 110, self.fontMetrics().height() * 48)
         job = workers.start("open", lambda context: read_guide(), "reading the user guide")
         job.returned.connect(self._on_read)
         job.errored.connect(self._on_failed)

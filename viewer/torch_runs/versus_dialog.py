@@ -29,6 +29,7 @@ from kernelscope.core.ncu import SAMPLES as SAMPLES_KEY
 from kernelscope.core.ncu import label_of
 from kernelscope.core.view import versus_kernels, versus_step_kernels
 
+from ..widgets.screen_fit import resize_within_screen
 from ..workers.jobs import Latest, Workers
 
 if TYPE_CHECKING:
@@ -111,7 +112,7 @@ class VersusDialog(QDialog):
         self.table.itemSelectionChanged.connect(self._selected)
         if self.steps_table is not None:
             self.steps_table.itemSelectionChanged.connect(self._step_selected)
-        self.resize(1300, 800)
+        resize_within_screen(self, 1300, 800)
 
     def _selected(self) -> None:
         rows = {i.row() for i in self.table.selectedItems()}

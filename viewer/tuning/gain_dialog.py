@@ -33,6 +33,7 @@ from ..dialogs.job_dialog import JobDialog
 from ..widgets.file_dialogs import browse_row, existing_folder
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import error_html
+from ..widgets.screen_fit import resize_within_screen
 from ..workers.jobs import Job, Workers
 from .tune_job import gain_job, recorded_host_job
 
@@ -103,7 +104,7 @@ class GainDialog(JobDialog):
         self.recorded_host: str | None = None  # where the newest report was made, once read
         self._ready = False
         self._update_state()
-        self.resize(720, 420)
+        resize_within_screen(self, 720, 420)
         job = workers.start("open", recorded_host_job(workspace), "reading the profile settings")
         job.returned.connect(self._on_recorded_host)
         job.errored.connect(lambda error: self._on_recorded_host(None))

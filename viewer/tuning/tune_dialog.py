@@ -41,6 +41,7 @@ from ..dialogs.job_dialog import JobDialog
 from ..widgets.file_dialogs import existing_folder
 from ..widgets.job_progress import JobProgress
 from ..widgets.messages import error_html
+from ..widgets.screen_fit import resize_within_screen
 from ..workers.jobs import Job, Workers
 from .tune_job import (
     TuneRequest,
@@ -213,7 +214,7 @@ class TuneDialog(JobDialog):
         self._update_state()
         job = workers.start("open", lambda context: local_gpu_problem(), "GPU check")
         job.returned.connect(self._on_gpu_problem)
-        self.resize(720, 560)
+        resize_within_screen(self, 720, 560)
 
     # ---- fields -------------------------------------------------------------------------
     def _restore(self) -> None:
