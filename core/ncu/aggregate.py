@@ -35,6 +35,15 @@ def unique_sorted(values: np.ndarray) -> np.ndarray:
     return ordered[keep]
 
 
+def rising_runs(ids: np.ndarray, counts: Sequence[int] | np.ndarray) -> bool:
+    """Whether ``ids``, runs of ``counts`` values one after the other (a metric's PCs, say),
+    rise strictly within each run."""
+    rising = ids[1:] > ids[:-1]
+    starts = np.cumsum(counts)[:-1]
+    rising[starts[(starts > 0) & (starts < len(ids))] - 1] = True  # where a run begins
+    return bool(rising.all())
+
+
 def combine_launches(tables: Sequence[InstructionTable]) -> InstructionTable:
     """One table for several launches of the same kernel (rows matched by offset)."""
     if len(tables) == 1:
@@ -127,10 +136,7 @@ def combine_per_pc(launches: Sequence[Mapping[str, PerPc]]) -> dict[str, PerPc] 
     counts = np.array([len(ids) for _, _, ids, _ in parts])
     ids = np.concatenate([x[2] for x in parts]).astype(np.int64)
     values = np.concatenate([x[3] for x in parts]).astype(float)
-    rising = ids[1:] > ids[:-1]
-    starts = np.cumsum(counts)[:-1]
-    rising[starts[(starts > 0) & (starts < len(ids))] - 1] = True  # where a run begins
-    if not rising.all():
+    if not rising_runs(ids, counts):
         return None
     key_of = np.repeat(np.array([x[0] for x in parts]), counts)
     launch_of = np.repeat(np.array([x[1] for x in parts]), counts)

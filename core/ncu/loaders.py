@@ -128,10 +128,7 @@ class ReportLoader(Loader):
 
     def launches(self) -> tuple[list[Launch], dict[str, str], list[str]]:
         launches = self.reader.launches(totals=not self._lines)  # a first look's totals
-        session: dict[str, str] = {}
-        if launches and launches[0].device_name:
-            session["display_name"] = launches[0].device_name
-        return launches, session, list(self.reader.warnings)
+        return launches, _session(launches), list(self.reader.warnings)
 
     def launches_of(self, kernel: str) -> tuple[list[Launch], dict[str, str], list[str]] | None:
         names = self.reader.names()
@@ -148,8 +145,7 @@ class ReportLoader(Loader):
                 if launch is None or launch.name != name:
                     return None
                 launches.append(launch)
-        session = {"display_name": launches[0].device_name} if launches[0].device_name else {}
-        return launches, session, list(self.reader.warnings)
+        return launches, _session(launches), list(self.reader.warnings)
 
     def instructions(self, launch: Launch) -> InstructionTable | None:
         return self.reader.instructions(launch.id, launch.function_start, lines=self._lines)
@@ -235,3 +231,9 @@ class CsvLoader(Loader):
                 "export --print-source cuda,sass as well (or use the .ncu-rep)"
             )
         return super().no_lines_reason()
+
+
+def _session(launches: Sequence[Launch]) -> dict[str, str]:
+    """A report's session facts: the GPU's name, from its first launch."""
+    name = launches[0].device_name if launches else None
+    return {"display_name": name} if name else {}

@@ -577,16 +577,15 @@ def _numbers_per_pc(pcs: np.ndarray, per_pc: dict[str, PerPc]) -> dict[str, np.n
     ``_last_per_pc``), nothing is returned: the caller goes metric by metric."""
     import numpy as np
 
+    from .aggregate import rising_runs
+
     keys = [m.key for m in _PC_METRICS if m.kind is not Kind.CATEGORY and m.key in per_pc]
     if not keys:
         return {}
     counts = [len(per_pc[k][0]) for k in keys]
     ids = np.concatenate([per_pc[k][0] for k in keys]).astype(np.int64)
     values = np.concatenate([per_pc[k][1] for k in keys])
-    rising = ids[1:] > ids[:-1]
-    bounds = np.cumsum(counts)[:-1]
-    rising[bounds[(bounds > 0) & (bounds < len(ids))] - 1] = True  # where a metric begins
-    if not rising.all():
+    if not rising_runs(ids, counts):
         return {}
     matrix = np.full((len(keys), len(pcs)), np.nan)
     matrix[np.repeat(np.arange(len(keys)), counts), np.searchsorted(pcs, ids)] = values

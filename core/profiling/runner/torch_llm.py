@@ -327,6 +327,13 @@ def under_ncu() -> bool:
     )
 
 
+def _add_medians(records: list[dict], timed: list[list[dict]]) -> None:
+    """Each step's median CUDA-event and wall time over the timed runs, into its record."""
+    for i, record in enumerate(records):
+        record["gpu_ms"] = statistics.median(run[i]["gpu_ms"] for run in timed)
+        record["wall_ms_timed"] = statistics.median(run[i]["wall_ms"] for run in timed)
+
+
 def run_torch_llama(
     config: Path,
     run_dir: Path,
@@ -363,27 +370,20 @@ def run_torch_llama(
         twin.run([], Selection(None))
     timed = [twin.run([StepTimes(twin.torch)], Selection(None)) for _ in range(repeat)]
     if timed_only:
+        steps_timed = [{"name": r["name"], "index": r["index"]} for r in timed[0]]
+        _add_medians(steps_timed, timed)
         out = {
             "device": twin.facts()["device"],
             "warmup": warmup,
             "repeat": repeat,
-            "steps": [
-                {
-                    "name": record["name"],
-                    "index": record["index"],
-                    "gpu_ms": statistics.median(run[i]["gpu_ms"] for run in timed),
-                    "wall_ms_timed": statistics.median(run[i]["wall_ms"] for run in timed),
-                }
-                for i, record in enumerate(timed[0])
-            ],
+            "steps": steps_timed,
         }
         (run_dir / TIMED_STEPS).write_text(json.dumps(out, indent=1), encoding="utf-8")
         return out
     observers: list[StepObserver] = [ProfilerMarks(Cuda())] if selection else []
     steps_run = twin.run(observers, selection)
-    for i, record in enumerate(steps_run if timed else []):
-        record["gpu_ms"] = statistics.median(run[i]["gpu_ms"] for run in timed)
-        record["wall_ms_timed"] = statistics.median(run[i]["wall_ms"] for run in timed)
+    if timed:
+        _add_medians(steps_run, timed)
     facts = twin.facts()
     listed = {
         "mode": "steps",
